@@ -1,4 +1,5 @@
 internal import Foundation
+internal import NANWire
 
 // The paired-device store's file format (version 1):
 //

@@ -1,4 +1,5 @@
 public import Foundation
+public import NANWire
 internal import Glibc
 
 /// The persistent store of paired devices: a JSON file, mode 0600, in a folder created 0700.

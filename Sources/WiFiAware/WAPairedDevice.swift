@@ -1,4 +1,5 @@
 public import Foundation
+public import NANWire
 
 /// A peer device this machine has paired with (or, until NAN pairing lands, been told to trust),
 /// modelled on Apple's `WAPairedDevice`.

@@ -1,4 +1,5 @@
 import Foundation
+import NANWire
 import Testing
 import WiFiAware
 

@@ -54,7 +54,8 @@ extension WAPairedDevice {
         public struct AsyncIterator: AsyncIteratorProtocol {
             private let sequence: DevicesSequence
             private var wakeUps: AsyncStream<Void>.Iterator?
-            private var lastData: Data?
+            /// The file's bytes at the last read (`nil` inside: there was no file); `nil`: not read yet.
+            private var lastData: Data??
             private var lastSnapshot: Devices?
 
             init(sequence: DevicesSequence) {
@@ -91,19 +92,19 @@ extension WAPairedDevice {
 
             /// Reads the store; returns a snapshot only if the matching devices changed since the last one.
             private mutating func read() throws(WAError) -> Devices? {
-                let data = try sequence.store.readData() ?? Data()
+                let data = try sequence.store.readData()
                 if let lastData, data == lastData { return nil }
-                lastData = data
+                lastData = .some(data)
                 let all: Devices
-                if data.isEmpty {
-                    all = [:]
-                } else {
+                if let data {
                     do throws(DeviceStoreFile.Problem) {
                         all = try DeviceStoreFile.decode(data)
                     } catch {
                         // Reading again through the store gives the error its full message.
                         all = try sequence.store.devices()
                     }
+                } else {
+                    all = [:]
                 }
                 let snapshot = try filter(all)
                 if snapshot == lastSnapshot { return nil }

@@ -10,7 +10,7 @@ extension WAError {
     ///   - path: The file concerned.
     static func file(_ error: any Error, action: String, path: String) -> WAError {
         let number = posixErrno(of: error)
-        let reason = number.map(errnoText) ?? "\(error)"
+        let reason = number.map(errnoText) ?? error.localizedDescription
         if number == 13 || number == 1 {  // EACCES, EPERM
             return WAError(
                 .permissionDenied,
@@ -21,17 +21,20 @@ extension WAError {
             .storageFailed, message: "cannot \(action) \(path): \(reason)", errno: number, underlying: error)
     }
 
-    /// The POSIX errno inside a Foundation error, if there is one.
+    /// The POSIX errno inside a Foundation error (a `POSIXError`, or a `CocoaError` wrapping one), if there is one.
     static func posixErrno(of error: any Error) -> Int32? {
         if let posix = error as? POSIXError {
             return posix.code.rawValue
+        }
+        if let cocoa = error as? CocoaError, let inner = cocoa.userInfo[NSUnderlyingErrorKey] as? any Error {
+            return posixErrno(of: inner)
         }
         let nsError = error as NSError
         if nsError.domain == NSPOSIXErrorDomain {
             return Int32(nsError.code)
         }
-        if let inner = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, inner.domain == NSPOSIXErrorDomain {
-            return Int32(inner.code)
+        if let inner = nsError.userInfo[NSUnderlyingErrorKey] as? any Error {
+            return posixErrno(of: inner)
         }
         return nil
     }

@@ -149,4 +149,23 @@ struct TimedOut: Error {}
             #expect(error?.code == .deviceStoreCorrupt)
         }
     }
+
+    @Test func zeroByteFileIsCorruptForWatchersAsForReaders() async throws {
+        try await withTemporaryDirectory { folder in
+            let url = folder.appendingPathComponent("devices.json")
+            try Data().write(to: url)
+            let store = WADeviceStore(url: url)
+            #expect { try store.devices() } throws: { ($0 as? WAError)?.code == .deviceStoreCorrupt }
+            let error = try await withTimeout(seconds: 10) { () async throws -> WAError? in
+                do throws(WAError) {
+                    var iterator = store.allDevices.makeAsyncIterator()
+                    _ = try await iterator.next()
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            #expect(error?.code == .deviceStoreCorrupt)
+        }
+    }
 }

@@ -68,7 +68,8 @@ enum DeviceStoreFile {
             return "it is not valid JSON"
         case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
             DecodingError.dataCorrupted(let context):
-            let place = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            let place = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(
+                separator: ".")
             return "a value has the wrong type at \(place)"
         case DecodingError.keyNotFound(let key, _):
             return "a required field '\(key.stringValue)' is missing"
@@ -132,7 +133,8 @@ enum DeviceStoreFile {
             }
             var key: WAPairedDevice.IdentityKey?
             if let identityKey {
-                guard let bytes = bytes(fromHex: identityKey), let parsed = try? WAPairedDevice.IdentityKey(bytes: bytes)
+                guard let bytes = bytes(fromHex: identityKey),
+                    let parsed = try? WAPairedDevice.IdentityKey(bytes: bytes)
                 else {
                     throw .corrupt("\(place) has an invalid identity key")
                 }

@@ -31,7 +31,7 @@ enum FileLock {
             // O_CREAT|O_EXCL: creates the file only if it is missing and never truncates or replaces it.
             try Data().write(to: url, options: .withoutOverwriting)
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
-        } catch where FileManager.default.fileExists(atPath: url.path) {
+        } catch  where FileManager.default.fileExists(atPath: url.path) {
             // Someone else created it first, which is fine.
         } catch {
             throw WAError.file(error, action: "create the lock file", path: url.path)

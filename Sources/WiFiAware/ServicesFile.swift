@@ -39,7 +39,8 @@ enum ServicesFile {
         } catch let error as WAError {
             throw WAError(.servicesFileInvalid, message: "services file \(source): \(error.message)", underlying: error)
         } catch let error as DecodingError {
-            throw WAError(.servicesFileInvalid, message: "services file \(source): \(describe(error))", underlying: error)
+            throw WAError(
+                .servicesFileInvalid, message: "services file \(source): \(describe(error))", underlying: error)
         } catch {
             throw WAError(.servicesFileInvalid, message: "services file \(source): \(error)", underlying: error)
         }
@@ -161,7 +162,8 @@ enum ServicesFile {
             if value.serviceInfo.count > maximumServiceInfoLength {
                 throw Problem(
                     at: container.codingPath,
-                    "service info is \(value.serviceInfo.count) bytes; at most \(maximumServiceInfoLength) fit in a NAN frame")
+                    "service info is \(value.serviceInfo.count) bytes; at most \(maximumServiceInfoLength) fit in a NAN frame"
+                )
             }
             let filter = try container.decodeIfPresent([String].self, forKey: Key("matchFilter")) ?? []
             value.matchFilter = filter.map { Array($0.utf8) }
@@ -169,7 +171,8 @@ enum ServicesFile {
             if encodedLength > maximumMatchFilterLength {
                 throw Problem(
                     at: container.codingPath + [Key("matchFilter")],
-                    "the match filter encodes to \(encodedLength) bytes; at most \(maximumMatchFilterLength) fit in a NAN frame")
+                    "the match filter encodes to \(encodedLength) bytes; at most \(maximumMatchFilterLength) fit in a NAN frame"
+                )
             }
             value.wantsDataPath = try container.decodeIfPresent(Bool.self, forKey: Key("dataPath")) ?? false
         }
@@ -179,7 +182,9 @@ enum ServicesFile {
 /// Decodes hex text (`0a1B`, no separators); `nil` if it is not an even number of hex digits.
 func bytes(fromHex text: String) -> [UInt8]? {
     let digits = Array(text.utf8)
-    let isHexDigit: (UInt8) -> Bool = { (0x30...0x39).contains($0) || (0x41...0x46).contains($0) || (0x61...0x66).contains($0) }
+    let isHexDigit: (UInt8) -> Bool = {
+        (0x30...0x39).contains($0) || (0x41...0x46).contains($0) || (0x61...0x66).contains($0)
+    }
     guard digits.count % 2 == 0, digits.allSatisfy(isHexDigit) else { return nil }
     var bytes: [UInt8] = []
     bytes.reserveCapacity(digits.count / 2)

@@ -1,6 +1,6 @@
 public import Foundation
-public import NANWire
 internal import Glibc
+public import NANWire
 
 /// The persistent store of paired devices: a JSON file, mode 0600, in a folder created 0700.
 ///
@@ -99,7 +99,9 @@ public struct WADeviceStore: Sendable {
         for address in managementAddresses where isGroupAddress(address) {
             throw WAError(
                 .invalidArgument,
-                message: "\(address) is a multicast or broadcast address; use the peer's own address from a discovery result")
+                message:
+                    "\(address) is a multicast or broadcast address; use the peer's own address from a discovery result"
+            )
         }
         let unique = managementAddresses.reduce(into: [MACAddress]()) { if !$0.contains($1) { $0.append($1) } }
         return try modify { (devices: inout WAPairedDevice.Devices) throws(WAError) -> WAPairedDevice in

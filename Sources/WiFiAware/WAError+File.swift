@@ -14,7 +14,8 @@ extension WAError {
         if number == 13 || number == 1 {  // EACCES, EPERM
             return WAError(
                 .permissionDenied,
-                message: "cannot \(action) \(path): permission denied; check the owner and mode of the file and its folder",
+                message:
+                    "cannot \(action) \(path): permission denied; check the owner and mode of the file and its folder",
                 errno: number, underlying: error)
         }
         return WAError(

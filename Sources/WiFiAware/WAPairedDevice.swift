@@ -59,7 +59,8 @@ public struct WAPairedDevice: Identifiable, Hashable, Sendable {
                 guard !value.isEmpty, value.utf8.count <= Self.maximumLength else {
                     throw WAError(
                         .invalidArgument,
-                        message: "the \(label) must be 1 to \(Self.maximumLength) bytes of UTF-8, not \(value.utf8.count)")
+                        message:
+                            "the \(label) must be 1 to \(Self.maximumLength) bytes of UTF-8, not \(value.utf8.count)")
                 }
             }
             self.vendorName = vendorName
@@ -100,18 +101,6 @@ public struct WAPairedDevice: Identifiable, Hashable, Sendable {
     public internal(set) var identityKey: IdentityKey?
     /// When the device was added to the store.
     public let dateAdded: Date
-
-    init(
-        id: ID, name: String, pairingInfo: PairingInfo?, managementAddresses: [MACAddress],
-        identityKey: IdentityKey?, dateAdded: Date
-    ) {
-        self.id = id
-        self.name = name
-        self.pairingInfo = pairingInfo
-        self.managementAddresses = managementAddresses
-        self.identityKey = identityKey
-        self.dateAdded = dateAdded
-    }
 }
 
 extension WAPairedDevice {

@@ -1,4 +1,3 @@
-
 /// A service this program may publish, declared under `Publishable` in the services file.
 ///
 /// ```swift

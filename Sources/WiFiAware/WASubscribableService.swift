@@ -1,4 +1,3 @@
-
 /// A service this program may subscribe to (browse for), declared under `Subscribable` in the
 /// services file.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import NANWire
 import Testing
+
 @testable import WiFiAware
 
 @Suite struct DeviceSelectionTests {

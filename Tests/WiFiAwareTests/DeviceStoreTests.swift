@@ -1,6 +1,7 @@
 import Foundation
 import NANWire
 import Testing
+
 @testable import WiFiAware
 
 /// A management address for test device number `n`.
@@ -183,8 +184,9 @@ func testAddress(_ n: Int) -> MACAddress {
                 return error.code == .deviceStoreCorrupt && error.message.contains("newer waware (format version 2")
             }
             #expect(try Data(contentsOf: url) == newer)
-            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-                == ["devices.json", "devices.json.lock"])
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+                    == ["devices.json", "devices.json.lock"])
         }
     }
 
@@ -193,11 +195,26 @@ func testAddress(_ n: Int) -> MACAddress {
             let url = folder.appendingPathComponent("devices.json")
             let id = UUID().uuidString
             let records = [
-                (#"{"id": "nope", "name": "a", "managementAddresses": ["02:00:00:00:00:01"], "dateAdded": "2026-11-30T07:00:00Z"}"#, "invalid id"),
-                (#"{"id": "\#(id)", "name": "a", "managementAddresses": ["ff:00:00:00:00:01"], "dateAdded": "2026-11-30T07:00:00Z"}"#, "invalid management address"),
-                (#"{"id": "\#(id)", "name": "a", "managementAddresses": [], "dateAdded": "2026-11-30T07:00:00Z"}"#, "no management address"),
-                (#"{"id": "\#(id)", "name": "", "managementAddresses": ["02:00:00:00:00:01"], "dateAdded": "2026-11-30T07:00:00Z"}"#, "must not be empty"),
-                (#"{"id": "\#(id)", "name": "a", "managementAddresses": ["02:00:00:00:00:01"], "identityKey": "00", "dateAdded": "2026-11-30T07:00:00Z"}"#, "invalid identity key"),
+                (
+                    #"{"id": "nope", "name": "a", "managementAddresses": ["02:00:00:00:00:01"], "dateAdded": "2026-11-30T07:00:00Z"}"#,
+                    "invalid id"
+                ),
+                (
+                    #"{"id": "\#(id)", "name": "a", "managementAddresses": ["ff:00:00:00:00:01"], "dateAdded": "2026-11-30T07:00:00Z"}"#,
+                    "invalid management address"
+                ),
+                (
+                    #"{"id": "\#(id)", "name": "a", "managementAddresses": [], "dateAdded": "2026-11-30T07:00:00Z"}"#,
+                    "no management address"
+                ),
+                (
+                    #"{"id": "\#(id)", "name": "", "managementAddresses": ["02:00:00:00:00:01"], "dateAdded": "2026-11-30T07:00:00Z"}"#,
+                    "must not be empty"
+                ),
+                (
+                    #"{"id": "\#(id)", "name": "a", "managementAddresses": ["02:00:00:00:00:01"], "identityKey": "00", "dateAdded": "2026-11-30T07:00:00Z"}"#,
+                    "invalid identity key"
+                ),
             ]
             for (record, reason) in records {
                 try Data(#"{"format": "waware-devices", "version": 1, "devices": [\#(record)]}"#.utf8).write(to: url)
@@ -261,14 +278,18 @@ func testAddress(_ n: Int) -> MACAddress {
     }
 
     @Test func defaultLocations() {
-        #expect(WADeviceStore.defaultURL(environment: ["WAWARE_STATE_DIR": "/srv/w", "HOME": "/h"], isRoot: true).path
-            == "/srv/w/devices.json")
-        #expect(WADeviceStore.defaultURL(environment: ["HOME": "/h"], isRoot: true).path
-            == "/var/lib/waware/devices.json")
-        #expect(WADeviceStore.defaultURL(environment: ["XDG_STATE_HOME": "/st", "HOME": "/h"], isRoot: false).path
-            == "/st/waware/devices.json")
-        #expect(WADeviceStore.defaultURL(environment: ["HOME": "/h"], isRoot: false).path
-            == "/h/.local/state/waware/devices.json")
+        #expect(
+            WADeviceStore.defaultURL(environment: ["WAWARE_STATE_DIR": "/srv/w", "HOME": "/h"], isRoot: true).path
+                == "/srv/w/devices.json")
+        #expect(
+            WADeviceStore.defaultURL(environment: ["HOME": "/h"], isRoot: true).path
+                == "/var/lib/waware/devices.json")
+        #expect(
+            WADeviceStore.defaultURL(environment: ["XDG_STATE_HOME": "/st", "HOME": "/h"], isRoot: false).path
+                == "/st/waware/devices.json")
+        #expect(
+            WADeviceStore.defaultURL(environment: ["HOME": "/h"], isRoot: false).path
+                == "/h/.local/state/waware/devices.json")
     }
 }
 

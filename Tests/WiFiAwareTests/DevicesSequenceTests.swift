@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WiFiAware
 
 /// Runs `body`, failing the test if it takes longer than `seconds`.

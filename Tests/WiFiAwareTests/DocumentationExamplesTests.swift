@@ -36,7 +36,8 @@ import WiFiAware
             } catch {
                 #expect(
                     "\(error)"
-                        == "invalid service name '_file_share._tcp': '_' is not allowed; use only letters, digits and '-'")
+                        == "invalid service name '_file_share._tcp': '_' is not allowed; use only letters, digits and '-'"
+                )
             }
         }
     }

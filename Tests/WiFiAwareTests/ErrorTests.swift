@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WiFiAware
 
 @Suite struct ErrorTests {
@@ -48,7 +49,9 @@ import Testing
         #expect(error.code == .kernel)
         #expect(error.errno == 22)
         #expect(error.kernelMessage == "bands must include 2.4 GHz")
-        #expect(error.message == "cannot start NAN: Invalid argument (errno 22); the kernel says: bands must include 2.4 GHz")
+        #expect(
+            error.message
+                == "cannot start NAN: Invalid argument (errno 22); the kernel says: bands must include 2.4 GHz")
     }
 
     @Test func kernelErrnosWithAClearMeaningGetTheirOwnCodes() {
@@ -60,7 +63,8 @@ import Testing
 
     @Test func fileErrorsSayWhichFileAndWhy() {
         let denied = WAError.file(
-            CocoaError(.fileReadNoPermission, userInfo: [NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: 13)]),
+            CocoaError(
+                .fileReadNoPermission, userInfo: [NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: 13)]),
             action: "read the device store", path: "/var/lib/waware/devices.json")
         #expect(denied.code == .permissionDenied)
         #expect(denied.errno == 13)

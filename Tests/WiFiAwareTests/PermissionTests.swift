@@ -28,7 +28,8 @@ import WiFiAware
                 "--reuid=65534", "--regid=65534", "--clear-groups", CommandLine.arguments[0],
                 "--testing-library", "swift-testing", "--filter", "permissionChild",
             ]
-            process.environment = ProcessInfo.processInfo.environment.merging(["WAWARE_TEST_PERMISSION_STORE": url.path]) { $1 }
+            process.environment = ProcessInfo.processInfo.environment.merging(["WAWARE_TEST_PERMISSION_STORE": url.path]
+            ) { $1 }
             let output = Pipe()
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice

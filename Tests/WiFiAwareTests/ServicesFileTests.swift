@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WiFiAware
 
 @Suite struct ServicesFileTests {
@@ -84,7 +85,8 @@ import Testing
     }
 
     @Test func rejectsAServiceWithNoRole() {
-        expectInvalid(#"{"WiFiAwareServices": {"_a._tcp": {}}}"#, saying: "at least one of 'Publishable' or 'Subscribable'")
+        expectInvalid(
+            #"{"WiFiAwareServices": {"_a._tcp": {}}}"#, saying: "at least one of 'Publishable' or 'Subscribable'")
     }
 
     @Test func rejectsInvalidServiceNames() {

@@ -56,14 +56,14 @@ public struct ClusterAttribute: NANAttributeBody {
     }
 }
 
-func readServiceIDs(_ reader: inout ByteReader, _ what: String) throws(NANWireError) -> [ServiceID] {
+func readServiceIDs(_ reader: inout ByteReader, _ what: @autoclosure () -> String) throws(NANWireError) -> [ServiceID] {
     guard reader.remaining % 6 == 0 else {
-        throw reader.error(.malformed, "\(what): \(reader.remaining) bytes is not a whole number of 6-byte service IDs")
+        throw reader.error(.malformed, "\(what()): \(reader.remaining) bytes is not a whole number of 6-byte service IDs")
     }
     var ids: [ServiceID] = []
     ids.reserveCapacity(reader.remaining / 6)
     while !reader.isAtEnd {
-        let mac = try reader.readMAC("\(what): service ID")
+        let mac = try reader.readMAC("\(what()): service ID")
         ids.append(ServiceID(mac.octets.0, mac.octets.1, mac.octets.2, mac.octets.3, mac.octets.4, mac.octets.5))
     }
     return ids
@@ -83,7 +83,7 @@ public struct ServiceIDListAttribute: NANAttributeBody {
     }
     /// Encodes the body.
     public func encodeBody(into writer: inout ByteWriter) throws(NANWireError) {
-        for id in serviceIDs { writer.writeBytes(id.bytes) }
+        for id in serviceIDs { writer.writeServiceID(id) }
     }
 }
 
@@ -101,7 +101,7 @@ public struct SubscribeServiceIDListAttribute: NANAttributeBody {
     }
     /// Encodes the body.
     public func encodeBody(into writer: inout ByteWriter) throws(NANWireError) {
-        for id in serviceIDs { writer.writeBytes(id.bytes) }
+        for id in serviceIDs { writer.writeServiceID(id) }
     }
 }
 

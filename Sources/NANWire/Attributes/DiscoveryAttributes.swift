@@ -136,3 +136,43 @@ public struct UnknownAttribute: Hashable, Sendable {
     /// Creates the attribute.
     public init(id: NANAttributeID, body: ArraySlice<UInt8>) { self.id = id; self.body = body }
 }
+
+/// The Device Capability Extension attribute (DCEA, 0x2A): capability info bits that do not fit the
+/// Device Capability attribute.
+///
+/// Body: Capability Info (2 or more bytes; the first two are little-endian bits: 0 6 GHz regulatory
+/// info present, 1–3 regulatory info, 8 pairing setup supported, 9 NPK/NIK caching supported).
+/// Bytes after the first two are kept as they are.
+public struct DeviceCapabilityExtensionAttribute: NANAttributeBody {
+    /// The attribute ID, 0x2A.
+    public static var attributeID: NANAttributeID { .deviceCapabilityExtension }
+    /// The first 16 capability bits.
+    public var capabilityInfo: UInt16
+    /// Further capability bytes from newer spec revisions.
+    public var moreCapabilityInfo: ArraySlice<UInt8>
+
+    /// Creates the attribute.
+    public init(capabilityInfo: UInt16, moreCapabilityInfo: ArraySlice<UInt8> = [][...]) {
+        self.capabilityInfo = capabilityInfo
+        self.moreCapabilityInfo = moreCapabilityInfo
+    }
+
+    /// Bit 8: NAN pairing setup is supported.
+    public var pairingSetupSupported: Bool { capabilityInfo & 0x0100 != 0 }
+    /// Bit 9: NPK/NIK caching is supported.
+    public var npkNIKCachingSupported: Bool { capabilityInfo & 0x0200 != 0 }
+    /// Bits 1–3 when bit 0 is set: the 6 GHz regulatory info (0 indoor AP, 1 standard power, 2 very low power, …).
+    public var regulatoryInfo: UInt8? { capabilityInfo & 1 != 0 ? UInt8((capabilityInfo >> 1) & 0x7) : nil }
+
+    /// Decodes the body.
+    public init(decodingBody reader: inout ByteReader) throws(NANWireError) {
+        capabilityInfo = try reader.readLE16("Device Capability Extension attribute: capability info")
+        moreCapabilityInfo = reader.readRest()
+    }
+
+    /// Encodes the body.
+    public func encodeBody(into writer: inout ByteWriter) throws(NANWireError) {
+        writer.writeLE16(capabilityInfo)
+        writer.writeBytes(moreCapabilityInfo)
+    }
+}

@@ -38,6 +38,8 @@ public enum NANAttribute: Hashable, Sendable {
     case subscribeServiceIDList(SubscribeServiceIDListAttribute)
     /// NDP Extension (0x29).
     case ndpExtension(NDPExtensionAttribute)
+    /// Device Capability Extension (0x2A).
+    case deviceCapabilityExtension(DeviceCapabilityExtensionAttribute)
     /// NAN Identity Resolution (0x2B).
     case identityResolution(IdentityResolutionAttribute)
     /// NAN Pairing Bootstrapping (0x2C).
@@ -68,6 +70,7 @@ public enum NANAttribute: Hashable, Sendable {
         case .sharedKeyDescriptor: return .sharedKeyDescriptor
         case .subscribeServiceIDList: return .subscribeServiceIDList
         case .ndpExtension: return .ndpExtension
+        case .deviceCapabilityExtension: return .deviceCapabilityExtension
         case .identityResolution: return .identityResolution
         case .pairingBootstrapping: return .pairingBootstrapping
         case .vendorSpecific: return .vendorSpecific
@@ -98,6 +101,7 @@ public enum NANAttribute: Hashable, Sendable {
         case 0x24: self = .sharedKeyDescriptor(try .decodeBody(&r))
         case 0x28: self = .subscribeServiceIDList(try .decodeBody(&r))
         case 0x29: self = .ndpExtension(try .decodeBody(&r))
+        case 0x2A: self = .deviceCapabilityExtension(try .decodeBody(&r))
         case 0x2B: self = .identityResolution(try .decodeBody(&r))
         case 0x2C: self = .pairingBootstrapping(try .decodeBody(&r))
         case 0xDD: self = .vendorSpecific(try .decodeBody(&r))
@@ -126,6 +130,7 @@ public enum NANAttribute: Hashable, Sendable {
         case .sharedKeyDescriptor(let a): try a.encode(into: &writer)
         case .subscribeServiceIDList(let a): try a.encode(into: &writer)
         case .ndpExtension(let a): try a.encode(into: &writer)
+        case .deviceCapabilityExtension(let a): try a.encode(into: &writer)
         case .identityResolution(let a): try a.encode(into: &writer)
         case .pairingBootstrapping(let a): try a.encode(into: &writer)
         case .vendorSpecific(let a): try a.encode(into: &writer)

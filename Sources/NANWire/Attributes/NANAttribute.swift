@@ -141,9 +141,14 @@ public enum NANAttribute: Hashable, Sendable {
 
     /// Decodes a whole attribute list (e.g. the part of a frame after its header).
     public static func decodeList(_ reader: ByteReader) throws(NANWireError) -> [NANAttribute] {
+        // A first pass over the headers alone checks the framing and sizes the array exactly:
+        // one allocation per frame, no regrowth copies.
+        var counter = NANAttributeIterator(reader)
+        var count = 0
+        while try counter.next() != nil { count += 1 }
         var iterator = NANAttributeIterator(reader)
         var list: [NANAttribute] = []
-        list.reserveCapacity(4)
+        list.reserveCapacity(count)
         while let raw = try iterator.next() {
             list.append(try NANAttribute(raw, origin: reader.origin))
         }

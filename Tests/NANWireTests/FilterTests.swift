@@ -141,3 +141,9 @@ import Testing
         }
     }
 }
+
+@Suite struct BloomFilterEdgeTests {
+    @Test func zeroBitCountGivesNoPositionsInsteadOfTrapping() {
+        #expect(BloomFilter.bitPositions(for: .broadcast, index: 0, bitCount: 0).isEmpty)
+    }
+}

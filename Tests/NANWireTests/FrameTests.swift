@@ -88,3 +88,22 @@ import Testing
         #expect(throws: NANWireError.self) { _ = try NANFrame(actionBody: hex("04 09 50 6f 9a 1a")) }
     }
 }
+
+@Suite struct ZeroCopyTests {
+    /// A copied field would be a new array indexed from 0; a view keeps the frame's indices.
+    @Test func decodedByteFieldsAreViewsIntoTheFrame() throws {
+        let frame = ServiceDiscoveryFrameTests.header + ServiceDiscoveryFrameTests.body
+        let decoded = try NANManagementFrame(bytes: frame)
+        guard case .serviceDiscovery(let sdf) = decoded.body, let message = try sdf.messages().first,
+              let info = message.descriptor.serviceInfo, let ssi = message.descriptorExtension?.serviceInfo?.info,
+              let filter = message.descriptor.matchingFilter else {
+            Issue.record("expected a publish with service info")
+            return
+        }
+        // 24 header + 6 action header + 3 SDA header + 9 fixed + 6 matching filter + 1 length.
+        #expect(info.startIndex == 24 + 6 + 3 + 9 + 6 + 1)
+        #expect(Array(frame[info.startIndex..<info.endIndex]) == Array(info))
+        #expect(filter.bytes.startIndex == 24 + 6 + 3 + 9 + 1)
+        #expect(ssi.startIndex == frame.count - 2)
+    }
+}

@@ -1,3 +1,4 @@
+import NANWire
 @testable import NANSystem
 import Testing
 

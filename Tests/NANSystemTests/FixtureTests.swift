@@ -1,3 +1,4 @@
+import NANWire
 import Glibc
 @testable import NANSystem
 import Testing

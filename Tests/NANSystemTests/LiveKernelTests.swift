@@ -1,3 +1,4 @@
+import NANWire
 import NANSystem
 import Testing
 #if canImport(Glibc)

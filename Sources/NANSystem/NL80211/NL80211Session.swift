@@ -1,3 +1,4 @@
+public import NANWire
 import Synchronization
 
 /// Entry point to nl80211, the kernel's Wi-Fi configuration interface.

@@ -1,3 +1,4 @@
+public import NANWire
 /// Where a station lives: on the NAN management interface (a peer NMI) or on a NAN data interface
 /// (a peer NDI, tied to its NMI station).
 public enum StationScope: Sendable, Hashable {

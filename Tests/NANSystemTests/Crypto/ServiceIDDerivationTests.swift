@@ -1,3 +1,4 @@
+import NANWire
 import Testing
 import NANSystem
 import NANWire

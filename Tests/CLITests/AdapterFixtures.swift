@@ -8,17 +8,17 @@ enum AdapterFixtures {
         let bands = ["2.4GHz", "5GHz"]
         return AdapterReport(
             phy: phy, wiphy: wiphy, driver: "mac80211_hwsim", address: "02:00:00:00:00:00",
-            bands: bands, interfaceTypes: ["managed", "AP", "monitor", "NAN", "NAN data"],
+            interfaceTypes: ["managed", "AP", "monitor", "NAN", "NAN_DATA"],
             nan: NANReport(
                 supported: true,
                 summary: NANReport.supportedSummary(userspaceDiscovery: true, bands: bands, dataPath: true, secure: false),
                 userspaceDiscovery: true, configurableSync: true, bands: bands, dataPath: true, secure: false,
-                operationModes: ["PHY mode", "80+80 MHz", "160 MHz"], transmitAntennas: 2, receiveAntennas: 2,
+                operationModes: ["VHT", "HE", "80+80 MHz", "160 MHz"], transmitAntennas: 2, receiveAntennas: 2,
                 maxChannelSwitchTimeMicroseconds: 5000, deviceCapabilities: ["extended key ID", "NDPE"]),
             interfaceCombinations: [
                 CombinationReport(
                     maxInterfaces: 3, channels: 1,
-                    limits: [.init(max: 1, types: ["NAN"]), .init(max: 2, types: ["NAN data"])])
+                    limits: [.init(max: 1, types: ["NAN"]), .init(max: 2, types: ["NAN_DATA"])])
             ],
             interfaces: [
                 InterfaceReport(name: "wlan0", type: "managed", wdev: "0x1", ifindex: 3, address: "02:00:00:00:00:00"),
@@ -30,7 +30,7 @@ enum AdapterFixtures {
     static func plain(phy: String = "phy1", wiphy: UInt32 = 1) -> AdapterReport {
         AdapterReport(
             phy: phy, wiphy: wiphy, driver: "iwlwifi", address: "a0:b1:c2:d3:e4:f5",
-            bands: ["2.4GHz", "5GHz", "6GHz"], interfaceTypes: ["managed", "AP", "monitor"],
+            interfaceTypes: ["managed", "AP", "monitor"],
             nan: .unsupported(NANReport.noInterfaceTypeSummary),
             interfaceCombinations: [],
             interfaces: [InterfaceReport(name: "wlp2s0", type: "managed", wdev: "0x100000001", ifindex: 4, address: nil)])

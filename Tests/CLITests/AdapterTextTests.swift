@@ -33,7 +33,7 @@ import Testing
     #expect(text.contains("    discovery engine:     in user space (USERSPACE_DE)"))
     #expect(text.contains("    antennas:             TX 2, RX 2"))
     #expect(text.contains("    max channel switch:   5000 µs"))
-    #expect(text.contains("#1: at most 3 interfaces on 1 channel: 1 × NAN, 2 × NAN data"))
+    #expect(text.contains("#1: at most 3 interfaces on 1 channel: 1 × NAN, 2 × NAN_DATA"))
     #expect(text.contains("    wlan0  managed  wdev 0x1  ifindex 3  02:00:00:00:00:00"))
     #expect(text.contains("    nan0   NAN      wdev 0x2  no netdev  02:00:00:00:00:01"))
 }
@@ -42,12 +42,12 @@ import Testing
     let text = AdapterText.info(AdapterFixtures.plain()).joined(separator: "\n")
     #expect(text.contains("  NAN:                    no (driver has no NAN interface type)"))
     #expect(!text.contains("discovery engine"))
-    #expect(text.contains("interface combinations:\n    none reported"))
+    #expect(text.contains("NAN interface combinations:\n    none reported"))
 }
 
 @Test func adapterJSONHasSortedStableFieldNames() throws {
     let json = try Output.json(AdapterFixtures.plain())
-    #expect(json.hasPrefix(#"{"address":"a0:b1:c2:d3:e4:f5","bands":["2.4GHz","5GHz","6GHz"],"driver":"iwlwifi","#))
+    #expect(json.hasPrefix(#"{"address":"a0:b1:c2:d3:e4:f5","driver":"iwlwifi","interfaceCombinations":[],"#))
     #expect(json.contains(#""nan":{"bands":[],"configurableSync":false,"dataPath":false,"#))
     #expect(json.contains(#""phy":"phy1""#))
     #expect(!json.contains("\n"))
@@ -75,4 +75,17 @@ import Testing
 
 @Test func failureMessagesAreFoldedOntoOneLine() {
     #expect(Output.oneLine("first\n  second\r\nthird\n") == "first; second; third")
+}
+
+@Test func operationModeBitsAreNamedAsTheSpecificationDoes() {
+    // mac80211_hwsim reports NAN_OP_MODE_PHY_MODE_MASK | 80P80MHZ | 160MHZ.
+    #expect(NANCapabilityNames.operationModes(0x17) == ["VHT", "HE", "80+80 MHz", "160 MHz"])
+    #expect(NANCapabilityNames.operationModes(0) == [])
+    #expect(NANCapabilityNames.operationModes(0x80) == ["bit 7"])
+}
+
+@Test func deviceCapabilityBitsAreNamedAsTheSpecificationDoes() {
+    // mac80211_hwsim reports EXT_KEY_ID | NDPE.
+    #expect(NANCapabilityNames.deviceCapabilities(0x0a) == ["extended key ID", "NDPE"])
+    #expect(NANCapabilityNames.deviceCapabilities(0x31) == ["DFS master", "S3", "bit 5"])
 }

@@ -12,13 +12,12 @@ struct AdapterReport: Codable, Equatable, Sendable {
     var driver: String?
     /// The permanent MAC address, if the driver reports one.
     var address: String?
-    /// The bands the adapter operates on, lowest first (`2.4GHz`, `5GHz`).
-    var bands: [String]
     /// The interface types the driver can create (`managed`, `AP`, `NAN`, `NAN data`).
     var interfaceTypes: [String]
     /// What NAN the adapter can do.
     var nan: NANReport
-    /// The combinations of interfaces the driver allows at the same time.
+    /// The combinations of interfaces the driver allows at the same time that include NAN or NAN data
+    /// interfaces.
     var interfaceCombinations: [CombinationReport]
     /// The interfaces that exist on the adapter now.
     var interfaces: [InterfaceReport]
@@ -40,7 +39,7 @@ struct NANReport: Codable, Equatable, Sendable {
     var dataPath: Bool
     /// Whether NAN pairing and security are supported (`SECURE_NAN`).
     var secure: Bool
-    /// Operation modes the driver reports (`PHY mode`, `80+80 MHz`, `160 MHz`).
+    /// Operation modes the driver reports (`VHT`, `HE`, `80+80 MHz`, `160 MHz`).
     var operationModes: [String]
     /// Transmit antennas, if reported.
     var transmitAntennas: Int?

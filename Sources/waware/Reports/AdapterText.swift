@@ -19,7 +19,6 @@ enum AdapterText {
         var fields: [(String, String)] = [
             ("driver", adapter.driver ?? "unknown"),
             ("permanent address", adapter.address ?? "none reported"),
-            ("bands", list(adapter.bands)),
             ("interface types", list(adapter.interfaceTypes)),
             ("NAN", "\(adapter.nan.supported ? "yes" : "no") (\(adapter.nan.summary))"),
         ]
@@ -41,7 +40,7 @@ enum AdapterText {
             lines += aligned(fields, indent: "    ")
         }
 
-        lines.append("  interface combinations:")
+        lines.append("  NAN interface combinations:")
         if adapter.interfaceCombinations.isEmpty { lines.append("    none reported") }
         for (number, combination) in adapter.interfaceCombinations.enumerated() {
             lines.append("    #\(number + 1): \(describe(combination))")

@@ -1,4 +1,4 @@
-//PENDING import NANSystem
+import NANSystem
 
 /// Turns any error a command throws into the one line the user sees and the status the tool exits with.
 ///

@@ -65,7 +65,7 @@ extension InterfaceReport {
     /// The tool's view of an interface.
     init(_ interface: WirelessInterface) {
         self.init(
-            name: interface.name ?? "(no name)",
+            name: interface.name,
             type: interface.type.description,
             wdev: interface.wdev.description,
             ifindex: interface.index.map { Int($0.rawValue) },

@@ -81,10 +81,13 @@ enum ClusterSession {
         for try await event in events {
             switch event {
             case .wiphyRemoved(let wiphy) where wiphy == nan.wiphy:
-                return .removed(CommandFailure(
-                    "\(phy) was removed while NAN was running (unplugged, driver unloaded or radio deleted)",
-                    code: .deviceRemoved))
+                return .removed(radioRemoved(phy))
             case .interfaceRemoved(_, let wdev, _) where wdev == nan.wdev:
+                // A removed radio takes its interfaces first; tell that apart from someone deleting ours.
+                let stillThere = try? await stillPresent(nan.wiphy)
+                if stillThere == false {
+                    return .removed(radioRemoved(phy))
+                }
                 return .removed(CommandFailure(
                     "the NAN interface \(nan.name) (wdev \(nan.wdev)) on \(phy) was deleted while NAN was running",
                     code: .deviceRemoved))
@@ -102,6 +105,19 @@ enum ClusterSession {
             }
         }
         return .interrupted
+    }
+
+    private static func radioRemoved(_ phy: String) -> CommandFailure {
+        CommandFailure(
+            "\(phy) was removed while NAN was running (unplugged, driver unloaded or radio deleted)",
+            code: .deviceRemoved)
+    }
+
+    /// Whether the radio still exists, asked on a fresh session (the running one is busy with events).
+    private static func stillPresent(_ wiphy: WiphyIndex) async throws -> Bool {
+        try await NL80211.withSession { session in
+            try await session.adapters().contains { $0.wiphy == wiphy }
+        }
     }
 
     private static func record(_ event: NL80211Event, nan: NANInterface, phy: String, elapsed: Duration) -> EventRecord {
@@ -168,7 +184,7 @@ enum ClusterSession {
     private static func checkNoNANInterface(on adapter: AdapterReport) throws {
         guard let existing = adapter.interfaces.first(where: { $0.type == InterfaceType.nan.description }) else { return }
         throw CommandFailure(
-            "\(adapter.phy) already has a NAN interface (\(existing.name), wdev \(existing.wdev)), so NAN may be "
+            "\(adapter.phy) already has a NAN interface (\(existing.label)), so NAN may be "
                 + "running from another program; stop it with 'waware cluster stop --adapter \(adapter.phy) --delete'",
             code: .nanAlreadyRunning)
     }
@@ -215,7 +231,7 @@ enum ClusterSession {
                 record.wdev = interface.wdev
                 if command.delete {
                     try await session.deleteInterface(wdev)
-                    record.detail = "interface \(interface.name) deleted"
+                    record.detail = "interface \(interface.label) deleted"
                 }
                 if command.json { try output.writeJSON(record) } else { output.write(record.text) }
             }

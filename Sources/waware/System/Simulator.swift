@@ -33,8 +33,13 @@ enum Simulator {
             guard command.temporary else { return }
             if !command.json { output.write("the radios last until waware exits; Ctrl-C to remove them") }
             try await SignalCancellation.run {
-                // Sleep until SIGINT/SIGTERM cancels this task.
-                while true { try await Task.sleep(for: .seconds(3600)) }
+                // Sleep until SIGINT/SIGTERM cancels this task: that is the normal end here.
+                while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+            }
+            if !command.json {
+                for line in SimRadioReport.lines(try await reports(hwsim, only: Set(created))) {
+                    output.write("removing " + line)
+                }
             }
         }
     }

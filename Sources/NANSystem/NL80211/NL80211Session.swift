@@ -1,3 +1,4 @@
+public import NANWire
 import Synchronization
 
 /// Entry point to nl80211, the kernel's Wi-Fi configuration interface.
@@ -45,6 +46,8 @@ public final class NL80211Session: Sendable {
             try socket.joinGroup(family: "nl80211", group: "config")
             // Older kernels have no "nan" group; NAN events for interfaces we own come by unicast anyway.
             try? socket.joinGroup(family: "nl80211", group: "nan")
+            // Frame TX status is multicast on "mlme".
+            try socket.joinGroup(family: "nl80211", group: "mlme")
         } catch {
             socket.free()
             throw error

@@ -10,7 +10,8 @@
 #   start_bg NAME NS CMD...  run CMD inside NS in the background, output to $SCENARIO_OUT/NAME.log
 #   stop_bg NAME [SIGNAL]    stop it (default TERM) and wait for it
 #   bg_log NAME              path of NAME's log
-# Checks (each prints what was expected and what was seen, and fails the scenario on mismatch)
+# Checks (each prints what was expected and what was seen, and fails the scenario on mismatch;
+# FAIL messages go to stderr, so they show even where a scenario hides the ok lines)
 #   step TEXT                print a step heading
 #   wait_for_line FILE REGEX [SECONDS]   wait until FILE has a line matching REGEX (ERE, default 20 s);
 #                            the line is left in $LINE
@@ -34,7 +35,7 @@ declare -A _BG_PIDS=()
 step() { printf '\n== %s\n' "$*"; }
 
 fail() {
-    printf 'FAIL: %s\n' "$*"
+    printf 'FAIL: %s\n' "$*" >&2
     exit 1
 }
 
@@ -119,8 +120,10 @@ wait_for_line() {
             return 0
         fi
         if [ "$(date +%s)" -ge "$deadline" ]; then
-            printf 'FAIL: no line matching /%s/ in %s after %ss; it holds:\n' "$regex" "${file##*/}" "$seconds"
-            sed 's/^/    | /' "$file" 2>/dev/null
+            {
+                printf 'FAIL: no line matching /%s/ in %s after %ss; it holds:\n' "$regex" "${file##*/}" "$seconds"
+                sed 's/^/    | /' "$file" 2>/dev/null
+            } >&2
             exit 1
         fi
         sleep 0.2
@@ -131,7 +134,7 @@ expect_eq() {
     if [ "$2" = "$3" ]; then
         printf 'ok: %s = %s\n' "$1" "$3"
     else
-        printf 'FAIL: %s\n  expected: %s\n  seen:     %s\n' "$1" "$2" "$3"
+        printf 'FAIL: %s\n  expected: %s\n  seen:     %s\n' "$1" "$2" "$3" >&2
         exit 1
     fi
 }
@@ -140,7 +143,7 @@ expect_match() {
     if [[ $3 =~ $2 ]]; then
         printf 'ok: %s matches /%s/\n' "$1" "$2"
     else
-        printf 'FAIL: %s\n  expected to match: /%s/\n  seen:\n%s\n' "$1" "$2" "$(printf '%s\n' "$3" | sed 's/^/    | /')"
+        printf 'FAIL: %s\n  expected to match: /%s/\n  seen:\n%s\n' "$1" "$2" "$(printf '%s\n' "$3" | sed 's/^/    | /')" >&2
         exit 1
     fi
 }
@@ -149,7 +152,7 @@ expect_contains() {
     if [[ $3 == *"$2"* ]]; then
         printf 'ok: %s contains "%s"\n' "$1" "$2"
     else
-        printf 'FAIL: %s\n  expected to contain: %s\n  seen:\n%s\n' "$1" "$2" "$(printf '%s\n' "$3" | sed 's/^/    | /')"
+        printf 'FAIL: %s\n  expected to contain: %s\n  seen:\n%s\n' "$1" "$2" "$(printf '%s\n' "$3" | sed 's/^/    | /')" >&2
         exit 1
     fi
 }
@@ -158,7 +161,7 @@ expect_not_contains() {
     if [[ $3 != *"$2"* ]]; then
         printf 'ok: %s does not contain "%s"\n' "$1" "$2"
     else
-        printf 'FAIL: %s\n  expected NOT to contain: %s\n  seen:\n%s\n' "$1" "$2" "$(printf '%s\n' "$3" | sed 's/^/    | /')"
+        printf 'FAIL: %s\n  expected NOT to contain: %s\n  seen:\n%s\n' "$1" "$2" "$(printf '%s\n' "$3" | sed 's/^/    | /')" >&2
         exit 1
     fi
 }

@@ -10,12 +10,14 @@
 #   NAME.dmesg   the kernel messages logged while it ran
 #   NAME.status  "PASS|FAIL EXIT_CODE SECONDS" (exit code 124 means it timed out)
 # and finally RESULTS_DIR/done. Lines starting with "waware-vm:" on the console report progress.
+# WAWARE_VM_SCENARIO_DIR: where the scenarios are (default ../scenarios); WAWARE_VM_LIVE=1: also
+# copy each scenario's output to the console, prefixed "waware-vm-live: ".
 set -u
 
 results=$1
 shift
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-scenarios=$(cd "$here/../scenarios" && pwd)
+scenarios=${WAWARE_VM_SCENARIO_DIR:-$(cd "$here/../scenarios" && pwd)}
 export WAWARE_REPO=${WAWARE_REPO:-$(cd "$here/../../.." && pwd)}
 export PATH="$(dirname "${WAWARE:-/nonexistent/waware}"):$PATH:/usr/sbin:/sbin"
 
@@ -50,8 +52,15 @@ for name in "$@"; do
     modprobe mac80211_hwsim radios=0
     report "scenario $name: start (timeout ${limit}s)"
     start=$(date +%s.%N)
-    SCENARIO_NAME=$name SCENARIO_OUT=$out timeout -k 5 "$limit" bash "$script" >"$results/$name.log" 2>&1 </dev/null
-    rc=$?
+    if [ "${WAWARE_VM_LIVE:-0}" = 1 ]; then
+        # Live: the host prints these lines as they come (tools/demo).
+        SCENARIO_NAME=$name SCENARIO_OUT=$out timeout -k 5 "$limit" bash "$script" 2>&1 </dev/null \
+            | tee "$results/$name.log" | sed -u 's/^/waware-vm-live: /'
+        rc=${PIPESTATUS[0]}
+    else
+        SCENARIO_NAME=$name SCENARIO_OUT=$out timeout -k 5 "$limit" bash "$script" >"$results/$name.log" 2>&1 </dev/null
+        rc=$?
+    fi
     seconds=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
     [ $rc = 124 ] && echo "TIMEOUT: the scenario did not finish within ${limit}s" >>"$results/$name.log"
     reset_guest

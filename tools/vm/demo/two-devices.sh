@@ -26,7 +26,7 @@ for raw in open(sys.argv[1]):
         print(f"  {who}: NAN stopped, interface removed")
 PY
 }
-last_cluster() { sed -n 's/.*"event":"clusterJoined".*"clusterID":"\([0-9a-f:]*\)".*/\1/p' "$1" | tail -n 1; }
+last_cluster() { event_field "$1" clusterJoined clusterID; }
 
 echo "Two simulated Wi-Fi Aware (NAN) devices, A and B, each with its own radio."
 echo

@@ -10,6 +10,10 @@
 #   start_bg NAME NS CMD...  run CMD inside NS in the background, output to $SCENARIO_OUT/NAME.log
 #   stop_bg NAME [SIGNAL]    stop it (default TERM) and wait for it
 #   bg_log NAME              path of NAME's log
+#   event_field LOG EVENT FIELD   FIELD of the last JSON line in LOG whose "event" is EVENT
+#                            (for `waware ... --json` logs; empty when there is none)
+#   ww ARGS...               run "$WAWARE" ARGS with a time limit (WW_TIMEOUT, default 30 s); a hang
+#                            is reported as such (exit 124) instead of eating the scenario's timeout
 # Checks (each prints what was expected and what was seen, and fails the scenario on mismatch;
 # FAIL messages go to stderr, so they show even where a scenario hides the ok lines)
 #   step TEXT                print a step heading
@@ -48,10 +52,11 @@ _lib_cleanup() {
 }
 trap _lib_cleanup EXIT
 
-# How radios are made: WAWARE_VM_SIM=waware (`waware sim add`) or python (the dev aid hwsim-radio.py).
+# How radios are made: WAWARE_VM_SIM=waware (`waware sim add`, the default) or python (the dev aid
+# hwsim-radio.py, to debug the bench without waware).
 _sim_tool() {
-    case ${WAWARE_VM_SIM:-python} in
-        waware | python) echo "${WAWARE_VM_SIM:-python}" ;;
+    case ${WAWARE_VM_SIM:-waware} in
+        waware | python) echo "${WAWARE_VM_SIM:-waware}" ;;
         *) fail "WAWARE_VM_SIM must be waware or python, not '$WAWARE_VM_SIM'" ;;
     esac
 }
@@ -86,6 +91,29 @@ in_netns() {
     local ns=$1
     shift
     ip netns exec "$ns" "$@"
+}
+
+ww() {
+    timeout -k 2 "${WW_TIMEOUT:-30}" "$WAWARE" "$@"
+    local rc=$?
+    [ $rc = 124 ] && printf 'HANG: waware %s did not finish within %ss\n' "$*" "${WW_TIMEOUT:-30}" >&2
+    return $rc
+}
+
+event_field() {
+    python3 - "$@" <<'PY'
+import json, sys
+path, event, field = sys.argv[1:4]
+value = ""
+for raw in open(path, errors="replace"):
+    try:
+        record = json.loads(raw)
+    except ValueError:
+        continue
+    if isinstance(record, dict) and record.get("event") == event and field in record:
+        value = record[field]
+print(value)
+PY
 }
 
 bg_log() { printf '%s/%s.log' "$SCENARIO_OUT" "$1"; }

@@ -170,7 +170,26 @@ actor DiscoveryEngine {
             }
         }
         functions[id] = function
+        await announceNow(id)
         return (id, stream)
+    }
+
+    /// Sends a new service's first announcement at once: the kernel queues it for the next DW, which saves
+    /// waiting for the next DW notification (the notification comes just after a DW ends).
+    private func announceNow(_ id: InstanceID) async {
+        guard radio.discoveryMode == .userSpace, let function = functions[id] else { return }
+        var frame = OutgoingDiscoveryFrame(destination: .broadcast, announcements: [])
+        switch function.role {
+        case .publish(let c) where c.type.contains(.unsolicited):
+            frame.announcements = [announcement(for: c, id: id, requestor: InstanceID(rawValue: 0))]
+            functions[id]?.windowsSinceAnnouncement = 0
+        case .subscribe(let c) where c.active:
+            frame.announcements = [subscribeAnnouncement(for: c, id: id)]
+            if let srf = c.responseFilter { frame.responseFilters[0] = srf }
+        default:
+            return
+        }
+        _ = await transmit(frame, frequency: nil)
     }
 
     private func expire(_ id: InstanceID) async {
@@ -212,8 +231,10 @@ actor DiscoveryEngine {
         var expired: [InstanceID] = []
         for id in functions.keys.sorted() {
             guard var function = functions[id] else { continue }
+            // A service started between two notifications is live in the DW that follows; the notification
+            // after its n-th DW ends a TTL of n DWs.
             if let left = function.windowsLeft {
-                if left <= 0 { expired.append(id); continue }
+                if left <= 1 { expired.append(id); continue }
                 function.windowsLeft = left - 1
             }
             switch function.role {
@@ -225,10 +246,7 @@ actor DiscoveryEngine {
                 }
             case .subscribe(let c) where c.active && !function.answered:
                 if let srf = c.responseFilter { filters[announcements.count] = srf }
-                announcements.append(
-                    ServiceAnnouncement(
-                        kind: .subscribe, serviceID: c.serviceID, instanceID: id, matchFilter: c.transmitFilter,
-                        serviceInfo: c.serviceInfo, rangeLimited: c.closeRangeOnly))
+                announcements.append(subscribeAnnouncement(for: c, id: id))
             default:
                 break
             }
@@ -270,6 +288,12 @@ actor DiscoveryEngine {
             kind: .publish, serviceID: c.serviceID, instanceID: id, requestorInstanceID: requestor,
             matchFilter: c.transmitFilter, serviceInfo: c.serviceInfo, rangeLimited: c.closeRangeOnly,
             offersDataPath: c.offersDataPath)
+    }
+
+    private func subscribeAnnouncement(for c: SubscribeConfiguration, id: InstanceID) -> ServiceAnnouncement {
+        ServiceAnnouncement(
+            kind: .subscribe, serviceID: c.serviceID, instanceID: id, matchFilter: c.transmitFilter,
+            serviceInfo: c.serviceInfo, rangeLimited: c.closeRangeOnly)
     }
 
     /// Waits for the next discovery window; false if the engine stopped first.

@@ -1,0 +1,155 @@
+/// Something nl80211 reported without being asked: NAN cluster and discovery-window events, received
+/// frames, transmit status, offload matches, and interfaces or radios disappearing.
+public enum NL80211Event: Sendable, Hashable {
+    /// The NAN device joined (or, if `isNew`, created) a cluster. `NL80211_CMD_NAN_CLUSTER_JOINED`.
+    case clusterJoined(wdev: WirelessDeviceID, clusterID: MACAddress, isNew: Bool)
+    /// The next discovery window is about to start on `frequency` (needs `notifyDiscoveryWindows`).
+    /// `NL80211_CMD_NAN_NEXT_DW_NOTIFICATION`.
+    case nextDiscoveryWindow(wdev: WirelessDeviceID, frequency: Frequency)
+    /// A registered management frame arrived. `bytes` is the whole 802.11 frame, header included.
+    /// `NL80211_CMD_FRAME`.
+    case frameReceived(wdev: WirelessDeviceID?, frequency: Frequency, signalDBM: Int32?, bytes: [UInt8])
+    /// The outcome of a frame we sent with ``NL80211Session/sendFrame(_:on:frequency:options:)``.
+    /// `NL80211_CMD_FRAME_TX_STATUS`.
+    case frameTxStatus(cookie: FrameCookie, acked: Bool)
+    /// An offloaded function matched a peer. `NL80211_CMD_NAN_MATCH`.
+    case nanMatch(NANMatch)
+    /// An offloaded function ended. `NL80211_CMD_DEL_NAN_FUNCTION` (as an event).
+    case nanFunctionTerminated(cookie: NANFunctionCookie, instance: InstanceID, reason: NANTerminationReason)
+    /// A deferred local schedule update finished. `NL80211_CMD_NAN_SCHED_UPDATE_DONE`.
+    case scheduleUpdateDone(wdev: WirelessDeviceID, success: Bool)
+    /// An interface was created. `NL80211_CMD_NEW_INTERFACE` on the "config" group.
+    case interfaceAdded(WirelessInterface)
+    /// An interface was removed. `NL80211_CMD_DEL_INTERFACE` on the "config" group.
+    case interfaceRemoved(wiphy: WiphyIndex?, wdev: WirelessDeviceID?, interface: InterfaceIndex?)
+    /// A radio was removed. `NL80211_CMD_DEL_WIPHY` on the "config" group.
+    case wiphyRemoved(WiphyIndex)
+    /// Events were lost: the socket's buffer overflowed (`droppedEvents` nil: unknown count) or the
+    /// event stream's buffer was full (`droppedEvents`: how many were discarded, oldest first).
+    case overrun(droppedEvents: Int?)
+    /// An event whose attributes could not be decoded.
+    case malformed(command: UInt8, error: NetlinkError)
+    /// An nl80211 event this library does not decode.
+    case unknown(command: UInt8)
+}
+
+/// A match reported by an offloaded discovery engine (`NL80211_CMD_NAN_MATCH`).
+public struct NANMatch: Sendable, Hashable {
+    /// The NAN device.
+    public var wdev: WirelessDeviceID?
+    /// Our function that matched.
+    public var cookie: NANFunctionCookie
+    /// The peer's NAN management interface address.
+    public var peer: MACAddress
+    /// Our function's instance id.
+    public var localInstance: InstanceID
+    /// The peer function's instance id.
+    public var peerInstance: InstanceID
+    /// The peer function's type (publish: discovery result; subscribe: replied; follow-up: message).
+    public var peerType: NANFunctionType
+    /// The peer's service specific info, if any.
+    public var serviceInfo: [UInt8]?
+}
+
+extension NL80211Event {
+    /// Decodes an nl80211 event message. Total: undecodable events become `.malformed`.
+    static func decode(_ message: GenericNetlinkMessage) -> NL80211Event {
+        do {
+            return try decodeThrowing(message)
+        } catch {
+            return .malformed(command: message.command, error: error)
+        }
+    }
+
+    private static func decodeThrowing(_ message: GenericNetlinkMessage) throws(NetlinkError) -> NL80211Event {
+        let attributes = message.attributes
+        typealias A = NL80211Attribute
+        func wdev() throws(NetlinkError) -> WirelessDeviceID? {
+            try attributes.integer(A.wdev, as: UInt64.self).map(WirelessDeviceID.init(rawValue:))
+        }
+        func requiredWdev() throws(NetlinkError) -> WirelessDeviceID {
+            WirelessDeviceID(rawValue: try attributes.required(A.wdev, as: UInt64.self))
+        }
+        func mac(_ key: A) throws(NetlinkError) -> MACAddress {
+            guard let attribute = attributes.first(key) else {
+                throw NetlinkError(code: .malformedMessage, call: "decode", detail: "required attribute \(key) missing")
+            }
+            guard let address = MACAddress(bytes: attribute.payload) else {
+                throw .malformed("attribute \(key): \(attribute.payload.count) bytes, expected 6", at: attribute.offset)
+            }
+            return address
+        }
+
+        switch NL80211Command(rawValue: message.command) {
+        case .nanClusterJoined:
+            return .clusterJoined(wdev: try requiredWdev(), clusterID: try mac(.mac),
+                                  isNew: attributes.has(A.nanNewCluster))
+        case .nanNextDwNotification:
+            return .nextDiscoveryWindow(
+                wdev: try requiredWdev(),
+                frequency: Frequency(rawValue: try attributes.required(A.wiphyFreq, as: UInt32.self)))
+        case .frame:
+            guard let frame = attributes.bytes(A.frame) else {
+                throw NetlinkError(code: .malformedMessage, call: "decode", detail: "frame event without NL80211_ATTR_FRAME")
+            }
+            return .frameReceived(
+                wdev: try wdev(),
+                frequency: Frequency(rawValue: try attributes.integer(A.wiphyFreq, as: UInt32.self) ?? 0),
+                signalDBM: try attributes.integer(A.rxSignalDbm, as: Int32.self),
+                bytes: frame)
+        case .frameTxStatus:
+            return .frameTxStatus(cookie: FrameCookie(rawValue: try attributes.required(A.cookie, as: UInt64.self)),
+                                  acked: attributes.has(A.ack))
+        case .nanMatch:
+            return .nanMatch(try NANMatch(decoding: attributes))
+        case .delNanFunction:
+            let cookie = NANFunctionCookie(rawValue: try attributes.required(A.cookie, as: UInt64.self))
+            let function = try attributes.nested(A.nanFunc) ?? NetlinkAttributes()
+            let instance = try function.integer(NL80211NANFunctionAttribute.instanceId, as: UInt8.self) ?? 0
+            let reason = try function.integer(NL80211NANFunctionAttribute.termReason, as: UInt8.self) ?? 0
+            return .nanFunctionTerminated(cookie: cookie, instance: InstanceID(rawValue: instance),
+                                          reason: NANTerminationReason(rawValue: reason))
+        case .nanSchedUpdateDone:
+            return .scheduleUpdateDone(wdev: try requiredWdev(), success: attributes.has(A.nanSchedUpdateSuccess))
+        case .newInterface:
+            return .interfaceAdded(try WirelessInterface(decoding: attributes))
+        case .delInterface:
+            return .interfaceRemoved(
+                wiphy: try attributes.integer(A.wiphy, as: UInt32.self).map(WiphyIndex.init(rawValue:)),
+                wdev: try wdev(),
+                interface: try attributes.integer(A.ifindex, as: UInt32.self).map(InterfaceIndex.init(rawValue:)))
+        case .delWiphy:
+            return .wiphyRemoved(WiphyIndex(rawValue: try attributes.required(A.wiphy, as: UInt32.self)))
+        default:
+            return .unknown(command: message.command)
+        }
+    }
+}
+
+extension NANMatch {
+    /// Decodes the attributes of an `NL80211_CMD_NAN_MATCH` event.
+    init(decoding attributes: NetlinkAttributes) throws(NetlinkError) {
+        typealias A = NL80211Attribute
+        typealias F = NL80211NANFunctionAttribute
+        guard let peerBytes = attributes.bytes(A.mac), let peer = MACAddress(bytes: peerBytes) else {
+            throw NetlinkError(code: .malformedMessage, call: "decode", detail: "NAN match without a 6-byte peer address")
+        }
+        guard let match = try attributes.nested(A.nanMatch),
+              let local = try match.nested(NL80211NANMatchAttribute.funcLocal),
+              let remote = try match.nested(NL80211NANMatchAttribute.funcPeer) else {
+            throw NetlinkError(code: .malformedMessage, call: "decode", detail: "NAN match without local and peer functions")
+        }
+        let typeCode = try remote.integer(F.type, as: UInt8.self) ?? 0
+        guard let peerType = NANFunctionType(rawValue: typeCode) else {
+            throw NetlinkError(code: .malformedMessage, call: "decode", detail: "NAN match with peer function type \(typeCode)")
+        }
+        self.init(
+            wdev: try attributes.integer(A.wdev, as: UInt64.self).map(WirelessDeviceID.init(rawValue:)),
+            cookie: NANFunctionCookie(rawValue: try attributes.required(A.cookie, as: UInt64.self)),
+            peer: peer,
+            localInstance: InstanceID(rawValue: try local.integer(F.instanceId, as: UInt8.self) ?? 0),
+            peerInstance: InstanceID(rawValue: try remote.integer(F.instanceId, as: UInt8.self) ?? 0),
+            peerType: peerType,
+            serviceInfo: remote.bytes(F.serviceInfo))
+    }
+}

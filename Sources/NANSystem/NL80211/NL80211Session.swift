@@ -1,0 +1,207 @@
+import Synchronization
+
+/// Entry point to nl80211, the kernel's Wi-Fi configuration interface.
+public enum NL80211 {
+    /// Opens a session, runs `body` with it, and closes it on every path (return, throw, cancellation).
+    ///
+    /// Closing the session destroys the interfaces it created with `ownedBySession: true`.
+    ///
+    /// - Parameters:
+    ///   - eventBufferSize: how many events ``NL80211Session/events`` holds before dropping the oldest
+    ///     (a drop is reported as ``NL80211Event/overrun(droppedEvents:)``).
+    ///   - body: the work to do with the session.
+    /// - Throws: ``NetlinkError`` `familyNotFound` when the kernel has no nl80211, or whatever `body` throws.
+    public static func withSession<Result>(
+        eventBufferSize: Int = 256,
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (NL80211Session) async throws -> Result
+    ) async throws -> Result {
+        let session = try NL80211Session(eventBufferSize: eventBufferSize)
+        defer { session.close() }
+        return try await body(session)
+    }
+}
+
+/// A connection to nl80211: requests, replies, and the events for the NAN interfaces it owns.
+///
+/// One socket carries everything: replies are matched to requests by sequence number; events
+/// (unicast to this socket for interfaces it owns, multicast on the "config" and "nan" groups) go to
+/// ``events``. All methods may be called concurrently from any task.
+public final class NL80211Session: Sendable {
+    private let connection: NetlinkConnection
+    private let family: GenericNetlinkFamily
+    /// Events in arrival order. Iterate it from one task; it finishes when the session closes.
+    public let events: AsyncThrowingStream<NL80211Event, any Error>
+
+    /// Opens a session. Prefer ``NL80211/withSession(eventBufferSize:isolation:_:)``; if you open one
+    /// yourself, call ``close()``.
+    ///
+    /// - Throws: ``NetlinkError`` `familyNotFound` when the kernel has no nl80211.
+    public init(eventBufferSize: Int = 256) throws {
+        let socket = try NetlinkSocket()
+        let family: GenericNetlinkFamily
+        do {
+            family = try socket.resolveFamily("nl80211")
+            try socket.joinGroup(family: "nl80211", group: "config")
+            // Older kernels have no "nan" group; NAN events for interfaces we own come by unicast anyway.
+            try? socket.joinGroup(family: "nl80211", group: "nan")
+        } catch {
+            socket.free()
+            throw error
+        }
+        self.family = family
+        let (stream, continuation) = AsyncThrowingStream.makeStream(
+            of: NL80211Event.self, bufferingPolicy: .bufferingNewest(max(1, eventBufferSize)))
+        self.events = stream
+        let dropped = Mutex(0)
+        let familyID = family.id
+        connection = NetlinkConnection(socket: socket, label: "nl80211") { inbound in
+            func deliver(_ event: NL80211Event) {
+                let lost = dropped.withLock { count -> Int in
+                    defer { count = 0 }
+                    return count
+                }
+                if lost > 0, case .dropped = continuation.yield(.overrun(droppedEvents: lost)) {
+                    dropped.withLock { $0 += 1 }
+                }
+                if case .dropped = continuation.yield(event) {
+                    dropped.withLock { $0 += 1 }
+                }
+            }
+            switch inbound {
+            case .event(let message):
+                guard message.family == familyID else { return }
+                deliver(NL80211Event.decode(message))
+            case .overrun:
+                deliver(.overrun(droppedEvents: nil))
+            case .malformed(let error):
+                deliver(.malformed(command: 0, error: error))
+            case .failed(let error):
+                continuation.finish(throwing: error)
+            case .closed:
+                continuation.finish()
+            }
+        }
+    }
+
+    deinit {
+        // Backstop only: withSession and explicit close() are the intended paths.
+        connection.close()
+    }
+
+    /// Closes the socket: pending requests fail with `closed`, ``events`` finishes, and interfaces
+    /// created with `ownedBySession: true` are destroyed by the kernel. Idempotent.
+    public func close() {
+        connection.close()
+    }
+
+    func send(_ request: NL80211Request) async throws -> NetlinkReply {
+        try await connection.request(family: family.id, command: request.command.rawValue, version: 0,
+                                     attributes: request.attributes, dump: request.dump, call: request.callName)
+    }
+
+    // MARK: Radios and interfaces
+
+    /// Lists the radios with their interfaces and NAN support.
+    public func adapters() async throws -> [Adapter] {
+        let wiphys = try await send(try .getWiphyDump())
+        let interfaces = try await send(try .getInterfaceDump())
+        return try Adapter.build(wiphyMessages: wiphys.messages, interfaceMessages: interfaces.messages)
+    }
+
+    /// Lists every wireless interface.
+    public func interfaces() async throws -> [WirelessInterface] {
+        let reply = try await send(try .getInterfaceDump())
+        return try reply.messages.map { (message) throws(NetlinkError) in try WirelessInterface(decoding: message.attributes) }
+    }
+
+    /// Creates an interface on a radio.
+    ///
+    /// - Parameters:
+    ///   - wiphy: the radio.
+    ///   - name: the interface name (required by the kernel even for the NAN interface, which has no netdev).
+    ///   - type: the interface type, e.g. `.nan` or `.nanData`.
+    ///   - address: the interface address; nil lets the kernel choose.
+    ///   - ownedBySession: tie the interface to this session (`SOCKET_OWNER`): it is destroyed when the
+    ///     session closes, and its NAN events and registered frames come only to this session.
+    /// - Returns: the new interface as the kernel describes it.
+    public func createInterface(on wiphy: WiphyIndex, name: String, type: InterfaceType, address: MACAddress? = nil,
+                                ownedBySession: Bool = true) async throws -> WirelessInterface {
+        let reply = try await send(try .newInterface(wiphy: wiphy, name: name, type: type, address: address,
+                                                     ownedBySession: ownedBySession))
+        guard let message = reply.messages.first else {
+            throw NetlinkError(code: .malformedMessage, call: "NL80211_CMD_NEW_INTERFACE", detail: "no reply message")
+        }
+        return try WirelessInterface(decoding: message.attributes)
+    }
+
+    /// Creates the NAN management interface (NMI) on a radio.
+    ///
+    /// - Parameters:
+    ///   - wiphy: a radio whose ``Adapter/nan`` is supported.
+    ///   - name: the interface name, e.g. `nan0`.
+    ///   - address: the NMI address; nil lets the kernel choose.
+    ///   - ownedBySession: see ``createInterface(on:name:type:address:ownedBySession:)``; keep it true
+    ///     so NAN events reach this session.
+    public func createNANInterface(on wiphy: WiphyIndex, name: String, address: MACAddress? = nil,
+                                   ownedBySession: Bool = true) async throws -> NANInterface {
+        let interface = try await createInterface(on: wiphy, name: name, type: .nan, address: address,
+                                                  ownedBySession: ownedBySession)
+        guard let address = interface.address else {
+            throw NetlinkError(code: .malformedMessage, call: "NL80211_CMD_NEW_INTERFACE", detail: "reply without an address")
+        }
+        return NANInterface(wiphy: interface.wiphy, wdev: interface.wdev, name: interface.name ?? name, address: address)
+    }
+
+    /// Deletes an interface.
+    public func deleteInterface(_ wdev: WirelessDeviceID) async throws {
+        _ = try await send(try .deleteInterface(wdev))
+    }
+
+    // MARK: NAN cluster
+
+    /// Starts NAN on a NAN interface; a ``NL80211Event/clusterJoined(wdev:clusterID:isNew:)`` event follows.
+    ///
+    /// - Throws: ``NetlinkError`` `alreadyRunning`, `notSupported` (bands the device lacks), `permissionDenied`, …
+    public func startNAN(on wdev: WirelessDeviceID, configuration: NANConfiguration = NANConfiguration()) async throws {
+        _ = try await send(try .startNAN(wdev, configuration))
+    }
+
+    /// Changes the running NAN configuration (all settings are replaced; the cluster id is ignored).
+    public func changeNANConfiguration(on wdev: WirelessDeviceID, _ configuration: NANConfiguration) async throws {
+        _ = try await send(try .changeNANConfiguration(wdev, configuration))
+    }
+
+    /// Stops NAN on a NAN interface (its NAN data interfaces are closed too).
+    public func stopNAN(on wdev: WirelessDeviceID) async throws {
+        _ = try await send(try .stopNAN(wdev))
+    }
+
+    // MARK: Frames
+
+    /// Asks for received management frames of a type whose body starts with `prefix`, as
+    /// ``NL80211Event/frameReceived(wdev:frequency:signalDBM:bytes:)`` events. Lasts until the session closes.
+    ///
+    /// - Parameters:
+    ///   - wdev: the interface, e.g. the NAN interface.
+    ///   - type: the frame type, `.action` for NAN frames.
+    ///   - prefix: the start of the frame body, e.g. ``NANFramePrefix/serviceDiscovery``.
+    public func registerFrames(on wdev: WirelessDeviceID, type: FrameType = .action, matching prefix: [UInt8]) async throws {
+        _ = try await send(try .registerFrame(wdev, type: type, prefix: prefix))
+    }
+
+    /// Transmits a management frame.
+    ///
+    /// - Parameters:
+    ///   - frame: the whole 802.11 frame, header included.
+    ///   - wdev: the interface to send on.
+    ///   - frequency: the channel, e.g. the one from the last `nextDiscoveryWindow`.
+    ///   - options: acknowledgement and off-channel settings.
+    /// - Returns: the cookie that the ``NL80211Event/frameTxStatus(cookie:acked:)`` event will carry.
+    public func sendFrame(_ frame: [UInt8], on wdev: WirelessDeviceID, frequency: Frequency?,
+                          options: FrameSendOptions = FrameSendOptions()) async throws -> FrameCookie {
+        let reply = try await send(try .sendFrame(frame, wdev: wdev, frequency: frequency, options: options))
+        let cookie = try reply.messages.first?.attributes.integer(NL80211Attribute.cookie, as: UInt64.self)
+        return FrameCookie(rawValue: cookie ?? 0)
+    }
+}

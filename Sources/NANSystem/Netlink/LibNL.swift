@@ -1,0 +1,137 @@
+internal import CNetlink
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The one place libnl is called from. Every call goes through one of these helpers, which turn a
+/// failure into a ``NetlinkError`` naming the call.
+///
+/// Policy: the raw `errno` is kept when the call failed in a system call (libnl leaves it set); libnl's
+/// own error code is only shown as text in `detail`, never used as our code, because libnl merges
+/// distinct errnos (ENOBUFS and ENOMEM are both NLE_NOMEM). A caller may map one specific libnl code
+/// (`genl_ctrl_resolve_grp`'s NLE_OBJ_NOTFOUND) to a code of ours with `notFound`.
+enum LibNL {
+    /// Runs a libnl call that returns a negative libnl error code on failure.
+    ///
+    /// - Parameters:
+    ///   - call: the libnl function name, for the error.
+    ///   - notFound: the code to use when libnl says NLE_OBJ_NOTFOUND.
+    ///   - body: the call.
+    @discardableResult
+    static func call(_ call: String, notFound: NetlinkError.Code? = nil, _ body: () -> Int32) throws(NetlinkError) -> Int32 {
+        Glibc.errno = 0
+        let result = body()
+        guard result < 0 else { return result }
+        let savedErrno = Glibc.errno
+        if -result == NLE_OBJ_NOTFOUND, let notFound {
+            throw NetlinkError(code: notFound, errno: ENOENT, call: call, detail: nil)
+        }
+        throw NetlinkError(code: .system, errno: savedErrno != 0 ? savedErrno : nil, call: call,
+                           detail: "libnl: \(String(cString: nl_geterror(result)))")
+    }
+
+    /// Runs a libnl call that returns a pointer, nil meaning failure.
+    static func pointer(_ call: String, _ body: () -> OpaquePointer?) throws(NetlinkError) -> OpaquePointer {
+        Glibc.errno = 0
+        guard let pointer = body() else {
+            let savedErrno = Glibc.errno
+            throw NetlinkError(code: .system, errno: savedErrno != 0 ? savedErrno : ENOMEM, call: call)
+        }
+        return pointer
+    }
+}
+
+/// A resolved generic netlink family.
+struct GenericNetlinkFamily: Sendable, Hashable {
+    /// The family's name, e.g. `nl80211`.
+    var name: String
+    /// The numeric id used as `nlmsg_type`.
+    var id: UInt16
+    /// The highest attribute number this kernel's family accepts (`CTRL_ATTR_MAXATTR`).
+    var maxAttribute: UInt32
+}
+
+/// Owns one libnl `nl_sock` connected to generic netlink.
+///
+/// `@unchecked Sendable` because the C pointer is not Sendable to the compiler, but the use is safe:
+/// after `init` the pointer is only read for `nl_sendto` (one `sendto(2)` on the descriptor, which
+/// the kernel serializes) and for resolution calls made before the reader starts; it is freed exactly
+/// once, by ``free()``, which the owning ``NetlinkConnection`` calls only after its reader has stopped.
+final class NetlinkSocket: @unchecked Sendable {
+    private let socket: OpaquePointer
+    /// The socket's file descriptor (read by the connection's reader).
+    let fileDescriptor: Int32
+    /// The netlink port id the kernel assigned to us.
+    let localPort: UInt32
+    private var freed = false
+
+    /// Opens and connects a generic netlink socket with extended acks on.
+    init() throws(NetlinkError) {
+        let socket = try LibNL.pointer("nl_socket_alloc") { nl_socket_alloc() }
+        do throws(NetlinkError) {
+            try LibNL.call("genl_connect") { genl_connect(socket) }
+            try LibNL.call("nl_socket_set_nonblocking") { nl_socket_set_nonblocking(socket) }
+            // A large receive buffer makes overruns rare; they are still reported when they happen.
+            try LibNL.call("nl_socket_set_buffer_size") { nl_socket_set_buffer_size(socket, 4 << 20, 0) }
+            let fd = nl_socket_get_fd(socket)
+            // NETLINK_EXT_ACK: the kernel explains refusals in text. NETLINK_CAP_ACK: errors do not echo our request.
+            for option in [NETLINK_EXT_ACK, NETLINK_CAP_ACK] {
+                var one: Int32 = 1
+                guard setsockopt(fd, Int32(SOL_NETLINK), option, &one, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
+                    throw NetlinkError(code: .system, errno: Glibc.errno, call: "setsockopt",
+                                       detail: "netlink option \(option)")
+                }
+            }
+            self.socket = socket
+            self.fileDescriptor = fd
+            self.localPort = nl_socket_get_local_port(socket)
+        } catch {
+            nl_socket_free(socket)
+            throw error
+        }
+    }
+
+    /// Resolves a family by name (synchronously; only before the reader starts).
+    ///
+    /// - Throws: `familyNotFound` (or `missingCode`) if the kernel has no such family.
+    func resolveFamily(_ name: String, missingCode: NetlinkError.Code = .familyNotFound) throws(NetlinkError) -> GenericNetlinkFamily {
+        var cache: OpaquePointer?
+        try LibNL.call("genl_ctrl_alloc_cache") { genl_ctrl_alloc_cache(socket, &cache) }
+        guard let cache else { throw NetlinkError(code: .system, call: "genl_ctrl_alloc_cache") }
+        defer { nl_cache_free(cache) }
+        guard let family = genl_ctrl_search_by_name(cache, name) else {
+            throw NetlinkError(code: missingCode, errno: ENOENT, call: "genl_ctrl_search_by_name",
+                               detail: "no generic netlink family \"\(name)\"")
+        }
+        defer { genl_family_put(family) }
+        let id = genl_family_get_id(family)
+        return GenericNetlinkFamily(name: name, id: UInt16(truncatingIfNeeded: id),
+                                    maxAttribute: genl_family_get_maxattr(family))
+    }
+
+    /// Resolves a multicast group of a family and joins it.
+    func joinGroup(family: String, group: String) throws(NetlinkError) {
+        let id = try LibNL.call("genl_ctrl_resolve_grp", notFound: .familyNotFound) {
+            genl_ctrl_resolve_grp(socket, family, group)
+        }
+        try LibNL.call("nl_socket_add_membership") { nl_socket_add_membership(socket, id) }
+    }
+
+    /// Sends one encoded netlink message to the kernel.
+    func send(_ bytes: [UInt8]) throws(NetlinkError) {
+        var copy = bytes
+        let sent = try LibNL.call("nl_sendto") {
+            copy.withUnsafeMutableBytes { nl_sendto(socket, $0.baseAddress, $0.count) }
+        }
+        guard Int(sent) == bytes.count else {
+            throw NetlinkError(code: .system, call: "nl_sendto", detail: "sent \(sent) of \(bytes.count) bytes")
+        }
+    }
+
+    /// Frees the socket (closes the descriptor). Call once, after the reader has stopped.
+    func free() {
+        guard !freed else { return }
+        freed = true
+        nl_socket_free(socket)
+    }
+}

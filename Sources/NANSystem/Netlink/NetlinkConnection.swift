@@ -1,0 +1,292 @@
+// Dispatch sources are thread-safe but not yet annotated Sendable.
+@preconcurrency import Dispatch
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Something the kernel sent that is not a reply to one of our requests.
+enum NetlinkInbound: Sendable {
+    /// A generic netlink message with sequence number 0: a multicast or unicast event.
+    case event(GenericNetlinkMessage)
+    /// The socket's receive buffer overflowed (`ENOBUFS`); messages were lost.
+    case overrun
+    /// A message could not be decoded; it was dropped.
+    case malformed(NetlinkError)
+    /// The socket failed and the reader stopped.
+    case failed(NetlinkError)
+    /// The connection was closed; nothing more will arrive.
+    case closed
+}
+
+/// The kernel's complete answer to one request.
+struct NetlinkReply: Sendable {
+    /// The data messages (one for a plain reply, many for a dump, none for a bare ack).
+    var messages: [GenericNetlinkMessage]
+    /// The ack's value: 0, or a positive result some commands return (hwsim's new radio id).
+    var ackValue: Int32
+}
+
+/// One generic netlink socket carrying both our requests' replies and the kernel's events.
+///
+/// A reader on a `DispatchSource` drains the socket: a message whose sequence number belongs to a
+/// waiting request goes to that request; everything else is handed to `onInbound`, on the reader's queue.
+/// Requests may be issued concurrently from any task.
+final class NetlinkConnection: Sendable {
+    private struct Pending {
+        var call: String
+        var messages: [GenericNetlinkMessage] = []
+        var continuation: CheckedContinuation<NetlinkReply, any Error>
+    }
+
+    private struct State {
+        var nextSequence: UInt32 = 1
+        var pending: [UInt32: Pending] = [:]
+        var cancelledBeforeStart: Set<UInt32> = []
+        var closed = false
+        var readerStopped = false
+    }
+
+    /// The socket; its pointer is freed by the reader's cancel handler.
+    let socket: NetlinkSocket
+    private let state = Mutex(State())
+    /// The receive buffer, used only by the reader (the lock is never contended).
+    private let source: any DispatchSourceRead
+    private let buffer = Mutex([UInt8](repeating: 0, count: 256 * 1024))
+    private let stopped = DispatchSemaphore(value: 0)
+    private let onInbound: @Sendable (NetlinkInbound) -> Void
+    private let recorder: NetlinkRecorder?
+
+    /// Wraps a connected socket and starts reading it.
+    ///
+    /// - Parameters:
+    ///   - socket: a socket whose families and groups are already resolved (resolution reads the
+    ///     socket synchronously and must not race the reader).
+    ///   - label: names the reader's queue.
+    ///   - onInbound: receives events, overruns and the final `closed`, on the reader's queue. It must not block.
+    init(socket: NetlinkSocket, label: String, onInbound: @escaping @Sendable (NetlinkInbound) -> Void) {
+        self.socket = socket
+        self.onInbound = onInbound
+        self.recorder = NetlinkRecorder.fromEnvironment()
+        let queue = DispatchQueue(label: "waware.netlink.\(label)")
+        source = DispatchSource.makeReadSource(fileDescriptor: socket.fileDescriptor, queue: queue)
+        source.setEventHandler { [unowned self] in
+            self.drain()
+        }
+        source.setCancelHandler { [socket, stopped, onInbound] in
+            socket.free()
+            onInbound(.closed)
+            stopped.signal()
+        }
+        source.resume()
+    }
+
+    deinit {
+        // Backstop only: owners call close().
+        close()
+    }
+
+    /// Sends a request and waits for the kernel's complete answer.
+    ///
+    /// - Parameters:
+    ///   - family: the resolved family id.
+    ///   - command: the command number.
+    ///   - version: the family interface version.
+    ///   - attributes: the request's attribute bytes.
+    ///   - dump: whether this is a dump (`NLM_F_DUMP`), answered by many messages and `NLMSG_DONE`.
+    ///   - call: the command's name, used in errors (e.g. `NL80211_CMD_START_NAN`).
+    /// - Throws: ``NetlinkError`` with the kernel's errno and message, `closed`, `overrun`, or `CancellationError`.
+    func request(
+        family: UInt16, command: UInt8, version: UInt8, attributes: [UInt8], dump: Bool = false, call: String
+    ) async throws -> NetlinkReply {
+        let sequence = state.withLock { state -> UInt32 in
+            let sequence = state.nextSequence
+            // Sequence 0 is what events carry; never use it for a request.
+            state.nextSequence = state.nextSequence == UInt32.max ? 1 : state.nextSequence + 1
+            return sequence
+        }
+        var flags = NetlinkMessage.flagRequest | NetlinkMessage.flagAck
+        if dump { flags |= NetlinkMessage.flagDump }
+        let bytes = GenericNetlinkMessage.encodeRequest(
+            family: family, command: command, version: version, flags: flags, sequence: sequence, attributes: attributes)
+
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<NetlinkReply, any Error>) in
+                let refusal = state.withLock { state -> (any Error)? in
+                    if state.closed { return NetlinkError(code: .closed, call: call) }
+                    if state.cancelledBeforeStart.remove(sequence) != nil { return CancellationError() }
+                    state.pending[sequence] = Pending(call: call, continuation: continuation)
+                    return nil
+                }
+                if let refusal {
+                    continuation.resume(throwing: refusal)
+                    return
+                }
+                do throws(NetlinkError) {
+                    try socket.send(bytes)
+                } catch {
+                    let pending = state.withLock { $0.pending.removeValue(forKey: sequence) }
+                    var failure = error
+                    failure.call = "\(call) (\(error.call))"
+                    pending?.continuation.resume(throwing: failure)
+                }
+            }
+        } onCancel: {
+            let pending = state.withLock { state -> Pending? in
+                if let pending = state.pending.removeValue(forKey: sequence) { return pending }
+                state.cancelledBeforeStart.insert(sequence)
+                return nil
+            }
+            // A late reply to a cancelled request is dropped by the reader (no waiter).
+            pending?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Stops the reader, fails waiting requests with `closed` and frees the socket. Idempotent.
+    /// Returns once the socket is closed (so a SOCKET_OWNER interface is already being torn down).
+    func close() {
+        let pending = state.withLock { state -> [Pending]? in
+            guard !state.closed else { return nil }
+            state.closed = true
+            defer { state.pending.removeAll() }
+            return Array(state.pending.values)
+        }
+        guard let pending else { return }
+        for request in pending {
+            request.continuation.resume(throwing: NetlinkError(code: .closed, call: request.call))
+        }
+        stopReader()
+        stopped.wait()
+    }
+
+    // MARK: Reader (runs only on `queue`)
+
+    /// Cancels the read source once; its cancel handler frees the socket.
+    private func stopReader() {
+        let first = state.withLock { state -> Bool in
+            defer { state.readerStopped = true }
+            return !state.readerStopped
+        }
+        if first { source.cancel() }
+    }
+
+    private func drain() {
+        let fd = socket.fileDescriptor
+        while true {
+            // recv(2) directly rather than nl_recv(): libnl reports ENOBUFS as NLE_NOMEM, merging an
+            // overrun with an allocation failure; we must tell them apart.
+            let (received, error, datagram) = buffer.withLock { buffer -> (Int, Int32, [UInt8]) in
+                let capacity = buffer.count
+                let received = buffer.withUnsafeMutableBytes {
+                    recv(fd, $0.baseAddress, capacity, Int32(MSG_DONTWAIT) | Int32(MSG_TRUNC))
+                }
+                let error = received < 0 ? Glibc.errno : 0
+                return (received, error, received > 0 ? Array(buffer[0..<min(received, capacity)]) : [])
+            }
+            let capacity = 256 * 1024
+            if received < 0 {
+                switch error {
+                case EAGAIN, EWOULDBLOCK: return
+                case EINTR: continue
+                case ENOBUFS:
+                    failAllPending(NetlinkError(code: .overrun, errno: ENOBUFS, call: "recv"))
+                    onInbound(.overrun)
+                    continue
+                default:
+                    let failure = NetlinkError(code: .system, errno: error, call: "recv")
+                    failAllPending(failure)
+                    onInbound(.failed(failure))
+                    stopReader()
+                    return
+                }
+            }
+            if received == 0 { return }
+            if received > capacity {
+                // Cannot happen with netlink's message sizes; if it did, a reply might be lost.
+                let failure = NetlinkError(code: .malformedMessage, call: "recv",
+                                           detail: "datagram of \(received) bytes truncated to \(capacity)")
+                failAllPending(failure)
+                onInbound(.malformed(failure))
+                continue
+            }
+            dispatch(datagram: datagram)
+        }
+    }
+
+    private func dispatch(datagram: [UInt8]) {
+        let messages: [NetlinkMessage]
+        do {
+            messages = try NetlinkMessage.split(datagram: datagram)
+        } catch {
+            onInbound(.malformed(error))
+            return
+        }
+        for message in messages {
+            dispatch(message)
+        }
+    }
+
+    private func dispatch(_ message: NetlinkMessage) {
+        let call = message.sequence == 0 ? nil : state.withLock { $0.pending[message.sequence]?.call }
+        recorder?.record(message, label: call.map { "reply-\($0)" } ?? "event-type\(message.type)-cmd\(message.payload.first ?? 0)")
+        guard let call else {
+            if message.type == NetlinkMessage.typeError || message.type == NetlinkMessage.typeDone
+                || message.type == NetlinkMessage.typeNoop || message.sequence != 0 {
+                return  // a late answer to a cancelled request, or noise
+            }
+            do {
+                onInbound(.event(try GenericNetlinkMessage(message)))
+            } catch {
+                onInbound(.malformed(error))
+            }
+            return
+        }
+        switch message.type {
+        case NetlinkMessage.typeError, NetlinkMessage.typeDone:
+            let outcome: Result<Int32, NetlinkError>
+            do {
+                let ack = try NetlinkAck(message)
+                if ack.error < 0 {
+                    outcome = .failure(.kernel(errno: -ack.error, kernelMessage: ack.kernelMessage, call: call))
+                } else {
+                    outcome = .success(ack.error)
+                }
+            } catch {
+                var failure = error
+                failure.call = call
+                outcome = .failure(failure)
+            }
+            guard let pending = state.withLock({ $0.pending.removeValue(forKey: message.sequence) }) else { return }
+            switch outcome {
+            case .success(let value):
+                pending.continuation.resume(returning: NetlinkReply(messages: pending.messages, ackValue: value))
+            case .failure(let error):
+                pending.continuation.resume(throwing: error)
+            }
+        case NetlinkMessage.typeNoop, NetlinkMessage.typeOverrun:
+            return
+        default:
+            do {
+                let decoded = try GenericNetlinkMessage(message)
+                state.withLock { $0.pending[message.sequence]?.messages.append(decoded) }
+            } catch {
+                var failure = error
+                failure.call = call
+                let pending = state.withLock { $0.pending.removeValue(forKey: message.sequence) }
+                pending?.continuation.resume(throwing: failure)
+            }
+        }
+    }
+
+    private func failAllPending(_ error: NetlinkError) {
+        let pending = state.withLock { state -> [Pending] in
+            defer { state.pending.removeAll() }
+            return Array(state.pending.values)
+        }
+        for request in pending {
+            var failure = error
+            failure.call = "\(request.call) (\(error.call))"
+            request.continuation.resume(throwing: failure)
+        }
+    }
+}

@@ -1,0 +1,40 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// Writes every received netlink message to a folder, one file per message, when the environment
+/// variable `WAWARE_NL_RECORD` names a folder. This is how the byte fixtures in
+/// `Tests/NANSystemTests/Fixtures` are captured from a real kernel.
+///
+/// Files are named `<counter>-<label>.nlmsg` and hold the whole message, `nlmsghdr` included.
+final class NetlinkRecorder: Sendable {
+    private let directory: String
+    private let counter = Mutex(0)
+
+    /// A recorder for `WAWARE_NL_RECORD`, or nil when it is unset or empty.
+    static func fromEnvironment() -> NetlinkRecorder? {
+        guard let value = getenv("WAWARE_NL_RECORD") else { return nil }
+        let directory = String(cString: value)
+        return directory.isEmpty ? nil : NetlinkRecorder(directory: directory)
+    }
+
+    init(directory: String) {
+        self.directory = directory
+    }
+
+    /// Stores one message. Failures to write are ignored: recording must never break the session.
+    func record(_ message: NetlinkMessage, label: String) {
+        let index = counter.withLock { value -> Int in
+            value += 1
+            return value
+        }
+        let number = String(index)
+        let padded = String(repeating: "0", count: max(0, 4 - number.count)) + number
+        let path = "\(directory)/\(padded)-\(label).nlmsg"
+        guard let file = fopen(path, "wb") else { return }
+        let bytes = message.encoded
+        _ = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+        fclose(file)
+    }
+}

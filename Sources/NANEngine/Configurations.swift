@@ -1,3 +1,5 @@
+public import NANWire
+
 /// How a publish answers subscribers.
 public struct PublishType: OptionSet, Hashable, Sendable {
     public let rawValue: UInt8
@@ -37,9 +39,9 @@ public struct PublishConfiguration: Sendable {
     /// Service specific info sent with every publish (at most 255 bytes).
     public var serviceInfo: [UInt8] = []
     /// Compared with a subscriber's transmit filter; nil accepts all.
-    public var receiveFilter: MatchFilter? = nil
+    public var receiveFilter: MatchingFilter? = nil
     /// Sent for subscribers to compare with their receive filter.
-    public var transmitFilter: MatchFilter? = nil
+    public var transmitFilter: MatchingFilter? = nil
     /// Only peers close by should act on it.
     public var closeRangeOnly = false
     /// Send an unsolicited publish every this many DWs (1 = every DW).
@@ -64,9 +66,9 @@ public struct SubscribeConfiguration: Sendable {
     /// Service specific info sent with an active subscribe (at most 255 bytes).
     public var serviceInfo: [UInt8] = []
     /// Compared with a publisher's transmit filter; nil accepts all.
-    public var receiveFilter: MatchFilter? = nil
+    public var receiveFilter: MatchingFilter? = nil
     /// Sent with an active subscribe for publishers to compare with their receive filter.
-    public var transmitFilter: MatchFilter? = nil
+    public var transmitFilter: MatchingFilter? = nil
     /// Which publishers may answer (and be reported).
     public var responseFilter: ServiceResponseFilter? = nil
     /// Only report publishers close by.

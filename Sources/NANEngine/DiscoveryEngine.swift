@@ -1,3 +1,5 @@
+import NANWire
+
 /// The discovery engine: one actor that owns every local publish and subscribe, consumes the radio's
 /// events in order, and sends service discovery frames timed to the discovery windows (DW).
 ///
@@ -185,7 +187,6 @@ actor DiscoveryEngine {
             functions[id]?.windowsSinceAnnouncement = 0
         case .subscribe(let c) where c.active:
             frame.announcements = [subscribeAnnouncement(for: c, id: id)]
-            if let srf = c.responseFilter { frame.responseFilters[0] = srf }
         default:
             return
         }
@@ -227,7 +228,6 @@ actor DiscoveryEngine {
         windowFrequency = frequency
         statistics.discoveryWindows += 1
         var announcements: [ServiceAnnouncement] = []
-        var filters: [Int: ServiceResponseFilter] = [:]
         var expired: [InstanceID] = []
         for id in functions.keys.sorted() {
             guard var function = functions[id] else { continue }
@@ -245,7 +245,6 @@ actor DiscoveryEngine {
                     announcements.append(announcement(for: c, id: id, requestor: InstanceID(rawValue: 0)))
                 }
             case .subscribe(let c) where c.active && !function.answered:
-                if let srf = c.responseFilter { filters[announcements.count] = srf }
                 announcements.append(subscribeAnnouncement(for: c, id: id))
             default:
                 break
@@ -257,25 +256,23 @@ actor DiscoveryEngine {
         windowWaiters.removeAll()
         for waiter in waiters { waiter.resume(returning: true) }
         guard radio.discoveryMode == .userSpace, !announcements.isEmpty else { return }
-        for batch in batches(announcements, filters: filters) {
+        for batch in batches(announcements) {
             _ = await transmit(batch, frequency: frequency)
         }
     }
 
     /// Splits announcements into frames that fit the frame budget.
-    private func batches(_ announcements: [ServiceAnnouncement], filters: [Int: ServiceResponseFilter]) -> [OutgoingDiscoveryFrame] {
+    private func batches(_ announcements: [ServiceAnnouncement]) -> [OutgoingDiscoveryFrame] {
         var frames: [OutgoingDiscoveryFrame] = []
         var current = OutgoingDiscoveryFrame(destination: .broadcast, announcements: [])
         var size = 0
-        for (index, item) in announcements.enumerated() {
-            let cost = 32 + item.serviceInfo.count + (item.matchFilter?.elements.reduce(0) { $0 + $1.count + 1 } ?? 0)
-                + (filters[index].map { 8 + 6 * $0.addresses.count } ?? 0)
+        for item in announcements {
+            let cost = 40 + item.serviceInfo.count + (item.matchFilter?.bytes.count ?? 0) + srfSize(item.responseFilter)
             if size + cost > options.frameBudget && !current.announcements.isEmpty {
                 frames.append(current)
                 current = OutgoingDiscoveryFrame(destination: .broadcast, announcements: [])
                 size = 0
             }
-            if let srf = filters[index] { current.responseFilters[current.announcements.count] = srf }
             current.announcements.append(item)
             size += cost
         }
@@ -293,7 +290,15 @@ actor DiscoveryEngine {
     private func subscribeAnnouncement(for c: SubscribeConfiguration, id: InstanceID) -> ServiceAnnouncement {
         ServiceAnnouncement(
             kind: .subscribe, serviceID: c.serviceID, instanceID: id, matchFilter: c.transmitFilter,
-            serviceInfo: c.serviceInfo, rangeLimited: c.closeRangeOnly)
+            responseFilter: c.responseFilter, serviceInfo: c.serviceInfo, rangeLimited: c.closeRangeOnly)
+    }
+
+    private func srfSize(_ filter: ServiceResponseFilter?) -> Int {
+        switch filter?.addressSet {
+        case nil: 0
+        case .addresses(let list): 2 + 6 * list.count
+        case .bloomFilter(let bloom): 2 + bloom.bits.count
+        }
     }
 
     /// Waits for the next discovery window; false if the engine stopped first.
@@ -426,8 +431,8 @@ actor DiscoveryEngine {
         for (id, function) in functions {
             guard case .subscribe(let c) = function.role, c.serviceID == item.serviceID else { continue }
             if item.requestorInstanceID.rawValue != 0 && item.requestorInstanceID != id { continue }
-            guard c.receiveFilter?.accepts(item.matchFilter) ?? true else { continue }
-            if let srf = c.responseFilter, !ReceivedResponseFilter(srf).admits(peer) { continue }
+            guard MatchingFilter.matches(subscriber: c.receiveFilter, publisher: item.matchFilter) else { continue }
+            if let srf = c.responseFilter, !srf.shouldRespond(peer) { continue }
             if (c.closeRangeOnly || item.rangeLimited) && !close { continue }
             functions[id]?.answered = true
             report(
@@ -442,8 +447,8 @@ actor DiscoveryEngine {
         for (id, function) in functions {
             guard case .publish(let c) = function.role, c.serviceID == item.serviceID, c.type.contains(.solicited)
             else { continue }
-            guard c.receiveFilter?.accepts(item.matchFilter) ?? true else { continue }
-            if let srf = item.responseFilter, !srf.admits(localAddress) { continue }
+            guard MatchingFilter.matches(subscriber: item.matchFilter, publisher: c.receiveFilter) else { continue }
+            if let srf = item.responseFilter, !srf.shouldRespond(localAddress) { continue }
             if (c.closeRangeOnly || item.rangeLimited) && !close { continue }
             replies.append((id, announcement(for: c, id: id, requestor: item.instanceID), c.broadcastReplies))
             report(

@@ -1,3 +1,5 @@
+public import NANWire
+
 /// Radio facts about a peer, taken from the discovery frames it sent us.
 public struct PeerRadioFacts: Hashable, Sendable {
     /// Signal of the last frame received from the peer, in dBm, if the driver reported it.

@@ -1,3 +1,5 @@
+import NANWire
+
 /// The radio as the engine needs it: events in, frames and offloaded functions out.
 ///
 /// The real implementation is a thin adapter over NANSystem's nl80211 session (`NL80211Radio`);
@@ -59,8 +61,8 @@ struct OffloadedFunction: Sendable, Equatable {
     var ttlDiscoveryWindows: UInt32? = nil
     var serviceInfo: [UInt8] = []
     var responseFilter: ServiceResponseFilter? = nil
-    var receiveFilter: MatchFilter? = nil
-    var transmitFilter: MatchFilter? = nil
+    var receiveFilter: MatchingFilter? = nil
+    var transmitFilter: MatchingFilter? = nil
 }
 
 /// What the driver answered to ADD_NAN_FUNCTION.

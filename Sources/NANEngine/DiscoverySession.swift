@@ -1,3 +1,5 @@
+public import NANWire
+
 /// A running publish or subscribe: an asynchronous sequence of its events, ending after `.terminated`.
 ///
 /// ```swift

@@ -1,3 +1,5 @@
+import NANWire
+
 /// Hands out NAN instance IDs (1...255), each unique while in use, reusing freed ones as late as possible.
 struct InstanceAllocator: Sendable {
     private var inUse: Set<UInt8> = []

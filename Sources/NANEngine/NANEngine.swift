@@ -1,3 +1,5 @@
+public import NANWire
+
 /// The NAN discovery engine of one NAN interface: publish, subscribe, follow-up messages and peer facts.
 ///
 /// Get one with `NANEngine.run(on:…)`, which owns the interface for the duration of its closure.

@@ -1,3 +1,5 @@
+import NANWire
+
 /// What the engine knows about every peer it heard: radio facts from its discovery frames.
 struct PeerTable: Sendable {
     private struct Record {

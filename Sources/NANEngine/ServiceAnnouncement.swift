@@ -1,3 +1,5 @@
+public import NANWire
+
 /// One Service Descriptor as the engine reasons about it, independent of its byte layout.
 struct ServiceAnnouncement: Sendable {
     /// What the descriptor announces.
@@ -11,8 +13,8 @@ struct ServiceAnnouncement: Sendable {
     var instanceID: InstanceID
     /// The receiver's instance this answers or addresses; 0 for none.
     var requestorInstanceID: InstanceID
-    var matchFilter: MatchFilter?
-    var responseFilter: ReceivedResponseFilter?
+    var matchFilter: MatchingFilter?
+    var responseFilter: ServiceResponseFilter?
     /// Service specific info (the message payload of a follow-up).
     var serviceInfo: [UInt8]
     /// "Discovery range limited": only peers close by should act on it.
@@ -23,7 +25,7 @@ struct ServiceAnnouncement: Sendable {
     init(
         kind: Kind, serviceID: ServiceID, instanceID: InstanceID,
         requestorInstanceID: InstanceID = InstanceID(rawValue: 0),
-        matchFilter: MatchFilter? = nil, responseFilter: ReceivedResponseFilter? = nil,
+        matchFilter: MatchingFilter? = nil, responseFilter: ServiceResponseFilter? = nil,
         serviceInfo: [UInt8] = [], rangeLimited: Bool = false, offersDataPath: Bool = false
     ) {
         self.kind = kind
@@ -42,8 +44,6 @@ struct ServiceAnnouncement: Sendable {
 struct OutgoingDiscoveryFrame: Sendable {
     var destination: MACAddress
     var announcements: [ServiceAnnouncement]
-    /// The SRF each subscribe announcement carries, by position (the received form cannot be encoded).
-    var responseFilters: [Int: ServiceResponseFilter] = [:]
 }
 
 /// A decoded service discovery frame from a peer.

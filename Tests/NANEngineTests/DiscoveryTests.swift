@@ -1,3 +1,4 @@
+import NANWire
 import Testing
 @testable import NANEngine
 
@@ -108,10 +109,10 @@ import Testing
     @Test func subscribeWithNonMatchingFilterFindsNothing() async throws {
         let bench = await Bench()
         var publish = PublishConfiguration(serviceID: service("chat"))
-        publish.transmitFilter = MatchFilter(parsing: "red")
+        publish.transmitFilter = filter("red")
         _ = try await bench.engines[0].publish(publish)
         var subscribe = SubscribeConfiguration(serviceID: service("chat"))
-        subscribe.receiveFilter = MatchFilter(parsing: "blue")
+        subscribe.receiveFilter = filter("blue")
         let subscriber = try await bench.engines[1].subscribe(subscribe)
         await bench.ticks(3)
         #expect(await drain(subscriber).compactMap(\.discovered).isEmpty)
@@ -120,10 +121,10 @@ import Testing
     @Test func subscribeWithMatchingFilterFindsThePublish() async throws {
         let bench = await Bench()
         var publish = PublishConfiguration(serviceID: service("chat"))
-        publish.transmitFilter = MatchFilter(parsing: "red,big")
+        publish.transmitFilter = filter("red,big")
         _ = try await bench.engines[0].publish(publish)
         var subscribe = SubscribeConfiguration(serviceID: service("chat"))
-        subscribe.receiveFilter = MatchFilter(parsing: "red,*")
+        subscribe.receiveFilter = filter("red,*")
         let subscriber = try await bench.engines[1].subscribe(subscribe)
         await bench.ticks(2)
         #expect(await drain(subscriber).compactMap(\.discovered).count == 1)
@@ -133,11 +134,11 @@ import Testing
         let bench = await Bench()
         var publish = PublishConfiguration(serviceID: service("chat"))
         publish.type = .solicited
-        publish.receiveFilter = MatchFilter(parsing: "red")
+        publish.receiveFilter = filter("red")
         let publisher = try await bench.engines[0].publish(publish)
         var subscribe = SubscribeConfiguration(serviceID: service("chat"))
         subscribe.active = true
-        subscribe.transmitFilter = MatchFilter(parsing: "blue")
+        subscribe.transmitFilter = filter("blue")
         let subscriber = try await bench.engines[1].subscribe(subscribe)
         await bench.ticks(3)
         #expect(await drain(subscriber).compactMap(\.discovered).isEmpty)
@@ -151,7 +152,7 @@ import Testing
         let publisher = try await bench.engines[0].publish(publish)
         var subscribe = SubscribeConfiguration(serviceID: service("chat"))
         subscribe.active = true
-        subscribe.responseFilter = ServiceResponseFilter(addresses: [address(1)], include: false)
+        subscribe.responseFilter = ServiceResponseFilter(include: false, addressSet: .addresses([address(1)]))
         let subscriber = try await bench.engines[1].subscribe(subscribe)
         await bench.ticks(3)
         #expect(await drain(subscriber).compactMap(\.discovered).isEmpty)
@@ -165,14 +166,14 @@ import Testing
         _ = try await bench.engines[0].publish(publish)
         var subscribe = SubscribeConfiguration(serviceID: service("chat"))
         subscribe.active = true
-        subscribe.responseFilter = ServiceResponseFilter(addresses: [address(1)], include: true)
+        subscribe.responseFilter = ServiceResponseFilter(include: true, addressSet: .addresses([address(1)]))
         let subscriber = try await bench.engines[1].subscribe(subscribe)
         await bench.ticks(1)
         #expect(await drain(subscriber).compactMap(\.discovered).count == 1)
     }
 
     @Test func closeRangePublishIsIgnoredByAFarSubscriber() async throws {
-        let air = FakeAir(codec: TestCodec())
+        let air = FakeAir(codec: WireCodec())
         let near = DiscoveryEngine(radio: FakeRadio(localAddress: address(1), air: air), codec: air.codec)
         let far = DiscoveryEngine(radio: FakeRadio(localAddress: address(2), air: air), codec: air.codec)
         await air.attach(near, signal: -80)
@@ -185,15 +186,23 @@ import Testing
         #expect(await drain(subscriber).compactMap(\.discovered).isEmpty)
     }
 
-    @Test(arguments: [
-        ("", "", true), ("red", "", false), ("red", "red", true), ("red", "blue", false),
-        ("*", "blue", true), ("red", "*", true), ("red,*", "red", true), ("red,blue", "red", false), ("red,*", "red,x", true),
-        ("", "red,blue", true), ("red", "red,blue", true),
-    ])
-    func matchFilterFollowsWildcardRules(local: String, remote: String, matches: Bool) {
-        let localFilter = local.isEmpty ? MatchFilter([]) : MatchFilter(parsing: local)
-        let remoteFilter = remote.isEmpty ? nil : MatchFilter(parsing: remote)
-        #expect(localFilter.accepts(remoteFilter) == matches)
+    @Test func bloomFilterExcludingThePublisherHidesIt() async throws {
+        let bench = await Bench()
+        var publish = PublishConfiguration(serviceID: service("chat"))
+        publish.type = .solicited
+        _ = try await bench.engines[0].publish(publish)
+        var subscribe = SubscribeConfiguration(serviceID: service("chat"))
+        subscribe.active = true
+        let bloom = try BloomFilter(index: 1, length: 8, addresses: [address(1)])
+        subscribe.responseFilter = ServiceResponseFilter(include: false, addressSet: .bloomFilter(bloom))
+        let subscriber = try await bench.engines[1].subscribe(subscribe)
+        await bench.ticks(3)
+        #expect(await drain(subscriber).compactMap(\.discovered).isEmpty)
+    }
+
+    @Test func matchingFilterTextTurnsStarsIntoWildcards() throws {
+        let parsed = try MatchingFilter(text: "red,*,blue")
+        #expect(parsed.elements.map(Array.init) == [Array("red".utf8), [], Array("blue".utf8)])
     }
 }
 

@@ -1,3 +1,4 @@
+import NANWire
 @testable import NANEngine
 
 /// A simulated medium joining fake radios: frames reach every other radio (or the addressed one) at once,
@@ -79,7 +80,11 @@ func address(_ last: UInt8) -> MACAddress {
 func service(_ name: String) -> ServiceID {
     var bytes = Array(name.utf8.prefix(6))
     while bytes.count < 6 { bytes.append(0) }
-    return ServiceID(bytes: bytes)!
+    return ServiceID(bytes: bytes) ?? ServiceID(0, 0, 0, 0, 0, 0)
+}
+
+func filter(_ text: String) -> MatchingFilter {
+    (try? MatchingFilter(text: text)) ?? (try! MatchingFilter(elements: []))
 }
 
 /// Two (or more) engines on one fake air.
@@ -87,7 +92,7 @@ struct Bench {
     let air: FakeAir
     let engines: [NANEngine]
 
-    init(radios: Int = 2, codec: any DiscoveryFrameCodec = TestCodec(), options: DiscoveryEngine.Options = .init()) async {
+    init(radios: Int = 2, codec: any DiscoveryFrameCodec = WireCodec(), options: DiscoveryEngine.Options = .init()) async {
         air = FakeAir(codec: codec)
         var engines: [NANEngine] = []
         for index in 0..<radios {

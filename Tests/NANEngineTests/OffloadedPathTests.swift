@@ -1,3 +1,4 @@
+import NANWire
 import Synchronization
 import Testing
 @testable import NANEngine
@@ -23,11 +24,11 @@ final class OffloadingRadio: DiscoveryRadio, Sendable {
 @Suite struct OffloadedPathTests {
     @Test func publishBecomesAnAddedFunctionWithItsSettings() async throws {
         let radio = OffloadingRadio()
-        let engine = NANEngine(core: DiscoveryEngine(radio: radio, codec: TestCodec()))
+        let engine = NANEngine(core: DiscoveryEngine(radio: radio, codec: WireCodec()))
         var publish = PublishConfiguration(serviceID: service("chat"))
         publish.type = .solicited
         publish.serviceInfo = [1, 2]
-        publish.transmitFilter = MatchFilter(parsing: "a")
+        publish.transmitFilter = filter("a")
         publish.closeRangeOnly = true
         publish.timeToLive = .seconds(10)
         let session = try await engine.publish(publish)
@@ -37,7 +38,7 @@ final class OffloadingRadio: DiscoveryRadio, Sendable {
         #expect(function.serviceID == service("chat"))
         #expect(function.publishType == .solicited)
         #expect(function.serviceInfo == [1, 2])
-        #expect(function.transmitFilter == MatchFilter(parsing: "a"))
+        #expect(function.transmitFilter == filter("a"))
         #expect(function.closeRange)
         #expect(function.ttlDiscoveryWindows == 20)  // 10 s / 0.524 s, rounded up
         await session.stop()
@@ -46,7 +47,7 @@ final class OffloadingRadio: DiscoveryRadio, Sendable {
 
     @Test func matchEventsBecomeDiscoveriesRepliesAndMessages() async throws {
         let radio = OffloadingRadio()
-        let core = DiscoveryEngine(radio: radio, codec: TestCodec())
+        let core = DiscoveryEngine(radio: radio, codec: WireCodec())
         let engine = NANEngine(core: core)
         var subscribe = SubscribeConfiguration(serviceID: service("chat"))
         subscribe.active = true
@@ -75,7 +76,7 @@ final class OffloadingRadio: DiscoveryRadio, Sendable {
 
     @Test func terminationEventEndsTheSessionWithTheDriversReason() async throws {
         let radio = OffloadingRadio()
-        let core = DiscoveryEngine(radio: radio, codec: TestCodec())
+        let core = DiscoveryEngine(radio: radio, codec: WireCodec())
         let session = try await NANEngine(core: core).publish(PublishConfiguration(serviceID: service("chat")))
         await core.handle(.functionTerminated(cookie: 1001, reason: .timeToLiveExpired))
         var events: [DiscoveryEvent] = []
@@ -85,7 +86,7 @@ final class OffloadingRadio: DiscoveryRadio, Sendable {
 
     @Test func followUpIsAnAddedFollowUpFunction() async throws {
         let radio = OffloadingRadio()
-        let engine = NANEngine(core: DiscoveryEngine(radio: radio, codec: TestCodec()))
+        let engine = NANEngine(core: DiscoveryEngine(radio: radio, codec: WireCodec()))
         let session = try await engine.subscribe(SubscribeConfiguration(serviceID: service("chat")))
         let status = try await session.send([9], to: address(1), peerInstanceID: InstanceID(rawValue: 5))
         #expect(status == .handedToDriver)

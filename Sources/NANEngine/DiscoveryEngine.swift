@@ -67,6 +67,7 @@ actor DiscoveryEngine {
     private var window = 0
     private var windowFrequency: Int?
     private var windowWaiters: [CheckedContinuation<Bool, Never>] = []
+    private var clusterWaiters: [CheckedContinuation<Bool, Never>] = []
     private var statusWaiters: [UInt64: CheckedContinuation<Bool, Never>] = [:]
     private var earlyStatuses: [UInt64: Bool] = [:]
     private var stopped = false
@@ -95,6 +96,8 @@ actor DiscoveryEngine {
         switch event {
         case .clusterJoined(let id):
             cluster = id
+            for waiter in clusterWaiters { waiter.resume(returning: true) }
+            clusterWaiters.removeAll()
         case .discoveryWindow(let frequency):
             await discoveryWindow(frequency: frequency)
         case .frameReceived(let bytes, let frequency, let signal):
@@ -119,8 +122,27 @@ actor DiscoveryEngine {
         for id in functions.keys { finish(id, reason: reason) }
         for waiter in windowWaiters { waiter.resume(returning: false) }
         windowWaiters.removeAll()
+        for waiter in clusterWaiters { waiter.resume(returning: false) }
+        clusterWaiters.removeAll()
         for waiter in statusWaiters.values { waiter.resume(returning: false) }
         statusWaiters.removeAll()
+    }
+
+    /// Waits until the radio has joined a cluster; false if `timeout` passes first or the engine stops.
+    func waitForCluster(timeout: Duration) async -> Bool {
+        if cluster != nil { return true }
+        if stopped { return false }
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: timeout)
+            await self?.clusterWaitTimedOut()
+        }
+        defer { timer.cancel() }
+        return await withCheckedContinuation { clusterWaiters.append($0) }
+    }
+
+    private func clusterWaitTimedOut() {
+        for waiter in clusterWaiters { waiter.resume(returning: cluster != nil) }
+        clusterWaiters.removeAll()
     }
 
     // MARK: Starting and stopping services
@@ -179,7 +201,7 @@ actor DiscoveryEngine {
     /// Sends a new service's first announcement at once: the kernel queues it for the next DW, which saves
     /// waiting for the next DW notification (the notification comes just after a DW ends).
     private func announceNow(_ id: InstanceID) async {
-        guard radio.discoveryMode == .userSpace, let function = functions[id] else { return }
+        guard radio.discoveryMode == .userSpace, cluster != nil, let function = functions[id] else { return }
         var frame = OutgoingDiscoveryFrame(destination: .broadcast, announcements: [])
         switch function.role {
         case .publish(let c) where c.type.contains(.unsolicited):

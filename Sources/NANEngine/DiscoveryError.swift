@@ -15,6 +15,10 @@ public struct DiscoveryError: Error, Hashable, Sendable, CustomStringConvertible
     public static let sessionEnded = DiscoveryError("this publish or subscribe has ended; start a new one")
     /// The engine has stopped.
     public static let engineStopped = DiscoveryError("the discovery engine has stopped (NAN interface gone?)")
+    /// The driver offloads discovery but this build cannot drive ADD_NAN_FUNCTION yet.
+    public static let offloadUnavailable = DiscoveryError("this adapter runs discovery in its driver, which waware cannot drive yet; use an adapter with user-space discovery (hwsim)")
+    /// No cluster joined in time.
+    public static let noCluster = DiscoveryError("NAN started but joined no cluster within 10 s; check the adapter with 'waware cluster start'")
     /// A publish with no type.
     public static let noPublishType = DiscoveryError("a publish must be solicited, unsolicited or both")
 }

@@ -1,1 +1,6 @@
-print("waware")
+import Foundation
+
+// The entry point: everything else lives in the command types (Commands/) and the small framework
+// (Framework/) that parses the command line and maps failures to exit codes.
+let status = await CommandRunner.run(Waware.self, arguments: Array(CommandLine.arguments.dropFirst()))
+exit(status.rawValue)

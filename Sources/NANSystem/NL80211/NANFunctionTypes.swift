@@ -45,3 +45,15 @@ public struct NANTerminationReason: RawRepresentable, Hashable, Sendable, Custom
         }
     }
 }
+
+/// How a publish function announces itself. `enum nl80211_nan_publish_type` (bits of `NL80211_NAN_FUNC_PUBLISH_TYPE`).
+public struct NANPublishType: OptionSet, Hashable, Sendable {
+    /// The bits.
+    public let rawValue: UInt8
+    /// Wraps the bits.
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// Answer active subscribers.
+    public static let solicited = NANPublishType(rawValue: 1 << 0)
+    /// Announce in discovery windows without being asked.
+    public static let unsolicited = NANPublishType(rawValue: 1 << 1)
+}

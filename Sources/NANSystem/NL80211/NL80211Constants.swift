@@ -317,6 +317,19 @@ enum NL80211ExtendedFeature: UInt32, CaseIterable, Sendable {
     case secureNan = 63
 }
 
+/// Channel widths (`enum nl80211_chan_width`).
+enum NL80211ChannelWidthCode: UInt32, CaseIterable, Sendable {
+    case _20Noht = 0
+    case _20 = 1
+    case _40 = 2
+    case _80 = 3
+    case _80p80 = 4
+    case _160 = 5
+    case _5 = 6
+    case _10 = 7
+    case _320 = 13
+}
+
 /// Protocol feature bits (`enum nl80211_protocol_features`).
 enum NL80211ProtocolFeature: UInt32, CaseIterable, Sendable {
     case splitWiphyDump = 1

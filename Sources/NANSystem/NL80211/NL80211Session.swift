@@ -45,8 +45,8 @@ public final class NL80211Session: Sendable {
             try socket.joinGroup(family: "nl80211", group: "config")
             // Older kernels have no "nan" group; NAN events for interfaces we own come by unicast anyway.
             try? socket.joinGroup(family: "nl80211", group: "nan")
-            // TX status of frames sent with CMD_FRAME is multicast on "mlme" (measured on 7.2 hwsim).
-            try? socket.joinGroup(family: "nl80211", group: "mlme")
+            // Frame TX status is multicast on "mlme".
+            try socket.joinGroup(family: "nl80211", group: "mlme")
         } catch {
             socket.free()
             throw error

@@ -33,7 +33,7 @@ public struct NetlinkError: Error, Sendable, Hashable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Wrapped: Hashable, Sendable {
             case familyNotFound, permissionDenied, noSuchDevice, alreadyRunning, notRunning, notSupported, busy
-            case overrun, kernel, malformedMessage, closed, system, hwsimNotLoaded, hwsimWithoutNAN
+            case overrun, kernel, malformedMessage, closed, system, invalidRequest, hwsimNotLoaded, hwsimWithoutNAN
         }
         private let wrapped: Wrapped
         private init(_ wrapped: Wrapped) { self.wrapped = wrapped }
@@ -62,6 +62,8 @@ public struct NetlinkError: Error, Sendable, Hashable, CustomStringConvertible {
         public static var closed: Self { Self(.closed) }
         /// A system or libnl call failed locally (socket, send, receive); see ``NetlinkError/errno``.
         public static var system: Self { Self(.system) }
+        /// A request was refused before it was sent because it breaks a kernel rule; see ``NetlinkError/detail``.
+        public static var invalidRequest: Self { Self(.invalidRequest) }
         /// The `MAC80211_HWSIM` generic netlink family is missing: the module is not loaded.
         public static var hwsimNotLoaded: Self { Self(.hwsimNotLoaded) }
         /// This kernel's mac80211_hwsim cannot create NAN radios (no `HWSIM_ATTR_SUPPORT_NAN_DEVICE`).
@@ -82,6 +84,7 @@ public struct NetlinkError: Error, Sendable, Hashable, CustomStringConvertible {
             case .malformedMessage: "malformed message"
             case .closed: "session closed"
             case .system: "system error"
+            case .invalidRequest: "invalid request"
             case .hwsimNotLoaded: "mac80211_hwsim not loaded"
             case .hwsimWithoutNAN: "mac80211_hwsim without NAN"
             }

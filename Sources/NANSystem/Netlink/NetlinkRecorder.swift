@@ -10,7 +10,8 @@ import Synchronization
 /// Files are named `<counter>-<label>.nlmsg` and hold the whole message, `nlmsghdr` included.
 final class NetlinkRecorder: Sendable {
     private let directory: String
-    private let counter = Mutex(0)
+    /// Process-wide, so several sessions recording into one folder never overwrite each other.
+    private static let counter = Mutex(0)
 
     /// A recorder for `WAWARE_NL_RECORD`, or nil when it is unset or empty.
     static func fromEnvironment() -> NetlinkRecorder? {
@@ -25,7 +26,7 @@ final class NetlinkRecorder: Sendable {
 
     /// Stores one message. Failures to write are ignored: recording must never break the session.
     func record(_ message: NetlinkMessage, label: String) {
-        let index = counter.withLock { value -> Int in
+        let index = Self.counter.withLock { value -> Int in
             value += 1
             return value
         }

@@ -1,0 +1,221 @@
+/// Where a station lives: on the NAN management interface (a peer NMI) or on a NAN data interface
+/// (a peer NDI, tied to its NMI station).
+public enum StationScope: Sendable, Hashable {
+    /// A peer NMI station, on our NAN interface (`NL80211_ATTR_WDEV`).
+    case managementInterface(WirelessDeviceID)
+    /// A peer NDI station on our NDI netdev (`NL80211_ATTR_IFINDEX`), belonging to the peer NMI
+    /// `peerManagementAddress` (`NL80211_ATTR_NAN_NMI_MAC`).
+    case dataInterface(InterfaceIndex, peerManagementAddress: MACAddress)
+}
+
+/// Station flags to set or clear. `enum nl80211_sta_flags` in `struct nl80211_sta_flag_update`.
+public struct StationFlags: OptionSet, Hashable, Sendable {
+    /// Bit N stands for flag N.
+    public let rawValue: UInt32
+    /// Wraps the bits.
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    private init(_ flag: NL80211StationFlag) { rawValue = 1 << flag.rawValue }
+
+    /// 802.1X authorized: data may flow.
+    public static let authorized = StationFlags(.authorized)
+    /// QoS (WMM).
+    public static let wme = StationFlags(.wme)
+    /// Management frame protection.
+    public static let managementFrameProtection = StationFlags(.mfp)
+}
+
+/// A peer station to add with ``NL80211Session/addStation(_:)``.
+public struct NANStationParameters: Sendable, Hashable {
+    /// The interface the station belongs to.
+    public var scope: StationScope
+    /// The peer's address (its NMI or NDI address).
+    public var peer: MACAddress
+    /// Flags to change (`mask`) and their new values (`set`).
+    public var flagMask: StationFlags
+    /// The values of the flags in ``flagMask``.
+    public var flagSet: StationFlags
+    /// The peer's HT capabilities element body, if it has one.
+    public var htCapability: [UInt8]?
+    /// The peer's VHT capabilities element body, if it has one.
+    public var vhtCapability: [UInt8]?
+    /// The peer's HE capabilities element body, if it has one.
+    public var heCapability: [UInt8]?
+
+    /// Creates parameters.
+    public init(scope: StationScope, peer: MACAddress, flagMask: StationFlags = [], flagSet: StationFlags = [],
+                htCapability: [UInt8]? = nil, vhtCapability: [UInt8]? = nil, heCapability: [UInt8]? = nil) {
+        self.scope = scope
+        self.peer = peer
+        self.flagMask = flagMask
+        self.flagSet = flagSet
+        self.htCapability = htCapability
+        self.vhtCapability = vhtCapability
+        self.heCapability = heCapability
+    }
+}
+
+/// A bit rate as the kernel reports it (`enum nl80211_rate_info`).
+public struct BitRate: Sendable, Hashable {
+    /// The rate in units of 100 kbit/s (`BITRATE32`, else `BITRATE`), if the kernel could compute it.
+    public var hundredKilobitsPerSecond: UInt32?
+    /// The MCS index (HT `MCS`, else VHT, HE or EHT MCS).
+    public var mcs: UInt8?
+    /// Spatial streams (VHT/HE/EHT).
+    public var spatialStreams: UInt8?
+    /// The channel width used.
+    public var width: ChannelWidth
+
+    /// The rate in Mbit/s, if known.
+    public var megabitsPerSecond: Double? { hundredKilobitsPerSecond.map { Double($0) / 10 } }
+}
+
+/// A station's statistics, from `GET_STATION` (`NL80211_ATTR_STA_INFO`): the raw material of a link
+/// performance report.
+public struct StationInfo: Sendable, Hashable {
+    /// The peer's address.
+    public var peer: MACAddress
+    /// The interface index the station is on, if it is a netdev.
+    public var interface: InterfaceIndex?
+    /// Milliseconds since the last activity.
+    public var inactiveMilliseconds: UInt32?
+    /// Bytes received (64-bit counter when available).
+    public var receivedBytes: UInt64?
+    /// Bytes sent (64-bit counter when available).
+    public var transmittedBytes: UInt64?
+    /// Packets received.
+    public var receivedPackets: UInt32?
+    /// Packets sent.
+    public var transmittedPackets: UInt32?
+    /// Transmit retries.
+    public var transmitRetries: UInt32?
+    /// Transmit failures.
+    public var transmitFailures: UInt32?
+    /// Signal of the last frame, dBm.
+    public var signalDBM: Int8?
+    /// Average signal, dBm.
+    public var averageSignalDBM: Int8?
+    /// Signal of the last ACK, dBm.
+    public var ackSignalDBM: Int8?
+    /// The current transmit rate.
+    public var transmitRate: BitRate?
+    /// The rate of the last received frame.
+    public var receiveRate: BitRate?
+    /// Seconds since the station was added.
+    public var connectedSeconds: UInt32?
+    /// Expected throughput, kbit/s.
+    public var expectedThroughputKbps: UInt32?
+}
+
+extension BitRate {
+    /// Decodes a nested rate-info attribute.
+    init(decoding r: NetlinkAttributes) throws(NetlinkError) {
+        typealias R = NL80211RateInfoAttribute
+        let rate32 = try r.integer(R.bitrate32, as: UInt32.self)
+        let rate16 = try r.integer(R.bitrate, as: UInt16.self).map(UInt32.init)
+        var mcs = try r.integer(R.mcs, as: UInt8.self)
+        var nss: UInt8?
+        for (m, n) in [(R.vhtMcs, R.vhtNss), (R.heMcs, R.heNss), (R.ehtMcs, R.ehtNss)] where mcs == nil {
+            mcs = try r.integer(m, as: UInt8.self)
+            nss = try r.integer(n, as: UInt8.self)
+        }
+        var width = ChannelWidth.mhz20
+        if r.has(R._40MhzWidth) { width = .mhz40 }
+        if r.has(R._80MhzWidth) { width = .mhz80 }
+        if r.has(R._160MhzWidth) { width = .mhz160 }
+        if r.has(R._320MhzWidth) { width = .mhz320 }
+        self.init(hundredKilobitsPerSecond: rate32 ?? rate16, mcs: mcs, spatialStreams: nss, width: width)
+    }
+}
+
+extension StationInfo {
+    /// Decodes one `GET_STATION` reply or dump message.
+    init(decoding attributes: NetlinkAttributes) throws(NetlinkError) {
+        typealias S = NL80211StationInfoAttribute
+        guard let macBytes = attributes.bytes(NL80211Attribute.mac), let peer = MACAddress(bytes: macBytes) else {
+            throw NetlinkError(code: .malformedMessage, call: "NL80211_CMD_GET_STATION", detail: "station without a 6-byte address")
+        }
+        let s = try attributes.nested(NL80211Attribute.staInfo) ?? NetlinkAttributes()
+        func rate(_ key: S) throws(NetlinkError) -> BitRate? {
+            guard let nested = try s.nested(key) else { return nil }
+            return try BitRate(decoding: nested)
+        }
+        let rx32 = try s.integer(S.rxBytes, as: UInt32.self).map(UInt64.init)
+        let tx32 = try s.integer(S.txBytes, as: UInt32.self).map(UInt64.init)
+        let rx64 = try s.integer(S.rxBytes64, as: UInt64.self) ?? rx32
+        let tx64 = try s.integer(S.txBytes64, as: UInt64.self) ?? tx32
+        self.init(
+            peer: peer,
+            interface: try attributes.integer(NL80211Attribute.ifindex, as: UInt32.self).map(InterfaceIndex.init(rawValue:)),
+            inactiveMilliseconds: try s.integer(S.inactiveTime, as: UInt32.self),
+            receivedBytes: rx64,
+            transmittedBytes: tx64,
+            receivedPackets: try s.integer(S.rxPackets, as: UInt32.self),
+            transmittedPackets: try s.integer(S.txPackets, as: UInt32.self),
+            transmitRetries: try s.integer(S.txRetries, as: UInt32.self),
+            transmitFailures: try s.integer(S.txFailed, as: UInt32.self),
+            signalDBM: try s.integer(S.signal, as: Int8.self),
+            averageSignalDBM: try s.integer(S.signalAvg, as: Int8.self),
+            ackSignalDBM: try s.integer(S.ackSignal, as: Int8.self),
+            transmitRate: try rate(.txBitrate),
+            receiveRate: try rate(.rxBitrate),
+            connectedSeconds: try s.integer(S.connectedTime, as: UInt32.self),
+            expectedThroughputKbps: try s.integer(S.expectedThroughput, as: UInt32.self))
+    }
+}
+
+extension NL80211Request {
+    private static func putScope(_ scope: StationScope, into w: inout NetlinkAttributeWriter) throws(NetlinkError) {
+        switch scope {
+        case .managementInterface(let wdev):
+            try w.put(A.wdev, wdev.rawValue)
+        case .dataInterface(let index, let nmi):
+            try w.put(A.ifindex, index.rawValue)
+            try w.put(A.nanNmiMac, bytes: nmi.bytes)
+        }
+    }
+
+    private static func putFlags(mask: StationFlags, set: StationFlags, into w: inout NetlinkAttributeWriter) throws(NetlinkError) {
+        guard !mask.isEmpty else { return }
+        var payload: [UInt8] = []
+        appendU32(&payload, mask.rawValue)
+        appendU32(&payload, set.intersection(mask).rawValue)
+        try w.put(A.staFlags2, bytes: payload)
+    }
+
+    /// `NEW_STATION`.
+    static func newStation(_ p: NANStationParameters) throws(NetlinkError) -> NL80211Request {
+        var w = NetlinkAttributeWriter()
+        try putScope(p.scope, into: &w)
+        try w.put(A.mac, bytes: p.peer.bytes)
+        try putFlags(mask: p.flagMask, set: p.flagSet, into: &w)
+        if let ht = p.htCapability { try w.put(A.htCapability, bytes: ht) }
+        if let vht = p.vhtCapability { try w.put(A.vhtCapability, bytes: vht) }
+        if let he = p.heCapability { try w.put(A.heCapability, bytes: he) }
+        return NL80211Request(command: .newStation, attributes: w.bytes)
+    }
+
+    /// `SET_STATION`: change a station's flags (e.g. authorize it once keys are in place).
+    static func setStation(_ scope: StationScope, peer: MACAddress, mask: StationFlags, set: StationFlags) throws(NetlinkError) -> NL80211Request {
+        var w = NetlinkAttributeWriter()
+        try putScope(scope, into: &w)
+        try w.put(A.mac, bytes: peer.bytes)
+        try putFlags(mask: mask, set: set, into: &w)
+        return NL80211Request(command: .setStation, attributes: w.bytes)
+    }
+
+    /// `DEL_STATION`.
+    static func deleteStation(_ scope: StationScope, peer: MACAddress) throws(NetlinkError) -> NL80211Request {
+        var w = NetlinkAttributeWriter()
+        try putScope(scope, into: &w)
+        try w.put(A.mac, bytes: peer.bytes)
+        return NL80211Request(command: .delStation, attributes: w.bytes)
+    }
+
+    /// `GET_STATION` dump of one interface (by netdev index or wdev).
+    static func getStationDump(interface: InterfaceIndex?, wdev: WirelessDeviceID?) throws(NetlinkError) -> NL80211Request {
+        var w = NetlinkAttributeWriter()
+        if let interface { try w.put(A.ifindex, interface.rawValue) }
+        if let wdev { try w.put(A.wdev, wdev.rawValue) }
+        return NL80211Request(command: .getStation, attributes: w.bytes, dump: true)
+    }
+}

@@ -1,0 +1,59 @@
+/// `waware probe <device>`: NAN capability as `KEY=VALUE` lines for udev's `IMPORT{program}`.
+struct ProbeCommand: Command {
+    static let configuration = CommandConfiguration(
+        commandName: "probe",
+        abstract: "Print an adapter's NAN capability as KEY=VALUE lines (for udev rules).",
+        discussion: [
+            "Exits 0 whenever the adapter could be examined, printing WAWARE_NAN=0 if it has no NAN; exits "
+                + "non-zero only on a real error (no nl80211, no such adapter, not permitted). See udev/ for the rule "
+                + "that runs it.",
+            "A just-added phy can be seen in sysfs a moment before nl80211 reports it, so probe retries for up to "
+                + "one second before it gives up on a name.",
+        ],
+        examples: [
+            Example("waware probe phy0", "WAWARE_PHY=phy0, WAWARE_NAN=1, WAWARE_NAN_BANDS=2.4GHz,5GHz, ..."),
+            Example("waware probe /sys/class/ieee80211/phy0", "The same, named by its sysfs path."),
+        ]
+    )
+
+    static let arguments: [ArgumentSpec] = [
+        .positional("device", help: "Phy name (phy0, udev's %k), sysfs path, wiphy index or interface name."),
+        .json,
+    ]
+
+    /// What names the adapter.
+    var device: String
+    /// Whether to print JSON.
+    var json: Bool
+
+    init(from values: ParsedValues) throws {
+        device = values.positional("device") ?? ""
+        json = values.flag("json")
+    }
+
+    func validate() throws {
+        if device.isEmpty { throw ValidationError("the device name is empty") }
+    }
+
+    func run(_ output: Output) async throws {
+        let adapter = try await Self.find(device)
+        if json {
+            try output.writeJSON(ProbeProperties.dictionary(of: adapter))
+        } else {
+            for line in ProbeProperties.lines(of: adapter) { output.write(line) }
+        }
+    }
+
+    /// Looks `device` up, retrying briefly while it is not yet known to nl80211.
+    private static func find(_ device: String) async throws -> AdapterReport {
+        var attempt = 0
+        while true {
+            do {
+                return try AdapterSelection.select(device, from: try await AdapterDirectory.reports())
+            } catch let failure as CommandFailure where failure.code == .adapterNotFound && attempt < 10 {
+                attempt += 1
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+    }
+}

@@ -1,0 +1,35 @@
+/// `waware sim remove`: delete simulated radios.
+struct SimRemoveCommand: Command {
+    static let configuration = CommandConfiguration(
+        commandName: "remove",
+        abstract: "Remove a simulated radio by id or name, or all of them.",
+        examples: [
+            Example("waware sim remove 3", "Remove radio 3."),
+            Example("waware sim remove nanA", "Remove the radio named nanA."),
+            Example("waware sim remove all", "Remove every simulated radio."),
+        ]
+    )
+
+    static let arguments: [ArgumentSpec] = [
+        .positional("radio", help: "Radio id, radio name, or 'all'."),
+        .json,
+    ]
+
+    /// Which radio to remove: an id, a name or `all`.
+    var radio: String
+    /// Whether to print JSON.
+    var json: Bool
+
+    init(from values: ParsedValues) throws {
+        radio = values.positional("radio") ?? ""
+        json = values.flag("json")
+    }
+
+    func validate() throws {
+        if radio.isEmpty { throw ValidationError("name the radio to remove: an id, a name or 'all'") }
+    }
+
+    func run(_ output: Output) async throws {
+        try await Simulator.remove(self, output: output)
+    }
+}

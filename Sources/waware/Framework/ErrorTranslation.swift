@@ -1,0 +1,58 @@
+import NANSystem
+
+/// Turns any error a command throws into the one line the user sees and the status the tool exits with.
+///
+/// The library's ``NetlinkError`` carries a code, the errno and the kernel's own message; here each code
+/// that a user or script may want to tell apart gets its own ``ExitCode`` and a message saying what to do.
+enum ErrorTranslation {
+    /// The message and exit code for `error`.
+    static func failure(for error: any Error) -> CommandFailure {
+        switch error {
+        case let failure as CommandFailure:
+            return failure
+        case let validation as ValidationError:
+            return CommandFailure(validation.message, code: .usage)
+        case let usage as UsageError:
+            return CommandFailure(usage.description, code: .usage)
+        case let netlink as NetlinkError:
+            return failure(for: netlink)
+        case is CancellationError:
+            return CommandFailure("interrupted", code: .failure)
+        default:
+            return CommandFailure(String(describing: error), code: .failure)
+        }
+    }
+
+    /// The message and exit code for a library error.
+    static func failure(for error: NetlinkError) -> CommandFailure {
+        let kernelSays = error.kernelMessage.map { " (kernel: \($0))" } ?? ""
+        switch error.code {
+        case .familyNotFound:
+            return CommandFailure(
+                "this kernel has no nl80211 (cfg80211 is not loaded or not built), so there is no Wi-Fi to use",
+                code: .nl80211Unavailable)
+        case .permissionDenied:
+            return CommandFailure(
+                "\(error.call) was refused: not permitted; run as root or with CAP_NET_ADMIN\(kernelSays)",
+                code: .permissionDenied)
+        case .hwsimNotLoaded:
+            return CommandFailure(
+                "the mac80211_hwsim module is not loaded; run 'modprobe mac80211_hwsim radios=0' first",
+                code: .hwsimNotLoaded)
+        case .hwsimWithoutNAN:
+            return CommandFailure(
+                "this kernel's mac80211_hwsim cannot create NAN radios; it needs Linux 7.2 or newer",
+                code: .hwsimWithoutNAN)
+        case .alreadyRunning:
+            return CommandFailure(
+                "NAN is already running on this adapter; stop it with 'waware cluster stop'\(kernelSays)",
+                code: .nanAlreadyRunning)
+        case .noSuchDevice:
+            return CommandFailure(
+                "the adapter or interface is gone (removed or renamed); see 'waware list'\(kernelSays)",
+                code: .adapterNotFound)
+        default:
+            return CommandFailure(error.description, code: .failure)
+        }
+    }
+}

@@ -1,0 +1,110 @@
+/// Text renderings of adapter reports for `waware list` and `waware info`.
+enum AdapterText {
+    /// One line per adapter, columns aligned: phy, driver, address, NAN verdict.
+    static func list(_ adapters: [AdapterReport]) -> [String] {
+        let rows = adapters.map { adapter in
+            [adapter.phy, adapter.driver ?? "unknown driver", adapter.address ?? "no address", nanVerdict(adapter.nan)]
+        }
+        return alignColumns(rows)
+    }
+
+    /// `NAN: yes (…)` or `NAN: no (…)`.
+    static func nanVerdict(_ nan: NANReport) -> String {
+        "NAN: \(nan.supported ? "yes" : "no") (\(nan.summary))"
+    }
+
+    /// The multi-line description `waware info` prints.
+    static func info(_ adapter: AdapterReport) -> [String] {
+        var lines = ["\(adapter.phy) (wiphy \(adapter.wiphy))"]
+        var fields: [(String, String)] = [
+            ("driver", adapter.driver ?? "unknown"),
+            ("permanent address", adapter.address ?? "none reported"),
+            ("interface types", list(adapter.interfaceTypes)),
+            ("NAN", "\(adapter.nan.supported ? "yes" : "no") (\(adapter.nan.summary))"),
+        ]
+        lines += aligned(fields, indent: "  ")
+
+        let nan = adapter.nan
+        if nan.supported {
+            fields = [
+                ("discovery engine", nan.userspaceDiscovery ? "in user space (USERSPACE_DE)" : "in the driver"),
+                ("synchronisation", nan.configurableSync ? "configurable (CONFIGURABLE_SYNC)" : "fixed by the driver"),
+                ("NAN bands", list(nan.bands)),
+                ("data path (NDI)", nan.dataPath ? "yes" : "no"),
+                ("secure NAN", nan.secure ? "yes (pairing, keys)" : "no"),
+                ("operation modes", list(nan.operationModes)),
+                ("antennas", antennas(nan)),
+                ("max channel switch", nan.maxChannelSwitchTimeMicroseconds.map { "\($0) µs" } ?? "not reported"),
+                ("device capabilities", list(nan.deviceCapabilities)),
+            ]
+            lines += aligned(fields, indent: "    ")
+        }
+
+        lines.append("  NAN interface combinations:")
+        if adapter.interfaceCombinations.isEmpty { lines.append("    none reported") }
+        for (number, combination) in adapter.interfaceCombinations.enumerated() {
+            lines.append("    #\(number + 1): \(describe(combination))")
+        }
+
+        lines.append("  interfaces:")
+        if adapter.interfaces.isEmpty { lines.append("    none") }
+        lines += alignColumns(adapter.interfaces.map(interfaceRow)).map { "    " + $0 }
+        return lines
+    }
+
+    /// `at most 2 interfaces on 1 channel: 1 × NAN, 2 × managed or AP`.
+    static func describe(_ combination: CombinationReport) -> String {
+        let plural = combination.maxInterfaces == 1 ? "interface" : "interfaces"
+        let channels = combination.channels == 1 ? "1 channel" : "\(combination.channels) channels"
+        let limits = combination.limits.map { "\($0.max) × \($0.types.joined(separator: " or "))" }
+        return "at most \(combination.maxInterfaces) \(plural) on \(channels): \(limits.joined(separator: ", "))"
+    }
+
+    /// The columns of one interface line: name, type, wdev, ifindex, address.
+    static func interfaceRow(_ interface: InterfaceReport) -> [String] {
+        [
+            interface.name, interface.type, "wdev \(interface.wdev)",
+            interface.ifindex.map { "ifindex \($0)" } ?? "no netdev",
+            interface.address ?? "",
+        ]
+    }
+
+    private static func antennas(_ nan: NANReport) -> String {
+        switch (nan.transmitAntennas, nan.receiveAntennas) {
+        case (nil, nil): return "not reported"
+        case let (tx, rx): return "TX \(tx.map(String.init) ?? "?"), RX \(rx.map(String.init) ?? "?")"
+        }
+    }
+
+    private static func list(_ items: [String]) -> String {
+        items.isEmpty ? "none" : items.joined(separator: ", ")
+    }
+
+    /// Column where `info` values start, so the adapter and NAN blocks line up.
+    private static let valueColumn = 26
+
+    private static func aligned(_ fields: [(String, String)], indent: String) -> [String] {
+        fields.map { label, value in
+            let lead = indent + label + ":"
+            return lead + String(repeating: " ", count: max(1, valueColumn - lead.count)) + value
+        }
+    }
+
+    /// Pads every column but the last to the widest cell, two spaces apart; trailing spaces are dropped.
+    static func alignColumns(_ rows: [[String]]) -> [String] {
+        let columns = rows.map(\.count).max() ?? 0
+        var widths = Array(repeating: 0, count: columns)
+        for row in rows {
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+        }
+        return rows.map { row in
+            var line = ""
+            for (index, cell) in row.enumerated() {
+                line += cell
+                if index < row.count - 1 { line += String(repeating: " ", count: widths[index] - cell.count + 2) }
+            }
+            while line.hasSuffix(" ") { line.removeLast() }
+            return line
+        }
+    }
+}

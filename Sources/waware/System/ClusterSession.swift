@@ -1,0 +1,224 @@
+import NANSystem
+
+/// The work behind `waware cluster start` and `waware cluster stop`.
+enum ClusterSession {
+    /// Creates a NAN interface owned by the session, starts NAN, prints events until the task is cancelled
+    /// (SIGINT/SIGTERM), then stops NAN and deletes the interface.
+    /// - Throws: ``CommandFailure`` with ``ExitCode/deviceRemoved`` when the adapter or the interface
+    ///   disappears while running; library errors for refused requests.
+    static func run(_ command: ClusterStartCommand, output: Output) async throws {
+        try await NL80211.withSession { session in
+            let adapters = try await session.adapters()
+            let reports = adapters.map(AdapterReport.init)
+            let report = try AdapterSelection.select(command.adapter, from: reports)
+            try AdapterSelection.requireNAN(report)
+            try checkNoNANInterface(on: report)
+            let configuration = try configuration(for: command, adapter: report)
+            let wiphy = WiphyIndex(rawValue: report.wiphy)
+
+            let nan = try await session.createNANInterface(on: wiphy, name: interfaceName(for: report))
+            var started = EventRecord("started")
+            started.phy = report.phy
+            started.interface = nan.name
+            started.wdev = nan.wdev.description
+            started.address = nan.address.description
+            started.masterPreference = Int(configuration.masterPreference)
+            started.bands = configuration.bands.map { $0.bands.map(NANReport.bandName) } ?? []
+
+            let clock = ContinuousClock()
+            let start = clock.now
+            do {
+                try await session.startNAN(on: nan.wdev, configuration: configuration)
+            } catch let error as NetlinkError {
+                try? await session.deleteInterface(nan.wdev)
+                throw startFailure(error, report: report, configuration: configuration)
+            }
+            try write(started, json: command.json, output: output)
+
+            let ending = try await watch(
+                session.events, nan: nan, phy: report.phy, command: command, output: output,
+                elapsed: { clock.now - start })
+
+            var stopped = EventRecord("stopped")
+            stopped.phy = report.phy
+            stopped.interface = nan.name
+            stopped.wdev = nan.wdev.description
+            switch ending {
+            case .removed(let failure):
+                throw failure
+            case .interrupted:
+                // A cancelled task may refuse new requests; the teardown runs in its own task so it still
+                // happens. Closing the session would remove the interface anyway (it owns it).
+                let teardown = Task {
+                    try await session.stopNAN(on: nan.wdev)
+                    try await session.deleteInterface(nan.wdev)
+                }
+                do {
+                    try await teardown.value
+                    stopped.detail = "interface \(nan.name) deleted"
+                } catch {
+                    stopped.detail = "teardown: \(ErrorTranslation.failure(for: error).message); "
+                        + "the kernel removes the interface as waware exits"
+                }
+                try write(stopped, json: command.json, output: output)
+            }
+        }
+    }
+
+    /// How the event loop ended.
+    private enum Ending {
+        /// SIGINT/SIGTERM (task cancellation) or the event stream finishing.
+        case interrupted
+        /// The adapter or the interface disappeared.
+        case removed(CommandFailure)
+    }
+
+    /// Prints this interface's events until cancellation or removal.
+    private static func watch(
+        _ events: AsyncThrowingStream<NL80211Event, any Error>, nan: NANInterface, phy: String,
+        command: ClusterStartCommand, output: Output, elapsed: () -> Duration
+    ) async throws -> Ending {
+        for try await event in events {
+            switch event {
+            case .wiphyRemoved(let wiphy) where wiphy == nan.wiphy:
+                return .removed(CommandFailure(
+                    "\(phy) was removed while NAN was running (unplugged, driver unloaded or radio deleted)",
+                    code: .deviceRemoved))
+            case .interfaceRemoved(_, let wdev, _) where wdev == nan.wdev:
+                return .removed(CommandFailure(
+                    "the NAN interface \(nan.name) (wdev \(nan.wdev)) on \(phy) was deleted while NAN was running",
+                    code: .deviceRemoved))
+            case .clusterJoined(let wdev, _, _) where wdev == nan.wdev,
+                 .scheduleUpdateDone(let wdev, _) where wdev == nan.wdev:
+                try write(record(event, nan: nan, phy: phy, elapsed: elapsed()), json: command.json, output: output)
+            case .nextDiscoveryWindow(let wdev, _) where wdev == nan.wdev && command.verbose:
+                try write(record(event, nan: nan, phy: phy, elapsed: elapsed()), json: command.json, output: output)
+            case .nanMatch(let match) where match.wdev == nan.wdev:
+                try write(record(event, nan: nan, phy: phy, elapsed: elapsed()), json: command.json, output: output)
+            case .overrun, .malformed:
+                try write(record(event, nan: nan, phy: phy, elapsed: elapsed()), json: command.json, output: output)
+            default:
+                continue
+            }
+        }
+        return .interrupted
+    }
+
+    private static func record(_ event: NL80211Event, nan: NANInterface, phy: String, elapsed: Duration) -> EventRecord {
+        var record = EventRecord(event, phyNames: [nan.wiphy.rawValue: phy])
+        record.interface = record.wdev == nan.wdev.description ? nan.name : record.interface
+        record.elapsedSeconds = seconds(elapsed)
+        return record
+    }
+
+    /// `duration` in seconds, to the millisecond.
+    static func seconds(_ duration: Duration) -> Double {
+        let (whole, attoseconds) = duration.components
+        return Double(whole) + Double(attoseconds / 1_000_000_000_000_000) / 1000
+    }
+
+    /// The library configuration for the command's options, checked against what the adapter supports.
+    static func configuration(for command: ClusterStartCommand, adapter: AdapterReport) throws -> NANConfiguration {
+        var bands: NANBands?
+        if let requested = command.bands {
+            var set = NANBands()
+            for band in requested {
+                switch band {
+                case .ghz2_4: set.insert(.band2GHz)
+                case .ghz5: set.insert(.band5GHz)
+                case .ghz6: set.insert(.band6GHz)
+                }
+            }
+            let missing = requested.sorted().map(\.rawValue).filter { !adapter.nan.bands.contains($0) }
+            if !missing.isEmpty, !adapter.nan.bands.isEmpty {
+                throw CommandFailure(
+                    "\(adapter.phy) cannot do NAN on \(missing.joined(separator: ", ")) "
+                        + "(its NAN bands: \(adapter.nan.bands.joined(separator: ", ")))",
+                    code: .nanUnsupported)
+            }
+            bands = set
+        }
+        var clusterID = command.clusterID.flatMap { MACAddress(bytes: $0) }
+        if clusterID == nil && adapter.nan.configurableSync {
+            // Without a NAN configuration mac80211_hwsim (Linux 7.2) announces cluster 00:00:00:00:00:00;
+            // choosing the random ID here gives every new cluster a valid 50:6f:9a:01:xx:xx one.
+            clusterID = MACAddress(bytes: randomClusterID())
+        }
+        if (clusterID != nil || command.notifyDW) && !adapter.nan.configurableSync {
+            throw CommandFailure(
+                "\(adapter.phy) does not accept a NAN configuration (no CONFIGURABLE_SYNC): "
+                    + "--cluster-id and --notify-dw cannot be used on it",
+                code: .nanUnsupported)
+        }
+        return NANConfiguration(
+            masterPreference: command.masterPreference, bands: bands, clusterID: clusterID,
+            notifyDiscoveryWindows: command.notifyDW)
+    }
+
+    /// A random NAN cluster ID: 50:6f:9a:01 followed by two random bytes.
+    static func randomClusterID() -> [UInt8] {
+        ArgumentValues.clusterIDPrefix + [UInt8.random(in: 0...255), UInt8.random(in: 0...255)]
+    }
+
+    /// A NAN interface name for the adapter: `nan<wiphy>` (a NAN interface has no netdev, so the name only
+    /// has to mean something to people).
+    static func interfaceName(for adapter: AdapterReport) -> String { "nan\(adapter.wiphy)" }
+
+    /// Throws when the adapter already has a NAN interface: drivers allow one, and it may be running.
+    private static func checkNoNANInterface(on adapter: AdapterReport) throws {
+        guard let existing = adapter.interfaces.first(where: { $0.type == InterfaceType.nan.description }) else { return }
+        throw CommandFailure(
+            "\(adapter.phy) already has a NAN interface (\(existing.name), wdev \(existing.wdev)), so NAN may be "
+                + "running from another program; stop it with 'waware cluster stop --adapter \(adapter.phy) --delete'",
+            code: .nanAlreadyRunning)
+    }
+
+    /// Explains a refused `START_NAN`.
+    private static func startFailure(_ error: NetlinkError, report: AdapterReport, configuration: NANConfiguration)
+        -> any Error
+    {
+        if error.code == .alreadyRunning {
+            return CommandFailure("NAN is already running on \(report.phy)", code: .nanAlreadyRunning)
+        }
+        if error.code == .notSupported {
+            return CommandFailure(
+                "\(report.phy) refused to start NAN with these settings (\(error.description))", code: .nanUnsupported)
+        }
+        if error.code == .noSuchDevice {
+            return CommandFailure("\(report.phy) disappeared while NAN was starting", code: .deviceRemoved)
+        }
+        return error
+    }
+
+    private static func write(_ record: EventRecord, json: Bool, output: Output) throws {
+        if json { try output.writeJSON(record) } else { output.write(record.line) }
+    }
+
+    /// Stops NAN on every NAN interface of the chosen adapter and, with `--delete`, deletes them.
+    static func stop(_ command: ClusterStopCommand, output: Output) async throws {
+        try await NL80211.withSession { session in
+            let report = try AdapterSelection.select(command.adapter, from: try await session.adapters().map(AdapterReport.init))
+            let nanInterfaces = report.interfaces.filter { $0.type == InterfaceType.nan.description }
+            if nanInterfaces.isEmpty {
+                var record = EventRecord("nothingToStop")
+                record.phy = report.phy
+                record.detail = "\(report.phy) has no NAN interface, so NAN is not running there"
+                if command.json { try output.writeJSON(record) } else { output.write(record.detail ?? "") }
+                return
+            }
+            for interface in nanInterfaces {
+                guard let wdev = WirelessDeviceID(interface.wdev) else { continue }
+                try await session.stopNAN(on: wdev)
+                var record = EventRecord("stopped")
+                record.phy = report.phy
+                record.interface = interface.name
+                record.wdev = interface.wdev
+                if command.delete {
+                    try await session.deleteInterface(wdev)
+                    record.detail = "interface \(interface.name) deleted"
+                }
+                if command.json { try output.writeJSON(record) } else { output.write(record.text) }
+            }
+        }
+    }
+}

@@ -1,0 +1,166 @@
+import NANSystem
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs only inside the VM bench (Linux 7.2 with mac80211_hwsim loaded with radios=0), where
+/// `WAWARE_LIVE_NL80211=1` is set. With `WAWARE_NL_RECORD=<dir>` every message received is saved,
+/// which is how the fixtures in Fixtures/ were captured.
+private let liveEnabled = getenv("WAWARE_LIVE_NL80211").map { String(cString: $0) == "1" } ?? false
+
+@Suite(.enabled(if: liveEnabled, "set WAWARE_LIVE_NL80211=1 inside the VM bench"), .serialized)
+struct LiveKernelTests {
+    /// Waits for the first event matching `predicate`, failing after `seconds`.
+    private func waitFor(
+        _ events: AsyncThrowingStream<NL80211Event, any Error>, seconds: Double,
+        _ predicate: @escaping @Sendable (NL80211Event) -> Bool
+    ) async throws -> NL80211Event? {
+        try await withThrowingTaskGroup(of: NL80211Event?.self) { group in
+            group.addTask {
+                for try await event in events where predicate(event) { return event }
+                return nil
+            }
+            group.addTask {
+                try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+                return nil
+            }
+            let first = try await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+    }
+
+    @Test func hwsimRadioWithNANIsListedAsNANCapableAdapter() async throws {
+        try await HWSim.withSession { hwsim in
+            #expect(hwsim.supportsNAN)
+            let id = try await hwsim.addRadio(HWSimRadioConfiguration(name: "wwlive0", destroyOnClose: true))
+            let radios = try await hwsim.radios()
+            #expect(radios.contains { $0.id == id && $0.name == "wwlive0" })
+
+            try await NL80211.withSession { session in
+                let adapters = try await session.adapters()
+                let adapter = try #require(adapters.first { $0.name == "wwlive0" })
+                #expect(adapter.nan.isSupported)
+                #expect(adapter.nan.managementInterface)
+                #expect(adapter.nan.dataInterface)
+                #expect(adapter.nan.capabilities?.userSpaceDiscoveryEngine == true)
+                #expect(adapter.nan.capabilities?.configurableSynchronization == true)
+                #expect(adapter.nan.bands.contains(.band2GHz))
+                #expect(adapter.driver == "mac80211_hwsim")
+                #expect(adapter.permanentAddress != nil)
+                #expect(adapter.supportedInterfaceTypes.contains(.nan))
+            }
+            try await hwsim.removeRadio(id)
+            #expect(try await hwsim.radios().contains { $0.id == id } == false)
+        }
+    }
+
+    @Test func nanInterfaceStartsJoinsClusterAndReportsDiscoveryWindows() async throws {
+        try await HWSim.withSession { hwsim in
+            _ = try await hwsim.addRadio(HWSimRadioConfiguration(name: "wwlive1", destroyOnClose: true))
+            try await NL80211.withSession { session in
+                let adapter = try #require(try await session.adapters().first { $0.name == "wwlive1" })
+                let nan = try await session.createNANInterface(on: adapter.wiphy, name: "wwnan1")
+                #expect(nan.wiphy == adapter.wiphy)
+                let listed = try await session.interfaces()
+                #expect(listed.contains { $0.wdev == nan.wdev && $0.type == .nan && $0.index == nil })
+
+                try await session.registerFrames(on: nan.wdev, matching: NANFramePrefix.serviceDiscovery)
+                try await session.startNAN(on: nan.wdev, configuration: NANConfiguration(masterPreference: 10))
+                do {
+                    try await session.startNAN(on: nan.wdev)
+                    Issue.record("second START_NAN succeeded")
+                } catch let error as NetlinkError {
+                    #expect(error.code == .alreadyRunning)
+                    #expect(error.errno == EEXIST)
+                }
+
+                let joined = try await waitFor(session.events, seconds: 10) {
+                    if case .clusterJoined = $0 { return true } else { return false }
+                }
+                guard case .clusterJoined(let wdev, let cluster, _) = joined else {
+                    Issue.record("no clusterJoined event within 10 s")
+                    return
+                }
+                #expect(wdev == nan.wdev)
+                #expect(cluster.bytes.prefix(4) == [0x50, 0x6f, 0x9a, 0x01])
+
+                let window = try await waitFor(session.events, seconds: 5) {
+                    if case .nextDiscoveryWindow = $0 { return true } else { return false }
+                }
+                guard case .nextDiscoveryWindow(let windowWdev, let frequency) = window else {
+                    Issue.record("no nextDiscoveryWindow event within 5 s")
+                    return
+                }
+                #expect(windowWdev == nan.wdev)
+                #expect(frequency == .nan2GHz || frequency == .nan5GHzHigh)
+
+                try await session.stopNAN(on: nan.wdev)
+                try await session.deleteInterface(nan.wdev)
+            }
+        }
+    }
+
+    @Test func serviceDiscoveryFrameSentByOneRadioIsReceivedByTheOther() async throws {
+        try await HWSim.withSession { hwsim in
+            _ = try await hwsim.addRadio(HWSimRadioConfiguration(name: "wwliveA", destroyOnClose: true))
+            _ = try await hwsim.addRadio(HWSimRadioConfiguration(name: "wwliveB", destroyOnClose: true))
+            try await NL80211.withSession { a in
+                try await NL80211.withSession { b in
+                    let adapters = try await a.adapters()
+                    let phyA = try #require(adapters.first { $0.name == "wwliveA" })
+                    let phyB = try #require(adapters.first { $0.name == "wwliveB" })
+                    let nanA = try await a.createNANInterface(on: phyA.wiphy, name: "wwnanA")
+                    let nanB = try await b.createNANInterface(on: phyB.wiphy, name: "wwnanB")
+                    try await b.registerFrames(on: nanB.wdev, matching: NANFramePrefix.serviceDiscovery)
+                    try await a.startNAN(on: nanA.wdev, configuration: NANConfiguration(masterPreference: 20))
+                    try await b.startNAN(on: nanB.wdev, configuration: NANConfiguration(masterPreference: 10))
+
+                    // Send one SDF from A at each of its next discovery windows until B hears one.
+                    let sender = Task {
+                        do {
+                            var cluster: MACAddress?
+                            for try await event in a.events {
+                                if case .clusterJoined(_, let id, _) = event { cluster = id }
+                                guard case .nextDiscoveryWindow(_, let frequency) = event, let cluster else { continue }
+                                let frame = Self.serviceDiscoveryFrame(from: nanA.address, cluster: cluster)
+                                _ = try await a.sendFrame(frame, on: nanA.wdev, frequency: frequency)
+                            }
+                        } catch is CancellationError {
+                        } catch {
+                            Issue.record("sending an SDF failed: \(error)")
+                        }
+                    }
+                    defer { sender.cancel() }
+                    let received = try await waitFor(b.events, seconds: 25) {
+                        if case .frameReceived = $0 { return true } else { return false }
+                    }
+                    guard case .frameReceived(let wdev, let frequency, let signal, let bytes) = received else {
+                        Issue.record("B received no SDF within 25 s")
+                        return
+                    }
+                    #expect(wdev == nanB.wdev)
+                    #expect(frequency.rawValue > 2400)
+                    #expect(signal != nil)
+                    #expect(Array(bytes[10..<16]) == nanA.address.bytes)
+                    #expect(Array(bytes[24..<30]) == NANFramePrefix.serviceDiscovery)
+                }
+            }
+        }
+    }
+
+    /// A minimal SDF: management action header to broadcast, A3 = the cluster ID, then a public
+    /// action body with one Service Descriptor attribute.
+    static func serviceDiscoveryFrame(from source: MACAddress, cluster: MACAddress) -> [UInt8] {
+        var frame: [UInt8] = [0xd0, 0x00, 0x00, 0x00]
+        frame += [0xff, 0xff, 0xff, 0xff, 0xff, 0xff]
+        frame += source.bytes
+        frame += cluster.bytes
+        frame += [0x00, 0x00]
+        frame += NANFramePrefix.serviceDiscovery
+        // Service Descriptor attribute (0x03): service id, instance 1, requestor 0, control = publish.
+        frame += [0x03, 0x09, 0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x01, 0x00, 0x00]
+        return frame
+    }
+}

@@ -1,0 +1,69 @@
+# Shared helpers for the scripts under tools/ (sourced, not run).
+#
+# Every message names its script (`say`), failures name the missing piece and stop (`die`).
+# The download cache lives in WAWARE_CACHE (default ~/.cache/waware).
+
+WAWARE_REPO=${WAWARE_REPO:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+WAWARE_CACHE=${WAWARE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/waware}
+WAWARE_TOOL=${WAWARE_TOOL:-$(basename "$0")}
+
+say() { printf '%s: %s\n' "$WAWARE_TOOL" "$*" >&2; }
+
+die() {
+    printf '%s: error: %s\n' "$WAWARE_TOOL" "$*" >&2
+    exit 1
+}
+
+# Seconds since the epoch with a fractional part, for timings.
+now() { date +%s.%N; }
+
+# elapsed START -> "12.3" (seconds since START, one decimal).
+elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+
+# Runs a command as root: directly when we are root, through sudo otherwise.
+as_root() {
+    if [ "$(id -u)" = 0 ]; then
+        "$@"
+    elif command -v sudo >/dev/null; then
+        sudo "$@"
+    else
+        die "need root for: $* (run as root or install sudo)"
+    fi
+}
+
+# need_packages PKG... installs the Debian packages that are not installed yet
+# (`apt-get update` runs at most once per process, before the first install).
+_waware_apt_updated=
+need_packages() {
+    local missing=() pkg
+    for pkg in "$@"; do
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    command -v apt-get >/dev/null || die "missing packages ${missing[*]} and no apt-get to install them"
+    say "installing ${missing[*]}"
+    if [ -z "$_waware_apt_updated" ]; then
+        as_root apt-get update -qq || die "apt-get update failed (no network to the package archive?)"
+        _waware_apt_updated=1
+    fi
+    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
+        || die "could not install ${missing[*]}"
+}
+
+# need_vng installs virtme-ng (the `vng` command) with pip when it is missing.
+need_vng() {
+    command -v vng >/dev/null && return 0
+    local pip
+    pip=$(command -v pip3 || command -v pip) || { need_packages python3-pip; pip=$(command -v pip3); }
+    say "installing virtme-ng with $pip"
+    "$pip" install -q virtme-ng 2>/dev/null || "$pip" install -q --break-system-packages virtme-ng \
+        || die "could not install virtme-ng (pip install virtme-ng)"
+    hash -r
+    command -v vng >/dev/null || die "virtme-ng installed but 'vng' is not on PATH ($PATH)"
+}
+
+# need_build_deps installs what `swift build` needs from Debian.
+need_build_deps() {
+    command -v swift >/dev/null || die "swift is not installed (need a Swift 6 toolchain on PATH)"
+    need_packages libnl-3-dev libnl-genl-3-dev libssl-dev pkg-config
+}

@@ -1,0 +1,167 @@
+# The scenario library, sourced by every tools/vm/scenarios/<name>.sh inside the VM.
+#
+# The runner loads mac80211_hwsim with no radios before each scenario and removes everything after it.
+# Environment: WAWARE (the waware binary), SCENARIO_NAME, SCENARIO_OUT (a results folder kept on the host).
+#
+# Radios and namespaces
+#   sim_radios N             create N NAN-capable radios; their wiphy names go into PHYS[0..N-1]
+#   radio_netns I NS         create network namespace NS and move radio I into it
+#   in_netns NS CMD...       run CMD inside NS (foreground)
+#   start_bg NAME NS CMD...  run CMD inside NS in the background, output to $SCENARIO_OUT/NAME.log
+#   stop_bg NAME [SIGNAL]    stop it (default TERM) and wait for it
+#   bg_log NAME              path of NAME's log
+# Checks (each prints what was expected and what was seen, and fails the scenario on mismatch;
+# FAIL messages go to stderr, so they show even where a scenario hides the ok lines)
+#   step TEXT                print a step heading
+#   wait_for_line FILE REGEX [SECONDS]   wait until FILE has a line matching REGEX (ERE, default 20 s);
+#                            the line is left in $LINE
+#   expect_eq WHAT EXPECTED ACTUAL
+#   expect_match WHAT REGEX ACTUAL
+#   expect_contains WHAT NEEDLE TEXT
+#   expect_not_contains WHAT NEEDLE TEXT
+#   fail TEXT
+set -u -o pipefail
+
+WAWARE=${WAWARE:-waware}
+SCENARIO_NAME=${SCENARIO_NAME:-scenario}
+SCENARIO_OUT=${SCENARIO_OUT:-/tmp/$SCENARIO_NAME}
+mkdir -p "$SCENARIO_OUT"
+_lib_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+PHYS=()
+LINE=
+declare -A _BG_PIDS=()
+
+step() { printf '\n== %s\n' "$*"; }
+
+fail() {
+    printf 'FAIL: %s\n' "$*" >&2
+    exit 1
+}
+
+# Background processes end with the scenario, whatever way it ends.
+_lib_cleanup() {
+    local name
+    for name in "${!_BG_PIDS[@]}"; do
+        kill "${_BG_PIDS[$name]}" 2>/dev/null
+    done
+}
+trap _lib_cleanup EXIT
+
+# How radios are made: WAWARE_VM_SIM=waware (`waware sim add`) or python (the dev aid hwsim-radio.py).
+_sim_tool() {
+    case ${WAWARE_VM_SIM:-python} in
+        waware | python) echo "${WAWARE_VM_SIM:-python}" ;;
+        *) fail "WAWARE_VM_SIM must be waware or python, not '$WAWARE_VM_SIM'" ;;
+    esac
+}
+
+sim_radios() {
+    local count=$1 before after tool
+    before=$(ls /sys/class/ieee80211 2>/dev/null)
+    tool=$(_sim_tool)
+    echo "creating $count NAN radio(s) with $tool"
+    if [ "$tool" = waware ]; then
+        "$WAWARE" sim add --count "$count" || fail "waware sim add --count $count failed"
+    else
+        python3 "$_lib_dir/hwsim-radio.py" new --count "$count" || fail "hwsim-radio.py could not create $count radios"
+    fi
+    after=$(ls /sys/class/ieee80211)
+    # New wiphys, in creation order (their index grows).
+    mapfile -t PHYS < <(comm -13 <(printf '%s\n' $before | sort) <(printf '%s\n' $after | sort) | sort -V)
+    [ ${#PHYS[@]} -eq "$count" ] || fail "expected $count new wiphys, saw ${#PHYS[@]}: ${PHYS[*]}"
+    echo "radios: ${PHYS[*]}"
+}
+
+radio_netns() {
+    local index=$1 ns=$2 phy=${PHYS[$1]:-}
+    [ -n "$phy" ] || fail "no radio $index (sim_radios made ${#PHYS[@]})"
+    ip netns add "$ns" || fail "ip netns add $ns failed"
+    iw phy "$phy" set netns name "$ns" || fail "iw phy $phy set netns name $ns failed"
+    ip -n "$ns" link set lo up
+    echo "radio $index ($phy) is in netns $ns"
+}
+
+in_netns() {
+    local ns=$1
+    shift
+    ip netns exec "$ns" "$@"
+}
+
+bg_log() { printf '%s/%s.log' "$SCENARIO_OUT" "$1"; }
+
+start_bg() {
+    local name=$1 ns=$2
+    shift 2
+    ip netns exec "$ns" "$@" >"$(bg_log "$name")" 2>&1 &
+    _BG_PIDS[$name]=$!
+    echo "started $name in $ns (pid $!): $*"
+}
+
+stop_bg() {
+    local name=$1 signal=${2:-TERM} pid=${_BG_PIDS[$1]:-}
+    [ -n "$pid" ] || fail "no background process named $name"
+    kill -s "$signal" "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    local rc=$?
+    unset "_BG_PIDS[$name]"
+    echo "stopped $name with SIG$signal (exit $rc)"
+    return 0
+}
+
+wait_for_line() {
+    local file=$1 regex=$2 seconds=${3:-20} deadline line
+    deadline=$(($(date +%s) + seconds))
+    while :; do
+        line=$(grep -E -m 1 -- "$regex" "$file" 2>/dev/null)
+        if [ -n "$line" ]; then
+            LINE=$line
+            printf 'ok: %s has /%s/: %s\n' "${file##*/}" "$regex" "$line"
+            return 0
+        fi
+        if [ "$(date +%s)" -ge "$deadline" ]; then
+            {
+                printf 'FAIL: no line matching /%s/ in %s after %ss; it holds:\n' "$regex" "${file##*/}" "$seconds"
+                sed 's/^/    | /' "$file" 2>/dev/null
+            } >&2
+            exit 1
+        fi
+        sleep 0.2
+    done
+}
+
+expect_eq() {
+    if [ "$2" = "$3" ]; then
+        printf 'ok: %s = %s\n' "$1" "$3"
+    else
+        printf 'FAIL: %s\n  expected: %s\n  seen:     %s\n' "$1" "$2" "$3" >&2
+        exit 1
+    fi
+}
+
+expect_match() {
+    if [[ $3 =~ $2 ]]; then
+        printf 'ok: %s matches /%s/\n' "$1" "$2"
+    else
+        printf 'FAIL: %s\n  expected to match: /%s/\n  seen:\n%s\n' "$1" "$2" "$(printf '%s\n' "$3" | sed 's/^/    | /')" >&2
+        exit 1
+    fi
+}
+
+expect_contains() {
+    if [[ $3 == *"$2"* ]]; then
+        printf 'ok: %s contains "%s"\n' "$1" "$2"
+    else
+        printf 'FAIL: %s\n  expected to contain: %s\n  seen:\n%s\n' "$1" "$2" "$(printf '%s\n' "$3" | sed 's/^/    | /')" >&2
+        exit 1
+    fi
+}
+
+expect_not_contains() {
+    if [[ $3 != *"$2"* ]]; then
+        printf 'ok: %s does not contain "%s"\n' "$1" "$2"
+    else
+        printf 'FAIL: %s\n  expected NOT to contain: %s\n  seen:\n%s\n' "$1" "$2" "$(printf '%s\n' "$3" | sed 's/^/    | /')" >&2
+        exit 1
+    fi
+}

@@ -1,0 +1,73 @@
+#!/bin/bash
+# Runs inside the VM (started by tools/vm/run): every selected scenario in turn, each with a fresh
+# mac80211_hwsim (no radios), a timeout, and its own log.
+#
+#   runner.sh RESULTS_DIR SCENARIO...
+#
+# For each scenario NAME it writes into RESULTS_DIR:
+#   NAME.log     everything the scenario printed
+#   NAME/        files the scenario kept (background process logs, fixtures)
+#   NAME.dmesg   the kernel messages logged while it ran
+#   NAME.status  "PASS|FAIL EXIT_CODE SECONDS" (exit code 124 means it timed out)
+# and finally RESULTS_DIR/done. Lines starting with "waware-vm:" on the console report progress.
+# WAWARE_VM_SCENARIO_DIR: where the scenarios are (default ../scenarios); WAWARE_VM_LIVE=1: also
+# copy each scenario's output to the console, prefixed "waware-vm-live: ".
+set -u
+
+results=$1
+shift
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+scenarios=${WAWARE_VM_SCENARIO_DIR:-$(cd "$here/../scenarios" && pwd)}
+export WAWARE_REPO=${WAWARE_REPO:-$(cd "$here/../../.." && pwd)}
+export PATH="$(dirname "${WAWARE:-/nonexistent/waware}"):$PATH:/usr/sbin:/sbin"
+
+report() { echo "waware-vm: $*"; }
+
+report "guest up: kernel $(uname -r), $(nproc) cpus"
+echo "booted $(uname -r) $(cut -d' ' -f1 /proc/uptime)" >"$results/boot"
+if ! modprobe mac80211_hwsim radios=0 2>"$results/modprobe.err"; then
+    report "cannot load mac80211_hwsim: $(cat "$results/modprobe.err")"
+    echo "modprobe mac80211_hwsim failed: $(cat "$results/modprobe.err")" >"$results/guest-error"
+    exit 1
+fi
+rmmod mac80211_hwsim
+
+# Leaves nothing behind for the next scenario: processes in namespaces, namespaces, radios.
+reset_guest() {
+    local ns pid
+    for ns in $(ip netns list 2>/dev/null | awk '{ print $1 }'); do
+        for pid in $(ip netns pids "$ns" 2>/dev/null); do kill -9 "$pid" 2>/dev/null; done
+        ip netns del "$ns" 2>/dev/null
+    done
+    rmmod mac80211_hwsim 2>/dev/null
+}
+
+for name in "$@"; do
+    script=$scenarios/$name.sh
+    out=$results/$name
+    mkdir -p "$out"
+    limit=$(awk -F': *' '/^# timeout:/ { print $2; exit }' "$script")
+    limit=${limit:-${WAWARE_VM_SCENARIO_TIMEOUT:-120}}
+    dmesg -C
+    modprobe mac80211_hwsim radios=0
+    report "scenario $name: start (timeout ${limit}s)"
+    start=$(date +%s.%N)
+    if [ "${WAWARE_VM_LIVE:-0}" = 1 ]; then
+        # Live: the host prints these lines as they come (tools/demo).
+        SCENARIO_NAME=$name SCENARIO_OUT=$out timeout -k 5 "$limit" bash "$script" 2>&1 </dev/null \
+            | tee "$results/$name.log" | sed -u 's/^/waware-vm-live: /'
+        rc=${PIPESTATUS[0]}
+    else
+        SCENARIO_NAME=$name SCENARIO_OUT=$out timeout -k 5 "$limit" bash "$script" >"$results/$name.log" 2>&1 </dev/null
+        rc=$?
+    fi
+    seconds=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+    [ $rc = 124 ] && echo "TIMEOUT: the scenario did not finish within ${limit}s" >>"$results/$name.log"
+    reset_guest
+    dmesg >"$results/$name.dmesg"
+    if [ $rc = 0 ]; then status=PASS; else status=FAIL; fi
+    echo "$status $rc $seconds" >"$results/$name.status"
+    report "scenario $name: $status (exit $rc, ${seconds}s)"
+done
+echo "finished $(cut -d' ' -f1 /proc/uptime)" >"$results/done"
+report "all scenarios finished"

@@ -81,10 +81,39 @@ final class NL80211Radio: DiscoveryRadio, Sendable {
     }
 
     func addFunction(_ function: OffloadedFunction) async throws -> OffloadedFunctionHandle {
-        throw DiscoveryError.offloadUnavailable
+        let handle = try await session.addNANFunction(Self.nanFunction(function), on: interface.wdev)
+        return OffloadedFunctionHandle(cookie: handle.cookie.rawValue, instanceID: handle.instanceID)
     }
 
     func removeFunction(cookie: UInt64) async throws {
-        throw DiscoveryError.offloadUnavailable
+        try await session.removeNANFunction(NANFunctionCookie(rawValue: cookie), on: interface.wdev)
+    }
+
+    /// The ADD_NAN_FUNCTION contents for one of the engine's offloaded functions.
+    static func nanFunction(_ f: OffloadedFunction) -> NANFunction {
+        let type: NANFunctionType
+        switch f.kind {
+        case .publish: type = .publish
+        case .subscribe: type = .subscribe
+        case .followUp: type = .followUp
+        }
+        var srf: NANServiceResponseFilter?
+        if let filter = f.responseFilter {
+            switch filter.addressSet {
+            case .addresses(let list):
+                srf = NANServiceResponseFilter(include: filter.include, content: .addresses(list))
+            case .bloomFilter(let bloom):
+                srf = NANServiceResponseFilter(include: filter.include, content: .bloomFilter(Array(bloom.bits), index: bloom.index))
+            }
+        }
+        return NANFunction(
+            type: type, serviceID: f.serviceID,
+            publishType: f.kind == .publish ? NANPublishType(rawValue: f.publishType.rawValue) : [],
+            publishBroadcast: f.broadcastReplies, subscribeActive: f.activeSubscribe, followUpID: f.followUpID,
+            followUpRequestorID: f.followUpRequestorID, followUpDestination: f.followUpDestination,
+            closeRange: f.closeRange, timeToLive: f.ttlDiscoveryWindows,
+            serviceInfo: f.serviceInfo.isEmpty ? nil : f.serviceInfo, serviceResponseFilter: srf,
+            receiveMatchFilter: f.receiveFilter.map { $0.elements.map(Array.init) },
+            transmitMatchFilter: f.transmitFilter.map { $0.elements.map(Array.init) })
     }
 }

@@ -99,6 +99,7 @@ struct Bench {
             let core = DiscoveryEngine(
                 radio: FakeRadio(localAddress: address(UInt8(index + 1)), air: air), codec: codec, options: options)
             await air.attach(core)
+            await core.handle(.clusterJoined(MACAddress(0x50, 0x6f, 0x9a, 0x01, 0x12, 0x34)))
             engines.append(NANEngine(core: core))
         }
         self.engines = engines

@@ -1,3 +1,4 @@
+import NANSystem
 import NANWire
 import Synchronization
 import Testing
@@ -96,5 +97,49 @@ final class OffloadingRadio: DiscoveryRadio, Sendable {
         #expect(followUp.followUpRequestorID == session.instanceID)
         #expect(followUp.followUpDestination == address(1))
         #expect(followUp.serviceInfo == [9])
+    }
+}
+
+@Suite struct NL80211MappingTests {
+    @Test func offloadedSubscribeBecomesTheKernelsNANFunction() throws {
+        var f = OffloadedFunction(kind: .subscribe, serviceID: service("chat"))
+        f.activeSubscribe = true
+        f.ttlDiscoveryWindows = 7
+        f.serviceInfo = [1]
+        f.receiveFilter = filter("a,*")
+        let bloom = try BloomFilter(index: 2, length: 4, addresses: [address(1)])
+        f.responseFilter = ServiceResponseFilter(include: true, addressSet: .bloomFilter(bloom))
+        let function = NL80211Radio.nanFunction(f)
+        #expect(function.type == .subscribe)
+        #expect(function.subscribeActive)
+        #expect(function.publishType == [])
+        #expect(function.timeToLive == 7)
+        #expect(function.serviceInfo == [1])
+        #expect(function.receiveMatchFilter == [Array("a".utf8), []])
+        #expect(function.serviceResponseFilter == NANServiceResponseFilter(include: true, content: .bloomFilter(Array(bloom.bits), index: 2)))
+    }
+
+    @Test func kernelEventsForOtherInterfacesAreIgnored() {
+        let ours = WirelessDeviceID(rawValue: 0x2)
+        let theirs = WirelessDeviceID(rawValue: 0x100000002)
+        #expect(NL80211Radio.translate(.nextDiscoveryWindow(wdev: theirs, frequency: .nan2GHz), wdev: ours) == nil)
+        let event = NL80211Radio.translate(.nextDiscoveryWindow(wdev: ours, frequency: .nan2GHz), wdev: ours)
+        guard case .discoveryWindow(let frequency) = event else {
+            Issue.record("expected a discovery window, got \(String(describing: event))")
+            return
+        }
+        #expect(frequency == 2437)
+    }
+
+    @Test func terminationEventKeepsTheKernelsReason() {
+        let event = NL80211Radio.translate(
+            .nanFunctionTerminated(cookie: NANFunctionCookie(rawValue: 5), instance: InstanceID(3), reason: .ttlExpired),
+            wdev: WirelessDeviceID(rawValue: 2))
+        guard case .functionTerminated(let cookie, let reason) = event else {
+            Issue.record("expected a termination, got \(String(describing: event))")
+            return
+        }
+        #expect(cookie == 5)
+        #expect(reason == .timeToLiveExpired)
     }
 }

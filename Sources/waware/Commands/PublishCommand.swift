@@ -1,0 +1,138 @@
+import NANEngine
+import NANWire
+
+/// `waware publish <service>`: publish a service until interrupted (or its TTL), printing every subscriber
+/// that asks and every message received.
+struct PublishCommand: Command {
+    static let configuration = CommandConfiguration(
+        commandName: "publish",
+        abstract: "Publish a NAN service and print subscribers and messages until interrupted.",
+        discussion: [
+            "Starts NAN on the adapter (a NAN interface owned by this process), publishes the service and prints "
+                + "each active subscriber that matched ('replied') and each follow-up message ('message'). "
+                + "Unsolicited publishes are announced in every discovery window; solicited ones answer active "
+                + "subscribes. Without --solicited or --unsolicited it does both.",
+            "With --answer TEXT every message and every active subscriber gets TEXT back as a follow-up; its "
+                + "delivery status is printed ('sent ... acknowledged'). Ends on Ctrl-C or when --ttl / --ttl-dw "
+                + "runs out ('terminated ... reason ttl').",
+        ],
+        examples: [
+            Example("waware publish _chat._tcp --info hello", "Publish with service info 'hello'."),
+            Example("waware publish _chat._tcp --solicited --answer pong --json", "Answer only active subscribes; reply 'pong' to each message."),
+            Example("waware publish _chat._tcp --ttl 10", "Publish for 10 seconds."),
+        ]
+    )
+
+    static let arguments: [ArgumentSpec] =
+        [.positional("service", help: "The service name, e.g. _chat._tcp (hashed to a service ID).")]
+        + DiscoveryArguments.common + [
+            .flag("solicited", help: "Answer active subscribes."),
+            .flag("unsolicited", help: "Announce in discovery windows without being asked."),
+            .option("answer", value: "text", help: "Send this follow-up to every subscriber that asks or writes."),
+            .flag("data-path", help: "Advertise that a data path can be set up for this service."),
+        ]
+
+    var values: DiscoveryArguments.Values
+    var type: PublishType
+    var answer: [UInt8]?
+    var dataPath: Bool
+
+    init(from parsed: ParsedValues) throws {
+        values = try DiscoveryArguments.values(from: parsed)
+        var type: PublishType = []
+        if parsed.flag("solicited") { type.insert(.solicited) }
+        if parsed.flag("unsolicited") { type.insert(.unsolicited) }
+        self.type = type.isEmpty ? .both : type
+        answer = parsed.option("answer").map { Array($0.utf8) }
+        dataPath = parsed.flag("data-path")
+        if let answer, answer.count > 255 {
+            throw ValidationError("--answer is \(answer.count) bytes; at most 255 fit in a follow-up")
+        }
+    }
+
+    /// The engine configuration for these options.
+    var publishConfiguration: PublishConfiguration {
+        var c = PublishConfiguration(serviceID: values.serviceID)
+        c.type = type
+        c.serviceInfo = values.info
+        c.receiveFilter = values.receiveFilter
+        c.transmitFilter = values.transmitFilter
+        c.closeRangeOnly = values.closeRange
+        c.offersDataPath = dataPath
+        c.timeToLive = values.timeToLive
+        return c
+    }
+
+    func run(_ output: Output) async throws {
+        try await SignalCancellation.run {
+            try await DiscoveryRun.withEngine(adapter: values.adapter, masterPreference: values.masterPreference) { engine, report in
+                try await publish(on: engine, phy: report.phy, output: output)
+            }
+        }
+    }
+
+    private func publish(on engine: NANEngine, phy: String, output: Output) async throws {
+        let session = try await engine.publish(publishConfiguration)
+        let clock = ContinuousClock()
+        let start = clock.now
+        func record(_ event: String) -> DiscoveryRecord {
+            var r = DiscoveryRecord(event)
+            r.service = values.serviceName
+            r.localInstance = Int(session.instanceID.rawValue)
+            r.elapsed = ClusterSession.seconds(clock.now - start)
+            r.time = DiscoveryRun.wallClock()
+            return r
+        }
+        var started = record("started")
+        started.phy = phy
+        started.address = engine.localAddress.description
+        try started.write(json: values.json, to: output)
+        var ended = false
+        for await event in session {
+            switch event {
+            case .replied(let result), .discovered(let result):
+                var r = record("replied")
+                r.describe(result)
+                try r.write(json: values.json, to: output)
+                try await answer(result.peer, result.peerInstanceID, session: session, record: record, output: output)
+            case .messageReceived(let message):
+                var r = record("message")
+                r.peer = message.peer.description
+                r.peerInstance = Int(message.peerInstanceID.rawValue)
+                r.setInfo(message.payload)
+                r.describe(message.radio)
+                try r.write(json: values.json, to: output)
+                try await answer(message.peer, message.peerInstanceID, session: session, record: record, output: output)
+            case .terminated(let reason):
+                var r = record("terminated")
+                r.reason = reason.description
+                try r.write(json: values.json, to: output)
+                ended = true
+            }
+        }
+        if !ended {
+            var r = record("terminated")
+            r.reason = TerminationReason.userRequest.description
+            try r.write(json: values.json, to: output)
+        }
+    }
+
+    private func answer(
+        _ peer: MACAddress, _ instance: InstanceID, session: DiscoverySession,
+        record: (String) -> DiscoveryRecord, output: Output
+    ) async throws {
+        guard let answer else { return }
+        let status: DeliveryStatus
+        do {
+            status = try await session.send(answer, to: peer, peerInstanceID: instance)
+        } catch let error as DiscoveryError where error == .sessionEnded {
+            return
+        }
+        var r = record("sent")
+        r.peer = peer.description
+        r.peerInstance = Int(instance.rawValue)
+        r.setInfo(answer)
+        r.status = status.word
+        try r.write(json: values.json, to: output)
+    }
+}

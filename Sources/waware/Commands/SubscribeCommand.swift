@@ -1,0 +1,174 @@
+import NANEngine
+import NANWire
+
+/// `waware subscribe <service>`: look for publishers of a service and print each one found.
+struct SubscribeCommand: Command {
+    static let configuration = CommandConfiguration(
+        commandName: "subscribe",
+        abstract: "Subscribe to a NAN service and print each publisher found.",
+        discussion: [
+            "Starts NAN on the adapter and subscribes: passively (listen for unsolicited publishes) or, with "
+                + "--active, by asking in every discovery window until answered. Each publisher is printed once "
+                + "('discovered'), again only if its service info changes. Stops after --count publishers (and "
+                + "--messages messages), after --timeout seconds (exit status 1 if fewer were found), on Ctrl-C, "
+                + "or when --ttl runs out.",
+            "--send TEXT sends TEXT as a follow-up to each publisher found and prints its delivery status "
+                + "('sent ... acknowledged'). --srf-include/--srf-exclude limit which publishers may answer "
+                + "(a service response filter; --srf-bloom sends it as a Bloom filter).",
+        ],
+        examples: [
+            Example("waware subscribe _chat._tcp --count 1", "Wait for one publisher."),
+            Example("waware subscribe _chat._tcp --active --timeout 5 --json", "Ask actively for 5 seconds, JSON lines."),
+            Example("waware subscribe _chat._tcp --count 1 --send ping --messages 1", "Send 'ping' to the publisher found and wait for its answer."),
+        ]
+    )
+
+    static let arguments: [ArgumentSpec] =
+        [.positional("service", help: "The service name, e.g. _chat._tcp (hashed to a service ID).")]
+        + DiscoveryArguments.common + [
+            .flag("active", help: "Send subscribe messages until answered (default: passive)."),
+            .option("count", short: "n", value: "count", help: "Stop after this many publishers."),
+            .option("timeout", value: "seconds", help: "Stop after this many seconds (status 1 if --count was not reached)."),
+            .option("send", value: "text", help: "Send this follow-up to each publisher found."),
+            .option("messages", value: "count", help: "With --count: also wait for this many messages."),
+            .option("srf-include", value: "macs", help: "Only these publishers (NMI addresses, comma-separated) may answer."),
+            .option("srf-exclude", value: "macs", help: "These publishers may not answer."),
+            .flag("srf-bloom", help: "Send the service response filter as a Bloom filter rather than a list."),
+        ]
+
+    var values: DiscoveryArguments.Values
+    var active: Bool
+    var count: Int?
+    var timeout: Double?
+    var send: [UInt8]?
+    var messages: Int
+    var responseFilter: ServiceResponseFilter?
+
+    init(from parsed: ParsedValues) throws {
+        values = try DiscoveryArguments.values(from: parsed)
+        active = parsed.flag("active")
+        count = try parsed.option("count", expected: "a number from 1", ArgumentValues.integer(in: 1...100_000))
+        timeout = try parsed.option("timeout", expected: "a number of seconds such as 5 or 0.5") { text in
+            Double(text).flatMap { $0 > 0 && $0 < 1e7 ? $0 : nil }
+        }
+        send = parsed.option("send").map { Array($0.utf8) }
+        if let send, send.count > 255 {
+            throw ValidationError("--send is \(send.count) bytes; at most 255 fit in a follow-up")
+        }
+        messages = try parsed.option("messages", expected: "a number from 0", ArgumentValues.integer(in: 0...100_000)) ?? 0
+        let include = try parsed.option("srf-include", expected: "MAC addresses separated by ','", DiscoveryArguments.addresses)
+        let exclude = try parsed.option("srf-exclude", expected: "MAC addresses separated by ','", DiscoveryArguments.addresses)
+        if include != nil && exclude != nil {
+            throw ValidationError("give --srf-include or --srf-exclude, not both")
+        }
+        if let list = include ?? exclude {
+            let set: ServiceResponseFilter.AddressSet
+            if parsed.flag("srf-bloom") {
+                do {
+                    set = .bloomFilter(try BloomFilter(index: 0, length: max(8, list.count * 2), addresses: list))
+                } catch {
+                    throw ValidationError("cannot build a Bloom filter of \(list.count) addresses: \(error)")
+                }
+            } else {
+                set = .addresses(list)
+            }
+            responseFilter = ServiceResponseFilter(include: include != nil, addressSet: set)
+        } else if parsed.flag("srf-bloom") {
+            throw ValidationError("--srf-bloom needs --srf-include or --srf-exclude")
+        }
+    }
+
+    /// The engine configuration for these options.
+    var subscribeConfiguration: SubscribeConfiguration {
+        var c = SubscribeConfiguration(serviceID: values.serviceID)
+        c.active = active
+        c.serviceInfo = values.info
+        c.receiveFilter = values.receiveFilter
+        c.transmitFilter = values.transmitFilter
+        c.responseFilter = responseFilter
+        c.closeRangeOnly = values.closeRange
+        c.timeToLive = values.timeToLive
+        return c
+    }
+
+    func run(_ output: Output) async throws {
+        try await SignalCancellation.run {
+            try await DiscoveryRun.withEngine(adapter: values.adapter, masterPreference: values.masterPreference) { engine, report in
+                try await subscribe(on: engine, phy: report.phy, output: output)
+            }
+        }
+    }
+
+    private func subscribe(on engine: NANEngine, phy: String, output: Output) async throws {
+        let session = try await engine.subscribe(subscribeConfiguration)
+        let clock = ContinuousClock()
+        let start = clock.now
+        func record(_ event: String) -> DiscoveryRecord {
+            var r = DiscoveryRecord(event)
+            r.service = values.serviceName
+            r.localInstance = Int(session.instanceID.rawValue)
+            r.elapsed = ClusterSession.seconds(clock.now - start)
+            r.time = DiscoveryRun.wallClock()
+            return r
+        }
+        var started = record("started")
+        started.phy = phy
+        started.address = engine.localAddress.description
+        try started.write(json: values.json, to: output)
+
+        let timer: Task<Void, Never>? = timeout.map { seconds in
+            Task {
+                try? await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
+                if !Task.isCancelled { await session.stop() }
+            }
+        }
+        defer { timer?.cancel() }
+        var found = 0
+        var received = 0
+        var reason: TerminationReason?
+        func done() -> Bool { count.map { found >= $0 && received >= messages } ?? false }
+        for await event in session {
+            switch event {
+            case .discovered(let result), .replied(let result):
+                found += 1
+                var r = record("discovered")
+                r.describe(result)
+                try r.write(json: values.json, to: output)
+                if let send {
+                    var sending = record("sending")
+                    sending.peer = result.peer.description
+                    sending.peerInstance = Int(result.peerInstanceID.rawValue)
+                    if values.json { try sending.write(json: true, to: output) }
+                    let status = try await session.send(send, to: result.peer, peerInstanceID: result.peerInstanceID)
+                    var s = record("sent")
+                    s.peer = result.peer.description
+                    s.peerInstance = Int(result.peerInstanceID.rawValue)
+                    s.setInfo(send)
+                    s.status = status.word
+                    try s.write(json: values.json, to: output)
+                }
+            case .messageReceived(let message):
+                received += 1
+                var r = record("message")
+                r.peer = message.peer.description
+                r.peerInstance = Int(message.peerInstanceID.rawValue)
+                r.setInfo(message.payload)
+                r.describe(message.radio)
+                try r.write(json: values.json, to: output)
+            case .terminated(let why):
+                reason = why
+            }
+            if done() { await session.stop() }
+        }
+        let timedOut = reason == .userRequest && !done() && !Task.isCancelled && timeout != nil
+        var end = record("terminated")
+        end.reason = timedOut ? "timeout" : (reason ?? .userRequest).description
+        try end.write(json: values.json, to: output)
+        if timedOut, let count, found < count {
+            throw CommandFailure("found \(found) of \(count) publishers of \(values.serviceName) before the timeout")
+        }
+        if timedOut, received < messages {
+            throw CommandFailure("received \(received) of \(messages) messages before the timeout")
+        }
+    }
+}

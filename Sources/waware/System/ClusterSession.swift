@@ -1,4 +1,5 @@
 import NANSystem
+import NANWire
 
 /// The work behind `waware cluster start` and `waware cluster stop`.
 enum ClusterSession {

@@ -20,6 +20,7 @@ enum ClusterSession {
             let nan = try await session.createNANInterface(on: wiphy, name: interfaceName(for: report))
             var started = EventRecord("started")
             started.phy = report.phy
+            started.wiphy = report.wiphy
             started.interface = nan.name
             started.wdev = nan.wdev.description
             started.address = nan.address.description

@@ -140,3 +140,22 @@ func dataMessages(_ name: String) throws -> [GenericNetlinkMessage] {
         #expect(interface.wiphy.rawValue < 16)
     }
 }
+
+@Suite struct KernelRefusalFixtureTests {
+    private func error(_ name: String, call: String) throws -> NetlinkError {
+        let ack = try NetlinkAck(try fixture(name)[0])
+        return NetlinkError.kernel(errno: -ack.error, kernelMessage: ack.kernelMessage, call: call)
+    }
+
+    @Test func changingConfigurationAfterStopIsNotRunning() throws {
+        let refusal = try error("change-nan-config-not-running.nlmsgs", call: "NL80211_CMD_CHANGE_NAN_CONFIG")
+        #expect(refusal.errno == ENETDOWN)
+        #expect(refusal.code == .notRunning)
+    }
+
+    @Test func stoppingADeletedInterfaceIsNoSuchDevice() throws {
+        let refusal = try error("stop-nan-no-such-device.nlmsgs", call: "NL80211_CMD_STOP_NAN")
+        #expect(refusal.errno == ENODEV)
+        #expect(refusal.code == .noSuchDevice)
+    }
+}

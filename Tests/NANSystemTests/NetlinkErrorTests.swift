@@ -10,6 +10,7 @@ import Testing
         (EEXIST, "NL80211_CMD_START_NAN", .alreadyRunning),
         (EEXIST, "NL80211_CMD_NEW_INTERFACE", .kernel),
         (ENOTCONN, "NL80211_CMD_CHANGE_NAN_CONFIG", .notRunning),
+        (ENETDOWN, "NL80211_CMD_CHANGE_NAN_CONFIG", .notRunning),
         (EOPNOTSUPP, "NL80211_CMD_ADD_NAN_FUNCTION", .notSupported),
         (EBUSY, "NL80211_CMD_START_NAN", .busy),
         (ENOBUFS, "recv", .overrun),

@@ -84,8 +84,17 @@ _kernel_fetch() {
     printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s sid main\n' "$mirror" >"$apt/sources.list"
     _kernel_apt_options
     say "downloading the package lists of Debian unstable (private apt state in $apt)"
-    apt-get "${APT_OPTS[@]}" update >"$apt/update.log" 2>&1 \
-        || { cat "$apt/update.log" >&2; die "cannot reach the Debian archive (apt-get update of sid failed; see above)"; }
+    # apt-get update exits 0 even when nothing could be fetched: look at what it says and what it got.
+    apt-get "${APT_OPTS[@]}" update >"$apt/update.log" 2>&1
+    local rc=$?
+    if [ $rc != 0 ] || grep -qE '^(Err:|E: |W: Failed to fetch|W: Some index files failed)' "$apt/update.log"; then
+        grep -E '^(Err|E:|W:)' "$apt/update.log" | sed 's/^/    | /' >&2
+        if ls "$apt"/lists/*_dists_sid_main_binary-amd64_Packages* >/dev/null 2>&1; then
+            say "warning: could not refresh the package lists from $mirror (above); using the ones from an earlier run"
+        else
+            die "cannot reach the Debian archive at $mirror (apt-get update of sid failed, above; no network?)"
+        fi
+    fi
     ver=$(apt-cache "${APT_OPTS[@]}" depends linux-image-amd64/sid 2>/dev/null \
         | awk '$1 == "Depends:" && $2 ~ /^linux-image-[0-9]/ { sub(/^linux-image-/, "", $2); print $2; exit }')
     [ -n "$ver" ] || die "linux-image-amd64 in Debian unstable does not name a linux-image-<version> package"

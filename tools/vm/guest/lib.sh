@@ -16,7 +16,7 @@
 #                            is reported as such (exit 124) instead of eating the scenario's timeout
 # Checks (each prints what was expected and what was seen, and fails the scenario on mismatch;
 # FAIL messages go to stderr, so they show even where a scenario hides the ok lines)
-#   step TEXT                print a step heading
+#   step TEXT                print a step heading, with the seconds since the scenario started
 #   wait_for_line FILE REGEX [SECONDS]   wait until FILE has a line matching REGEX (ERE, default 20 s);
 #                            the line is left in $LINE
 #   expect_eq WHAT EXPECTED ACTUAL
@@ -36,7 +36,8 @@ PHYS=()
 LINE=
 declare -A _BG_PIDS=()
 
-step() { printf '\n== %s\n' "$*"; }
+_lib_start=$(date +%s.%N)
+step() { printf '\n== [+%ss] %s\n' "$(awk -v a="$_lib_start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')" "$*"; }
 
 fail() {
     printf 'FAIL: %s\n' "$*" >&2

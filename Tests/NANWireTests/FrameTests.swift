@@ -107,3 +107,12 @@ import Testing
         #expect(ssi.startIndex == frame.count - 2)
     }
 }
+
+@Suite struct FrameDescriptionTests {
+    @Test func summariesNameTheKeyFields() throws {
+        let frame = try NANManagementFrame(bytes: ServiceDiscoveryFrameTests.header + ServiceDiscoveryFrameTests.body)
+        #expect(frame.description == "02:00:00:00:01:00 → ff:ff:ff:ff:ff:ff (50:6f:9a:01:12:34): SDF [SDA publish c57ed9d5d167 id 1 → 0 filter [616263, *] info 2 bytes, SDEA id 1 control 0x4 generic info 2 bytes]")
+        let naf = NANActionFrame(subtype: .dataPathRequest, attributes: [.ndp(NDPAttribute(dialogToken: 1, type: .request, initiatorNDI: ndi1, ndpID: 3))])
+        #expect(naf.description == "NAF data path request [NDP type 0 status 0 ndp 3 initiator 02:00:00:00:01:01]")
+    }
+}

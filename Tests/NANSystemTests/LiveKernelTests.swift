@@ -147,6 +147,36 @@ struct LiveKernelTests {
         }
     }
 
+    @Test func peerStationAndDataInterfaceCanBeCreatedOnARunningNANDevice() async throws {
+        try await HWSim.withSession { hwsim in
+            _ = try await hwsim.addRadio(HWSimRadioConfiguration(name: "wwlive3", destroyOnClose: true))
+            try await NL80211.withSession { session in
+                let adapter = try #require(try await session.adapters().first { $0.name == "wwlive3" })
+                let nan = try await session.createNANInterface(on: adapter.wiphy, name: "wwnan3")
+                try await session.startNAN(on: nan.wdev, configuration: NANConfiguration(masterPreference: 10))
+                let peer = try #require(MACAddress(bytes: [0x02, 0x00, 0x00, 0x00, 0x33, 0x01]))
+                let nmi = StationScope.managementInterface(nan.wdev)
+                do {
+                    try await session.addStation(NANStationParameters(scope: nmi, peer: peer))
+                    let stations = try await session.stations(on: nan.wdev)
+                    #expect(stations.contains { $0.peer == peer })
+                    try await session.removeStation(nmi, peer: peer)
+                } catch let error as NetlinkError {
+                    Issue.record("NMI station: \(error)")
+                }
+                do {
+                    let ndi = try await session.createInterface(on: adapter.wiphy, name: "wwndi3", type: .nanData)
+                    #expect(ndi.type == .nanData)
+                    #expect(ndi.index != nil)
+                    try await session.deleteInterface(ndi.wdev)
+                } catch let error as NetlinkError {
+                    Issue.record("NAN data interface: \(error)")
+                }
+                try await session.stopNAN(on: nan.wdev)
+            }
+        }
+    }
+
     @Test func serviceDiscoveryFrameSentByOneRadioIsReceivedByTheOther() async throws {
         try await HWSim.withSession { hwsim in
             _ = try await hwsim.addRadio(HWSimRadioConfiguration(name: "wwliveA", destroyOnClose: true))

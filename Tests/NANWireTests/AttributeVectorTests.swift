@@ -51,9 +51,18 @@ let slotBitmap = TimeBitmap(control: 0x0018, bitmap: [0x0e, 0, 0, 0][...])
     }
 
     @Test func unknownAttributeRoundTripsUntouched() throws {
-        let bytes = hex("2a 02 00 03 00")  // Device Capability Extension: not typed yet
-        #expect(try decodeAttribute(bytes) == .unknown(UnknownAttribute(id: .deviceCapabilityExtension, body: [3, 0][...])))
+        let bytes = hex("1a 03 00 03 00 09")  // Ranging Information: not typed
+        #expect(try decodeAttribute(bytes) == .unknown(UnknownAttribute(id: NANAttributeID(0x1a), body: [3, 0, 9][...])))
         #expect(try encodeAttribute(decodeAttribute(bytes)) == bytes)
+    }
+
+    @Test func deviceCapabilityExtension() throws {
+        let value = DeviceCapabilityExtensionAttribute(capabilityInfo: 0x0303)
+        try expectVector(hex("2a 02 00 03 03"), value, wrap: NANAttribute.deviceCapabilityExtension)
+        #expect(value.pairingSetupSupported && value.npkNIKCachingSupported && value.regulatoryInfo == 1)
+        try expectVector(hex("2a 03 00 00 01 07"), DeviceCapabilityExtensionAttribute(capabilityInfo: 0x0100, moreCapabilityInfo: [7][...]),
+                         wrap: NANAttribute.deviceCapabilityExtension)
+        expectError(DeviceCapabilityExtensionAttribute.self, hex("2a 01 00 03"), .truncated, at: 3)
     }
 }
 

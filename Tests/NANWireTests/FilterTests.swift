@@ -6,11 +6,21 @@ import Testing
         try! MatchingFilter(elements: elements.map { $0 == "*" ? [] : Array($0.utf8) })
     }
 
-    @Test func missingOrEmptyFilterMatchesAnything() {
+    @Test func missingOrEmptySubscriberFilterMatchesAnything() {
         #expect(MatchingFilter.matches(subscriber: nil, publisher: f(["a"])))
-        #expect(MatchingFilter.matches(subscriber: f(["a"]), publisher: nil))
+        #expect(MatchingFilter.matches(subscriber: nil, publisher: nil))
         #expect(MatchingFilter.matches(subscriber: f([]), publisher: f(["b"])))
+        #expect(MatchingFilter.matches(subscriber: f([]), publisher: nil))
+    }
+
+    @Test func withoutPublisherFilterOnlyWildcardsMatch() {
+        #expect(!MatchingFilter.matches(subscriber: f(["a"]), publisher: nil))
+        #expect(MatchingFilter.matches(subscriber: f(["*", "*"]), publisher: nil))
+    }
+
+    @Test func emptyPublisherFilterCountsAsOneWildcard() {
         #expect(MatchingFilter.matches(subscriber: f(["a"]), publisher: f([])))
+        #expect(!MatchingFilter.matches(subscriber: f(["a", "b"]), publisher: f([])))
     }
 
     @Test func equalElementsMatchAndDifferentOnesDoNot() {
@@ -139,5 +149,11 @@ import Testing
         } catch {
             #expect(error.kind == .outOfRange)
         }
+    }
+}
+
+@Suite struct BloomFilterEdgeTests {
+    @Test func zeroBitCountGivesNoPositionsInsteadOfTrapping() {
+        #expect(BloomFilter.bitPositions(for: .broadcast, index: 0, bitCount: 0).isEmpty)
     }
 }

@@ -88,3 +88,31 @@ import Testing
         #expect(throws: NANWireError.self) { _ = try NANFrame(actionBody: hex("04 09 50 6f 9a 1a")) }
     }
 }
+
+@Suite struct ZeroCopyTests {
+    /// A copied field would be a new array indexed from 0; a view keeps the frame's indices.
+    @Test func decodedByteFieldsAreViewsIntoTheFrame() throws {
+        let frame = ServiceDiscoveryFrameTests.header + ServiceDiscoveryFrameTests.body
+        let decoded = try NANManagementFrame(bytes: frame)
+        guard case .serviceDiscovery(let sdf) = decoded.body, let message = try sdf.messages().first,
+              let info = message.descriptor.serviceInfo, let ssi = message.descriptorExtension?.serviceInfo?.info,
+              let filter = message.descriptor.matchingFilter else {
+            Issue.record("expected a publish with service info")
+            return
+        }
+        // 24 header + 6 action header + 3 SDA header + 9 fixed + 6 matching filter + 1 length.
+        #expect(info.startIndex == 24 + 6 + 3 + 9 + 6 + 1)
+        #expect(Array(frame[info.startIndex..<info.endIndex]) == Array(info))
+        #expect(filter.bytes.startIndex == 24 + 6 + 3 + 9 + 1)
+        #expect(ssi.startIndex == frame.count - 2)
+    }
+}
+
+@Suite struct FrameDescriptionTests {
+    @Test func summariesNameTheKeyFields() throws {
+        let frame = try NANManagementFrame(bytes: ServiceDiscoveryFrameTests.header + ServiceDiscoveryFrameTests.body)
+        #expect(frame.description == "02:00:00:00:01:00 → ff:ff:ff:ff:ff:ff (50:6f:9a:01:12:34): SDF [SDA publish c57ed9d5d167 id 1 → 0 filter [616263, *] info 2 bytes, SDEA id 1 control 0x4 generic info 2 bytes]")
+        let naf = NANActionFrame(subtype: .dataPathRequest, attributes: [.ndp(NDPAttribute(dialogToken: 1, type: .request, initiatorNDI: ndi1, ndpID: 3))])
+        #expect(naf.description == "NAF data path request [NDP type 0 status 0 ndp 3 initiator 02:00:00:00:01:01]")
+    }
+}

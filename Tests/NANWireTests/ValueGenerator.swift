@@ -125,7 +125,7 @@ struct ValueGenerator {
 
     /// Any attribute kind, including unknown and vendor ones.
     mutating func attribute() -> NANAttribute {
-        switch int(0...21) {
+        switch int(0...22) {
         case 0: return .masterIndication(.init(masterPreference: u8(), randomFactor: u8()))
         case 1: return .cluster(.init(anchorMasterRank: u64(), hopCount: u8(), anchorMasterBeaconTransmissionTime: u32()))
         case 2: return .serviceIDList(.init(serviceIDs: list(0...5) { $0.serviceID() }))
@@ -148,9 +148,10 @@ struct ValueGenerator {
         case 18: return .identityResolution(.init(nonce: bytes(8...8), tag: bytes(8...8)))
         case 19: return .pairingBootstrapping(npba())
         case 20: return .vendorSpecific(.init(oui: OUI(rawValue: u32()), body: bytes(0...50)))
+        case 21: return .deviceCapabilityExtension(.init(capabilityInfo: u16(), moreCapabilityInfo: bytes(0...4)))
         default:
             // An ID no typed decoder claims.
-            let unused: [UInt8] = [0x04, 0x05, 0x06, 0x0c, 0x11, 0x16, 0x1a, 0x2a, 0x2d, 0x30, 0x7f, 0xfe]
+            let unused: [UInt8] = [0x04, 0x05, 0x06, 0x0c, 0x11, 0x16, 0x1a, 0x2d, 0x30, 0x7f, 0xfe]
             return .unknown(.init(id: NANAttributeID(unused[int(0...unused.count - 1)]), body: bytes(0...60)))
         }
     }

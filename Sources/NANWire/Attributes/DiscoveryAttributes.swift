@@ -56,14 +56,14 @@ public struct ClusterAttribute: NANAttributeBody {
     }
 }
 
-func readServiceIDs(_ reader: inout ByteReader, _ what: String) throws(NANWireError) -> [ServiceID] {
+func readServiceIDs(_ reader: inout ByteReader, _ what: @autoclosure () -> String) throws(NANWireError) -> [ServiceID] {
     guard reader.remaining % 6 == 0 else {
-        throw reader.error(.malformed, "\(what): \(reader.remaining) bytes is not a whole number of 6-byte service IDs")
+        throw reader.error(.malformed, "\(what()): \(reader.remaining) bytes is not a whole number of 6-byte service IDs")
     }
     var ids: [ServiceID] = []
     ids.reserveCapacity(reader.remaining / 6)
     while !reader.isAtEnd {
-        let mac = try reader.readMAC("\(what): service ID")
+        let mac = try reader.readMAC("\(what()): service ID")
         ids.append(ServiceID(mac.octets.0, mac.octets.1, mac.octets.2, mac.octets.3, mac.octets.4, mac.octets.5))
     }
     return ids
@@ -83,7 +83,7 @@ public struct ServiceIDListAttribute: NANAttributeBody {
     }
     /// Encodes the body.
     public func encodeBody(into writer: inout ByteWriter) throws(NANWireError) {
-        for id in serviceIDs { writer.writeBytes(id.bytes) }
+        for id in serviceIDs { writer.writeServiceID(id) }
     }
 }
 
@@ -101,7 +101,7 @@ public struct SubscribeServiceIDListAttribute: NANAttributeBody {
     }
     /// Encodes the body.
     public func encodeBody(into writer: inout ByteWriter) throws(NANWireError) {
-        for id in serviceIDs { writer.writeBytes(id.bytes) }
+        for id in serviceIDs { writer.writeServiceID(id) }
     }
 }
 
@@ -135,4 +135,44 @@ public struct UnknownAttribute: Hashable, Sendable {
     public var body: ArraySlice<UInt8>
     /// Creates the attribute.
     public init(id: NANAttributeID, body: ArraySlice<UInt8>) { self.id = id; self.body = body }
+}
+
+/// The Device Capability Extension attribute (DCEA, 0x2A): capability info bits that do not fit the
+/// Device Capability attribute.
+///
+/// Body: Capability Info (2 or more bytes; the first two are little-endian bits: 0 6 GHz regulatory
+/// info present, 1–3 regulatory info, 8 pairing setup supported, 9 NPK/NIK caching supported).
+/// Bytes after the first two are kept as they are.
+public struct DeviceCapabilityExtensionAttribute: NANAttributeBody {
+    /// The attribute ID, 0x2A.
+    public static var attributeID: NANAttributeID { .deviceCapabilityExtension }
+    /// The first 16 capability bits.
+    public var capabilityInfo: UInt16
+    /// Further capability bytes from newer spec revisions.
+    public var moreCapabilityInfo: ArraySlice<UInt8>
+
+    /// Creates the attribute.
+    public init(capabilityInfo: UInt16, moreCapabilityInfo: ArraySlice<UInt8> = [][...]) {
+        self.capabilityInfo = capabilityInfo
+        self.moreCapabilityInfo = moreCapabilityInfo
+    }
+
+    /// Bit 8: NAN pairing setup is supported.
+    public var pairingSetupSupported: Bool { capabilityInfo & 0x0100 != 0 }
+    /// Bit 9: NPK/NIK caching is supported.
+    public var npkNIKCachingSupported: Bool { capabilityInfo & 0x0200 != 0 }
+    /// Bits 1–3 when bit 0 is set: the 6 GHz regulatory info (0 indoor AP, 1 standard power, 2 very low power, …).
+    public var regulatoryInfo: UInt8? { capabilityInfo & 1 != 0 ? UInt8((capabilityInfo >> 1) & 0x7) : nil }
+
+    /// Decodes the body.
+    public init(decodingBody reader: inout ByteReader) throws(NANWireError) {
+        capabilityInfo = try reader.readLE16("Device Capability Extension attribute: capability info")
+        moreCapabilityInfo = reader.readRest()
+    }
+
+    /// Encodes the body.
+    public func encodeBody(into writer: inout ByteWriter) throws(NANWireError) {
+        writer.writeLE16(capabilityInfo)
+        writer.writeBytes(moreCapabilityInfo)
+    }
 }

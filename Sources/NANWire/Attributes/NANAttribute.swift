@@ -38,6 +38,8 @@ public enum NANAttribute: Hashable, Sendable {
     case subscribeServiceIDList(SubscribeServiceIDListAttribute)
     /// NDP Extension (0x29).
     case ndpExtension(NDPExtensionAttribute)
+    /// Device Capability Extension (0x2A).
+    case deviceCapabilityExtension(DeviceCapabilityExtensionAttribute)
     /// NAN Identity Resolution (0x2B).
     case identityResolution(IdentityResolutionAttribute)
     /// NAN Pairing Bootstrapping (0x2C).
@@ -68,6 +70,7 @@ public enum NANAttribute: Hashable, Sendable {
         case .sharedKeyDescriptor: return .sharedKeyDescriptor
         case .subscribeServiceIDList: return .subscribeServiceIDList
         case .ndpExtension: return .ndpExtension
+        case .deviceCapabilityExtension: return .deviceCapabilityExtension
         case .identityResolution: return .identityResolution
         case .pairingBootstrapping: return .pairingBootstrapping
         case .vendorSpecific: return .vendorSpecific
@@ -78,28 +81,30 @@ public enum NANAttribute: Hashable, Sendable {
     /// Types one framed attribute; `origin` is the index of the decoder input's first byte (for offsets).
     public init(_ raw: RawNANAttribute, origin: Int) throws(NANWireError) {
         var r = raw.reader(origin: origin)
-        switch raw.id {
-        case .masterIndication: self = .masterIndication(try .decodeBody(&r))
-        case .cluster: self = .cluster(try .decodeBody(&r))
-        case .serviceIDList: self = .serviceIDList(try .decodeBody(&r))
-        case .serviceDescriptor: self = .serviceDescriptor(try .decodeBody(&r))
-        case .serviceDescriptorExtension: self = .serviceDescriptorExtension(try .decodeBody(&r))
-        case .deviceCapability: self = .deviceCapability(try .decodeBody(&r))
-        case .ndp: self = .ndp(try .decodeBody(&r))
-        case .availability: self = .availability(try .decodeBody(&r))
-        case .ndc: self = .ndc(try .decodeBody(&r))
-        case .ndl: self = .ndl(try .decodeBody(&r))
-        case .ndlQoS: self = .ndlQoS(try .decodeBody(&r))
-        case .unalignedSchedule: self = .unalignedSchedule(try .decodeBody(&r))
-        case .elementContainer: self = .elementContainer(try .decodeBody(&r))
-        case .cipherSuiteInfo: self = .cipherSuiteInfo(try .decodeBody(&r))
-        case .securityContextInfo: self = .securityContextInfo(try .decodeBody(&r))
-        case .sharedKeyDescriptor: self = .sharedKeyDescriptor(try .decodeBody(&r))
-        case .subscribeServiceIDList: self = .subscribeServiceIDList(try .decodeBody(&r))
-        case .ndpExtension: self = .ndpExtension(try .decodeBody(&r))
-        case .identityResolution: self = .identityResolution(try .decodeBody(&r))
-        case .pairingBootstrapping: self = .pairingBootstrapping(try .decodeBody(&r))
-        case .vendorSpecific: self = .vendorSpecific(try .decodeBody(&r))
+        // Switch on the raw byte: a jump table instead of a chain of struct comparisons.
+        switch raw.id.rawValue {
+        case 0x00: self = .masterIndication(try .decodeBody(&r))
+        case 0x01: self = .cluster(try .decodeBody(&r))
+        case 0x02: self = .serviceIDList(try .decodeBody(&r))
+        case 0x03: self = .serviceDescriptor(try .decodeBody(&r))
+        case 0x0E: self = .serviceDescriptorExtension(try .decodeBody(&r))
+        case 0x0F: self = .deviceCapability(try .decodeBody(&r))
+        case 0x10: self = .ndp(try .decodeBody(&r))
+        case 0x12: self = .availability(try .decodeBody(&r))
+        case 0x13: self = .ndc(try .decodeBody(&r))
+        case 0x14: self = .ndl(try .decodeBody(&r))
+        case 0x15: self = .ndlQoS(try .decodeBody(&r))
+        case 0x17: self = .unalignedSchedule(try .decodeBody(&r))
+        case 0x1D: self = .elementContainer(try .decodeBody(&r))
+        case 0x22: self = .cipherSuiteInfo(try .decodeBody(&r))
+        case 0x23: self = .securityContextInfo(try .decodeBody(&r))
+        case 0x24: self = .sharedKeyDescriptor(try .decodeBody(&r))
+        case 0x28: self = .subscribeServiceIDList(try .decodeBody(&r))
+        case 0x29: self = .ndpExtension(try .decodeBody(&r))
+        case 0x2A: self = .deviceCapabilityExtension(try .decodeBody(&r))
+        case 0x2B: self = .identityResolution(try .decodeBody(&r))
+        case 0x2C: self = .pairingBootstrapping(try .decodeBody(&r))
+        case 0xDD: self = .vendorSpecific(try .decodeBody(&r))
         default: self = .unknown(UnknownAttribute(id: raw.id, body: raw.body))
         }
     }
@@ -125,6 +130,7 @@ public enum NANAttribute: Hashable, Sendable {
         case .sharedKeyDescriptor(let a): try a.encode(into: &writer)
         case .subscribeServiceIDList(let a): try a.encode(into: &writer)
         case .ndpExtension(let a): try a.encode(into: &writer)
+        case .deviceCapabilityExtension(let a): try a.encode(into: &writer)
         case .identityResolution(let a): try a.encode(into: &writer)
         case .pairingBootstrapping(let a): try a.encode(into: &writer)
         case .vendorSpecific(let a): try a.encode(into: &writer)
@@ -135,9 +141,14 @@ public enum NANAttribute: Hashable, Sendable {
 
     /// Decodes a whole attribute list (e.g. the part of a frame after its header).
     public static func decodeList(_ reader: ByteReader) throws(NANWireError) -> [NANAttribute] {
+        // A first pass over the headers alone checks the framing and sizes the array exactly:
+        // one allocation per frame, no regrowth copies.
+        var counter = NANAttributeIterator(reader)
+        var count = 0
+        while try counter.next() != nil { count += 1 }
         var iterator = NANAttributeIterator(reader)
         var list: [NANAttribute] = []
-        list.reserveCapacity(4)
+        list.reserveCapacity(count)
         while let raw = try iterator.next() {
             list.append(try NANAttribute(raw, origin: reader.origin))
         }

@@ -45,7 +45,7 @@ public struct NANAttributeID: RawRepresentable, Hashable, Sendable, CustomString
     public static let subscribeServiceIDList = NANAttributeID(0x28)
     /// NDP Extension (0x29).
     public static let ndpExtension = NANAttributeID(0x29)
-    /// Device Capability Extension (0x2A); kept as an unknown attribute.
+    /// Device Capability Extension (0x2A).
     public static let deviceCapabilityExtension = NANAttributeID(0x2A)
     /// NAN Identity Resolution (0x2B).
     public static let identityResolution = NANAttributeID(0x2B)

@@ -18,15 +18,15 @@ public struct TimeBitmap: Hashable, Sendable {
     /// Start offset in units of 16 TU (bits 6–14).
     public var startOffset: UInt16 { (control >> 6) & 0x1FF }
 
-    static func read(_ reader: inout ByteReader, _ what: String) throws(NANWireError) -> TimeBitmap {
-        let control = try reader.readLE16("\(what): time bitmap control")
-        let length = Int(try reader.readU8("\(what): time bitmap length"))
-        return TimeBitmap(control: control, bitmap: try reader.readBytes(length, "\(what): time bitmap"))
+    static func read(_ reader: inout ByteReader, _ what: @autoclosure () -> String) throws(NANWireError) -> TimeBitmap {
+        let control = try reader.readLE16("\(what()): time bitmap control")
+        let length = Int(try reader.readU8("\(what()): time bitmap length"))
+        return TimeBitmap(control: control, bitmap: try reader.readBytes(length, "\(what()): time bitmap"))
     }
 
-    func write(_ writer: inout ByteWriter, _ what: String) throws(NANWireError) {
+    func write(_ writer: inout ByteWriter, _ what: @autoclosure () -> String) throws(NANWireError) {
         writer.writeLE16(control)
-        try writer.writeLV8(bitmap, "\(what): time bitmap")
+        try writer.writeLV8(bitmap, "\(what()): time bitmap")
     }
 }
 
@@ -49,11 +49,11 @@ public struct ChannelEntry: Hashable, Sendable {
         self.auxiliaryChannelBitmap = auxiliaryChannelBitmap
     }
 
-    static func read(_ reader: inout ByteReader, auxiliary: Bool, _ what: String) throws(NANWireError) -> ChannelEntry {
-        let opClass = try reader.readU8("\(what): operating class")
-        let bitmap = try reader.readLE16("\(what): channel bitmap")
-        let primary = try reader.readU8("\(what): primary channel bitmap")
-        let aux = auxiliary ? try reader.readLE16("\(what): auxiliary channel bitmap") : nil
+    static func read(_ reader: inout ByteReader, auxiliary: Bool, _ what: @autoclosure () -> String) throws(NANWireError) -> ChannelEntry {
+        let opClass = try reader.readU8("\(what()): operating class")
+        let bitmap = try reader.readLE16("\(what()): channel bitmap")
+        let primary = try reader.readU8("\(what()): primary channel bitmap")
+        let aux = auxiliary ? try reader.readLE16("\(what()): auxiliary channel bitmap") : nil
         return ChannelEntry(operatingClass: opClass, channelBitmap: bitmap, primaryChannelBitmap: primary, auxiliaryChannelBitmap: aux)
     }
 
@@ -75,23 +75,23 @@ public struct ScheduleEntry: Hashable, Sendable {
     /// Creates a schedule entry.
     public init(mapID: UInt8, timeBitmap: TimeBitmap) { self.mapID = mapID; self.timeBitmap = timeBitmap }
 
-    static func readList(_ reader: inout ByteReader, _ what: String) throws(NANWireError) -> [ScheduleEntry] {
+    static func readList(_ reader: inout ByteReader, _ what: @autoclosure () -> String) throws(NANWireError) -> [ScheduleEntry] {
         var entries: [ScheduleEntry] = []
         while !reader.isAtEnd {
             // Bits 4-7 are reserved: ignored on read, written as 0.
-            let map = try reader.readU8("\(what): schedule entry map ID") & 0x0F
-            entries.append(ScheduleEntry(mapID: map, timeBitmap: try TimeBitmap.read(&reader, what)))
+            let map = try reader.readU8("\(what()): schedule entry map ID") & 0x0F
+            entries.append(ScheduleEntry(mapID: map, timeBitmap: try TimeBitmap.read(&reader, what())))
         }
         return entries
     }
 
-    static func writeList(_ entries: [ScheduleEntry], _ writer: inout ByteWriter, _ what: String) throws(NANWireError) {
+    static func writeList(_ entries: [ScheduleEntry], _ writer: inout ByteWriter, _ what: @autoclosure () -> String) throws(NANWireError) {
         for entry in entries {
             guard entry.mapID <= 0x0F else {
-                throw NANWireError(.outOfRange, at: writer.count, "\(what): map ID \(entry.mapID) exceeds 15")
+                throw NANWireError(.outOfRange, at: writer.count, "\(what()): map ID \(entry.mapID) exceeds 15")
             }
             writer.writeU8(entry.mapID)
-            try entry.timeBitmap.write(&writer, what)
+            try entry.timeBitmap.write(&writer, what())
         }
     }
 }

@@ -97,7 +97,7 @@ public struct ServiceDescriptorAttribute: NANAttributeBody {
 
     /// Encodes the body.
     public func encodeBody(into writer: inout ByteWriter) throws(NANWireError) {
-        writer.writeBytes(serviceID.bytes)
+        writer.writeServiceID(serviceID)
         writer.writeU8(instanceID.rawValue)
         writer.writeU8(requestorInstanceID.rawValue)
         var control = controlType.rawValue

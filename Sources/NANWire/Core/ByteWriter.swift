@@ -54,13 +54,22 @@ public struct ByteWriter: Sendable {
 
     /// Appends a MAC address.
     public mutating func writeMAC(_ mac: MACAddress) {
-        writeBytes(mac.bytes)
+        let o = mac.octets
+        bytes.append(o.0); bytes.append(o.1); bytes.append(o.2)
+        bytes.append(o.3); bytes.append(o.4); bytes.append(o.5)
+    }
+
+    /// Appends a service ID.
+    public mutating func writeServiceID(_ id: ServiceID) {
+        let o = id.octets
+        bytes.append(o.0); bytes.append(o.1); bytes.append(o.2)
+        bytes.append(o.3); bytes.append(o.4); bytes.append(o.5)
     }
 
     /// Appends a one-byte length followed by `data`; throws if `data` is longer than 255 bytes.
-    public mutating func writeLV8<C: Collection>(_ data: C, _ context: String) throws(NANWireError) where C.Element == UInt8 {
+    public mutating func writeLV8<C: Collection>(_ data: C, _ context: @autoclosure () -> String) throws(NANWireError) where C.Element == UInt8 {
         guard data.count <= 255 else {
-            throw NANWireError(.tooLarge, at: count, "\(context): \(data.count) bytes do not fit a 1-byte length")
+            throw NANWireError(.tooLarge, at: count, "\(context()): \(data.count) bytes do not fit a 1-byte length")
         }
         writeU8(UInt8(data.count))
         writeBytes(data)
@@ -76,28 +85,28 @@ public struct ByteWriter: Sendable {
     }
 
     /// Writes a 2-byte length placeholder, runs `body`, then back-fills the number of bytes it wrote.
-    public mutating func lengthPrefixedLE16(_ context: String, _ body: (inout ByteWriter) throws(NANWireError) -> Void) throws(NANWireError) {
+    public mutating func lengthPrefixedLE16(_ context: @autoclosure () -> String, _ body: (inout ByteWriter) throws(NANWireError) -> Void) throws(NANWireError) {
         let start = bytes.count
         writeLE16(0)
         try body(&self)
-        try backfillLE16(at: start, length: bytes.count - start - 2, context)
+        try backfillLE16(at: start, length: bytes.count - start - 2, context())
     }
 
     /// Writes a 1-byte length placeholder, runs `body`, then back-fills the number of bytes it wrote.
-    public mutating func lengthPrefixedU8(_ context: String, _ body: (inout ByteWriter) throws(NANWireError) -> Void) throws(NANWireError) {
+    public mutating func lengthPrefixedU8(_ context: @autoclosure () -> String, _ body: (inout ByteWriter) throws(NANWireError) -> Void) throws(NANWireError) {
         let start = bytes.count
         writeU8(0)
         try body(&self)
         let length = bytes.count - start - 1
         guard length <= 255 else {
-            throw NANWireError(.tooLarge, at: start, "\(context): \(length) bytes do not fit a 1-byte length")
+            throw NANWireError(.tooLarge, at: start, "\(context()): \(length) bytes do not fit a 1-byte length")
         }
         bytes[start] = UInt8(length)
     }
 
-    private mutating func backfillLE16(at position: Int, length: Int, _ context: String) throws(NANWireError) {
+    private mutating func backfillLE16(at position: Int, length: Int, _ context: @autoclosure () -> String) throws(NANWireError) {
         guard length <= Int(UInt16.max) else {
-            throw NANWireError(.tooLarge, at: position, "\(context): \(length) bytes do not fit a 2-byte length")
+            throw NANWireError(.tooLarge, at: position, "\(context()): \(length) bytes do not fit a 2-byte length")
         }
         bytes[position] = UInt8(truncatingIfNeeded: length)
         bytes[position + 1] = UInt8(truncatingIfNeeded: length >> 8)

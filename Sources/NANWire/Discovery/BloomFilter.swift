@@ -42,7 +42,9 @@ public struct BloomFilter: Hashable, Sendable {
     }
 
     /// The four bit positions of `address` for hash set `index` in a filter of `bitCount` bits.
+    /// Empty when `bitCount` is not positive.
     public static func bitPositions(for address: MACAddress, index: UInt8, bitCount: Int) -> [Int] {
+        guard bitCount > 0 else { return [] }
         var input = [UInt8](repeating: 0, count: 7)
         let o = address.octets
         input[1] = o.0; input[2] = o.1; input[3] = o.2; input[4] = o.3; input[5] = o.4; input[6] = o.5

@@ -69,16 +69,20 @@ public struct MatchingFilter: Hashable, Sendable, CustomStringConvertible {
     /// - a publisher receiving a subscribe compares the filter carried in the subscribe (as `subscriber`)
     ///   with its own `matching_filter_rx` (as `publisher`).
     ///
-    /// Rules: a missing or empty filter on either side matches anything. Otherwise the subscriber's
-    /// list may not be longer than the publisher's, and at each position the two elements must be equal
-    /// unless either is empty (a wildcard). Extra publisher elements are ignored.
+    /// Rules (the behaviour of hostap's `nan_de_filter_match`, which we interoperate with):
+    /// - no subscriber filter, or one with no elements, matches anything;
+    /// - with no publisher filter, only a subscriber filter made of wildcards matches;
+    /// - the subscriber's list may not be longer than the publisher's (a publisher filter with no
+    ///   elements counts as one wildcard);
+    /// - at each position the elements must be equal unless either is empty (a wildcard).
     public static func matches(subscriber: MatchingFilter?, publisher: MatchingFilter?) -> Bool {
-        guard let subscriber, !subscriber.isEmpty, let publisher, !publisher.isEmpty else { return true }
+        guard let subscriber, !subscriber.isEmpty else { return true }
         let s = subscriber.elements
+        guard let publisher else { return s.allSatisfy(\.isEmpty) }
         let p = publisher.elements
-        guard s.count <= p.count else { return false }
-        for (se, pe) in zip(s, p) where !se.isEmpty && !pe.isEmpty {
-            if !se.elementsEqual(pe) { return false }
+        guard s.count <= max(p.count, 1) else { return false }
+        for (i, se) in s.enumerated() where !se.isEmpty && i < p.count && !p[i].isEmpty {
+            if !se.elementsEqual(p[i]) { return false }
         }
         return true
     }

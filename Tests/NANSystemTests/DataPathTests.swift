@@ -125,24 +125,36 @@ private func message(_ command: NL80211Command, _ build: (inout NetlinkAttribute
     @Test func ndiStationNamesItsNMIAndFlags() throws {
         let request = try NL80211Request.newStation(NANStationParameters(
             scope: .dataInterface(InterfaceIndex(rawValue: 7), peerManagementAddress: nmi), peer: peer,
-            flagMask: [.authorized, .wme], flagSet: [.wme], htCapability: [1, 2]))
+            flagMask: [.authorized, .wme, .associated], flagSet: [.wme, .associated]))
         #expect(request.command == .newStation)
         let parsed = try NetlinkAttributes(parsing: request.attributes)
         #expect(try parsed.integer(NL80211Attribute.ifindex, as: UInt32.self) == 7)
         #expect(parsed.bytes(NL80211Attribute.nanNmiMac) == nmi.bytes)
         #expect(parsed.bytes(NL80211Attribute.mac) == peer.bytes)
-        // struct nl80211_sta_flag_update { mask, set }: authorized is bit 1, WME bit 3.
-        #expect(parsed.bytes(NL80211Attribute.staFlags2) == [0x0a, 0, 0, 0, 0x08, 0, 0, 0])
-        #expect(parsed.bytes(NL80211Attribute.htCapability) == [1, 2])
+        // struct nl80211_sta_flag_update { mask, set }: authorized is bit 1, WME bit 3, associated bit 7.
+        #expect(parsed.bytes(NL80211Attribute.staFlags2) == [0x8a, 0, 0, 0, 0x88, 0, 0, 0])
         #expect(!parsed.has(NL80211Attribute.wdev))
     }
 
-    @Test func nmiStationIsAddressedByWdev() throws {
+    @Test func nmiStationIsAddressedByWdevAndAddedAuthenticatedAndAssociated() throws {
         let parsed = try NetlinkAttributes(parsing: try NL80211Request.newStation(
-            NANStationParameters(scope: .managementInterface(wdev), peer: peer)).attributes)
+            NANStationParameters(scope: .managementInterface(wdev), peer: peer, htCapability: [1, 2])).attributes)
         #expect(try parsed.integer(NL80211Attribute.wdev, as: UInt64.self) == 2)
-        #expect(!parsed.has(NL80211Attribute.staFlags2))
+        // Authenticated is bit 5, associated bit 7.
+        #expect(parsed.bytes(NL80211Attribute.staFlags2) == [0xa0, 0, 0, 0, 0xa0, 0, 0, 0])
+        #expect(parsed.bytes(NL80211Attribute.htCapability) == [1, 2])
         #expect(!parsed.has(NL80211Attribute.nanNmiMac))
+    }
+
+    @Test func stationBreakingTheKernelsNANRulesIsRefusedBeforeSending() {
+        #expect {
+            try NL80211Request.newStation(NANStationParameters(scope: .managementInterface(wdev), peer: peer,
+                                                               flagMask: [], flagSet: []))
+        } throws: { ($0 as? NetlinkError)?.code == .invalidRequest }
+        #expect {
+            try NL80211Request.newStation(NANStationParameters(
+                scope: .dataInterface(InterfaceIndex(rawValue: 7), peerManagementAddress: nmi), peer: peer, heCapability: [1]))
+        } throws: { ($0 as? NetlinkError)?.code == .invalidRequest }
     }
 
     @Test func stationDumpEntryDecodesCountersSignalAndRates() throws {
@@ -235,6 +247,18 @@ private func message(_ command: NL80211Command, _ build: (inout NetlinkAttribute
         slots[0] = 1
         #expect {
             try NL80211Request.setLocalSchedule(wdev, NANLocalSchedule(channels: [], timeSlots: slots, availabilityAttribute: []))
+        } throws: { ($0 as? NetlinkError)?.code == .invalidRequest }
+    }
+
+    @Test func clearingScheduleHasNoChannelsAndAnEmptyBlob() throws {
+        let parsed = try NetlinkAttributes(parsing: try NL80211Request.setLocalSchedule(wdev, .cleared).attributes)
+        #expect(parsed.every(NL80211Attribute.nanChannel).isEmpty)
+        #expect(parsed.bytes(NL80211Attribute.nanTimeSlots) == [UInt8](repeating: 0xff, count: 32))
+        #expect(!parsed.has(NL80211Attribute.nanAvailBlob))
+        // Linux 7.2: "NAN Availability blob must be empty if all time slots are unavailable".
+        #expect {
+            try NL80211Request.setLocalSchedule(wdev, NANLocalSchedule(
+                channels: [], timeSlots: [UInt8](repeating: 0xff, count: 32), availabilityAttribute: [0x12, 0, 0]))
         } throws: { ($0 as? NetlinkError)?.code == .invalidRequest }
     }
 

@@ -159,3 +159,18 @@ func dataMessages(_ name: String) throws -> [GenericNetlinkMessage] {
         #expect(refusal.code == .noSuchDevice)
     }
 }
+
+@Suite struct StationFixtureTests {
+    @Test func nmiStationDumpFromTheKernelDecodes() throws {
+        let messages = try dataMessages("get-station-dump-nmi.nlmsgs")
+        #expect(messages.count == 1)
+        let station = try StationInfo(decoding: try #require(messages.first).attributes)
+        #expect(station.peer == MACAddress(bytes: [0x02, 0x00, 0x00, 0x00, 0x33, 0x01]))
+        // A NAN station lives on a wdev, not a netdev.
+        #expect(station.interface == nil)
+        #expect(station.wdev == WirelessDeviceID(rawValue: 2))
+        #expect(station.receivedPackets == 0)
+        #expect(station.transmittedPackets == 0)
+        #expect(station.connectedSeconds != nil)
+    }
+}

@@ -147,6 +147,92 @@ struct LiveKernelTests {
         }
     }
 
+    @Test func peerStationAndDataInterfaceCanBeCreatedOnARunningNANDevice() async throws {
+        try await HWSim.withSession { hwsim in
+            _ = try await hwsim.addRadio(HWSimRadioConfiguration(name: "wwlive3", destroyOnClose: true))
+            try await NL80211.withSession { session in
+                let adapter = try #require(try await session.adapters().first { $0.name == "wwlive3" })
+                let nan = try await session.createNANInterface(on: adapter.wiphy, name: "wwnan3")
+                try await session.startNAN(on: nan.wdev, configuration: NANConfiguration(masterPreference: 10))
+                let peer = try #require(MACAddress(bytes: [0x02, 0x00, 0x00, 0x00, 0x33, 0x01]))
+                let nmi = StationScope.managementInterface(nan.wdev)
+                do {
+                    try await session.addStation(NANStationParameters(scope: nmi, peer: peer))
+                    let stations = try await session.stations(on: nan.wdev)
+                    #expect(stations.contains { $0.peer == peer })
+                    try await session.removeStation(nmi, peer: peer)
+                } catch let error as NetlinkError {
+                    Issue.record("NMI station: \(error)")
+                }
+                do {
+                    let ndi = try await session.createInterface(on: adapter.wiphy, name: "wwndi3", type: .nanData)
+                    #expect(ndi.type == .nanData)
+                    #expect(ndi.index != nil)
+                    try await session.deleteInterface(ndi.wdev)
+                } catch let error as NetlinkError {
+                    Issue.record("NAN data interface: \(error)")
+                }
+                try await session.stopNAN(on: nan.wdev)
+            }
+        }
+    }
+
+    @Test func concurrentRequestsOnOneSessionAllGetTheirOwnReplies() async throws {
+        try await HWSim.withSession { hwsim in
+            _ = try await hwsim.addRadio(HWSimRadioConfiguration(name: "wwlive4", destroyOnClose: true))
+            try await NL80211.withSession { session in
+                let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+                    for round in 0..<8 {
+                        group.addTask {
+                            round.isMultiple(of: 2) ? try await session.adapters().count : try await session.interfaces().count
+                        }
+                    }
+                    var counts: [Int] = []
+                    for try await count in group { counts.append(count) }
+                    return counts
+                }
+                #expect(counts.count == 8)
+                #expect(counts.allSatisfy { $0 >= 1 })
+                // A cancelled request does not disturb the session.
+                let cancelled = Task { try await session.adapters() }
+                cancelled.cancel()
+                _ = await cancelled.result
+                #expect(try await session.adapters().contains { $0.name == "wwlive4" })
+            }
+        }
+    }
+
+    @Test func localScheduleOnChannel6IsAcceptedAndCleared() async throws {
+        try await HWSim.withSession { hwsim in
+            _ = try await hwsim.addRadio(HWSimRadioConfiguration(name: "wwlive5", destroyOnClose: true))
+            try await NL80211.withSession { session in
+                let adapter = try #require(try await session.adapters().first { $0.name == "wwlive5" })
+                let nan = try await session.createNANInterface(on: adapter.wiphy, name: "wwnan5")
+                try await session.startNAN(on: nan.wdev, configuration: NANConfiguration(masterPreference: 10))
+                // Channel entry (Table 100): operating class 81, channel bitmap bit 5 (channel 6),
+                // primary channel bitmap 0, auxiliary channel bitmap 0.
+                let entry: [UInt8] = [81, 0x20, 0x00, 0x00, 0x00, 0x00]
+                var slots = [UInt8](repeating: NANLocalSchedule.unavailableSlot, count: 32)
+                slots[8] = 0
+                slots[9] = 0
+                // NAN Availability attribute: id 0x12, length, sequence 1, control map 1, one committed
+                // entry with a 512 TU / 16 TU time bitmap (slots 8, 9) on channel 6.
+                let entryBody: [UInt8] = [0x01, 0x11, 0x18, 0x00, 0x04, 0x00, 0x03, 0x00, 0x00, 0x11, 81, 0x20, 0x00, 0x00]
+                let body: [UInt8] = [0x01, 0x01, 0x00, UInt8(entryBody.count), 0x00] + entryBody
+                let blob: [UInt8] = [0x12, UInt8(body.count), 0x00] + body
+                do {
+                    try await session.setLocalSchedule(NANLocalSchedule(
+                        channels: [NANScheduleChannel(frequency: .nan2GHz, channelEntry: entry)],
+                        timeSlots: slots, availabilityAttribute: blob), on: nan.wdev)
+                    try await session.setLocalSchedule(.cleared, on: nan.wdev)
+                } catch let error as NetlinkError {
+                    Issue.record("local schedule: \(error)")
+                }
+                try await session.stopNAN(on: nan.wdev)
+            }
+        }
+    }
+
     @Test func serviceDiscoveryFrameSentByOneRadioIsReceivedByTheOther() async throws {
         try await HWSim.withSession { hwsim in
             _ = try await hwsim.addRadio(HWSimRadioConfiguration(name: "wwliveA", destroyOnClose: true))

@@ -62,7 +62,7 @@ let package = Package(
         .executableTarget(name: "waware", dependencies: ["WiFiAware", "NANSystem", "NANWire", "NANEngine"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "nan-bench",
-            dependencies: ["NANWire"],
+            dependencies: ["NANWire", "NANSystem"],
             path: "tools/bench",
             swiftSettings: swiftSettings
         ),

@@ -89,3 +89,10 @@ import Testing
     #expect(NANCapabilityNames.deviceCapabilities(0x0a) == ["extended key ID", "NDPE"])
     #expect(NANCapabilityNames.deviceCapabilities(0x31) == ["DFS master", "S3", "bit 5"])
 }
+
+@Test func interfaceWithoutANameIsShownByItsWdev() {
+    // The kernel reports no name for interfaces without a netdev, such as a NAN interface made by iw.
+    let interface = InterfaceReport(name: nil, type: "NAN", wdev: "0x400000002", ifindex: nil, address: nil)
+    #expect(interface.label == "wdev 0x400000002")
+    #expect(AdapterText.interfaceRow(interface) == ["-", "NAN", "wdev 0x400000002", "no netdev", ""])
+}

@@ -1,3 +1,4 @@
+import NANWire
 import NANSystem
 import Testing
 #if canImport(Glibc)
@@ -96,8 +97,82 @@ struct LiveKernelTests {
                 #expect(windowWdev == nan.wdev)
                 #expect(frequency == .nan2GHz || frequency == .nan5GHzHigh)
 
+                try await session.changeNANConfiguration(on: nan.wdev, NANConfiguration(masterPreference: 30))
                 try await session.stopNAN(on: nan.wdev)
+                do {
+                    try await session.changeNANConfiguration(on: nan.wdev, NANConfiguration(masterPreference: 30))
+                    Issue.record("CHANGE_NAN_CONFIG succeeded after STOP_NAN")
+                } catch let error as NetlinkError {
+                    #expect(error.code == .notRunning, "\(error)")
+                }
                 try await session.deleteInterface(nan.wdev)
+                let removed = try await waitFor(session.events, seconds: 5) {
+                    if case .interfaceRemoved(_, let wdev, _) = $0 { return wdev == nan.wdev } else { return false }
+                }
+                #expect(removed != nil, "no interfaceRemoved event for the deleted NAN interface")
+                do {
+                    try await session.stopNAN(on: nan.wdev)
+                    Issue.record("STOP_NAN on a deleted interface succeeded")
+                } catch let error as NetlinkError {
+                    #expect(error.code == .noSuchDevice, "\(error)")
+                }
+            }
+        }
+    }
+
+    @Test func closingTheSessionDestroysItsNANInterfaceAndFinishesEvents() async throws {
+        try await HWSim.withSession { hwsim in
+            _ = try await hwsim.addRadio(HWSimRadioConfiguration(name: "wwlive2", destroyOnClose: true))
+            let owner = try NL80211Session()
+            let adapter = try #require(try await owner.adapters().first { $0.name == "wwlive2" })
+            let nan = try await owner.createNANInterface(on: adapter.wiphy, name: "wwnan2")
+            owner.close()
+            // The stream must finish once the session is closed (the VM bench's timeout catches a hang).
+            for try await _ in owner.events {}
+            do {
+                try await owner.stopNAN(on: nan.wdev)
+                Issue.record("a request on a closed session succeeded")
+            } catch let error as NetlinkError {
+                #expect(error.code == .closed)
+            }
+            try await NL80211.withSession { observer in
+                // The kernel tears the interface down when its owning socket closes.
+                var gone = false
+                for _ in 0..<20 where !gone {
+                    gone = try await !observer.interfaces().contains { $0.wdev == nan.wdev }
+                    if !gone { try await Task.sleep(for: .milliseconds(100)) }
+                }
+                #expect(gone)
+            }
+        }
+    }
+
+    @Test func peerStationAndDataInterfaceCanBeCreatedOnARunningNANDevice() async throws {
+        try await HWSim.withSession { hwsim in
+            _ = try await hwsim.addRadio(HWSimRadioConfiguration(name: "wwlive3", destroyOnClose: true))
+            try await NL80211.withSession { session in
+                let adapter = try #require(try await session.adapters().first { $0.name == "wwlive3" })
+                let nan = try await session.createNANInterface(on: adapter.wiphy, name: "wwnan3")
+                try await session.startNAN(on: nan.wdev, configuration: NANConfiguration(masterPreference: 10))
+                let peer = try #require(MACAddress(bytes: [0x02, 0x00, 0x00, 0x00, 0x33, 0x01]))
+                let nmi = StationScope.managementInterface(nan.wdev)
+                do {
+                    try await session.addStation(NANStationParameters(scope: nmi, peer: peer))
+                    let stations = try await session.stations(on: nan.wdev)
+                    #expect(stations.contains { $0.peer == peer })
+                    try await session.removeStation(nmi, peer: peer)
+                } catch let error as NetlinkError {
+                    Issue.record("NMI station: \(error)")
+                }
+                do {
+                    let ndi = try await session.createInterface(on: adapter.wiphy, name: "wwndi3", type: .nanData)
+                    #expect(ndi.type == .nanData)
+                    #expect(ndi.index != nil)
+                    try await session.deleteInterface(ndi.wdev)
+                } catch let error as NetlinkError {
+                    Issue.record("NAN data interface: \(error)")
+                }
+                try await session.stopNAN(on: nan.wdev)
             }
         }
     }

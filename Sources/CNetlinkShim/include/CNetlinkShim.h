@@ -2,10 +2,11 @@
 #define CNETLINKSHIM_H
 // Small C helpers for libnl macros and inline functions that Swift cannot import.
 // Every function is prefixed `cnl_` and says why it exists.
+//
+// NANSystem currently needs none: it builds and parses netlink messages in Swift (so they can be
+// tested on bytes) and calls only plain libnl functions, which Swift imports directly. shim.c holds
+// compile-time checks of the C layouts that the Swift codec hard-codes.
 #include <netlink/netlink.h>
 #include <netlink/attr.h>
-
-/// NLA_ALIGN is a function-like macro; Swift cannot call it.
-int cnl_nla_align(int len);
 
 #endif

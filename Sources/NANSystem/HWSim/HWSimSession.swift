@@ -57,15 +57,15 @@ public struct HWSimRadio: Sendable, Hashable {
     public var name: String?
     /// The number of channels.
     public var channels: UInt32?
-    /// Whether the radio is destroyed with the session that created it.
-    public var destroyOnClose: Bool
+    /// Whether the radio was created with NAN support.
+    public var supportsNAN: Bool
 
     /// Creates a value (mostly for tests).
-    public init(id: HWSimRadioID, name: String?, channels: UInt32?, destroyOnClose: Bool) {
+    public init(id: HWSimRadioID, name: String?, channels: UInt32?, supportsNAN: Bool) {
         self.id = id
         self.name = name
         self.channels = channels
-        self.destroyOnClose = destroyOnClose
+        self.supportsNAN = supportsNAN
     }
 }
 
@@ -146,7 +146,7 @@ extension HWSimRadio {
             id: HWSimRadioID(rawValue: try attributes.required(HWSimAttribute.radioId, as: UInt32.self)),
             name: attributes.string(HWSimAttribute.radioName),
             channels: try attributes.integer(HWSimAttribute.channels, as: UInt32.self),
-            destroyOnClose: attributes.has(HWSimAttribute.destroyRadioOnClose))
+            supportsNAN: attributes.has(HWSimAttribute.supportNanDevice))
     }
 }
 

@@ -1,3 +1,4 @@
+public import NANWire
 /// A wireless radio (wiphy) with its interfaces and what it can do for NAN.
 public struct Adapter: Sendable, Hashable, Identifiable {
     /// The radio's index.

@@ -1,3 +1,4 @@
+import NANWire
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,4 @@
+public import NANWire
 /// A cipher suite selector (OUI + type, as a u32: `00-0F-AC:4` is `0x000FAC04`).
 public struct CipherSuite: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The selector.

@@ -1,3 +1,4 @@
+public import NANWire
 /// How to run NAN on a device: for ``NL80211Session/startNAN(on:configuration:)`` and
 /// ``NL80211Session/changeNANConfiguration(on:_:)``.
 ///

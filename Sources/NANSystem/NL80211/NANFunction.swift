@@ -1,3 +1,4 @@
+public import NANWire
 /// An offloaded NAN function (publish, subscribe or follow-up) for drivers that run the discovery
 /// engine themselves (no ``NANCapabilities/userSpaceDiscoveryEngine``). `NL80211_ATTR_NAN_FUNC`.
 public struct NANFunction: Sendable, Hashable {

@@ -1,3 +1,4 @@
+public import NANWire
 /// A channel width. `enum nl80211_chan_width` (`NL80211_ATTR_CHANNEL_WIDTH`, u32).
 public struct ChannelWidth: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The `nl80211_chan_width` value.

@@ -1,3 +1,4 @@
+public import NANWire
 /// Something nl80211 reported without being asked: NAN cluster and discovery-window events, received
 /// frames, transmit status, offload matches, and interfaces or radios disappearing.
 public enum NL80211Event: Sendable, Hashable {

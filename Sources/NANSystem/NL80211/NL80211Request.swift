@@ -1,3 +1,4 @@
+import NANWire
 /// One nl80211 request as bytes: the command, its attributes, and whether it is a dump.
 ///
 /// Every request the session sends is built by a static function here, without a socket, so the

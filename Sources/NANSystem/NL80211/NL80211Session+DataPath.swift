@@ -1,3 +1,4 @@
+public import NANWire
 // Offloaded discovery, stations, keys and schedules: the NAN data-path plumbing. mac80211_hwsim
 // cannot run these (it has a user-space discovery engine and rejects offload), so the builders
 // and parsers behind them are tested on bytes.

@@ -1,4 +1,4 @@
-import Synchronization
+public import NANWire
 
 /// Entry point to nl80211, the kernel's Wi-Fi configuration interface.
 public enum NL80211 {
@@ -25,7 +25,7 @@ public enum NL80211 {
 /// A connection to nl80211: requests, replies, and the events for the NAN interfaces it owns.
 ///
 /// One socket carries everything: replies are matched to requests by sequence number; events
-/// (unicast to this socket for interfaces it owns, multicast on the "config" and "nan" groups) go to
+/// (unicast to this socket for interfaces it owns, multicast on the "config", "mlme" and "nan" groups) go to
 /// ``events``. All methods may be called concurrently from any task.
 public final class NL80211Session: Sendable {
     private let connection: NetlinkConnection
@@ -55,33 +55,21 @@ public final class NL80211Session: Sendable {
         let (stream, continuation) = AsyncThrowingStream.makeStream(
             of: NL80211Event.self, bufferingPolicy: .bufferingNewest(max(1, eventBufferSize)))
         self.events = stream
-        let dropped = Mutex(0)
+        let sink = NL80211EventSink(continuation)
         let familyID = family.id
         connection = NetlinkConnection(socket: socket, label: "nl80211") { inbound in
-            func deliver(_ event: NL80211Event) {
-                let lost = dropped.withLock { count -> Int in
-                    defer { count = 0 }
-                    return count
-                }
-                if lost > 0, case .dropped = continuation.yield(.overrun(droppedEvents: lost)) {
-                    dropped.withLock { $0 += 1 }
-                }
-                if case .dropped = continuation.yield(event) {
-                    dropped.withLock { $0 += 1 }
-                }
-            }
             switch inbound {
             case .event(let message):
                 guard message.family == familyID else { return }
-                deliver(NL80211Event.decode(message))
+                sink.deliver(NL80211Event.decode(message))
             case .overrun:
-                deliver(.overrun(droppedEvents: nil))
+                sink.deliver(.overrun(droppedEvents: nil))
             case .malformed(let error):
-                deliver(.malformed(command: 0, error: error))
+                sink.deliver(.malformed(command: 0, error: error))
             case .failed(let error):
-                continuation.finish(throwing: error)
+                sink.finish(throwing: error)
             case .closed:
-                continuation.finish()
+                sink.finish()
             }
         }
     }

@@ -1,3 +1,4 @@
+public import NANWire
 /// Where a station lives: on the NAN management interface (a peer NMI) or on a NAN data interface
 /// (a peer NDI, tied to its NMI station).
 public enum StationScope: Sendable, Hashable {
@@ -22,6 +23,10 @@ public struct StationFlags: OptionSet, Hashable, Sendable {
     public static let wme = StationFlags(.wme)
     /// Management frame protection.
     public static let managementFrameProtection = StationFlags(.mfp)
+    /// Authenticated.
+    public static let authenticated = StationFlags(.authenticated)
+    /// Associated. The kernel adds NAN stations only as authenticated or associated.
+    public static let associated = StationFlags(.associated)
 }
 
 /// A peer station to add with ``NL80211Session/addStation(_:)``.
@@ -30,11 +35,13 @@ public struct NANStationParameters: Sendable, Hashable {
     public var scope: StationScope
     /// The peer's address (its NMI or NDI address).
     public var peer: MACAddress
-    /// Flags to change (`mask`) and their new values (`set`).
+    /// Flags to change (`mask`) and their new values (`set`). Linux 7.2 adds a NAN station only if
+    /// `set` holds `.authenticated` or `.associated` (the default).
     public var flagMask: StationFlags
     /// The values of the flags in ``flagMask``.
     public var flagSet: StationFlags
-    /// The peer's HT capabilities element body, if it has one.
+    /// The peer's HT capabilities element body, if it has one (NMI stations only: the kernel refuses
+    /// capabilities on NDI stations).
     public var htCapability: [UInt8]?
     /// The peer's VHT capabilities element body, if it has one.
     public var vhtCapability: [UInt8]?
@@ -42,7 +49,8 @@ public struct NANStationParameters: Sendable, Hashable {
     public var heCapability: [UInt8]?
 
     /// Creates parameters.
-    public init(scope: StationScope, peer: MACAddress, flagMask: StationFlags = [], flagSet: StationFlags = [],
+    public init(scope: StationScope, peer: MACAddress, flagMask: StationFlags = [.authenticated, .associated],
+                flagSet: StationFlags = [.authenticated, .associated],
                 htCapability: [UInt8]? = nil, vhtCapability: [UInt8]? = nil, heCapability: [UInt8]? = nil) {
         self.scope = scope
         self.peer = peer
@@ -76,6 +84,8 @@ public struct StationInfo: Sendable, Hashable {
     public var peer: MACAddress
     /// The interface index the station is on, if it is a netdev.
     public var interface: InterfaceIndex?
+    /// The wireless device the station is on (the NAN interface for NMI stations).
+    public var wdev: WirelessDeviceID?
     /// Milliseconds since the last activity.
     public var inactiveMilliseconds: UInt32?
     /// Bytes received (64-bit counter when available).
@@ -146,6 +156,7 @@ extension StationInfo {
         self.init(
             peer: peer,
             interface: try attributes.integer(NL80211Attribute.ifindex, as: UInt32.self).map(InterfaceIndex.init(rawValue:)),
+            wdev: try attributes.integer(NL80211Attribute.wdev, as: UInt64.self).map(WirelessDeviceID.init(rawValue:)),
             inactiveMilliseconds: try s.integer(S.inactiveTime, as: UInt32.self),
             receivedBytes: rx64,
             transmittedBytes: tx64,
@@ -182,8 +193,17 @@ extension NL80211Request {
         try w.put(A.staFlags2, bytes: payload)
     }
 
-    /// `NEW_STATION`.
+    /// `NEW_STATION`. Checks the rules Linux 7.2 enforces for NAN stations before sending.
     static func newStation(_ p: NANStationParameters) throws(NetlinkError) -> NL80211Request {
+        let call = "NL80211_CMD_NEW_STATION"
+        guard !p.flagSet.intersection(p.flagMask).isDisjoint(with: [.authenticated, .associated]) else {
+            throw NetlinkError(code: .invalidRequest, call: call,
+                               detail: "a NAN station must be added authenticated or associated")
+        }
+        if case .dataInterface = p.scope, p.htCapability != nil || p.vhtCapability != nil || p.heCapability != nil {
+            throw NetlinkError(code: .invalidRequest, call: call,
+                               detail: "HT/VHT/HE capabilities belong on the NMI station, not the NDI station")
+        }
         var w = NetlinkAttributeWriter()
         try putScope(p.scope, into: &w)
         try w.put(A.mac, bytes: p.peer.bytes)

@@ -1,3 +1,4 @@
+public import NANWire
 /// One wireless interface of a radio: a netdev such as `wlan0`, or a device without a netdev such
 /// as the NAN management interface.
 public struct WirelessInterface: Sendable, Hashable {

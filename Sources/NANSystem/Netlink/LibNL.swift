@@ -1,4 +1,5 @@
 internal import CNetlink
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -51,19 +52,24 @@ struct GenericNetlinkFamily: Sendable, Hashable {
     var maxAttribute: UInt32
 }
 
+/// The raw `nl_sock` pointer. `@unchecked Sendable` because C pointers are not Sendable to the
+/// compiler; it is sound because the pointer is only ever used inside ``NetlinkSocket``'s lock.
+private struct LibNLSocketPointer: @unchecked Sendable {
+    let pointer: OpaquePointer
+}
+
 /// Owns one libnl `nl_sock` connected to generic netlink.
 ///
-/// `@unchecked Sendable` because the C pointer is not Sendable to the compiler, but the use is safe:
-/// after `init` the pointer is only read for `nl_sendto` (one `sendto(2)` on the descriptor, which
-/// the kernel serializes) and for resolution calls made before the reader starts; it is freed exactly
-/// once, by ``free()``, which the owning ``NetlinkConnection`` calls only after its reader has stopped.
-final class NetlinkSocket: @unchecked Sendable {
-    private let socket: OpaquePointer
+/// The C pointer lives in a `Mutex`: every use (sending, resolving) and the final `nl_socket_free`
+/// take the lock, so a request racing `close()` gets a `closed` error instead of touching freed memory.
+/// The descriptor is read by the connection's reader, which has stopped before ``free()`` is called.
+final class NetlinkSocket: Sendable {
+    /// The libnl socket; nil once freed.
+    private let socket: Mutex<LibNLSocketPointer?>
     /// The socket's file descriptor (read by the connection's reader).
     let fileDescriptor: Int32
     /// The netlink port id the kernel assigned to us.
     let localPort: UInt32
-    private var freed = false
 
     /// Opens and connects a generic netlink socket with extended acks on.
     init() throws(NetlinkError) {
@@ -82,56 +88,76 @@ final class NetlinkSocket: @unchecked Sendable {
                                        detail: "netlink option \(option)")
                 }
             }
-            self.socket = socket
             self.fileDescriptor = fd
             self.localPort = nl_socket_get_local_port(socket)
+            self.socket = Mutex(LibNLSocketPointer(pointer: socket))
         } catch {
             nl_socket_free(socket)
             throw error
         }
     }
 
+    /// Runs `body` with the live socket, or throws `closed` (naming `call`) if it was freed.
+    private func withSocket<T>(_ call: String, _ body: (OpaquePointer) throws(NetlinkError) -> T) throws(NetlinkError) -> T {
+        let result = socket.withLock { (pointer) -> Result<T, NetlinkError> in
+            guard let pointer else { return .failure(NetlinkError(code: .closed, call: call)) }
+            do throws(NetlinkError) {
+                return .success(try body(pointer.pointer))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
     /// Resolves a family by name (synchronously; only before the reader starts).
     ///
     /// - Throws: `familyNotFound` (or `missingCode`) if the kernel has no such family.
     func resolveFamily(_ name: String, missingCode: NetlinkError.Code = .familyNotFound) throws(NetlinkError) -> GenericNetlinkFamily {
-        var cache: OpaquePointer?
-        try LibNL.call("genl_ctrl_alloc_cache") { genl_ctrl_alloc_cache(socket, &cache) }
-        guard let cache else { throw NetlinkError(code: .system, call: "genl_ctrl_alloc_cache") }
-        defer { nl_cache_free(cache) }
-        guard let family = genl_ctrl_search_by_name(cache, name) else {
-            throw NetlinkError(code: missingCode, errno: ENOENT, call: "genl_ctrl_search_by_name",
-                               detail: "no generic netlink family \"\(name)\"")
+        try withSocket("genl_ctrl_alloc_cache") { (socket) throws(NetlinkError) in
+            var cache: OpaquePointer?
+            try LibNL.call("genl_ctrl_alloc_cache") { genl_ctrl_alloc_cache(socket, &cache) }
+            guard let cache else { throw NetlinkError(code: .system, call: "genl_ctrl_alloc_cache") }
+            defer { nl_cache_free(cache) }
+            guard let family = genl_ctrl_search_by_name(cache, name) else {
+                throw NetlinkError(code: missingCode, errno: ENOENT, call: "genl_ctrl_search_by_name",
+                                   detail: "no generic netlink family \"\(name)\"")
+            }
+            defer { genl_family_put(family) }
+            let id = genl_family_get_id(family)
+            return GenericNetlinkFamily(name: name, id: UInt16(truncatingIfNeeded: id),
+                                        maxAttribute: genl_family_get_maxattr(family))
         }
-        defer { genl_family_put(family) }
-        let id = genl_family_get_id(family)
-        return GenericNetlinkFamily(name: name, id: UInt16(truncatingIfNeeded: id),
-                                    maxAttribute: genl_family_get_maxattr(family))
     }
 
     /// Resolves a multicast group of a family and joins it.
     func joinGroup(family: String, group: String) throws(NetlinkError) {
-        let id = try LibNL.call("genl_ctrl_resolve_grp", notFound: .familyNotFound) {
-            genl_ctrl_resolve_grp(socket, family, group)
+        try withSocket("genl_ctrl_resolve_grp") { (socket) throws(NetlinkError) in
+            let id = try LibNL.call("genl_ctrl_resolve_grp", notFound: .familyNotFound) {
+                genl_ctrl_resolve_grp(socket, family, group)
+            }
+            try LibNL.call("nl_socket_add_membership") { nl_socket_add_membership(socket, id) }
         }
-        try LibNL.call("nl_socket_add_membership") { nl_socket_add_membership(socket, id) }
     }
 
     /// Sends one encoded netlink message to the kernel.
     func send(_ bytes: [UInt8]) throws(NetlinkError) {
-        var copy = bytes
-        let sent = try LibNL.call("nl_sendto") {
-            copy.withUnsafeMutableBytes { nl_sendto(socket, $0.baseAddress, $0.count) }
-        }
-        guard Int(sent) == bytes.count else {
-            throw NetlinkError(code: .system, call: "nl_sendto", detail: "sent \(sent) of \(bytes.count) bytes")
+        try withSocket("nl_sendto") { (socket) throws(NetlinkError) in
+            var copy = bytes
+            let sent = try LibNL.call("nl_sendto") {
+                copy.withUnsafeMutableBytes { nl_sendto(socket, $0.baseAddress, $0.count) }
+            }
+            guard Int(sent) == bytes.count else {
+                throw NetlinkError(code: .system, call: "nl_sendto", detail: "sent \(sent) of \(bytes.count) bytes")
+            }
         }
     }
 
-    /// Frees the socket (closes the descriptor). Call once, after the reader has stopped.
+    /// Frees the socket (closes the descriptor). Idempotent; call after the reader has stopped.
     func free() {
-        guard !freed else { return }
-        freed = true
-        nl_socket_free(socket)
+        socket.withLock { pointer in
+            if let live = pointer { nl_socket_free(live.pointer) }
+            pointer = nil
+        }
     }
 }

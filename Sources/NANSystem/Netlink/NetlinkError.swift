@@ -46,7 +46,8 @@ public struct NetlinkError: Error, Sendable, Hashable, CustomStringConvertible {
         public static var noSuchDevice: Self { Self(.noSuchDevice) }
         /// NAN is already running on this device: `EEXIST` from `START_NAN`.
         public static var alreadyRunning: Self { Self(.alreadyRunning) }
-        /// NAN is not running on this device: `ENOTCONN` (for example from `CHANGE_NAN_CONFIG`).
+        /// NAN is not running on this device (or the interface is down): `ENOTCONN`, or `ENETDOWN`, which
+        /// Linux 7.2 returns for `CHANGE_NAN_CONFIG` after `STOP_NAN`.
         public static var notRunning: Self { Self(.notRunning) }
         /// The driver or kernel does not support this operation: `EOPNOTSUPP`.
         public static var notSupported: Self { Self(.notSupported) }
@@ -108,7 +109,7 @@ public struct NetlinkError: Error, Sendable, Hashable, CustomStringConvertible {
         case .permissionDenied: "run as root or grant CAP_NET_ADMIN"
         case .noSuchDevice: "the radio or interface is gone; list adapters again"
         case .alreadyRunning: "NAN is already running on this device; stop it first"
-        case .notRunning: "start NAN on this device first"
+        case .notRunning: "the device is not running; start NAN (or bring the interface up) first"
         case .notSupported: "the driver does not support this; check the adapter's NAN capabilities"
         case .busy: "the device is busy; retry later"
         case .overrun: "events arrived faster than they were read; state may need to be refreshed"
@@ -161,7 +162,7 @@ public struct NetlinkError: Error, Sendable, Hashable, CustomStringConvertible {
         case EPERM, EACCES: code = .permissionDenied
         case ENODEV: code = .noSuchDevice
         case EEXIST where call == "NL80211_CMD_START_NAN": code = .alreadyRunning
-        case ENOTCONN: code = .notRunning
+        case ENOTCONN, ENETDOWN: code = .notRunning
         case EOPNOTSUPP: code = .notSupported
         case EBUSY: code = .busy
         case ENOBUFS: code = .overrun

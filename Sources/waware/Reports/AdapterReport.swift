@@ -79,8 +79,9 @@ struct CombinationReport: Codable, Equatable, Sendable {
 
 /// An interface that exists on an adapter.
 struct InterfaceReport: Codable, Equatable, Sendable {
-    /// The interface name (`wlan0`, `nan0`).
-    var name: String
+    /// The interface name (`wlan0`); `nil` for interfaces without a netdev, such as NAN, whose names the
+    /// kernel does not report.
+    var name: String?
     /// The interface type (`managed`, `NAN`).
     var type: String
     /// The wireless device id, in hex as `iw` prints it (`0x2`).
@@ -89,6 +90,9 @@ struct InterfaceReport: Codable, Equatable, Sendable {
     var ifindex: Int?
     /// The interface's MAC address, if reported.
     var address: String?
+
+    /// The name, or `wdev 0x2` for an interface without one.
+    var label: String { name ?? "wdev \(wdev)" }
 }
 
 extension NANReport {

@@ -63,7 +63,7 @@ enum AdapterText {
     /// The columns of one interface line: name, type, wdev, ifindex, address.
     static func interfaceRow(_ interface: InterfaceReport) -> [String] {
         [
-            interface.name, interface.type, "wdev \(interface.wdev)",
+            interface.name ?? "-", interface.type, "wdev \(interface.wdev)",
             interface.ifindex.map { "ifindex \($0)" } ?? "no netdev",
             interface.address ?? "",
         ]

@@ -1,4 +1,5 @@
 import NANSystem
+import NANWire
 
 extension AdapterReport {
     /// The tool's view of a library ``Adapter``.
@@ -65,7 +66,7 @@ extension InterfaceReport {
     /// The tool's view of an interface.
     init(_ interface: WirelessInterface) {
         self.init(
-            name: interface.name ?? "(no name)",
+            name: interface.name,
             type: interface.type.description,
             wdev: interface.wdev.description,
             ifindex: interface.index.map { Int($0.rawValue) },

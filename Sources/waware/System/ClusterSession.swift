@@ -1,4 +1,5 @@
 import NANSystem
+import NANWire
 
 /// The work behind `waware cluster start` and `waware cluster stop`.
 enum ClusterSession {
@@ -19,6 +20,7 @@ enum ClusterSession {
             let nan = try await session.createNANInterface(on: wiphy, name: interfaceName(for: report))
             var started = EventRecord("started")
             started.phy = report.phy
+            started.wiphy = report.wiphy
             started.interface = nan.name
             started.wdev = nan.wdev.description
             started.address = nan.address.description
@@ -31,7 +33,7 @@ enum ClusterSession {
                 try await session.startNAN(on: nan.wdev, configuration: configuration)
             } catch let error as NetlinkError {
                 try? await session.deleteInterface(nan.wdev)
-                throw startFailure(error, report: report, configuration: configuration)
+                throw startFailure(error, report: report)
             }
             try write(started, json: command.json, output: output)
 
@@ -67,7 +69,7 @@ enum ClusterSession {
 
     /// How the event loop ended.
     private enum Ending {
-        /// SIGINT/SIGTERM (task cancellation) or the event stream finishing.
+        /// SIGINT/SIGTERM (task cancellation).
         case interrupted
         /// The adapter or the interface disappeared.
         case removed(CommandFailure)
@@ -81,10 +83,13 @@ enum ClusterSession {
         for try await event in events {
             switch event {
             case .wiphyRemoved(let wiphy) where wiphy == nan.wiphy:
-                return .removed(CommandFailure(
-                    "\(phy) was removed while NAN was running (unplugged, driver unloaded or radio deleted)",
-                    code: .deviceRemoved))
+                return .removed(radioRemoved(phy))
             case .interfaceRemoved(_, let wdev, _) where wdev == nan.wdev:
+                // A removed radio takes its interfaces first; tell that apart from someone deleting ours.
+                let stillThere = try? await stillPresent(nan.wiphy)
+                if stillThere == false {
+                    return .removed(radioRemoved(phy))
+                }
                 return .removed(CommandFailure(
                     "the NAN interface \(nan.name) (wdev \(nan.wdev)) on \(phy) was deleted while NAN was running",
                     code: .deviceRemoved))
@@ -101,7 +106,23 @@ enum ClusterSession {
                 continue
             }
         }
+        guard Task.isCancelled else {
+            throw CommandFailure("the kernel connection closed while NAN was running on \(phy)")
+        }
         return .interrupted
+    }
+
+    private static func radioRemoved(_ phy: String) -> CommandFailure {
+        CommandFailure(
+            "\(phy) was removed while NAN was running (unplugged, driver unloaded or radio deleted)",
+            code: .deviceRemoved)
+    }
+
+    /// Whether the radio still exists, asked on a fresh session (the running one is busy with events).
+    private static func stillPresent(_ wiphy: WiphyIndex) async throws -> Bool {
+        try await NL80211.withSession { session in
+            try await session.adapters().contains { $0.wiphy == wiphy }
+        }
     }
 
     private static func record(_ event: NL80211Event, nan: NANInterface, phy: String, elapsed: Duration) -> EventRecord {
@@ -168,15 +189,13 @@ enum ClusterSession {
     private static func checkNoNANInterface(on adapter: AdapterReport) throws {
         guard let existing = adapter.interfaces.first(where: { $0.type == InterfaceType.nan.description }) else { return }
         throw CommandFailure(
-            "\(adapter.phy) already has a NAN interface (\(existing.name), wdev \(existing.wdev)), so NAN may be "
+            "\(adapter.phy) already has a NAN interface (\(existing.label)), so NAN may be "
                 + "running from another program; stop it with 'waware cluster stop --adapter \(adapter.phy) --delete'",
             code: .nanAlreadyRunning)
     }
 
     /// Explains a refused `START_NAN`.
-    private static func startFailure(_ error: NetlinkError, report: AdapterReport, configuration: NANConfiguration)
-        -> any Error
-    {
+    private static func startFailure(_ error: NetlinkError, report: AdapterReport) -> any Error {
         if error.code == .alreadyRunning {
             return CommandFailure("NAN is already running on \(report.phy)", code: .nanAlreadyRunning)
         }
@@ -215,7 +234,7 @@ enum ClusterSession {
                 record.wdev = interface.wdev
                 if command.delete {
                     try await session.deleteInterface(wdev)
-                    record.detail = "interface \(interface.name) deleted"
+                    record.detail = "interface \(interface.label) deleted"
                 }
                 if command.json { try output.writeJSON(record) } else { output.write(record.text) }
             }

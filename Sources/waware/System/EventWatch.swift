@@ -37,6 +37,6 @@ enum EventWatch {
 
     /// The current time as ISO 8601 with milliseconds, in UTC.
     static func timestamp(_ date: Date = Date()) -> String {
-        date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true))
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 }

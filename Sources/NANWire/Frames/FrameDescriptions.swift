@@ -1,0 +1,74 @@
+/// One-line summaries for logs and the command line, e.g.
+/// `SDF [SDA publish c57ed9d5d167 id 5 → 0, SDEA id 5 data-path]`.
+extension NANAttribute: CustomStringConvertible {
+    /// A short summary naming the attribute and its key fields.
+    public var description: String {
+        switch self {
+        case .serviceDescriptor(let a):
+            var text = "SDA \(a.controlType) \(a.serviceID) id \(a.instanceID) → \(a.requestorInstanceID)"
+            if let f = a.matchingFilter { text += " filter \(f)" }
+            if let srf = a.serviceResponseFilter {
+                switch srf.addressSet {
+                case .addresses(let list): text += " srf \(srf.include ? "include" : "exclude") \(list.count) addresses"
+                case .bloomFilter(let bf): text += " srf \(srf.include ? "include" : "exclude") bloom[\(bf.index)] \(bf.bits.count) bytes"
+                }
+            }
+            if let info = a.serviceInfo { text += " info \(info.count) bytes" }
+            return text
+        case .serviceDescriptorExtension(let a):
+            var text = "SDEA id \(a.instanceID) control 0x\(String(a.control.rawValue, radix: 16))"
+            if let info = a.serviceInfo { text += " \(info.protocolType) info \(info.info.count) bytes" }
+            return text
+        case .ndp(let a):
+            return "NDP type \(a.type.rawValue) status \(a.status.rawValue) ndp \(a.ndpID) initiator \(a.initiatorNDI)"
+        case .ndpExtension(let a):
+            return "NDPE type \(a.type.rawValue) status \(a.status.rawValue) ndp \(a.ndpID) initiator \(a.initiatorNDI) \(a.tlvs.count) TLVs"
+        case .unknown(let a):
+            return "\(a.id) \(a.body.count) bytes"
+        default:
+            return id.description
+        }
+    }
+}
+
+extension ServiceDescriptorAttribute.ControlType: CustomStringConvertible {
+    /// `publish`, `subscribe` or `follow-up`.
+    public var description: String {
+        switch self {
+        case .publish: return "publish"
+        case .subscribe: return "subscribe"
+        case .followUp: return "follow-up"
+        }
+    }
+}
+
+extension ServiceDiscoveryFrame: CustomStringConvertible {
+    /// `SDF [attribute, …]` (`protected SDF` for category 9).
+    public var description: String {
+        "\(isProtected ? "protected " : "")SDF [\(attributes.map(\.description).joined(separator: ", "))]"
+    }
+}
+
+extension NANActionFrame: CustomStringConvertible {
+    /// `NAF data path request [attribute, …]`.
+    public var description: String {
+        "\(isProtected ? "protected " : "")NAF \(subtype) [\(attributes.map(\.description).joined(separator: ", "))]"
+    }
+}
+
+extension NANFrame: CustomStringConvertible {
+    /// The SDF's or NAF's summary.
+    public var description: String {
+        switch self {
+        case .serviceDiscovery(let f): return f.description
+        case .action(let f): return f.description
+        }
+    }
+}
+
+extension NANManagementFrame: CustomStringConvertible {
+    /// `source → destination (bssid): body`.
+    public var description: String {
+        "\(header.source) → \(header.destination) (\(header.bssid)): \(body)"
+    }
+}

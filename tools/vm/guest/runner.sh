@@ -19,7 +19,8 @@ shift
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 scenarios=${WAWARE_VM_SCENARIO_DIR:-$(cd "$here/../scenarios" && pwd)}
 export WAWARE_REPO=${WAWARE_REPO:-$(cd "$here/../../.." && pwd)}
-export PATH="$(dirname "${WAWARE:-/nonexistent/waware}"):$PATH:/usr/sbin:/sbin"
+# A plain system PATH: the host's may start with shims (pyenv) that cost seconds per call in the VM.
+export PATH="$(dirname "${WAWARE:-/nonexistent/waware}"):/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
 report() { echo "waware-vm: $*"; }
 

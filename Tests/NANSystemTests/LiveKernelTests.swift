@@ -228,6 +228,16 @@ struct LiveKernelTests {
                 } catch let error as NetlinkError {
                     Issue.record("local schedule: \(error)")
                 }
+                // A refusal carries the kernel's extended-ack text.
+                do {
+                    try await session.setLocalSchedule(NANLocalSchedule(
+                        channels: [NANScheduleChannel(frequency: .nan2GHz, channelEntry: entry)],
+                        timeSlots: slots, availabilityAttribute: [0x12]), on: nan.wdev)
+                    Issue.record("a 1-byte availability attribute was accepted")
+                } catch let error as NetlinkError {
+                    #expect(error.errno == EINVAL)
+                    #expect(error.kernelMessage?.contains("Too short") == true, "\(error)")
+                }
                 try await session.stopNAN(on: nan.wdev)
             }
         }

@@ -87,11 +87,19 @@ actor DiscoveryEngine {
 
     /// Consumes the radio's events until they end or the task is cancelled.
     func run() async {
-        for await event in radio.events {
-            await handle(event)
-            if Task.isCancelled { break }
-        }
+        await consume(radio)
         shutDown(reason: .failure)
+    }
+
+    private func consume<Radio: DiscoveryRadio>(_ radio: Radio) async {
+        do {
+            for try await event in radio.events {
+                await handle(event)
+                if Task.isCancelled { break }
+            }
+        } catch {
+            // The event stream failed (the session closed): the caller shuts down.
+        }
     }
 
     /// Handles one radio event.

@@ -40,7 +40,6 @@ extension NANEngine {
             }
             let radio = NL80211Radio(
                 session: session, interface: interface, discoveryMode: userSpace ? .userSpace : .offloaded)
-            defer { radio.close() }
             let configuration = NANConfiguration(
                 masterPreference: options.masterPreference, bands: options.bands, notifyDiscoveryWindows: userSpace)
             try await session.startNAN(on: interface.wdev, configuration: configuration)

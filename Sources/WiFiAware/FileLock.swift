@@ -1,6 +1,5 @@
 internal import Foundation
-// Only flock(2) and its constants are used, with integer arguments; no pointers cross into C here.
-internal import Glibc
+internal import NANSystem
 
 /// An exclusive advisory lock (flock) on a lock file, which serialises read-modify-write of the
 /// device store between threads and processes.
@@ -14,15 +13,15 @@ enum FileLock {
     static func withExclusiveLock<T>(at url: URL, _ body: () throws(WAError) -> T) throws(WAError) -> T {
         let handle = try open(url)
         defer { try? handle.close() }
-        while flock(handle.fileDescriptor, LOCK_EX) != 0 {
-            let number = errno
-            if number == EINTR { continue }
+        do throws(FileError) {
+            try AdvisoryLock.lockExclusively(handle.fileDescriptor, path: url.path)
+        } catch {
             throw WAError(
                 .storageFailed,
-                message: "cannot lock \(url.path): \(WAError.errnoText(number))",
-                errno: number)
+                message: "cannot lock \(url.path): \(WAError.errnoText(error.errno))",
+                errno: error.errno)
         }
-        defer { _ = flock(handle.fileDescriptor, LOCK_UN) }
+        defer { AdvisoryLock.unlock(handle.fileDescriptor) }
         return try body()
     }
 

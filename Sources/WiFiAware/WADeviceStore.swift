@@ -1,5 +1,5 @@
 public import Foundation
-internal import Glibc
+internal import NANSystem
 public import NANWire
 
 /// The persistent store of paired devices: a JSON file, mode 0600, in a folder created 0700.
@@ -42,7 +42,7 @@ public struct WADeviceStore: Sendable {
     /// - Returns: The store's file.
     public static func defaultURL(
         environment: [String: String] = ProcessInfo.processInfo.environment,
-        isRoot: Bool = geteuid() == 0
+        isRoot: Bool = runningAsRoot
     ) -> URL {
         if let directory = environment["WAWARE_STATE_DIR"], !directory.isEmpty {
             return URL(fileURLWithPath: directory, isDirectory: true).appendingPathComponent("devices.json")
@@ -52,6 +52,9 @@ public struct WADeviceStore: Sendable {
         }
         return URL(fileURLWithPath: "/var/lib/waware/devices.json")
     }
+
+    /// Whether this process runs as root (effective user id 0); the default of `defaultURL`'s `isRoot`.
+    @usableFromInline static var runningAsRoot: Bool { ProcessIdentity.isRoot }
 
     // MARK: Reading
 
@@ -184,7 +187,7 @@ public struct WADeviceStore: Sendable {
         do {
             return try Data(contentsOf: url)
         } catch {
-            if WAError.posixErrno(of: error) == ENOENT || !FileManager.default.fileExists(atPath: url.path) {
+            if WAError.posixErrno(of: error) == POSIXErrorCode.ENOENT.rawValue || !FileManager.default.fileExists(atPath: url.path) {
                 return nil
             }
             throw WAError.file(error, action: "read the device store", path: url.path)
@@ -223,12 +226,11 @@ public struct WADeviceStore: Sendable {
         return result
     }
 
-    /// Replaces the file atomically (Foundation writes a temporary file in the same folder, fsyncs and
-    /// renames it) and then restricts it to the owner.
+    /// Replaces the file atomically with a temporary file created 0600 in the same folder (fsynced,
+    /// renamed over the store, folder fsynced), so the devices are never readable by other users.
     private func write(_ data: Data) throws(WAError) {
-        do {
-            try data.write(to: url, options: .atomic)
-            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+        do throws(FileError) {
+            try PrivateFile.replace(at: url.path, with: Array(data))
         } catch {
             throw WAError.file(error, action: "write the device store", path: url.path)
         }

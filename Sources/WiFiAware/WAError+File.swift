@@ -1,11 +1,12 @@
 internal import Foundation
+internal import NANSystem
 
 extension WAError {
-    /// Turns a Foundation file error into a WAError: permission problems become `permissionDenied`,
-    /// everything else `storageFailed`; the errno is kept.
+    /// Turns a file error (Foundation's, or NANSystem's `FileError`) into a WAError: permission problems
+    /// become `permissionDenied`, everything else `storageFailed`; the errno is kept.
     ///
     /// - Parameters:
-    ///   - error: The error Foundation threw.
+    ///   - error: The error Foundation or `PrivateFile` threw.
     ///   - action: What was being done, e.g. "write the device store".
     ///   - path: The file concerned.
     static func file(_ error: any Error, action: String, path: String) -> WAError {
@@ -22,8 +23,12 @@ extension WAError {
             .storageFailed, message: "cannot \(action) \(path): \(reason)", errno: number, underlying: error)
     }
 
-    /// The POSIX errno inside a Foundation error (a `POSIXError`, or a `CocoaError` wrapping one), if there is one.
+    /// The POSIX errno inside an error (a NANSystem `FileError`, a `POSIXError`, or a `CocoaError` wrapping
+    /// one), if there is one.
     static func posixErrno(of error: any Error) -> Int32? {
+        if let file = error as? FileError {
+            return file.errno
+        }
         if let posix = error as? POSIXError {
             return posix.code.rawValue
         }

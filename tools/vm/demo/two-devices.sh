@@ -1,31 +1,47 @@
 #!/bin/bash
 # The demo tools/demo shows on a machine without NAN hardware: two simulated devices, each with its own
-# radio in its own network namespace, start NAN with waware and end up in one cluster.
+# radio in its own network namespace, start NAN with waware and end up in one cluster; when this waware
+# has publish/subscribe, device B then discovers a service device A publishes and they exchange messages.
 # Output is for people, not for grep: the raw logs are in results/demo/two-devices/.
-# timeout: 150
+# timeout: 240
 source "$(dirname "$0")/../guest/lib.sh"
 
-# describe LOG WHO: one sentence per interesting event of a `waware cluster start --json` log.
-describe() {
-    python3 - "$1" "$2" <<'PY'
+# describe WHO ROLE [LOG]: one sentence per interesting event of waware's --json output (LOG or stdin);
+# ROLE says what a service's "started" means (publishing, looking for).
+cat >"$SCENARIO_OUT/describe.py" <<'PY'
 import json, sys
-who = sys.argv[2]
-for raw in open(sys.argv[1]):
+who, role = sys.argv[1], sys.argv[2]
+for raw in (open(sys.argv[3]) if len(sys.argv) > 3 else sys.stdin):
     try:
         e = json.loads(raw)
     except ValueError:
         continue
-    kind = e.get("event")
+    if not isinstance(e, dict):
+        continue
+    kind, at = e.get("event"), e.get("elapsedSeconds", e.get("elapsed"))
+    after = " after %.1f s" % at if isinstance(at, (int, float)) else ""
+    peer, info = e.get("peer", "?"), e.get("info", "")
     if kind == "started":
-        print(f"  {who}: NAN is on (NAN address {e.get('address', '?')}, master preference {e.get('masterPreference', '?')})")
+        what = role + " " + e["service"] if "service" in e else "NAN is on"
+        print("  %s: %s (NAN address %s)" % (who, what, e.get("address", "?")))
     elif kind == "clusterJoined":
         how = "created a new cluster" if e.get("newCluster") else "joined the cluster"
-        after = e.get("elapsedSeconds")
-        print(f"  {who}: {how} {e.get('clusterID', '?')}" + (f" after {after:.1f} s" if after is not None else ""))
+        print("  %s: %s %s%s" % (who, how, e.get("clusterID", "?"), after))
+    elif kind == "discovered":
+        facts = []
+        if info:
+            facts.append('service info "%s"' % info)
+        if "signal" in e:
+            facts.append("signal %s dBm" % e["signal"])
+        print("  %s: found the service on %s%s%s" % (who, peer, after, " (%s)" % ", ".join(facts) if facts else ""))
+    elif kind == "sent":
+        print('  %s: sent "%s" to %s: %s' % (who, info, peer, e.get("status", "?")))
+    elif kind == "message":
+        print('  %s: received "%s" from %s%s' % (who, info, peer, after))
     elif kind == "stopped":
-        print(f"  {who}: NAN stopped, interface removed")
+        print("  %s: NAN stopped, interface removed" % who)
 PY
-}
+describe() { python3 "$SCENARIO_OUT/describe.py" "$@"; }
 last_cluster() { event_field "$1" clusterJoined clusterID; }
 
 echo "Two simulated Wi-Fi Aware (NAN) devices, A and B, each with its own radio."
@@ -40,7 +56,7 @@ echo
 echo "Device A starts NAN (waware cluster start):"
 start_bg A deviceA "$WAWARE" cluster start --json >/dev/null
 wait_for_line "$(bg_log A)" '"event":"clusterJoined"' 30 >/dev/null
-describe "$(bg_log A)" "device A"
+describe "device A" "" "$(bg_log A)"
 echo
 echo "Device B starts NAN and looks for a cluster to join:"
 start_bg B deviceB "$WAWARE" cluster start --json >/dev/null
@@ -49,7 +65,7 @@ deadline=$(($(date +%s) + 30))
 while a=$(last_cluster "$(bg_log A)") b=$(last_cluster "$(bg_log B)"); [ "$a" != "$b" ] && [ "$(date +%s)" -lt "$deadline" ]; do
     sleep 0.5
 done
-describe "$(bg_log B)" "device B"
+describe "device B" "" "$(bg_log B)"
 echo
 if [ "$a" = "$b" ]; then
     echo "Both devices are in NAN cluster $a: they share discovery windows and can now find each other's services."
@@ -60,5 +76,25 @@ echo
 stop_bg A >/dev/null
 stop_bg B >/dev/null
 echo "Stopping both (Ctrl-C):"
-describe "$(bg_log A)" "device A" | grep stopped
-describe "$(bg_log B)" "device B" | grep stopped
+describe "device A" "" "$(bg_log A)" | grep stopped
+describe "device B" "" "$(bg_log B)" | grep stopped
+
+# Service discovery, when this build of waware has it.
+"$WAWARE" publish --help >/dev/null 2>&1 || exit 0
+echo
+echo "Device A publishes the service _chat._tcp and answers every message with \"pong\" (waware publish):"
+start_bg pub deviceA "$WAWARE" publish _chat._tcp --unsolicited --info "hello from A" --answer pong --json >/dev/null
+wait_for_line "$(bg_log pub)" '"event":"started"' 30 >/dev/null
+describe "device A" publishing "$(bg_log pub)"
+echo
+echo "Device B looks for _chat._tcp and sends \"ping\" to what it finds (waware subscribe):"
+out=$(in_netns deviceB timeout 90 "$WAWARE" subscribe _chat._tcp --count 1 --send ping --messages 1 --timeout 45 --json)
+rc=$?
+printf '%s\n' "$out" >"$SCENARIO_OUT/sub.log"
+describe "device B" "looking for" <"$SCENARIO_OUT/sub.log"
+[ $rc = 0 ] || fail "waware subscribe exited $rc (logs in results/demo/two-devices/)"
+sleep 1
+describe "device A" publishing "$(bg_log pub)" | grep received
+stop_bg pub >/dev/null
+echo
+echo "Device B discovered device A's service and they exchanged messages, all over the simulated air."

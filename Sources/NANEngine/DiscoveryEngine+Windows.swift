@@ -41,7 +41,7 @@ extension DiscoveryEngine {
         for waiter in waiters { waiter.resume(returning: true) }
         guard radio.discoveryMode == .userSpace, !announcements.isEmpty else { return }
         for batch in batches(announcements) {
-            _ = await transmit(batch, frequency: frequency)
+            _ = await transmit(batch, frequency: nil)  // hwsim queues it for the next DW slot; no channel needed
         }
     }
 

@@ -13,6 +13,9 @@ release=${WAWARE_REPO:-}/.build/release/waware
 if [ -x "$release" ] && [ "$release" -nt "$WAWARE" ]; then WAWARE=$release; fi
 echo "benchmarking $WAWARE"
 
+# A regulatory domain that allows NAN on 5 GHz: the engine then uses both bands' DWs (the world domain
+# forbids initiating on 5 GHz, and the engine falls back to 2.4 GHz alone).
+iw reg set US || fail "iw reg set US failed"
 sim_radios 3
 radio_netns 0 dA
 radio_netns 1 dB

@@ -11,13 +11,16 @@ extension DiscoveryEngine {
             wakeClusterWaiters()
         }
         statistics.discoveryWindows += 1
+        let startsPeriod = !NANTiming.isFiveGigahertzOrAbove(frequency)
         var announcements: [ServiceAnnouncement] = []
         var expired: [InstanceID] = []
         for id in functions.keys.sorted() {
             guard var function = functions[id] else { continue }
             // A service started between two notifications is live in the DW that follows; the notification
-            // after its n-th DW ends a TTL of n DWs.
-            if let left = function.windowsLeft {
+            // after its n-th DW ends a TTL of n DWs. A TTL counts DW periods of 512 TU: a dual-band device
+            // is told of a 2.4 GHz and a 5 GHz DW in each period, and only the 2.4 GHz one, which every NAN
+            // device attends, starts a period (otherwise the TTL would halve when 5 GHz is allowed).
+            if startsPeriod, let left = function.windowsLeft {
                 if left <= 1 { expired.append(id); continue }
                 function.windowsLeft = left - 1
             }

@@ -277,6 +277,25 @@ import Testing
         #expect(await bench.air.sent.count == 2)
     }
 
+    @Test func timeToLiveInWindowsCountsPeriodsNotEachBandsWindow() async throws {
+        let bench = await Bench()
+        var publish = PublishConfiguration(serviceID: service("chat"))
+        publish.timeToLive = TimeToLive(discoveryWindows: 2)
+        let publisher = try await bench.engines[0].publish(publish)
+        // On one band a TTL of 2 DWs ends at the second notification (see the test above). With a 5 GHz DW
+        // in each period, the 5 GHz notification must not count: the publish is still announced there and
+        // ends only at the next 2.4 GHz notification, two periods after it started.
+        await bench.air.tick(frequency: 2437)
+        await bench.air.tick(frequency: 5745)
+        let sentInTwoPeriods = await bench.air.sent.count
+        #expect(sentInTwoPeriods == 3, "sent \(sentInTwoPeriods)")
+        await bench.air.tick(frequency: 2437)
+        var events: [DiscoveryEvent] = []
+        for await event in publisher { events.append(event) }
+        #expect(events.last?.termination == .timeToLiveExpired)
+        #expect(await bench.air.sent.count == 3)
+    }
+
     @Test func publishWithTimeToLiveInSecondsEndsWithReasonTTL() async throws {
         let bench = await Bench()
         var publish = PublishConfiguration(serviceID: service("chat"))

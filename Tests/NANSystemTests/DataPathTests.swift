@@ -250,6 +250,18 @@ private func message(_ command: NL80211Command, _ build: (inout NetlinkAttribute
         } throws: { ($0 as? NetlinkError)?.code == .invalidRequest }
     }
 
+    @Test func clearingScheduleHasNoChannelsAndAnEmptyBlob() throws {
+        let parsed = try NetlinkAttributes(parsing: try NL80211Request.setLocalSchedule(wdev, .cleared).attributes)
+        #expect(parsed.every(NL80211Attribute.nanChannel).isEmpty)
+        #expect(parsed.bytes(NL80211Attribute.nanTimeSlots) == [UInt8](repeating: 0xff, count: 32))
+        #expect(!parsed.has(NL80211Attribute.nanAvailBlob))
+        // Linux 7.2: "NAN Availability blob must be empty if all time slots are unavailable".
+        #expect {
+            try NL80211Request.setLocalSchedule(wdev, NANLocalSchedule(
+                channels: [], timeSlots: [UInt8](repeating: 0xff, count: 32), availabilityAttribute: [0x12, 0, 0]))
+        } throws: { ($0 as? NetlinkError)?.code == .invalidRequest }
+    }
+
     @Test func peerScheduleNeedsSequenceChannelsAndMapsTogether() throws {
         let channel = NANScheduleChannel(frequency: .nan2GHz, channelEntry: [0, 0, 0, 0, 0, 0])
         #expect {

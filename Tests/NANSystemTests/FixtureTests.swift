@@ -153,6 +153,12 @@ func dataMessages(_ name: String) throws -> [GenericNetlinkMessage] {
         #expect(refusal.code == .notRunning)
     }
 
+    @Test func refusalCarriesTheKernelsExtendedAckTextAndOffset() throws {
+        let ack = try NetlinkAck(try fixture("set-local-schedule-short-blob.nlmsgs")[0])
+        #expect(ack.error == -EINVAL)
+        #expect(ack.kernelMessage == "NAN Availability: Too short (need at least 3 bytes, have 1)")
+    }
+
     @Test func stoppingADeletedInterfaceIsNoSuchDevice() throws {
         let refusal = try error("stop-nan-no-such-device.nlmsgs", call: "NL80211_CMD_STOP_NAN")
         #expect(refusal.errno == ENODEV)

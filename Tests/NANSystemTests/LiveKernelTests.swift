@@ -177,6 +177,72 @@ struct LiveKernelTests {
         }
     }
 
+    @Test func concurrentRequestsOnOneSessionAllGetTheirOwnReplies() async throws {
+        try await HWSim.withSession { hwsim in
+            _ = try await hwsim.addRadio(HWSimRadioConfiguration(name: "wwlive4", destroyOnClose: true))
+            try await NL80211.withSession { session in
+                let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+                    for round in 0..<8 {
+                        group.addTask {
+                            round.isMultiple(of: 2) ? try await session.adapters().count : try await session.interfaces().count
+                        }
+                    }
+                    var counts: [Int] = []
+                    for try await count in group { counts.append(count) }
+                    return counts
+                }
+                #expect(counts.count == 8)
+                #expect(counts.allSatisfy { $0 >= 1 })
+                // A cancelled request does not disturb the session.
+                let cancelled = Task { try await session.adapters() }
+                cancelled.cancel()
+                _ = await cancelled.result
+                #expect(try await session.adapters().contains { $0.name == "wwlive4" })
+            }
+        }
+    }
+
+    @Test func localScheduleOnChannel6IsAcceptedAndCleared() async throws {
+        try await HWSim.withSession { hwsim in
+            _ = try await hwsim.addRadio(HWSimRadioConfiguration(name: "wwlive5", destroyOnClose: true))
+            try await NL80211.withSession { session in
+                let adapter = try #require(try await session.adapters().first { $0.name == "wwlive5" })
+                let nan = try await session.createNANInterface(on: adapter.wiphy, name: "wwnan5")
+                try await session.startNAN(on: nan.wdev, configuration: NANConfiguration(masterPreference: 10))
+                // Channel entry (Table 100): operating class 81, channel bitmap bit 5 (channel 6),
+                // primary channel bitmap 0, auxiliary channel bitmap 0.
+                let entry: [UInt8] = [81, 0x20, 0x00, 0x00, 0x00, 0x00]
+                var slots = [UInt8](repeating: NANLocalSchedule.unavailableSlot, count: 32)
+                slots[8] = 0
+                slots[9] = 0
+                // NAN Availability attribute: id 0x12, length, sequence 1, control map 1, one committed
+                // entry with a 512 TU / 16 TU time bitmap (slots 8, 9) on channel 6.
+                let entryBody: [UInt8] = [0x01, 0x11, 0x18, 0x00, 0x04, 0x00, 0x03, 0x00, 0x00, 0x11, 81, 0x20, 0x00, 0x00]
+                let body: [UInt8] = [0x01, 0x01, 0x00, UInt8(entryBody.count), 0x00] + entryBody
+                let blob: [UInt8] = [0x12, UInt8(body.count), 0x00] + body
+                do {
+                    try await session.setLocalSchedule(NANLocalSchedule(
+                        channels: [NANScheduleChannel(frequency: .nan2GHz, channelEntry: entry)],
+                        timeSlots: slots, availabilityAttribute: blob), on: nan.wdev)
+                    try await session.setLocalSchedule(.cleared, on: nan.wdev)
+                } catch let error as NetlinkError {
+                    Issue.record("local schedule: \(error)")
+                }
+                // A refusal carries the kernel's extended-ack text.
+                do {
+                    try await session.setLocalSchedule(NANLocalSchedule(
+                        channels: [NANScheduleChannel(frequency: .nan2GHz, channelEntry: entry)],
+                        timeSlots: slots, availabilityAttribute: [0x12]), on: nan.wdev)
+                    Issue.record("a 1-byte availability attribute was accepted")
+                } catch let error as NetlinkError {
+                    #expect(error.errno == EINVAL)
+                    #expect(error.kernelMessage?.contains("Too short") == true, "\(error)")
+                }
+                try await session.stopNAN(on: nan.wdev)
+            }
+        }
+    }
+
     @Test func serviceDiscoveryFrameSentByOneRadioIsReceivedByTheOther() async throws {
         try await HWSim.withSession { hwsim in
             _ = try await hwsim.addRadio(HWSimRadioConfiguration(name: "wwliveA", destroyOnClose: true))

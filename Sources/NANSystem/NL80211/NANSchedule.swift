@@ -74,10 +74,16 @@ public struct NANLocalSchedule: Sendable, Hashable {
     public var channels: [NANScheduleChannel]
     /// 32 entries: a channel position, or ``unavailableSlot``.
     public var timeSlots: [UInt8]
-    /// The NAN Availability attribute to announce, header included (Wi-Fi Aware Table 93).
+    /// The NAN Availability attribute to announce, header included (Wi-Fi Aware Table 93); empty
+    /// (left out of the request) exactly when every slot is unavailable.
     public var availabilityAttribute: [UInt8]
     /// Let the device announce the change and switch later (`NL80211_ATTR_NAN_SCHED_DEFERRED`).
     public var deferred: Bool
+
+    /// The schedule that clears ours: no channels, every slot unavailable and, as Linux 7.2 requires
+    /// then, no availability attribute. Set it before stopping NAN.
+    public static let cleared = NANLocalSchedule(
+        channels: [], timeSlots: [UInt8](repeating: unavailableSlot, count: slotCount), availabilityAttribute: [])
 
     /// Creates a local schedule.
     public init(channels: [NANScheduleChannel], timeSlots: [UInt8], availabilityAttribute: [UInt8], deferred: Bool = false) {
@@ -158,12 +164,17 @@ extension NL80211Request {
 
     /// `NAN_SET_LOCAL_SCHED`.
     static func setLocalSchedule(_ wdev: WirelessDeviceID, _ schedule: NANLocalSchedule) throws(NetlinkError) -> NL80211Request {
-        try checkSlots(schedule.timeSlots, channels: schedule.channels.count, call: "NL80211_CMD_NAN_SET_LOCAL_SCHED")
+        let call = "NL80211_CMD_NAN_SET_LOCAL_SCHED"
+        try checkSlots(schedule.timeSlots, channels: schedule.channels.count, call: call)
+        if schedule.timeSlots.allSatisfy({ $0 == NANLocalSchedule.unavailableSlot }) && !schedule.availabilityAttribute.isEmpty {
+            throw invalid(call, "the availability attribute must be empty when every slot is unavailable")
+        }
         var w = NetlinkAttributeWriter()
         try w.put(A.wdev, wdev.rawValue)
         for channel in schedule.channels { try put(channel, into: &w) }
         try w.put(A.nanTimeSlots, bytes: schedule.timeSlots)
-        try w.put(A.nanAvailBlob, bytes: schedule.availabilityAttribute)
+        // Linux 7.2 rejects a present but short blob, and wants none when every slot is unavailable.
+        if !schedule.availabilityAttribute.isEmpty { try w.put(A.nanAvailBlob, bytes: schedule.availabilityAttribute) }
         if schedule.deferred { try w.putFlag(A.nanSchedDeferred) }
         return NL80211Request(command: .nanSetLocalSched, attributes: w.bytes)
     }

@@ -54,6 +54,8 @@ final class NetlinkConnection: Sendable {
     private let source: any DispatchSourceRead
     private let buffer = Mutex([UInt8](repeating: 0, count: 256 * 1024))
     private let stopped = DispatchSemaphore(value: 0)
+    /// One dump at a time: the kernel refuses a second concurrent dump on a socket with EBUSY.
+    private let dumps = DumpGate()
     private let onInbound: @Sendable (NetlinkInbound) -> Void
     private let recorder: NetlinkRecorder?
 
@@ -105,6 +107,8 @@ final class NetlinkConnection: Sendable {
             state.nextSequence = state.nextSequence == UInt32.max ? 1 : state.nextSequence + 1
             return sequence
         }
+        if dump { await dumps.acquire() }
+        defer { if dump { dumps.release() } }
         var flags = NetlinkMessage.flagRequest | NetlinkMessage.flagAck
         if dump { flags |= NetlinkMessage.flagDump }
         let bytes = GenericNetlinkMessage.encodeRequest(

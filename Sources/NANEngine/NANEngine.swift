@@ -1,1 +1,62 @@
-// placeholder
+public import NANWire
+
+/// The NAN discovery engine of one NAN interface: publish, subscribe, follow-up messages and peer facts.
+///
+/// Get one with `NANEngine.run(on:…)`, which owns the interface for the duration of its closure.
+/// The same API works whether the driver leaves discovery to user space (hwsim) or offloads it.
+public struct NANEngine: Sendable {
+    let core: DiscoveryEngine
+
+    /// Our NAN Management Interface (NMI) address.
+    public var localAddress: MACAddress { core.localAddress }
+
+    /// Who runs discovery on this interface.
+    public var discoveryMode: DiscoveryMode { core.radio.discoveryMode }
+
+    /// Starts publishing a service.
+    ///
+    /// - Throws: `DiscoveryError.tooLong` if the service info exceeds 255 bytes, `.tooManyServices`,
+    ///   `.engineStopped`, or the driver's error on the offloaded path.
+    public func publish(_ configuration: PublishConfiguration) async throws -> DiscoverySession {
+        let (id, stream) = try await core.publish(configuration)
+        return DiscoverySession(instanceID: id, stream: stream, engine: core)
+    }
+
+    /// Starts subscribing to a service.
+    public func subscribe(_ configuration: SubscribeConfiguration) async throws -> DiscoverySession {
+        let (id, stream) = try await core.subscribe(configuration)
+        return DiscoverySession(instanceID: id, stream: stream, engine: core)
+    }
+
+    /// Sends a follow-up from our instance `local` to a peer's instance and waits for its delivery status.
+    public func send(
+        _ payload: [UInt8], from local: InstanceID, to peer: MACAddress, peerInstanceID: InstanceID
+    ) async throws -> DeliveryStatus {
+        try await core.send(payload, from: local, to: peer, peerInstanceID: peerInstanceID)
+    }
+
+    /// Every peer heard so far, most recent first, with radio facts from its discovery frames.
+    public func peers() async -> [Peer] { await core.knownPeers() }
+
+    /// Counters of frames, windows and drops.
+    public func statistics() async -> EngineStatistics { await core.statistics }
+
+    /// Runs an engine over `radio` for the duration of `body`; every session ends when it returns.
+    static func run<Result: Sendable>(
+        radio: any DiscoveryRadio, codec: any DiscoveryFrameCodec,
+        options: DiscoveryEngine.Options = .init(),
+        _ body: (NANEngine) async throws -> Result
+    ) async throws -> Result {
+        let core = DiscoveryEngine(radio: radio, codec: codec, options: options)
+        let pump = Task { await core.run() }
+        defer { pump.cancel() }
+        do {
+            let result = try await body(NANEngine(core: core))
+            await core.shutDown(reason: .userRequest)
+            return result
+        } catch {
+            await core.shutDown(reason: .userRequest)
+            throw error
+        }
+    }
+}

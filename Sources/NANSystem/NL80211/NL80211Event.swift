@@ -19,6 +19,12 @@ public enum NL80211Event: Sendable, Hashable {
     case nanFunctionTerminated(cookie: NANFunctionCookie, instance: InstanceID, reason: NANTerminationReason)
     /// A deferred local schedule update finished. `NL80211_CMD_NAN_SCHED_UPDATE_DONE`.
     case scheduleUpdateDone(wdev: WirelessDeviceID, success: Bool)
+    /// The device's unaligned schedule changed: `schedule` is its new Unaligned Schedule attribute(s)
+    /// (Wi-Fi Aware Table 109), to attach to frames sent to peers. `NL80211_CMD_NAN_ULW_UPDATE`.
+    case unalignedScheduleUpdated(wiphy: WiphyIndex?, wdev: WirelessDeviceID?, schedule: [UInt8])
+    /// The device left NAN channels because another interface needed the radio; the local schedule may
+    /// need to move off them. `NL80211_CMD_NAN_CHANNEL_EVAC`.
+    case channelsEvacuated(wiphy: WiphyIndex?, wdev: WirelessDeviceID?, channels: [NANEvacuatedChannel])
     /// An interface was created. `NL80211_CMD_NEW_INTERFACE` on the "config" group.
     case interfaceAdded(WirelessInterface)
     /// An interface was removed. `NL80211_CMD_DEL_INTERFACE` on the "config" group.
@@ -68,6 +74,9 @@ extension NL80211Event {
         func wdev() throws(NetlinkError) -> WirelessDeviceID? {
             try attributes.integer(A.wdev, as: UInt64.self).map(WirelessDeviceID.init(rawValue:))
         }
+        func wiphy() throws(NetlinkError) -> WiphyIndex? {
+            try attributes.integer(A.wiphy, as: UInt32.self).map(WiphyIndex.init(rawValue:))
+        }
         func requiredWdev() throws(NetlinkError) -> WirelessDeviceID {
             WirelessDeviceID(rawValue: try attributes.required(A.wdev, as: UInt64.self))
         }
@@ -112,11 +121,25 @@ extension NL80211Event {
                                           reason: NANTerminationReason(rawValue: reason))
         case .nanSchedUpdateDone:
             return .scheduleUpdateDone(wdev: try requiredWdev(), success: attributes.has(A.nanSchedUpdateSuccess))
+        case .nanUlwUpdate:
+            guard let schedule = attributes.bytes(A.nanUlw) else {
+                throw NetlinkError(code: .malformedMessage, call: "decode", detail: "ULW update without NL80211_ATTR_NAN_ULW")
+            }
+            return .unalignedScheduleUpdated(wiphy: try wiphy(), wdev: try wdev(), schedule: schedule)
+        case .nanChannelEvac:
+            var channels: [NANEvacuatedChannel] = []
+            for channel in attributes.every(A.nanChannel) {
+                channels.append(try NANEvacuatedChannel(decoding: try channel.nested(), offset: channel.offset))
+            }
+            guard !channels.isEmpty else {
+                throw NetlinkError(code: .malformedMessage, call: "decode", detail: "channel evacuation without NL80211_ATTR_NAN_CHANNEL")
+            }
+            return .channelsEvacuated(wiphy: try wiphy(), wdev: try wdev(), channels: channels)
         case .newInterface:
             return .interfaceAdded(try WirelessInterface(decoding: attributes))
         case .delInterface:
             return .interfaceRemoved(
-                wiphy: try attributes.integer(A.wiphy, as: UInt32.self).map(WiphyIndex.init(rawValue:)),
+                wiphy: try wiphy(),
                 wdev: try wdev(),
                 interface: try attributes.integer(A.ifindex, as: UInt32.self).map(InterfaceIndex.init(rawValue:)))
         case .delWiphy:

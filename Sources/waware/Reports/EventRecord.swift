@@ -4,7 +4,7 @@
 /// The field names are part of the JSON schema documented in docs/cli.md.
 struct EventRecord: Codable, Equatable, Sendable {
     /// What happened: `started`, `clusterJoined`, `discoveryWindow`, `nanMatch`, `functionTerminated`,
-    /// `scheduleUpdateDone`, `interfaceAdded`, `interfaceRemoved`, `adapterRemoved`, `eventsLost`,
+    /// `scheduleUpdateDone`, `unalignedScheduleUpdated`, `channelsEvacuated`, `interfaceAdded`, `interfaceRemoved`, `adapterRemoved`, `eventsLost`,
     /// `malformedEvent`, `otherEvent`, `stopped`.
     var event: String
     /// Wall-clock time, ISO 8601 with milliseconds (`waware events`).
@@ -47,6 +47,10 @@ struct EventRecord: Codable, Equatable, Sendable {
     var reason: String?
     /// Whether an operation succeeded.
     var success: Bool?
+    /// Raw bytes as hex: the device's new Unaligned Schedule attribute(s) (`unalignedScheduleUpdated`).
+    var blob: String?
+    /// The NAN channels concerned (`channelsEvacuated`).
+    var channels: [EventChannel]?
     /// How many events were lost, when known.
     var dropped: Int?
     /// The nl80211 command number of an event shown only by number.
@@ -79,6 +83,12 @@ struct EventRecord: Codable, Equatable, Sendable {
             return "NAN function \(localInstance.map(String.init) ?? "?") (cookie \(cookie ?? "?")) ended: \(reason ?? "?")"
         case "scheduleUpdateDone":
             return "schedule update\(place) \(success == true ? "succeeded" : "failed")"
+        case "unalignedScheduleUpdated":
+            let size = blob.map { "\($0.count / 2) bytes" } ?? "? bytes"
+            return "unaligned schedule updated\(place): \(size)\(blob.map { $0.isEmpty ? "" : " \($0)" } ?? "")"
+        case "channelsEvacuated":
+            let list = (channels ?? []).map(\.text).joined(separator: ", ")
+            return "NAN channels evacuated\(place): \(list.isEmpty ? "?" : list)"
         case "interfaceAdded":
             return "interface added\(place): \(interfaceType ?? "?")\(address.map { " \($0)" } ?? "")"
         case "interfaceRemoved":

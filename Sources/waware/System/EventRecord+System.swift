@@ -37,6 +37,20 @@ extension EventRecord {
             self.init("scheduleUpdateDone")
             place(&self, wiphy: nil, wdev: wdev)
             self.success = success
+        case .unalignedScheduleUpdated(let wiphy, let wdev, let schedule):
+            self.init("unalignedScheduleUpdated")
+            place(&self, wiphy: wiphy, wdev: wdev)
+            blob = EventChannel.hex(schedule)
+        case .channelsEvacuated(let wiphy, let wdev, let evacuated):
+            self.init("channelsEvacuated")
+            place(&self, wiphy: wiphy, wdev: wdev)
+            channels = evacuated.map { channel in
+                EventChannel(
+                    frequency: Int(channel.frequency.rawValue), width: channel.width?.description,
+                    centerFrequency1: channel.centerFrequency1.map { Int($0.rawValue) },
+                    channelEntry: channel.channelEntry.map(EventChannel.hex),
+                    rxNss: channel.receiveSpatialStreams.map(Int.init))
+            }
         case .interfaceAdded(let interface):
             self.init("interfaceAdded")
             place(&self, wiphy: interface.wiphy, wdev: interface.wdev)
@@ -82,6 +96,8 @@ extension EventRecord {
         case .interfaceAdded(let interface): return interface.wiphy
         case .interfaceRemoved(let wiphy, let wdev, _): return wiphy ?? wdev?.wiphy
         case .wiphyRemoved(let wiphy): return wiphy
+        case .unalignedScheduleUpdated(let wiphy, let wdev, _), .channelsEvacuated(let wiphy, let wdev, _):
+            return wiphy ?? wdev?.wiphy
         case .nanFunctionTerminated, .frameTxStatus, .overrun, .malformed, .unknown: return nil
         }
     }

@@ -1,0 +1,81 @@
+public import NANWire
+
+/// How a publish answers subscribers.
+public struct PublishType: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt8
+    /// Wraps raw bits (nl80211's `NL80211_NAN_SOLICITED_PUBLISH` = 1, `UNSOLICITED` = 2).
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// Answers active subscribes that match.
+    public static let solicited = PublishType(rawValue: 1)
+    /// Announces itself in discovery windows without being asked.
+    public static let unsolicited = PublishType(rawValue: 2)
+    /// Both.
+    public static let both: PublishType = [.solicited, .unsolicited]
+}
+
+/// How long a publish or subscribe lives. Both limits may be set; the first reached ends it.
+public struct TimeToLive: Hashable, Sendable {
+    /// Wall-clock limit.
+    public var duration: Duration?
+    /// Limit in discovery windows (one every 512 TU = 0.524 s).
+    public var discoveryWindows: Int?
+    /// Makes a limit; both nil means "until stopped".
+    public init(duration: Duration? = nil, discoveryWindows: Int? = nil) {
+        self.duration = duration
+        self.discoveryWindows = discoveryWindows
+    }
+    /// No limit.
+    public static let forever = TimeToLive()
+    /// A limit in seconds.
+    public static func seconds(_ s: Double) -> TimeToLive { TimeToLive(duration: .milliseconds(Int64(s * 1000))) }
+}
+
+/// What to publish and how.
+public struct PublishConfiguration: Sendable {
+    /// The service's ID (first 6 bytes of SHA-256 of the lower-cased name).
+    public var serviceID: ServiceID
+    /// Solicited, unsolicited or both.
+    public var type: PublishType = .both
+    /// Service specific info sent with every publish (at most 255 bytes).
+    public var serviceInfo: [UInt8] = []
+    /// Compared with a subscriber's transmit filter; nil accepts all.
+    public var receiveFilter: MatchingFilter? = nil
+    /// Sent for subscribers to compare with their receive filter.
+    public var transmitFilter: MatchingFilter? = nil
+    /// Only peers close by should act on it.
+    public var closeRangeOnly = false
+    /// Send an unsolicited publish every this many DWs (1 = every DW).
+    public var announcementPeriod = 1
+    /// Answer a subscriber by broadcast rather than unicast.
+    public var broadcastReplies = false
+    /// Advertise that a data path can be set up for this service.
+    public var offersDataPath = false
+    /// Lifetime.
+    public var timeToLive: TimeToLive = .forever
+
+    /// Makes a configuration with defaults (solicited and unsolicited, no filters, no limit).
+    public init(serviceID: ServiceID) { self.serviceID = serviceID }
+}
+
+/// What to look for and how.
+public struct SubscribeConfiguration: Sendable {
+    /// The service's ID.
+    public var serviceID: ServiceID
+    /// Active subscribes transmit in every DW until answered; passive ones only listen.
+    public var active = false
+    /// Service specific info sent with an active subscribe (at most 255 bytes).
+    public var serviceInfo: [UInt8] = []
+    /// Compared with a publisher's transmit filter; nil accepts all.
+    public var receiveFilter: MatchingFilter? = nil
+    /// Sent with an active subscribe for publishers to compare with their receive filter.
+    public var transmitFilter: MatchingFilter? = nil
+    /// Which publishers may answer (and be reported).
+    public var responseFilter: ServiceResponseFilter? = nil
+    /// Only report publishers close by.
+    public var closeRangeOnly = false
+    /// Lifetime.
+    public var timeToLive: TimeToLive = .forever
+
+    /// Makes a passive subscribe without filters or limit.
+    public init(serviceID: ServiceID) { self.serviceID = serviceID }
+}

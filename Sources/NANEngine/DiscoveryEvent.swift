@@ -1,0 +1,91 @@
+public import NANWire
+
+/// Radio facts about a peer, taken from the discovery frames it sent us.
+public struct PeerRadioFacts: Hashable, Sendable {
+    /// Signal of the last frame received from the peer, in dBm, if the driver reported it.
+    public var signal: Int?
+    /// Frequency (MHz) of the last frame received from the peer.
+    public var frequency: Int?
+    /// In how many distinct discovery windows we heard the peer.
+    public var discoveryWindowsHeard: Int
+    /// When we last heard it.
+    public var lastHeard: ContinuousClock.Instant
+}
+
+/// A peer as seen by the engine: its NMI address and radio facts.
+public struct Peer: Hashable, Sendable {
+    /// The peer's NAN Management Interface address.
+    public var address: MACAddress
+    /// Radio facts from its discovery frames.
+    public var radio: PeerRadioFacts
+}
+
+/// A peer's service matched one of ours.
+public struct DiscoveryResult: Hashable, Sendable {
+    /// The peer's NMI address.
+    public var peer: MACAddress
+    /// The peer's instance ID for this service: address follow-ups with it.
+    public var peerInstanceID: InstanceID
+    /// Our publish or subscribe that matched.
+    public var localInstanceID: InstanceID
+    /// The peer's service specific info.
+    public var serviceInfo: [UInt8]
+    /// The peer offers a NAN data path for this service.
+    public var offersDataPath: Bool
+    /// The peer's radio facts when it matched.
+    public var radio: PeerRadioFacts
+}
+
+/// A follow-up message from a peer.
+public struct ReceivedMessage: Hashable, Sendable {
+    /// The sender's NMI address.
+    public var peer: MACAddress
+    /// The sender's instance ID.
+    public var peerInstanceID: InstanceID
+    /// Our instance it addressed.
+    public var localInstanceID: InstanceID
+    /// The message bytes.
+    public var payload: [UInt8]
+    /// The sender's radio facts when it arrived.
+    public var radio: PeerRadioFacts
+}
+
+/// Why a publish or subscribe ended.
+public enum TerminationReason: Hashable, Sendable, CustomStringConvertible {
+    /// Stopped by its owner.
+    case userRequest
+    /// Its time to live ran out.
+    case timeToLiveExpired
+    /// The radio or driver failed.
+    case failure
+    /// nl80211's name for it.
+    public var description: String {
+        switch self {
+        case .userRequest: "user-request"
+        case .timeToLiveExpired: "ttl"
+        case .failure: "error"
+        }
+    }
+}
+
+/// Whether a follow-up reached the peer.
+public enum DeliveryStatus: Hashable, Sendable {
+    /// The peer acknowledged the frame.
+    case acknowledged
+    /// The frame went out but no acknowledgement came.
+    case notAcknowledged
+    /// Offloaded path: the driver took the follow-up and reports no acknowledgement.
+    case handedToDriver
+}
+
+/// One event of a publish or subscribe session.
+public enum DiscoveryEvent: Hashable, Sendable {
+    /// Subscribe: a publisher matched.
+    case discovered(DiscoveryResult)
+    /// Publish: a subscriber asked, and we answered.
+    case replied(DiscoveryResult)
+    /// A follow-up message arrived.
+    case messageReceived(ReceivedMessage)
+    /// The session ended; no more events follow.
+    case terminated(TerminationReason)
+}

@@ -1,0 +1,21 @@
+/// Counters of what the engine did, for diagnostics and tests.
+public struct EngineStatistics: Hashable, Sendable {
+    /// Discovery windows announced by the radio.
+    public var discoveryWindows = 0
+    /// Management frames received.
+    public var framesReceived = 0
+    /// Received frames that did not decode (dropped).
+    public var framesUndecodable = 0
+    /// Frames we sent.
+    public var framesSent = 0
+    /// Frames the radio refused to send.
+    public var sendFailures = 0
+    /// Frames acknowledged by the peer.
+    public var framesAcknowledged = 0
+    /// Frames not acknowledged.
+    public var framesNotAcknowledged = 0
+    /// Follow-ups addressed to an instance we do not have.
+    public var unmatchedFollowUps = 0
+    /// Session events dropped because a consumer fell behind.
+    public var eventsDropped = 0
+}

@@ -1,0 +1,61 @@
+public import NANWire
+
+/// One Service Descriptor as the engine reasons about it, independent of its byte layout.
+struct ServiceAnnouncement: Sendable {
+    /// What the descriptor announces.
+    enum Kind: Sendable, Equatable {
+        case publish, subscribe, followUp
+    }
+
+    var kind: Kind
+    var serviceID: ServiceID
+    /// The sender's instance.
+    var instanceID: InstanceID
+    /// The receiver's instance this answers or addresses; 0 for none.
+    var requestorInstanceID: InstanceID
+    var matchFilter: MatchingFilter?
+    var responseFilter: ServiceResponseFilter?
+    /// Service specific info (the message payload of a follow-up).
+    var serviceInfo: [UInt8]
+    /// "Discovery range limited": only peers close by should act on it.
+    var rangeLimited: Bool
+    /// The sender offers a NAN data path for this service.
+    var offersDataPath: Bool
+
+    init(
+        kind: Kind, serviceID: ServiceID, instanceID: InstanceID,
+        requestorInstanceID: InstanceID = InstanceID(rawValue: 0),
+        matchFilter: MatchingFilter? = nil, responseFilter: ServiceResponseFilter? = nil,
+        serviceInfo: [UInt8] = [], rangeLimited: Bool = false, offersDataPath: Bool = false
+    ) {
+        self.kind = kind
+        self.serviceID = serviceID
+        self.instanceID = instanceID
+        self.requestorInstanceID = requestorInstanceID
+        self.matchFilter = matchFilter
+        self.responseFilter = responseFilter
+        self.serviceInfo = serviceInfo
+        self.rangeLimited = rangeLimited
+        self.offersDataPath = offersDataPath
+    }
+}
+
+/// A service discovery frame the engine sends: who to, and the descriptors it carries.
+struct OutgoingDiscoveryFrame: Sendable {
+    var destination: MACAddress
+    var announcements: [ServiceAnnouncement]
+}
+
+/// A decoded service discovery frame from a peer.
+struct IncomingDiscoveryFrame: Sendable {
+    var source: MACAddress
+    var announcements: [ServiceAnnouncement]
+}
+
+/// Turns engine frames into bytes and back. The real one is built on NANWire; tests may use their own.
+protocol DiscoveryFrameCodec: Sendable {
+    /// The bytes of a management frame (802.11 header included) from `source` in cluster `cluster`.
+    func encode(_ frame: OutgoingDiscoveryFrame, source: MACAddress, cluster: MACAddress) throws -> [UInt8]
+    /// Decodes a received management frame; throws on anything malformed.
+    func decode(_ bytes: [UInt8]) throws -> IncomingDiscoveryFrame
+}

@@ -1,0 +1,56 @@
+import NANWire
+
+/// The engine's frames in NANWire's byte layout: an 802.11 action header (A3 = cluster ID) and an SDF
+/// with one Service Descriptor attribute per announcement, plus a Service Descriptor Extension attribute
+/// when the announcement offers a data path.
+struct WireCodec: DiscoveryFrameCodec {
+    /// A frame that decoded but is not a service discovery frame (a NAN action frame, say).
+    struct NotServiceDiscovery: Error {}
+
+    func encode(_ frame: OutgoingDiscoveryFrame, source: MACAddress, cluster: MACAddress) throws -> [UInt8] {
+        let messages = frame.announcements.map { item in
+            let descriptor = ServiceDescriptorAttribute(
+                serviceID: item.serviceID, instanceID: item.instanceID, requestorInstanceID: item.requestorInstanceID,
+                controlType: Self.controlType(item.kind), discoveryRangeLimited: item.rangeLimited,
+                matchingFilter: item.matchFilter, serviceResponseFilter: item.responseFilter,
+                serviceInfo: item.serviceInfo.isEmpty ? nil : item.serviceInfo[...])
+            let extensionAttribute = item.offersDataPath
+                ? ServiceDescriptorExtensionAttribute(instanceID: item.instanceID, control: .dataPathRequired) : nil
+            return ServiceDiscoveryMessage(descriptor: descriptor, descriptorExtension: extensionAttribute)
+        }
+        let header = ManagementHeader(destination: frame.destination, source: source, bssid: cluster)
+        let body = NANFrame.serviceDiscovery(ServiceDiscoveryFrame(messages: messages))
+        return try NANManagementFrame(header: header, body: body).encoded()
+    }
+
+    func decode(_ bytes: [UInt8]) throws -> IncomingDiscoveryFrame {
+        let frame = try NANManagementFrame(bytes: bytes)
+        guard case .serviceDiscovery(let sdf) = frame.body else { throw NotServiceDiscovery() }
+        let announcements = try sdf.messages().map { message in
+            let d = message.descriptor
+            return ServiceAnnouncement(
+                kind: Self.kind(d.controlType), serviceID: d.serviceID, instanceID: d.instanceID,
+                requestorInstanceID: d.requestorInstanceID, matchFilter: d.matchingFilter,
+                responseFilter: d.serviceResponseFilter, serviceInfo: Array(message.serviceSpecificInfo ?? []),
+                rangeLimited: d.discoveryRangeLimited,
+                offersDataPath: message.descriptorExtension?.control.contains(.dataPathRequired) ?? false)
+        }
+        return IncomingDiscoveryFrame(source: frame.header.source, announcements: announcements)
+    }
+
+    private static func controlType(_ kind: ServiceAnnouncement.Kind) -> ServiceDescriptorAttribute.ControlType {
+        switch kind {
+        case .publish: .publish
+        case .subscribe: .subscribe
+        case .followUp: .followUp
+        }
+    }
+
+    private static func kind(_ type: ServiceDescriptorAttribute.ControlType) -> ServiceAnnouncement.Kind {
+        switch type {
+        case .publish: .publish
+        case .subscribe: .subscribe
+        case .followUp: .followUp
+        }
+    }
+}

@@ -1,0 +1,166 @@
+internal import Foundation
+internal import NANWire
+
+// The paired-device store's file format (version 1):
+//
+// {
+//   "format": "waware-devices",
+//   "version": 1,
+//   "devices": [
+//     { "id": "6f1c2b4e-…", "name": "Kitchen speaker", "managementAddresses": ["02:00:00:00:01:00"],
+//       "vendorName": "Acme", "modelName": "Speaker 2", "identityKey": "00112233…", "dateAdded": "2026-11-30T07:00:00Z" }
+//   ]
+// }
+
+/// Encodes and decodes the device store's file; a file that is not a version-1 store is a `Problem`.
+enum DeviceStoreFile {
+    static let formatName = "waware-devices"
+    static let currentVersion = 1
+
+    /// Why a file could not be read as a device store.
+    enum Problem: Error {
+        /// Not JSON, not ours, or ours but with invalid contents.
+        case corrupt(String)
+        /// A store written by a newer waware, which this one must not touch.
+        case newerVersion(Int)
+    }
+
+    static func decode(_ data: Data) throws(Problem) -> WAPairedDevice.Devices {
+        let document: Document
+        do {
+            document = try JSONDecoder.storeDecoder.decode(Document.self, from: data)
+        } catch {
+            throw .corrupt(reason(for: error))
+        }
+        guard document.format == formatName else {
+            throw .corrupt("it is not a waware device store (format is '\(document.format ?? "missing")')")
+        }
+        guard let version = document.version else {
+            throw .corrupt("it has no format version")
+        }
+        guard version <= currentVersion else {
+            throw .newerVersion(version)
+        }
+        guard let records = document.devices else {
+            throw .corrupt("it has no device list")
+        }
+        var devices: WAPairedDevice.Devices = [:]
+        for (index, record) in records.enumerated() {
+            let device = try record.device(at: index)
+            guard devices[device.id] == nil else {
+                throw .corrupt("device id \(device.id) appears twice")
+            }
+            devices[device.id] = device
+        }
+        return devices
+    }
+
+    static func encode(_ devices: WAPairedDevice.Devices) -> Data {
+        let records = devices.values.sorted { $0.id < $1.id }.map(Record.init)
+        let document = Document(format: formatName, version: currentVersion, devices: records)
+        // Encoding plain strings, arrays and dates cannot fail; an empty store is the fallback of last resort.
+        return (try? JSONEncoder.storeEncoder.encode(document)) ?? Data()
+    }
+
+    private static func reason(for error: any Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty:
+            return "it is not valid JSON"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
+            DecodingError.dataCorrupted(let context):
+            let place = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(
+                separator: ".")
+            return "a value has the wrong type at \(place)"
+        case DecodingError.keyNotFound(let key, _):
+            return "a required field '\(key.stringValue)' is missing"
+        default:
+            return "it cannot be decoded (\(error))"
+        }
+    }
+
+    private struct Document: Codable {
+        var format: String?
+        var version: Int?
+        var devices: [Record]?
+    }
+
+    private struct Record: Codable {
+        var id: String
+        var name: String
+        var managementAddresses: [String]
+        var vendorName: String?
+        var modelName: String?
+        var identityKey: String?
+        var dateAdded: Date
+
+        init(_ device: WAPairedDevice) {
+            id = device.id.description
+            name = device.name
+            managementAddresses = device.managementAddresses.map(peerAddressText)
+            vendorName = device.pairingInfo?.vendorName
+            modelName = device.pairingInfo?.modelName
+            identityKey = device.identityKey.map { hexText($0.bytes) }
+            dateAdded = device.dateAdded
+        }
+
+        func device(at index: Int) throws(Problem) -> WAPairedDevice {
+            let place = "device \(index + 1)"
+            guard let id = WAPairedDevice.ID(id) else {
+                throw .corrupt("\(place) has an invalid id '\(id)'")
+            }
+            do {
+                try WAPairedDevice.validateName(name)
+            } catch {
+                throw .corrupt("\(place): \(error.message)")
+            }
+            var addresses: [MACAddress] = []
+            for text in managementAddresses {
+                guard let address = parsePeerAddress(text), !isGroupAddress(address) else {
+                    throw .corrupt("\(place) has an invalid management address '\(text)'")
+                }
+                addresses.append(address)
+            }
+            guard !addresses.isEmpty else {
+                throw .corrupt("\(place) has no management address")
+            }
+            var pairingInfo: WAPairedDevice.PairingInfo?
+            if vendorName != nil || modelName != nil {
+                do {
+                    pairingInfo = try WAPairedDevice.PairingInfo(vendorName: vendorName, modelName: modelName)
+                } catch {
+                    throw .corrupt("\(place): \(error.message)")
+                }
+            }
+            var key: WAPairedDevice.IdentityKey?
+            if let identityKey {
+                guard let bytes = bytes(fromHex: identityKey),
+                    let parsed = try? WAPairedDevice.IdentityKey(bytes: bytes)
+                else {
+                    throw .corrupt("\(place) has an invalid identity key")
+                }
+                key = parsed
+            }
+            return WAPairedDevice(
+                id: id, name: name, pairingInfo: pairingInfo, managementAddresses: addresses,
+                identityKey: key, dateAdded: dateAdded)
+        }
+    }
+}
+
+extension JSONEncoder {
+    /// Pretty, stable output with ISO 8601 dates, so the file reads well and diffs cleanly.
+    fileprivate static var storeEncoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }
+}
+
+extension JSONDecoder {
+    fileprivate static var storeDecoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+}

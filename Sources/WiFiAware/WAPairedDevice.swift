@@ -1,0 +1,128 @@
+public import Foundation
+public import NANWire
+
+/// A peer device this machine has paired with (or, until NAN pairing lands, been told to trust),
+/// modelled on Apple's `WAPairedDevice`.
+///
+/// Devices live in a ``WADeviceStore``. Watch them with ``allDevices`` or
+/// ``allDevices(matching:)``, and choose which ones a session accepts with ``WADeviceSelection``.
+public struct WAPairedDevice: Identifiable, Hashable, Sendable {
+    /// All paired devices, keyed by id (Apple's `WAPairedDevice.Devices`).
+    public typealias Devices = [ID: WAPairedDevice]
+
+    /// A paired device's stable identity; it never changes, even when the name or addresses do.
+    public struct ID: Hashable, Sendable, Comparable, CustomStringConvertible {
+        /// The identifier as a UUID.
+        public let uuid: UUID
+
+        /// Wraps an existing UUID.
+        ///
+        /// - Parameter uuid: The identifier.
+        public init(_ uuid: UUID) { self.uuid = uuid }
+
+        /// Parses the text form, e.g. `6F1C2B4E-0D1A-4C6E-9B7A-2E5D3F4A1B2C` (either case).
+        ///
+        /// - Parameter text: The identifier's text.
+        public init?(_ text: String) {
+            guard let uuid = UUID(uuidString: text) else { return nil }
+            self.uuid = uuid
+        }
+
+        /// Lower-case UUID text.
+        public var description: String { uuid.uuidString.lowercased() }
+
+        /// Orders ids by their text, so listings are stable.
+        public static func < (lhs: ID, rhs: ID) -> Bool { lhs.description < rhs.description }
+    }
+
+    /// What the peer said about itself when it paired (Apple's `WAPairedDevice.PairingInfo`).
+    ///
+    /// The peer sends these unauthenticated; show them to users, but never trust them for decisions.
+    public struct PairingInfo: Hashable, Sendable {
+        /// The manufacturer's name, e.g. "Acme".
+        public let vendorName: String?
+        /// The product's model name, e.g. "Speaker 2".
+        public let modelName: String?
+
+        /// The longest vendor or model name, in UTF-8 bytes (as in DNS-SD TXT records).
+        public static let maximumLength = 63
+
+        /// Creates pairing information.
+        ///
+        /// - Parameters:
+        ///   - vendorName: The manufacturer's name.
+        ///   - modelName: The model name.
+        /// - Throws: ``WAError/Code/invalidArgument`` if a name is longer than 63 UTF-8 bytes or empty.
+        public init(vendorName: String? = nil, modelName: String? = nil) throws(WAError) {
+            for (label, value) in [("vendor name", vendorName), ("model name", modelName)] {
+                guard let value else { continue }
+                guard !value.isEmpty, value.utf8.count <= Self.maximumLength else {
+                    throw WAError(
+                        .invalidArgument,
+                        message:
+                            "the \(label) must be 1 to \(Self.maximumLength) bytes of UTF-8, not \(value.utf8.count)")
+                }
+            }
+            self.vendorName = vendorName
+            self.modelName = modelName
+        }
+    }
+
+    /// The peer's NAN Identity Key (NIK), which NAN pairing will record so that a peer can be
+    /// recognised behind its changing random addresses. Not set by anything yet.
+    public struct IdentityKey: Hashable, Sendable, CustomStringConvertible {
+        /// The key's 16 bytes.
+        public let bytes: [UInt8]
+
+        /// Wraps a key.
+        ///
+        /// - Parameter bytes: Exactly 16 bytes.
+        /// - Throws: ``WAError/Code/invalidArgument`` if the length is wrong.
+        public init(bytes: [UInt8]) throws(WAError) {
+            guard bytes.count == 16 else {
+                throw WAError(.invalidArgument, message: "a NAN identity key is 16 bytes, not \(bytes.count)")
+            }
+            self.bytes = bytes
+        }
+
+        /// Never the key itself, so that logs do not leak it.
+        public var description: String { "IdentityKey(16 bytes)" }
+    }
+
+    /// The stable identity.
+    public let id: ID
+    /// The user-visible name, unique within a store.
+    public internal(set) var name: String
+    /// What the peer said about itself when pairing, if anything.
+    public internal(set) var pairingInfo: PairingInfo?
+    /// The peer's NAN management interface (NMI) addresses, at least one.
+    public internal(set) var managementAddresses: [MACAddress]
+    /// The peer's identity key, once NAN pairing records one.
+    public internal(set) var identityKey: IdentityKey?
+    /// When the device was added to the store.
+    public let dateAdded: Date
+}
+
+extension WAPairedDevice {
+    /// The longest device name, in UTF-8 bytes.
+    public static let maximumNameLength = 64
+
+    /// Checks a user-visible device name: 1-64 bytes of UTF-8, no control characters,
+    /// no leading or trailing spaces.
+    static func validateName(_ name: String) throws(WAError) {
+        guard !name.isEmpty else {
+            throw WAError(.invalidArgument, message: "a device name must not be empty")
+        }
+        guard name.utf8.count <= maximumNameLength else {
+            throw WAError(
+                .invalidArgument,
+                message: "the device name is \(name.utf8.count) bytes; at most \(maximumNameLength) are allowed")
+        }
+        guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw WAError(.invalidArgument, message: "the device name must not contain control characters")
+        }
+        guard name.first?.isWhitespace == false, name.last?.isWhitespace == false else {
+            throw WAError(.invalidArgument, message: "the device name must not begin or end with a space")
+        }
+    }
+}

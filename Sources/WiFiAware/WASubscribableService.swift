@@ -1,0 +1,40 @@
+/// A service this program may subscribe to (browse for), declared under `Subscribable` in the
+/// services file.
+///
+/// ```swift
+/// let service = try WASubscribableService.named("_file-share._tcp")
+/// ```
+public struct WASubscribableService: WAService {
+    /// The validated service name.
+    public let name: WAServiceName
+    /// Service-specific information sent to publishers (at most 255 bytes).
+    public let serviceInfo: [UInt8]
+    /// The match filter a publisher's filter must match.
+    public let matchFilter: [[UInt8]]
+    /// Whether a data path (a network connection) to discovered publishers is wanted.
+    public let wantsDataPath: Bool
+
+    init(name: WAServiceName, defaults: DeclaredServiceDefaults) {
+        self.name = name
+        self.serviceInfo = defaults.serviceInfo
+        self.matchFilter = defaults.matchFilter
+        self.wantsDataPath = defaults.wantsDataPath
+    }
+
+    /// Every subscribable service declared in the default services file, keyed by name.
+    ///
+    /// - Throws: ``WAError/Code/servicesFileNotFound`` or ``WAError/Code/servicesFileInvalid``.
+    public static var allServices: [String: WASubscribableService] {
+        get throws(WAError) { try WAServiceRegistry.loadDefault().subscribableServices }
+    }
+
+    /// Looks up a subscribable service in the default services file.
+    ///
+    /// - Parameter name: The service name, e.g. `_file-share._tcp`.
+    /// - Returns: The declared service with its defaults.
+    /// - Throws: ``WAError/Code/invalidServiceName``, ``WAError/Code/serviceNotDeclared``, or an error
+    ///   reading the services file.
+    public static func named(_ name: String) throws(WAError) -> WASubscribableService {
+        try WAServiceRegistry.loadDefault().subscribableService(named: name)
+    }
+}

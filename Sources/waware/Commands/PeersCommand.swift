@@ -1,0 +1,54 @@
+import NANEngine
+import NANWire
+
+/// `waware peers`: listen for a while and list every NAN peer heard, with radio facts from its frames.
+struct PeersCommand: Command {
+    static let configuration = CommandConfiguration(
+        commandName: "peers",
+        abstract: "Listen on NAN for a while and list the peers heard, with signal and frequency.",
+        discussion: [
+            "Starts NAN, listens to service discovery frames for --duration seconds (default 5) and prints one "
+                + "line per peer: its NMI address, the signal and frequency of its last frame, and in how many "
+                + "discovery windows it was heard. Only peers that send discovery frames (publishers, active "
+                + "subscribers, follow-ups) are heard."
+        ],
+        examples: [
+            Example("waware peers", "Listen for 5 seconds on the only NAN adapter."),
+            Example("waware peers --duration 20 --json", "Listen for 20 seconds, JSON lines."),
+        ]
+    )
+
+    static let arguments: [ArgumentSpec] = [
+        .option("adapter", short: "a", value: "adapter", help: "Phy name, wiphy index or interface name."),
+        .option("duration", value: "seconds", help: "How long to listen (default 5)."),
+        .json,
+    ]
+
+    var adapter: String?
+    var duration: Double
+    var json: Bool
+
+    init(from parsed: ParsedValues) throws {
+        adapter = parsed.option("adapter")
+        duration = try parsed.option("duration", expected: "a number of seconds such as 5") { text in
+            Double(text).flatMap { $0 > 0 && $0 < 1e6 ? $0 : nil }
+        } ?? 5
+        json = parsed.flag("json")
+    }
+
+    func run(_ output: Output) async throws {
+        try await SignalCancellation.run {
+            try await DiscoveryRun.withEngine(adapter: adapter, masterPreference: 2) { engine, _ in
+                try? await Task.sleep(for: .milliseconds(Int64(duration * 1000)))
+                let clock = ContinuousClock()
+                for peer in await engine.peers() {
+                    var r = DiscoveryRecord("peer")
+                    r.peer = peer.address.description
+                    r.describe(peer.radio)
+                    r.elapsed = ClusterSession.seconds(clock.now - peer.radio.lastHeard)
+                    try r.write(json: json, to: output)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,198 @@
+import NANEngine
+import NANWire
+
+/// `waware subscribe <service>`: look for publishers of a service and print each one found.
+struct SubscribeCommand: Command {
+    static let configuration = CommandConfiguration(
+        commandName: "subscribe",
+        abstract: "Subscribe to a NAN service and print each publisher found.",
+        discussion: [
+            "Starts NAN on the adapter and subscribes: passively (listen for unsolicited publishes) or, with "
+                + "--active, by asking in every discovery window until answered. Each publisher is printed once "
+                + "('discovered'), again only if its service info changes. Stops after --count publishers (and "
+                + "--messages messages), after --timeout seconds (exit status 1 if fewer were found), on Ctrl-C, "
+                + "or when --ttl runs out.",
+            "--delay S waits S seconds after NAN is up before subscribing (the benchmark uses it to start at a "
+                + "random point of the DW period, as an application would).",
+            "--send TEXT sends TEXT as a follow-up to each publisher found and prints its delivery status "
+                + "('sent ... acknowledged'). --srf-include/--srf-exclude limit which publishers may answer "
+                + "(a service response filter; --srf-bloom sends it as a Bloom filter).",
+        ],
+        examples: [
+            Example("waware subscribe _chat._tcp --count 1", "Wait for one publisher."),
+            Example("waware subscribe _chat._tcp --active --timeout 5 --json", "Ask actively for 5 seconds, JSON lines."),
+            Example("waware subscribe _chat._tcp --count 1 --send ping --messages 1", "Send 'ping' to the publisher found and wait for its answer."),
+        ]
+    )
+
+    static let arguments: [ArgumentSpec] =
+        [.positional("service", help: "The service name, e.g. _chat._tcp (hashed to a service ID); several separated by commas.")]
+        + DiscoveryArguments.common + [
+            .flag("active", help: "Send subscribe messages until answered (default: passive)."),
+            .option("count", short: "n", value: "count", help: "Stop after this many publishers."),
+            .option("timeout", value: "seconds", help: "Stop after this many seconds (status 1 if --count was not reached)."),
+            .option("send", value: "text", help: "Send this follow-up to each publisher found."),
+            .option("messages", value: "count", help: "With --count: also wait for this many messages."),
+            .option("srf-include", value: "macs", help: "Only these publishers (NMI addresses, comma-separated) may answer."),
+            .option("srf-exclude", value: "macs", help: "These publishers may not answer."),
+            .flag("srf-bloom", help: "Send the service response filter as a Bloom filter rather than a list."),
+            .option("delay", value: "seconds", help: "Wait this long after NAN is up before subscribing."),
+        ]
+
+    var values: DiscoveryArguments.Values
+    var active: Bool
+    var count: Int?
+    var timeout: Double?
+    var send: [UInt8]?
+    var messages: Int
+    var responseFilter: ServiceResponseFilter?
+    var delay: Double?
+
+    init(from parsed: ParsedValues) throws {
+        values = try DiscoveryArguments.values(from: parsed)
+        delay = try parsed.option("delay", expected: "a number of seconds such as 0.25") { text in
+            Double(text).flatMap { $0 >= 0 && $0 < 1e6 ? $0 : nil }
+        }
+        active = parsed.flag("active")
+        count = try parsed.option("count", expected: "a number from 1", ArgumentValues.integer(in: 1...100_000))
+        timeout = try parsed.option("timeout", expected: "a number of seconds such as 5 or 0.5") { text in
+            Double(text).flatMap { $0 > 0 && $0 < 1e7 ? $0 : nil }
+        }
+        send = parsed.option("send").map { Array($0.utf8) }
+        if let send, send.count > 255 {
+            throw ValidationError("--send is \(send.count) bytes; at most 255 fit in a follow-up")
+        }
+        messages = try parsed.option("messages", expected: "a number from 0", ArgumentValues.integer(in: 0...100_000)) ?? 0
+        let include = try parsed.option("srf-include", expected: "MAC addresses separated by ','", DiscoveryArguments.addresses)
+        let exclude = try parsed.option("srf-exclude", expected: "MAC addresses separated by ','", DiscoveryArguments.addresses)
+        if include != nil && exclude != nil {
+            throw ValidationError("give --srf-include or --srf-exclude, not both")
+        }
+        if let list = include ?? exclude {
+            let set: ServiceResponseFilter.AddressSet
+            if parsed.flag("srf-bloom") {
+                do {
+                    set = .bloomFilter(try BloomFilter(index: 0, length: max(8, list.count * 2), addresses: list))
+                } catch {
+                    throw ValidationError("cannot build a Bloom filter of \(list.count) addresses: \(error)")
+                }
+            } else {
+                set = .addresses(list)
+            }
+            responseFilter = ServiceResponseFilter(include: include != nil, addressSet: set)
+        } else if parsed.flag("srf-bloom") {
+            throw ValidationError("--srf-bloom needs --srf-include or --srf-exclude")
+        }
+    }
+
+    /// The engine configuration for these options and one of the services.
+    func subscribeConfiguration(_ serviceID: ServiceID) -> SubscribeConfiguration {
+        var c = SubscribeConfiguration(serviceID: serviceID)
+        c.active = active
+        c.serviceInfo = values.info
+        c.receiveFilter = values.receiveFilter
+        c.transmitFilter = values.transmitFilter
+        c.responseFilter = responseFilter
+        c.closeRangeOnly = values.closeRange
+        c.timeToLive = values.timeToLive
+        return c
+    }
+
+    func run(_ output: Output) async throws {
+        try await SignalCancellation.run {
+            try await DiscoveryRun.withEngine(adapter: values.adapter, masterPreference: values.masterPreference) { engine, report in
+                if let delay { try await Task.sleep(for: .milliseconds(Int64(delay * 1000))) }
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for service in values.services {
+                        let start = ContinuousClock.now
+                        let session = try await engine.subscribe(subscribeConfiguration(service.id))
+                        group.addTask {
+                            try await subscribe(
+                                session, name: service.name, since: start, engine: engine, phy: report.phy, output: output)
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+        }
+    }
+
+    private func subscribe(
+        _ session: DiscoverySession, name: String, since start: ContinuousClock.Instant, engine: NANEngine,
+        phy: String, output: Output
+    ) async throws {
+        let clock = ContinuousClock()
+        func record(_ event: String) -> DiscoveryRecord {
+            var r = DiscoveryRecord(event)
+            r.service = name
+            r.localInstance = Int(session.instanceID.rawValue)
+            r.elapsed = ClusterSession.seconds(clock.now - start)
+            r.time = DiscoveryRun.wallClock()
+            return r
+        }
+        var started = record("started")
+        started.phy = phy
+        started.address = engine.localAddress.description
+        try started.write(json: values.json, to: output)
+
+        let timer: Task<Void, Never>? = timeout.map { seconds in
+            Task {
+                try? await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
+                if !Task.isCancelled { await session.stop() }
+            }
+        }
+        defer { timer?.cancel() }
+        var found = 0
+        var received = 0
+        var reason: TerminationReason?
+        func done() -> Bool { count.map { found >= $0 && received >= messages } ?? false }
+        for await event in session {
+            switch event {
+            case .discovered(let result), .replied(let result):
+                found += 1
+                // The follow-up starts before anything is printed: if it reaches the radio within the DW in
+                // which the publish arrived, it is delivered in that same DW.
+                var sending = record("sending")
+                let delivery = send.map { payload in
+                    Task { try await session.send(payload, to: result.peer, peerInstanceID: result.peerInstanceID) }
+                }
+                var r = record("discovered")
+                r.describe(result)
+                try r.write(json: values.json, to: output)
+                if let send, let delivery {
+                    sending.peer = result.peer.description
+                    sending.peerInstance = Int(result.peerInstanceID.rawValue)
+                    if values.json { try sending.write(json: true, to: output) }
+                    let status = try await delivery.value
+                    var s = record("sent")
+                    s.peer = result.peer.description
+                    s.peerInstance = Int(result.peerInstanceID.rawValue)
+                    s.setInfo(send)
+                    s.status = status.word
+                    try s.write(json: values.json, to: output)
+                }
+            case .messageReceived(let message):
+                received += 1
+                var r = record("message")
+                r.peer = message.peer.description
+                r.peerInstance = Int(message.peerInstanceID.rawValue)
+                r.setInfo(message.payload)
+                r.describe(message.radio)
+                try r.write(json: values.json, to: output)
+            case .terminated(let why):
+                reason = why
+            }
+            if done() { await session.stop() }
+        }
+        let timedOut = reason == .userRequest && !done() && !Task.isCancelled && timeout != nil
+        var end = record("terminated")
+        end.reason = timedOut ? "timeout" : (reason ?? .userRequest).description
+        try end.write(json: values.json, to: output)
+        if timedOut, let count, found < count {
+            throw CommandFailure("found \(found) of \(count) publishers of \(name) before the timeout")
+        }
+        if timedOut, received < messages {
+            throw CommandFailure("received \(received) of \(messages) messages before the timeout")
+        }
+    }
+}

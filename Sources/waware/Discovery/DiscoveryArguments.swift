@@ -1,0 +1,102 @@
+import NANEngine
+import NANSystem
+import NANWire
+
+/// Options shared by `waware publish` and `waware subscribe`, and their conversion to engine values.
+enum DiscoveryArguments {
+    /// The options both commands accept.
+    static let common: [ArgumentSpec] = [
+        .option("adapter", short: "a", value: "adapter", help: "Phy name, wiphy index or interface name."),
+        .option("info", value: "text", help: "Service specific info as text (at most 255 bytes)."),
+        .option("info-hex", value: "hex", help: "Service specific info as hex bytes (at most 255)."),
+        .option("match-filter", value: "list", help: "Matching filter, both ways: elements separated by ',' ('*' = any)."),
+        .option("rx-filter", value: "list", help: "Matching filter applied to what peers send (overrides --match-filter)."),
+        .option("tx-filter", value: "list", help: "Matching filter sent to peers (overrides --match-filter)."),
+        .option("ttl", value: "seconds", help: "End after this many seconds (reason: ttl)."),
+        .option("ttl-dw", value: "count", help: "End after this many discovery windows (reason: ttl)."),
+        .flag("close-range", help: "Only act on peers close by (signal of -60 dBm or better)."),
+        .option("master-pref", value: "1-255", help: "NAN master preference (default 2)."),
+        .json,
+    ]
+
+    /// The values of the shared options.
+    struct Values: Sendable {
+        var adapter: String?
+        /// The service names (several may be given, separated by commas) and their IDs.
+        var services: [(name: String, id: ServiceID)]
+        var info: [UInt8]
+        var receiveFilter: MatchingFilter?
+        var transmitFilter: MatchingFilter?
+        var timeToLive: TimeToLive
+        var closeRange: Bool
+        var masterPreference: UInt8
+        var json: Bool
+    }
+
+    /// Reads the shared options and the `<service>` positional.
+    static func values(from parsed: ParsedValues) throws -> Values {
+        guard let name = parsed.positional("service"), !name.isEmpty else {
+            throw ValidationError("a service name is required, e.g. 'waware subscribe _chat._tcp'")
+        }
+        var services: [(name: String, id: ServiceID)] = []
+        for part in name.split(separator: ",") {
+            do {
+                services.append((String(part), try ServiceID(serviceName: String(part))))
+            } catch {
+                throw CommandFailure("cannot hash the service name '\(part)': \(error)")
+            }
+        }
+        guard !services.isEmpty else { throw ValidationError("a service name is required") }
+        if parsed.option("info") != nil && parsed.option("info-hex") != nil {
+            throw ValidationError("give --info or --info-hex, not both")
+        }
+        var info = parsed.option("info").map { Array($0.utf8) } ?? []
+        if let hex = try parsed.option("info-hex", expected: "hex bytes such as 01ab or 01:ab", hexBytes) { info = hex }
+        if info.count > 255 {
+            throw ValidationError("service info is \(info.count) bytes; at most 255 fit in a discovery frame")
+        }
+        let both = try parsed.option("match-filter", expected: "elements separated by ','", matchingFilter)
+        let rx = try parsed.option("rx-filter", expected: "elements separated by ','", matchingFilter) ?? both
+        let tx = try parsed.option("tx-filter", expected: "elements separated by ','", matchingFilter) ?? both
+        let seconds = try parsed.option("ttl", expected: "a number of seconds such as 10 or 2.5") { text in
+            Double(text).flatMap { $0 > 0 && $0 < 1e7 ? $0 : nil }
+        }
+        let windows = try parsed.option("ttl-dw", expected: "a number of discovery windows from 1", ArgumentValues.integer(in: 1...1_000_000))
+        let ttl = TimeToLive(duration: seconds.map { .milliseconds(Int64($0 * 1000)) }, discoveryWindows: windows)
+        return Values(
+            adapter: parsed.option("adapter"), services: services, info: info,
+            receiveFilter: rx, transmitFilter: tx, timeToLive: ttl, closeRange: parsed.flag("close-range"),
+            masterPreference: try parsed.option("master-pref", expected: "a number from 1 to 255", ArgumentValues.masterPreference) ?? 2,
+            json: parsed.flag("json"))
+    }
+
+    /// Parses hex bytes, with or without `:` separators; nil if malformed.
+    static func hexBytes(_ text: String) -> [UInt8]? {
+        let digits = text.filter { $0 != ":" && $0 != " " }
+        guard digits.count.isMultiple(of: 2) else { return nil }
+        var bytes: [UInt8] = []
+        var index = digits.startIndex
+        while index < digits.endIndex {
+            let next = digits.index(index, offsetBy: 2)
+            guard let byte = UInt8(digits[index..<next], radix: 16) else { return nil }
+            bytes.append(byte)
+            index = next
+        }
+        return bytes
+    }
+
+    /// Parses a matching filter's command-line form.
+    static func matchingFilter(_ text: String) -> MatchingFilter? {
+        try? MatchingFilter(text: text)
+    }
+
+    /// Parses a comma-separated list of MAC addresses.
+    static func addresses(_ text: String) -> [MACAddress]? {
+        var list: [MACAddress] = []
+        for part in text.split(separator: ",") {
+            guard let bytes = ArgumentValues.macBytes(String(part)), let address = MACAddress(bytes: bytes) else { return nil }
+            list.append(address)
+        }
+        return list.isEmpty ? nil : list
+    }
+}

@@ -1,0 +1,115 @@
+import NANEngine
+import NANWire
+
+/// One line of `publish`/`subscribe`/`peers` output: text for people, or one JSON object with `--json`.
+struct DiscoveryRecord: Codable, Equatable, Sendable {
+    /// started, discovered, replied, message, sent, terminated, peer.
+    var event: String
+    /// The service name.
+    var service: String?
+    /// Our instance ID.
+    var localInstance: Int?
+    /// Our NMI address (on `started`).
+    var address: String?
+    /// The adapter (on `started`).
+    var phy: String?
+    /// The peer's NMI address.
+    var peer: String?
+    /// The peer's instance ID.
+    var peerInstance: Int?
+    /// Service info or message, as text when it is printable UTF-8.
+    var info: String?
+    /// The same bytes in hex.
+    var infoHex: String?
+    /// The peer offers a data path.
+    var dataPath: Bool?
+    /// Signal of the peer's last frame (dBm).
+    var signal: Int?
+    /// Frequency of the peer's last frame (MHz).
+    var frequency: Int?
+    /// Discovery windows the peer was heard in.
+    var discoveryWindows: Int?
+    /// Delivery status of a follow-up we sent: acknowledged, not-acknowledged, handed-to-driver.
+    var status: String?
+    /// Why a session ended: user-request, ttl, error.
+    var reason: String?
+    /// Seconds since the session started.
+    var elapsed: Double?
+    /// Seconds since the Unix epoch when this happened (compare across processes).
+    var time: Double?
+
+    init(_ event: String) { self.event = event }
+
+    /// Fills the peer fields from a discovery result.
+    mutating func describe(_ result: DiscoveryResult) {
+        peer = result.peer.description
+        peerInstance = Int(result.peerInstanceID.rawValue)
+        localInstance = Int(result.localInstanceID.rawValue)
+        setInfo(result.serviceInfo)
+        dataPath = result.offersDataPath
+        describe(result.radio)
+    }
+
+    /// Fills the radio facts.
+    mutating func describe(_ radio: PeerRadioFacts) {
+        signal = radio.signal
+        frequency = radio.frequency
+        discoveryWindows = radio.discoveryWindowsHeard
+    }
+
+    /// Sets `info` (if printable) and `infoHex`.
+    mutating func setInfo(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        infoHex = bytes.map { ($0 < 0x10 ? "0" : "") + String($0, radix: 16) }.joined()
+        if let text = String(validating: bytes, as: UTF8.self), text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0 != "\u{7f}" }) {
+            info = text
+        }
+    }
+
+    /// The human-readable line.
+    var text: String {
+        var parts = [event]
+        if let service { parts.append(service) }
+        if let phy { parts.append("on \(phy)") }
+        if let address { parts.append("nmi \(address)") }
+        if let localInstance { parts.append("instance \(localInstance)") }
+        if let peer { parts.append("peer \(peer)") }
+        if let peerInstance { parts.append("peer-instance \(peerInstance)") }
+        if let info { parts.append("info \"\(info)\"") } else if let infoHex { parts.append("info-hex \(infoHex)") }
+        if let dataPath, dataPath { parts.append("data-path") }
+        if let signal { parts.append("signal \(signal) dBm") }
+        if let frequency { parts.append("\(frequency) MHz") }
+        if let discoveryWindows { parts.append("heard in \(discoveryWindows) DW") }
+        if let status { parts.append(status) }
+        if let reason { parts.append("reason \(reason)") }
+        if let elapsed { parts.append("after \(String(format3: elapsed)) s") }
+        return parts.joined(separator: " ")
+    }
+
+    /// Writes the record as text or JSON.
+    func write(json: Bool, to output: Output) throws {
+        if json { try output.writeJSON(self) } else { output.write(text) }
+    }
+}
+
+extension DeliveryStatus {
+    /// The word the CLI prints.
+    var word: String {
+        switch self {
+        case .acknowledged: "acknowledged"
+        case .notAcknowledged: "not-acknowledged"
+        case .handedToDriver: "handed-to-driver"
+        }
+    }
+}
+
+extension String {
+    /// A number with three decimals, without Foundation's format strings.
+    init(format3 value: Double) {
+        let thousandths = Int((value * 1000).rounded())
+        let sign = thousandths < 0 ? "-" : ""
+        let magnitude = abs(thousandths)
+        let fraction = String(magnitude % 1000)
+        self = sign + String(magnitude / 1000) + "." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
+}

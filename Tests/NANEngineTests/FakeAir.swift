@@ -1,0 +1,138 @@
+import NANWire
+@testable import NANEngine
+
+/// A simulated medium joining fake radios: frames reach every other radio (or the addressed one) at once,
+/// and each engine handles them before `send` returns, so tests are deterministic.
+actor FakeAir {
+    struct Sent: Sendable {
+        var from: MACAddress
+        var bytes: [UInt8]
+        var frequency: Int?
+    }
+
+    private var engines: [MACAddress: DiscoveryEngine] = [:]
+    private var signals: [MACAddress: Int] = [:]
+    private(set) var sent: [Sent] = []
+    private var nextCookie: UInt64 = 100
+    /// Radios that do not acknowledge unicast frames (to test delivery failure).
+    var deaf: Set<MACAddress> = []
+    let codec: any DiscoveryFrameCodec
+
+    init(codec: any DiscoveryFrameCodec) { self.codec = codec }
+
+    func attach(_ engine: DiscoveryEngine, signal: Int = -50) {
+        engines[engine.localAddress] = engine
+        signals[engine.localAddress] = signal
+    }
+
+    func makeDeaf(_ address: MACAddress) { deaf.insert(address) }
+    func hear(_ address: MACAddress) { deaf.remove(address) }
+
+    /// Announces a discovery window to every radio.
+    func tick(frequency: Int = 2437) async {
+        for address in engines.keys.sorted(by: { $0.bytes.lexicographicallyPrecedes($1.bytes) }) {
+            await engines[address]?.handle(.discoveryWindow(frequency: frequency))
+        }
+    }
+
+    func transmit(_ bytes: [UInt8], from source: MACAddress, frequency: Int?) async -> UInt64 {
+        nextCookie += 1
+        let cookie = nextCookie
+        sent.append(Sent(from: source, bytes: bytes, frequency: frequency))
+        let destination = (try? codec.decode(bytes)).flatMap { _ in Self.destination(of: bytes) }
+        var acknowledged = destination == .broadcast
+        for (address, engine) in engines where address != source {
+            guard destination == .broadcast || destination == address, !deaf.contains(address) else { continue }
+            if destination == address { acknowledged = true }
+            await engine.handle(.frameReceived(bytes: bytes, frequency: frequency ?? 2437, signal: signals[source]))
+        }
+        await engines[source]?.handle(.transmitStatus(cookie: cookie, acknowledged: acknowledged))
+        return cookie
+    }
+
+    /// Address 1 of an 802.11 management frame.
+    static func destination(of bytes: [UInt8]) -> MACAddress? {
+        guard bytes.count >= 10 else { return nil }
+        return MACAddress(bytes: Array(bytes[4..<10]))
+    }
+}
+
+/// A radio on the fake air.
+struct FakeRadio: DiscoveryRadio {
+    let localAddress: MACAddress
+    let air: FakeAir
+    var discoveryMode: DiscoveryMode { .userSpace }
+    var events: AsyncStream<RadioEvent> { AsyncStream { $0.finish() } }
+
+    func transmit(_ frame: [UInt8], frequency: Int?) async throws -> UInt64 {
+        await air.transmit(frame, from: localAddress, frequency: frequency)
+    }
+    func addFunction(_ function: OffloadedFunction) async throws -> OffloadedFunctionHandle {
+        throw DiscoveryError("not offloaded")
+    }
+    func removeFunction(cookie: UInt64) async throws {}
+}
+
+func address(_ last: UInt8) -> MACAddress {
+    MACAddress(bytes: [0x02, 0, 0, 0, 0, last])!
+}
+
+func service(_ name: String) -> ServiceID {
+    var bytes = Array(name.utf8.prefix(6))
+    while bytes.count < 6 { bytes.append(0) }
+    return ServiceID(bytes: bytes) ?? ServiceID(0, 0, 0, 0, 0, 0)
+}
+
+func filter(_ text: String) -> MatchingFilter {
+    (try? MatchingFilter(text: text)) ?? (try! MatchingFilter(elements: []))
+}
+
+/// Two (or more) engines on one fake air.
+struct Bench {
+    let air: FakeAir
+    let engines: [NANEngine]
+
+    init(radios: Int = 2, codec: any DiscoveryFrameCodec = WireCodec(), options: DiscoveryEngine.Options = .init()) async {
+        air = FakeAir(codec: codec)
+        var engines: [NANEngine] = []
+        for index in 0..<radios {
+            let core = DiscoveryEngine(
+                radio: FakeRadio(localAddress: address(UInt8(index + 1)), air: air), codec: codec, options: options)
+            await air.attach(core)
+            await core.handle(.clusterJoined(MACAddress(0x50, 0x6f, 0x9a, 0x01, 0x12, 0x34)))
+            engines.append(NANEngine(core: core))
+        }
+        self.engines = engines
+    }
+
+    func ticks(_ count: Int) async {
+        for _ in 0..<count { await air.tick() }
+    }
+}
+
+/// Takes the events already delivered to a session, after stopping it (so the sequence ends).
+func drain(_ session: DiscoverySession) async -> [DiscoveryEvent] {
+    await session.stop()
+    var events: [DiscoveryEvent] = []
+    for await event in session { events.append(event) }
+    return events
+}
+
+extension DiscoveryEvent {
+    var discovered: DiscoveryResult? {
+        if case .discovered(let r) = self { return r }
+        return nil
+    }
+    var replied: DiscoveryResult? {
+        if case .replied(let r) = self { return r }
+        return nil
+    }
+    var message: ReceivedMessage? {
+        if case .messageReceived(let m) = self { return m }
+        return nil
+    }
+    var termination: TerminationReason? {
+        if case .terminated(let r) = self { return r }
+        return nil
+    }
+}

@@ -1,0 +1,167 @@
+import Glibc
+@testable import NANSystem
+import Testing
+
+/// A fresh, empty folder under /tmp, removed (with its files) when the test ends.
+private func withTemporaryFolder(_ body: (String) throws -> Void) throws {
+    var template = Array("/tmp/waware-privatefile-XXXXXX".utf8CString)
+    guard let made = mkdtemp(&template) else {
+        Issue.record("mkdtemp failed: errno \(errno)")
+        return
+    }
+    let folder = String(cString: made)
+    defer { _ = system("rm -rf '\(folder)'") }
+    try body(folder)
+}
+
+private func mode(of path: String) -> mode_t? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    return info.st_mode & 0o7777
+}
+
+private func contents(of path: String) -> [UInt8]? {
+    guard let file = fopen(path, "rb") else { return nil }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let count = fread(&buffer, 1, buffer.count, file)
+        if count == 0 { break }
+        bytes += buffer[0..<count]
+    }
+    return bytes
+}
+
+private func entries(of folder: String) -> [String] {
+    guard let directory = opendir(folder) else { return [] }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+        if name != "." && name != ".." { names.append(name) }
+    }
+    return names.sorted()
+}
+
+@Suite struct PrivateFileTests {
+    @Test func temporaryFileIsOwnerOnlyBeforeItBecomesTheTarget() throws {
+        try withTemporaryFolder { folder in
+            let target = folder + "/devices.json"
+            var temporaryMode: mode_t?
+            var temporaryPath = ""
+            try PrivateFile.replace(at: target, with: Array("secret".utf8)) { temporary in
+                temporaryPath = temporary
+                temporaryMode = mode(of: temporary)
+            }
+            #expect(temporaryPath.hasPrefix(folder + "/.devices.json."))
+            #expect(temporaryMode == 0o600)
+            #expect(mode(of: target) == 0o600)
+            #expect(contents(of: target) == Array("secret".utf8))
+            #expect(entries(of: folder) == ["devices.json"])
+        }
+    }
+
+    @Test func replacingAWorldReadableFileLeavesAnOwnerOnlyFile() throws {
+        try withTemporaryFolder { folder in
+            let target = folder + "/devices.json"
+            let file = try #require(fopen(target, "wb"))
+            fclose(file)
+            chmod(target, 0o644)
+            try PrivateFile.replace(at: target, with: [1, 2, 3])
+            #expect(mode(of: target) == 0o600)
+            #expect(contents(of: target) == [1, 2, 3])
+        }
+    }
+
+    @Test func targetKeepsItsOldContentsUntilTheRename() throws {
+        try withTemporaryFolder { folder in
+            let target = folder + "/store"
+            try PrivateFile.replace(at: target, with: Array("old".utf8))
+            let big = [UInt8](repeating: 0x5a, count: 200_000)
+            var seenBeforeRename: [UInt8]?
+            try PrivateFile.replace(at: target, with: big) { _ in seenBeforeRename = contents(of: target) }
+            #expect(seenBeforeRename == Array("old".utf8))
+            #expect(contents(of: target) == big)
+            #expect(entries(of: folder) == ["store"])
+        }
+    }
+
+    @Test func missingFolderIsATypedErrorNamingTheFolder() throws {
+        try withTemporaryFolder { folder in
+            let error = #expect(throws: FileError.self) {
+                try PrivateFile.replace(at: folder + "/absent/devices.json", with: [1])
+            }
+            #expect(error?.errno == ENOENT)
+            #expect(error?.path == folder + "/absent")
+            #expect(error?.isPermissionDenied == false)
+            #expect(error?.description == "cannot create a temporary file in \(folder)/absent: No such file or directory (errno 2)")
+        }
+    }
+
+    @Test func folderThatIsAFileIsATypedError() throws {
+        try withTemporaryFolder { folder in
+            try PrivateFile.replace(at: folder + "/plain", with: [1])
+            let error = #expect(throws: FileError.self) {
+                try PrivateFile.replace(at: folder + "/plain/devices.json", with: [1])
+            }
+            #expect(error?.errno == ENOTDIR)
+        }
+    }
+
+    @Test(.enabled(if: geteuid() != 0, "root ignores folder permissions"))
+    func readOnlyFolderIsPermissionDeniedAndLeavesNothingBehind() throws {
+        try withTemporaryFolder { folder in
+            chmod(folder, 0o500)
+            defer { chmod(folder, 0o700) }
+            let error = #expect(throws: FileError.self) {
+                try PrivateFile.replace(at: folder + "/devices.json", with: [1])
+            }
+            #expect(error?.errno == EACCES)
+            #expect(error?.isPermissionDenied == true)
+            #expect(entries(of: folder).isEmpty)
+        }
+    }
+
+    @Test func renameOntoAFolderFailsAndRemovesTheTemporaryFile() throws {
+        try withTemporaryFolder { folder in
+            let target = folder + "/taken"
+            #expect(mkdir(target, 0o700) == 0)
+            let error = #expect(throws: FileError.self) {
+                try PrivateFile.replace(at: target, with: [1])
+            }
+            #expect(error?.errno == EISDIR)
+            #expect(entries(of: folder) == ["taken"])
+        }
+    }
+
+    @Test func folderOfAPathIsEverythingBeforeTheLastSlash() {
+        #expect(PrivateFile.folderPath(of: "/var/lib/waware/devices.json") == "/var/lib/waware")
+        #expect(PrivateFile.folderPath(of: "/devices.json") == "/")
+        #expect(PrivateFile.folderPath(of: "devices.json") == ".")
+    }
+
+    @Test func exclusiveLockIsTakenAndReleased() throws {
+        try withTemporaryFolder { folder in
+            let path = folder + "/lock"
+            let first = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+            let second = open(path, O_RDWR | O_CLOEXEC)
+            defer { close(first); close(second) }
+            try AdvisoryLock.lockExclusively(first, path: path)
+            #expect(flock(second, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK)
+            AdvisoryLock.unlock(first)
+            #expect(flock(second, LOCK_EX | LOCK_NB) == 0)
+        }
+    }
+
+    @Test func lockingAClosedDescriptorIsATypedError() {
+        let error = #expect(throws: FileError.self) { try AdvisoryLock.lockExclusively(-1, path: "/nowhere") }
+        #expect(error?.errno == EBADF)
+        #expect(error?.path == "/nowhere")
+    }
+
+    @Test func processIdentityIsTheEffectiveUser() {
+        #expect(ProcessIdentity.effectiveUserID == geteuid())
+        #expect(ProcessIdentity.isRoot == (geteuid() == 0))
+    }
+}

@@ -41,6 +41,8 @@ reset_guest() {
         ip netns del "$ns" 2>/dev/null
     done
     rmmod mac80211_hwsim 2>/dev/null
+    # A scenario may allow 5 GHz with `iw reg set US`; the next one starts from the world domain again.
+    iw reg set 00 2>/dev/null
 }
 
 for name in "$@"; do

@@ -5,6 +5,7 @@
 # `waware publish` with one service (CPU time per minute, resident memory).
 # Raw samples go to $SCENARIO_OUT/samples.tsv (kind, seconds), idle figures to $SCENARIO_OUT/idle.tsv.
 # timeout: 600
+# default: no (a benchmark: tools/discovery-bench runs it and prints the figures)
 source "$(dirname "$0")/../guest/lib.sh"
 RUNS=${DISCOVERY_BENCH_RUNS:-20}
 # Latency is what users get from an optimised build: use the release binary when tools/discovery-bench

@@ -11,6 +11,7 @@
 // and after decoding 10 000 frames that are kept alive, divided by 10 000: the heap one decoded frame
 // holds. Decoded byte fields are slices of the input buffer, so a decoded frame holding fewer bytes than
 // the frame is long shows that no attribute copied the frame's bytes.
+import Foundation
 import NANSystem
 import NANWire
 
@@ -114,7 +115,28 @@ func report(_ name: String, _ bytes: [UInt8], iterations: Int) throws {
     if decode.sink == 42 && encode.sink == 42 { print("") }  // keeps the results observable
 }
 
-let iterations = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 200_000
+// `nan-bench --decode-only sdf|naf N` decodes N frames and nothing else, for tools/bench-alloc, which runs it
+// under valgrind's DHAT: the difference between N and 0 decodes is what N decodes allocate, counted at every
+// malloc (short-lived allocations included), which the heap-held figure above cannot see.
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "--decode-only" {
+    guard arguments.count == 3, let count = Int(arguments[2]), count >= 0 else {
+        print("usage: nan-bench --decode-only sdf|naf COUNT")
+        exit(64)
+    }
+    do {
+        let frame = try arguments[1] == "naf" ? ndpRequestNAF() : publishSDF()
+        var sink = 0
+        for _ in 0..<count { sink &+= try NANManagementFrame(bytes: frame).body.attributes.count }
+        print("decoded \(count) frames (\(sink) attributes)")
+    } catch {
+        print("nan-bench: \(error)")
+        exit(1)
+    }
+    exit(0)
+}
+
+let iterations = arguments.first.flatMap { Int($0) } ?? 200_000
 do {
     print("nan-bench: \(iterations) frames per round, best of 5, one thread")
     try report("publish SDF", publishSDF(), iterations: iterations)

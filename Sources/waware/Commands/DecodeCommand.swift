@@ -114,7 +114,8 @@ struct DecodeCommand: Command {
                 let report = try DecodeInput.report(entry.frame.bytes, serviceNames: serviceNames)
                 if json {
                     try output.writeJSON(RecordedFrameReport(file: file, frequency: Int(entry.frame.frequency.rawValue),
-                                                             signalDBM: entry.frame.signalDBM.map(Int.init), frame: report))
+                                                             signalDBM: entry.frame.signalDBM.map(Int.init),
+                                                             hex: FrameReport.hex(entry.frame.bytes), frame: report))
                 } else {
                     let signal = entry.frame.signalDBM.map { ", \($0) dBm" } ?? ""
                     output.write("frame \(number + 1) (\(file), \(entry.frame.frequency)\(signal)): " + (report.lines.first ?? ""))
@@ -136,5 +137,7 @@ private struct RecordedFrameReport: Encodable {
     var file: String
     var frequency: Int
     var signalDBM: Int?
+    /// The whole management frame, so a recording's frames can be saved one by one.
+    var hex: String
     var frame: FrameReport
 }

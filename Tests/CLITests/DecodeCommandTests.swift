@@ -103,6 +103,43 @@ private func hex(_ bytes: [UInt8]) -> String { FrameReport.hex(bytes) }
         #expect(result.stderrLines == ["waware: no received frames in the recording '\(fixture.path)'"])
     }
 
+    @Test func standardInputIsReadForADash() throws {
+        let process = Process()
+        process.executableURL = BinaryRunner.binaryURL
+        process.arguments = ["decode", "-"]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(Data((hex(try followUpFrame()) + "\n").utf8))
+        try input.fileHandleForWriting.close()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(printed.contains("requestor instance ID: 7\n"))
+    }
+
+    @Test func extensionAndResponseFilterFieldsAreTyped() throws {
+        let descriptor = ServiceDescriptorAttribute(
+            serviceID: try ServiceID(serviceName: "_chat._tcp"), instanceID: 4, controlType: .subscribe,
+            serviceResponseFilter: ServiceResponseFilter(include: true, addressSet: .addresses([MACAddress(2, 0, 0, 0, 0, 9)])))
+        let descriptorExtension = ServiceDescriptorExtensionAttribute(
+            instanceID: 4, control: [.dataPathRequired, .securityRequired],
+            serviceInfo: .init(protocolType: .generic, info: ArraySlice([0x00, 0xff])))
+        let frame = NANFrame.serviceDiscovery(ServiceDiscoveryFrame(attributes: [.serviceDescriptor(descriptor),
+                                                                                .serviceDescriptorExtension(descriptorExtension)]))
+        let report = FrameReport(frame, header: nil, length: 0, serviceNames: [:])
+        let lines = report.lines.joined(separator: "\n")
+        #expect(lines.contains("control:               0x9 (service response filter)"))
+        #expect(lines.contains("response filter:       only these respond: 02:00:00:00:00:09"))
+        #expect(report.attributes[1].controlBits == ["data path required", "security required"])
+        #expect(report.attributes[1].protocolType == ServiceProtocolType.generic.description)
+        #expect(report.attributes[1].serviceInfo == nil)
+        #expect(report.attributes[1].serviceInfoHex == "00ff")
+        #expect(lines.contains("service info: 00ff"))
+    }
+
     @Test func hexAcceptsSeparatorsAndPrefix() {
         #expect(DecodeInput.bytes(hex: "0xd0 00:3a-01\n") == [0xd0, 0x00, 0x3a, 0x01])
         #expect(DecodeInput.bytes(hex: "d0 0") == nil)

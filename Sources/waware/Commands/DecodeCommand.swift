@@ -17,7 +17,7 @@ struct DecodeCommand: Command {
                 + "codec rejects prints 'waware: malformed frame: <what and where>' and exits 16.",
         ],
         examples: [
-            Example("waware decode d00000000000516f9a010000...", "Decode a whole management frame given as hex."),
+            Example("waware decode 0409506f9a13030e0092fc3befbd7b0101120470696e67", "Decode an SDF action body given as hex (a follow-up saying 'ping')."),
             Example("waware decode --service _chat._tcp --file sdf.bin", "Decode a frame file, naming _chat._tcp's service ID."),
             Example("waware decode --nlmsgs /tmp/rec --json", "Every received frame of a recording, one JSON object per line."),
         ]

@@ -27,6 +27,8 @@ struct ExitCode: Error, RawRepresentable, Hashable, Sendable, CustomStringConver
     static let hwsimNotLoaded = ExitCode(rawValue: 14)
     /// The loaded `mac80211_hwsim` cannot create NAN radios (a kernel older than 7.2).
     static let hwsimWithoutNAN = ExitCode(rawValue: 15)
+    /// `waware decode` was given bytes the NAN codec rejects (cut off, overlong, a reserved value).
+    static let malformedFrame = ExitCode(rawValue: 16)
 
     /// The command line is wrong: unknown command or option, missing or invalid value (`EX_USAGE`).
     static let usage = ExitCode(rawValue: 64)
@@ -47,6 +49,7 @@ struct ExitCode: Error, RawRepresentable, Hashable, Sendable, CustomStringConver
         (.deviceRemoved, "deviceRemoved", "the adapter disappeared while NAN was running"),
         (.hwsimNotLoaded, "hwsimNotLoaded", "the mac80211_hwsim module is not loaded"),
         (.hwsimWithoutNAN, "hwsimWithoutNAN", "mac80211_hwsim cannot create NAN radios (kernel older than 7.2)"),
+        (.malformedFrame, "malformedFrame", "decode: the bytes are not a well-formed NAN frame"),
         (.usage, "usage", "bad command line (EX_USAGE)"),
         (.nl80211Unavailable, "nl80211Unavailable", "the kernel has no nl80211/cfg80211 (EX_UNAVAILABLE)"),
         (.permissionDenied, "permissionDenied", "not permitted; run as root or with CAP_NET_ADMIN (EX_NOPERM)"),

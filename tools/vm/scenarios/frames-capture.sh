@@ -1,0 +1,75 @@
+#!/bin/bash
+# Frames the discovery engine sends, captured as nl80211 delivers them (WAWARE_NL_RECORD) on both
+# sides and decoded by `waware decode --nlmsgs`: every received frame must decode, and publish,
+# subscribe and follow-up SDFs must all be among them. The frames are saved one per file (hex) in
+# $SCENARIO_OUT/frames/ for the codec's fixtures (Tests/NANWireTests/Fixtures/captured/).
+# timeout: 120
+source "$(dirname "$0")/../guest/lib.sh"
+
+SERVICE=_frames._tcp
+sim_radios 2
+radio_netns 0 dA
+radio_netns 1 dB
+mkdir -p "$SCENARIO_OUT/record-pub" "$SCENARIO_OUT/record-sub" "$SCENARIO_OUT/frames"
+
+# The subscriber starts first and keeps sending subscribe SDFs until answered, so the publisher
+# records some whatever the timing; the publisher then announces itself unsolicited and answers them.
+step "active subscribe with a matching filter, sending 'ping' to what it finds"
+start_bg sub dB env WAWARE_NL_RECORD="$SCENARIO_OUT/record-sub" "$WAWARE" subscribe "$SERVICE" --active \
+    --match-filter 'red,*' --count 1 --send ping --messages 1 --timeout 60 --json
+wait_for_line "$(bg_log sub)" '"event":"started"' 30
+sleep 3
+
+step "unsolicited publish with service info and a matching filter, answering 'pong'"
+start_bg pub dA env WAWARE_NL_RECORD="$SCENARIO_OUT/record-pub" "$WAWARE" publish "$SERVICE" --unsolicited --solicited \
+    --info 'hello from A' --match-filter red,large --answer pong --json
+wait_for_line "$(bg_log pub)" '"event":"started"' 30
+
+step "discovery and a follow-up each way"
+wait_for_line "$(bg_log sub)" '"event":"discovered"' 40
+wait_for_line "$(bg_log sub)" '"event":"message".*"info":"pong"' 40
+wait_for_line "$(bg_log pub)" '"event":"message".*"info":"ping"' 10
+wait_for_line "$(bg_log pub)" '"event":"sent".*"status":"acknowledged"' 10
+# A few more discovery windows, so the publisher's unsolicited publishes are recorded too.
+sleep 2
+stop_bg sub
+stop_bg pub
+
+step "every received frame decodes"
+for side in pub sub; do
+    ww decode --nlmsgs "$SCENARIO_OUT/record-$side" --service "$SERVICE" >"$SCENARIO_OUT/decoded-$side.txt" 2>&1 \
+        || fail "decode of the $side side's frames failed: $(tail -n 1 "$SCENARIO_OUT/decoded-$side.txt")"
+    ww decode --nlmsgs "$SCENARIO_OUT/record-$side" --service "$SERVICE" --json >"$SCENARIO_OUT/decoded-$side.jsonl" \
+        || fail "decode --json of the $side side's frames failed"
+    echo "$side received $(grep -c . "$SCENARIO_OUT/decoded-$side.jsonl") frames, all decoded"
+    head -n 12 "$SCENARIO_OUT/decoded-$side.txt"
+done
+
+step "publish, subscribe and follow-up SDFs were all seen"
+pub_frames=$(cat "$SCENARIO_OUT/decoded-pub.jsonl")
+sub_frames=$(cat "$SCENARIO_OUT/decoded-sub.jsonl")
+expect_contains "publisher received subscribes" '"serviceName":"_frames._tcp","summary":"SDA subscribe' "$pub_frames"
+expect_contains "publisher received the ping follow-up" '"serviceInfo":"ping"' "$pub_frames"
+expect_contains "subscriber received publishes" '"serviceName":"_frames._tcp","summary":"SDA publish' "$sub_frames"
+expect_contains "publish carries its service info" '"serviceInfo":"hello from A"' "$sub_frames"
+expect_contains "subscriber received the pong follow-up" '"serviceInfo":"pong"' "$sub_frames"
+
+step "save each frame as hex, named by side and kind"
+python3 - "$SCENARIO_OUT" <<'PY'
+import json, os, sys
+out = sys.argv[1]
+counts = {}
+for side, receiver in (("pub", "publisher"), ("sub", "subscriber")):
+    for line in open(os.path.join(out, f"decoded-{side}.jsonl")):
+        record = json.loads(line)
+        types = [a["type"] for a in record["frame"]["attributes"] if "type" in a]
+        kind = "-".join(dict.fromkeys(types)) or record["frame"]["kind"].replace(" ", "-").lower()
+        key = (receiver, kind)
+        counts[key] = counts.get(key, 0) + 1
+        name = f"{kind}-received-by-{receiver}-{counts[key]:02d}.hex"
+        with open(os.path.join(out, "frames", name), "w") as f:
+            f.write(record["hex"] + "\n")
+for (receiver, kind), n in sorted(counts.items()):
+    print(f"{receiver} received {n} {kind} frame(s)")
+PY
+ls "$SCENARIO_OUT/frames"

@@ -50,8 +50,11 @@ import Testing
         guard ProcessInfo.processInfo.environment["NANWIRE_WRITE_CORPUS"] == "1" else { return }
         for (decoder, inputs) in try Self.seeds() {
             let dir = Self.corpus.appendingPathComponent(decoder)
-            try? FileManager.default.removeItem(at: dir)
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            // Replace only the generated seeds: `captured-*` seeds are frames recorded in the VM bench.
+            for old in try FileManager.default.contentsOfDirectory(atPath: dir.path) where old.hasPrefix("seed-") {
+                try FileManager.default.removeItem(at: dir.appendingPathComponent(old))
+            }
             for (i, input) in inputs.enumerated() {
                 try Data(input).write(to: dir.appendingPathComponent(String(format: "seed-%03d", i)))
             }

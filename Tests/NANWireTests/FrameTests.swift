@@ -62,6 +62,15 @@ import Testing
         #expect(throws: NANWireError.self) { _ = try NANManagementFrame(bytes: hex("d0 40") + [UInt8](repeating: 0, count: 22) + Self.body) }
     }
 
+    @Test func sdfAndNAFEachRejectTheOthersOUITypeAtItsOffset() {
+        #expect(throws: NANWireError(.notThisFrame, at: 5, "OUI type 24, expected 0x13 (SDF)")) {
+            _ = try ServiceDiscoveryFrame(actionBody: hex("04 09 50 6f 9a 18 00"))
+        }
+        #expect(throws: NANWireError(.notThisFrame, at: 5, "OUI type 19, expected 0x18 (NAN action)")) {
+            _ = try NANActionFrame(actionBody: hex("04 09 50 6f 9a 13"))
+        }
+    }
+
     @Test func sdfWithoutDescriptorHasNoMessages() throws {
         let sdf = try ServiceDiscoveryFrame(actionBody: hex("04 09 50 6f 9a 13"))
         #expect(sdf.attributes.isEmpty)

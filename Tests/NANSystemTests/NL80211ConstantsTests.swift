@@ -28,16 +28,7 @@ private func findHeader() -> String? {
 private let headerPath = findHeader()
 
 private func readFile(_ path: String) -> String? {
-    guard let file = fopen(path, "r") else { return nil }
-    defer { fclose(file) }
-    var data: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-        if count == 0 { break }
-        data.append(contentsOf: chunk[0..<count])
-    }
-    return String(decoding: data, as: UTF8.self)
+    fileContents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
 }
 
 private func checkEnum<E: CaseIterable & RawRepresentable>(

@@ -134,10 +134,10 @@ enum CEnumParser {
             let body = rest[rest.index(after: open)..<close]
             var next: Int64 = 0
             for item in body.split(separator: ",") {
-                let trimmed = item.trimmingCharacters
+                let trimmed = item.trimmingWhitespace
                 guard !trimmed.isEmpty else { continue }
                 if let equals = trimmed.firstIndex(of: "=") {
-                    let name = String(trimmed[..<equals]).trimmingCharacters
+                    let name = String(trimmed[..<equals]).trimmingWhitespace
                     let expression = String(trimmed[trimmed.index(after: equals)...])
                     if let value = evaluate(expression, values) {
                         values[name] = value
@@ -202,13 +202,6 @@ enum CEnumParser {
 }
 
 extension StringProtocol {
-    var trimmingCharacters: String {
-        var characters = Substring(self)
-        while let first = characters.first, first.isWhitespace { characters = characters.dropFirst() }
-        while let last = characters.last, last.isWhitespace { characters = characters.dropLast() }
-        return String(characters)
-    }
-
     func replacingAll(_ target: String, with replacement: String) -> String {
         var result = ""
         var rest = Substring(self)

@@ -41,13 +41,9 @@ import Testing
     @Test func errorOffsetsInAWholeFrameCountFromFrameControl() {
         var bytes = Self.header + Self.body
         bytes.removeLast()
-        do {
+        // 24 header + 6 action header + 21 SDA: the SDEA length field.
+        expectError(.overlong, at: 24 + 6 + 21 + 1) {
             _ = try NANManagementFrame(bytes: bytes)
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.kind == .overlong)
-            // 24 header + 6 action header + 21 SDA: the SDEA length field.
-            #expect(error.offset == 24 + 6 + 21 + 1)
         }
     }
 
@@ -79,11 +75,8 @@ import Testing
 
     @Test func duplicateExtensionForOneInstanceIsRejected() throws {
         let sdf = try ServiceDiscoveryFrame(actionBody: Self.body + ServiceDescriptorExtensionTests.bytes)
-        do {
+        expectError(.duplicate) {
             _ = try sdf.messages()
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.kind == .duplicate)
         }
     }
 

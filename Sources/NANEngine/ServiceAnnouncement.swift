@@ -1,4 +1,4 @@
-public import NANWire
+import NANWire
 
 /// One Service Descriptor as the engine reasons about it, independent of its byte layout.
 struct ServiceAnnouncement: Sendable {

@@ -8,15 +8,7 @@ import Testing
 func fixture(_ name: String, filePath: String = #filePath) throws -> [NetlinkMessage] {
     let directory = filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
     let path = "\(directory)/Fixtures/\(name)"
-    guard let file = fopen(path, "rb") else { throw FixtureMissing(path: path) }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-        if count == 0 { break }
-        bytes.append(contentsOf: chunk[0..<count])
-    }
+    guard let bytes = fileContents(atPath: path) else { throw FixtureMissing(path: path) }
     return try NetlinkMessage.split(datagram: bytes)
 }
 

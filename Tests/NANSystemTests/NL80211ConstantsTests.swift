@@ -28,16 +28,7 @@ private func findHeader() -> String? {
 private let headerPath = findHeader()
 
 private func readFile(_ path: String) -> String? {
-    guard let file = fopen(path, "r") else { return nil }
-    defer { fclose(file) }
-    var data: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-        if count == 0 { break }
-        data.append(contentsOf: chunk[0..<count])
-    }
-    return String(decoding: data, as: UTF8.self)
+    fileContents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
 }
 
 private func checkEnum<E: CaseIterable & RawRepresentable>(
@@ -143,10 +134,10 @@ enum CEnumParser {
             let body = rest[rest.index(after: open)..<close]
             var next: Int64 = 0
             for item in body.split(separator: ",") {
-                let trimmed = item.trimmingCharacters
+                let trimmed = item.trimmingWhitespace
                 guard !trimmed.isEmpty else { continue }
                 if let equals = trimmed.firstIndex(of: "=") {
-                    let name = String(trimmed[..<equals]).trimmingCharacters
+                    let name = String(trimmed[..<equals]).trimmingWhitespace
                     let expression = String(trimmed[trimmed.index(after: equals)...])
                     if let value = evaluate(expression, values) {
                         values[name] = value
@@ -211,13 +202,6 @@ enum CEnumParser {
 }
 
 extension StringProtocol {
-    var trimmingCharacters: String {
-        var characters = Substring(self)
-        while let first = characters.first, first.isWhitespace { characters = characters.dropFirst() }
-        while let last = characters.last, last.isWhitespace { characters = characters.dropLast() }
-        return String(characters)
-    }
-
     func replacingAll(_ target: String, with replacement: String) -> String {
         var result = ""
         var rest = Substring(self)

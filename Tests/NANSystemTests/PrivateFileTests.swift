@@ -20,19 +20,6 @@ private func mode(of path: String) -> mode_t? {
     return info.st_mode & 0o7777
 }
 
-private func contents(of path: String) -> [UInt8]? {
-    guard let file = fopen(path, "rb") else { return nil }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-        let count = fread(&buffer, 1, buffer.count, file)
-        if count == 0 { break }
-        bytes += buffer[0..<count]
-    }
-    return bytes
-}
-
 private func entries(of folder: String) -> [String] {
     guard let directory = opendir(folder) else { return [] }
     defer { closedir(directory) }
@@ -57,7 +44,7 @@ private func entries(of folder: String) -> [String] {
             #expect(temporaryPath.hasPrefix(folder + "/.devices.json."))
             #expect(temporaryMode == 0o600)
             #expect(mode(of: target) == 0o600)
-            #expect(contents(of: target) == Array("secret".utf8))
+            #expect(fileContents(atPath: target) == Array("secret".utf8))
             #expect(entries(of: folder) == ["devices.json"])
         }
     }
@@ -70,7 +57,7 @@ private func entries(of folder: String) -> [String] {
             chmod(target, 0o644)
             try PrivateFile.replace(at: target, with: [1, 2, 3])
             #expect(mode(of: target) == 0o600)
-            #expect(contents(of: target) == [1, 2, 3])
+            #expect(fileContents(atPath: target) == [1, 2, 3])
         }
     }
 
@@ -80,9 +67,9 @@ private func entries(of folder: String) -> [String] {
             try PrivateFile.replace(at: target, with: Array("old".utf8))
             let big = [UInt8](repeating: 0x5a, count: 200_000)
             var seenBeforeRename: [UInt8]?
-            try PrivateFile.replace(at: target, with: big) { _ in seenBeforeRename = contents(of: target) }
+            try PrivateFile.replace(at: target, with: big) { _ in seenBeforeRename = fileContents(atPath: target) }
             #expect(seenBeforeRename == Array("old".utf8))
-            #expect(contents(of: target) == big)
+            #expect(fileContents(atPath: target) == big)
             #expect(entries(of: folder) == ["store"])
         }
     }

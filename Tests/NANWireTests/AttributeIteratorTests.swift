@@ -22,22 +22,14 @@ import Testing
 
     @Test func cutHeaderIsTruncated() {
         #expect(throws: NANWireError.self) { _ = try NANAttribute.decodeList(ByteReader(hex("03 05"))) }
-        do {
+        expectError(.truncated, at: 6) {
             _ = try NANAttribute.decodeList(ByteReader(hex("00 02 00 01 02 03 05")))
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.kind == .truncated)
-            #expect(error.offset == 6)
         }
     }
 
     @Test func trailingBytesInsideAFixedAttributeAreOverlong() {
-        do {
+        expectError(.overlong, at: 5) {
             _ = try NANAttribute.decodeList(ByteReader(hex("00 03 00 01 02 03")))
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.kind == .overlong)
-            #expect(error.offset == 5)
         }
     }
 }

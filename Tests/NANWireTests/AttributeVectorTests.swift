@@ -10,14 +10,23 @@ func expectVector<A: NANAttributeBody>(_ bytes: [UInt8], _ value: A, wrap: (A) -
     #expect(try encodeAttribute(wrap(value)) == bytes, sourceLocation: sourceLocation)
 }
 
+/// Checks that decoding `bytes` as an `A` fails with `kind` (at `offset`, when one is given).
 func expectError<A: NANAttributeBody>(_ type: A.Type, _ bytes: [UInt8], _ kind: NANWireError.Kind, at offset: Int? = nil,
                                       sourceLocation: SourceLocation = #_sourceLocation) {
+    expectError(kind, at: offset, sourceLocation: sourceLocation) { _ = try A(decoding: bytes) }
+}
+
+/// Checks that `body` throws a ``NANWireError`` of `kind` (at `offset`, when one is given).
+func expectError(_ kind: NANWireError.Kind, at offset: Int? = nil, sourceLocation: SourceLocation = #_sourceLocation,
+                 _ body: () throws -> Void) {
     do {
-        _ = try A(decoding: bytes)
+        try body()
         Issue.record("expected \(kind) error", sourceLocation: sourceLocation)
-    } catch {
+    } catch let error as NANWireError {
         #expect(error.kind == kind, "\(error)", sourceLocation: sourceLocation)
         if let offset { #expect(error.offset == offset, "\(error)", sourceLocation: sourceLocation) }
+    } catch {
+        Issue.record("expected a NANWireError, got \(error)", sourceLocation: sourceLocation)
     }
 }
 

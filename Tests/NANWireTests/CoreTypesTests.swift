@@ -63,6 +63,20 @@ import Testing
         #expect(r.isAtEnd)
     }
 
+    @Test func littleEndianFieldsOfEveryWidthRoundTripThroughTheWriter() throws {
+        var w = ByteWriter(capacity: 14)
+        w.writeLE16(0x1234)
+        w.writeLE32(0x1234_5678)
+        w.writeLE64(0x0102_0304_0506_0708)
+        #expect(w.bytes == [0x34, 0x12, 0x78, 0x56, 0x34, 0x12, 0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01])
+        var r = ByteReader(w.bytes)
+        #expect(try r.readLE16("a") == 0x1234)
+        #expect(try r.readLE32("b") == 0x1234_5678)
+        #expect(try r.readLE64("c") == 0x0102_0304_0506_0708)
+        #expect(r.isAtEnd)
+        #expect(throws: NANWireError(.truncated, at: 14, "d")) { try r.readLE64("d") }
+    }
+
     @Test func shortReadThrowsTruncatedWithOffsetAndContext() {
         var r = ByteReader([0x01, 0x02, 0x03])
         _ = try? r.readU8("first")

@@ -143,12 +143,7 @@ import Testing
     }
 
     @Test func emptyBloomFilterIsRejected() {
-        do {
-            _ = try ServiceDescriptorAttribute(decoding: hex("03 0b 00 01 02 03 04 05 06 01 00 09 01 03"))
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.kind == .outOfRange)
-        }
+        expectError(ServiceDescriptorAttribute.self, hex("03 0b 00 01 02 03 04 05 06 01 00 09 01 03"), .outOfRange)
     }
 }
 

@@ -41,13 +41,9 @@ import Testing
     @Test func errorOffsetsInAWholeFrameCountFromFrameControl() {
         var bytes = Self.header + Self.body
         bytes.removeLast()
-        do {
+        // 24 header + 6 action header + 21 SDA: the SDEA length field.
+        expectError(.overlong, at: 24 + 6 + 21 + 1) {
             _ = try NANManagementFrame(bytes: bytes)
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.kind == .overlong)
-            // 24 header + 6 action header + 21 SDA: the SDEA length field.
-            #expect(error.offset == 24 + 6 + 21 + 1)
         }
     }
 
@@ -62,6 +58,15 @@ import Testing
         #expect(throws: NANWireError.self) { _ = try NANManagementFrame(bytes: hex("d0 40") + [UInt8](repeating: 0, count: 22) + Self.body) }
     }
 
+    @Test func sdfAndNAFEachRejectTheOthersOUITypeAtItsOffset() {
+        #expect(throws: NANWireError(.notThisFrame, at: 5, "OUI type 24, expected 0x13 (SDF)")) {
+            _ = try ServiceDiscoveryFrame(actionBody: hex("04 09 50 6f 9a 18 00"))
+        }
+        #expect(throws: NANWireError(.notThisFrame, at: 5, "OUI type 19, expected 0x18 (NAN action)")) {
+            _ = try NANActionFrame(actionBody: hex("04 09 50 6f 9a 13"))
+        }
+    }
+
     @Test func sdfWithoutDescriptorHasNoMessages() throws {
         let sdf = try ServiceDiscoveryFrame(actionBody: hex("04 09 50 6f 9a 13"))
         #expect(sdf.attributes.isEmpty)
@@ -70,11 +75,8 @@ import Testing
 
     @Test func duplicateExtensionForOneInstanceIsRejected() throws {
         let sdf = try ServiceDiscoveryFrame(actionBody: Self.body + ServiceDescriptorExtensionTests.bytes)
-        do {
+        expectError(.duplicate) {
             _ = try sdf.messages()
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.kind == .duplicate)
         }
     }
 

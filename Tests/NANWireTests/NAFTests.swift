@@ -70,11 +70,8 @@ enum TypicalFrames {
 
     @Test func ndpTypeMustFitTheSubtype() {
         let response = NDPAttribute(dialogToken: 1, type: .response, status: .accepted, initiatorNDI: ndi1, ndpID: 1)
-        do {
+        expectError(.outOfRange) {
             _ = try DataPathMessage(NANActionFrame(subtype: .dataPathRequest, attributes: [.ndp(response)]))
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.kind == .outOfRange)
         }
     }
 

@@ -11,7 +11,7 @@ import Testing
 
     static func seeds() throws -> [String: [[UInt8]]] {
         var g = ValueGenerator(seed: 2026)
-        var sdf: [[UInt8]] = [try TypicalFrames.publishSDF.encoded(), try ServiceDiscoveryFrameTests.body]
+        var sdf: [[UInt8]] = [try TypicalFrames.publishSDF.encoded(), ServiceDiscoveryFrameTests.body]
         var naf: [[UInt8]] = [try TypicalFrames.ndpRequest.frame().encoded(),
                               try ScheduleMessage(subtype: .scheduleRequest, ndl: NDLAttribute(dialogToken: 1, type: .request),
                                                   availability: [.init(sequenceID: 1, control: 1, entries: [])]).frame().encoded()]

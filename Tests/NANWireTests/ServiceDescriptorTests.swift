@@ -60,41 +60,19 @@ import Testing
     }
 
     @Test func matchingFilterElementRunningPastTheFilterIsOverlong() {
-        do {
-            _ = try ServiceDescriptorAttribute(decoding: hex("03 0c 00 01 02 03 04 05 06 01 00 04 02 05 61"))
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.kind == .overlong)
-            #expect(error.offset == 13)
-        }
+        expectError(ServiceDescriptorAttribute.self, hex("03 0c 00 01 02 03 04 05 06 01 00 04 02 05 61"), .overlong, at: 13)
     }
 
     @Test func serviceInfoLengthPastTheEndIsTruncated() {
-        do {
-            _ = try ServiceDescriptorAttribute(decoding: hex("03 0b 00 01 02 03 04 05 06 01 00 10 05 aa"))
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.kind == .truncated)
-            #expect(error.offset == 13)
-        }
+        expectError(ServiceDescriptorAttribute.self, hex("03 0b 00 01 02 03 04 05 06 01 00 10 05 aa"), .truncated, at: 13)
     }
 
     @Test func bytesAfterTheLastFieldAreOverlong() {
-        do {
-            _ = try ServiceDescriptorAttribute(decoding: hex("03 0a 00 01 02 03 04 05 06 01 00 00 ff"))
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.kind == .overlong)
-        }
+        expectError(ServiceDescriptorAttribute.self, hex("03 0a 00 01 02 03 04 05 06 01 00 00 ff"), .overlong)
     }
 
     @Test func srfAddressListMustBeWholeAddresses() {
-        do {
-            _ = try ServiceDescriptorAttribute(decoding: hex("03 11 00 01 02 03 04 05 06 01 00 08 06 02 01 02 03 04 05 06"))
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.kind == .malformed)
-        }
+        expectError(ServiceDescriptorAttribute.self, hex("03 11 00 01 02 03 04 05 06 01 00 08 06 02 01 02 03 04 05 06"), .malformed)
     }
 }
 
@@ -121,21 +99,10 @@ import Testing
     }
 
     @Test func serviceInfoShorterThanOUIAndTypeIsRejected() {
-        do {
-            _ = try ServiceDescriptorExtensionAttribute(decoding: hex("0e 06 00 01 00 00 01 00 50"))
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.kind == .outOfRange)
-            #expect(error.offset == 6)
-        }
+        expectError(ServiceDescriptorExtensionAttribute.self, hex("0e 06 00 01 00 00 01 00 50"), .outOfRange, at: 6)
     }
 
     @Test func missingRangeLimitIsTruncated() {
-        do {
-            _ = try ServiceDescriptorExtensionAttribute(decoding: hex("0e 05 00 01 00 01 64 00"))
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.kind == .truncated)
-        }
+        expectError(ServiceDescriptorExtensionAttribute.self, hex("0e 05 00 01 00 01 64 00"), .truncated)
     }
 }

@@ -46,8 +46,8 @@ struct AdapterSystemInfo: Sendable {
     }
 }
 
-extension String {
-    /// The string without leading and trailing spaces and newlines.
+extension StringProtocol {
+    /// The text without leading and trailing spaces and newlines.
     var trimmingWhitespace: String {
         var characters = Substring(self)
         while let first = characters.first, first.isWhitespace { characters = characters.dropFirst() }

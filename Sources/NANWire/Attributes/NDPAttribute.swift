@@ -49,37 +49,19 @@ public struct NDPAttribute: NANAttributeBody {
 
     /// Decodes the body.
     public init(decodingBody reader: inout ByteReader) throws(NANWireError) {
-        dialogToken = try reader.readU8("NDP attribute: dialog token")
-        let ts = try reader.readU8("NDP attribute: type and status")
-        type = NDPMessageType(rawValue: ts & 0x0F)
-        status = NDPStatus(rawValue: ts >> 4)
-        reasonCode = NANReasonCode(rawValue: try reader.readU8("NDP attribute: reason code"))
-        initiatorNDI = try reader.readMAC("NDP attribute: initiator NDI")
-        ndpID = try reader.readU8("NDP attribute: NDP ID")
-        let control = try reader.readU8("NDP attribute: NDP control")
-        confirmRequired = control & 0x01 != 0
-        securityPresent = control & 0x04 != 0
-        publishID = control & 0x08 != 0 ? InstanceID(try reader.readU8("NDP attribute: publish ID")) : nil
-        responderNDI = control & 0x10 != 0 ? try reader.readMAC("NDP attribute: responder NDI") : nil
-        specificInfo = control & 0x20 != 0 ? reader.readRest() : nil
+        let fixed = try NDPFixedPart(reading: &reader, "NDP attribute", controlField: "NDP control")
+        self.init(dialogToken: fixed.dialogToken, type: fixed.type, status: fixed.status, reasonCode: fixed.reasonCode,
+                  initiatorNDI: fixed.initiatorNDI, ndpID: fixed.ndpID, confirmRequired: fixed.confirmRequired,
+                  securityPresent: fixed.securityPresent, publishID: fixed.publishID, responderNDI: fixed.responderNDI,
+                  specificInfo: fixed.controlBit5 ? reader.readRest() : nil)
     }
 
     /// Encodes the body.
     public func encodeBody(into writer: inout ByteWriter) throws(NANWireError) {
-        writer.writeU8(dialogToken)
-        writer.writeU8(type.rawValue | status.rawValue << 4)
-        writer.writeU8(reasonCode.rawValue)
-        writer.writeMAC(initiatorNDI)
-        writer.writeU8(ndpID)
-        var control: UInt8 = 0
-        if confirmRequired { control |= 0x01 }
-        if securityPresent { control |= 0x04 }
-        if publishID != nil { control |= 0x08 }
-        if responderNDI != nil { control |= 0x10 }
-        if specificInfo != nil { control |= 0x20 }
-        writer.writeU8(control)
-        if let publishID { writer.writeU8(publishID.rawValue) }
-        if let responderNDI { writer.writeMAC(responderNDI) }
+        NDPFixedPart(dialogToken: dialogToken, type: type, status: status, reasonCode: reasonCode,
+                     initiatorNDI: initiatorNDI, ndpID: ndpID, confirmRequired: confirmRequired,
+                     securityPresent: securityPresent, controlBit5: specificInfo != nil, publishID: publishID,
+                     responderNDI: responderNDI).write(into: &writer)
         if let specificInfo { writer.writeBytes(specificInfo) }
     }
 }
@@ -151,30 +133,78 @@ public struct NDPExtensionAttribute: NANAttributeBody {
 
     /// Decodes the body.
     public init(decodingBody reader: inout ByteReader) throws(NANWireError) {
-        dialogToken = try reader.readU8("NDP Extension attribute: dialog token")
-        let ts = try reader.readU8("NDP Extension attribute: type and status")
-        type = NDPMessageType(rawValue: ts & 0x0F)
-        status = NDPStatus(rawValue: ts >> 4)
-        reasonCode = NANReasonCode(rawValue: try reader.readU8("NDP Extension attribute: reason code"))
-        initiatorNDI = try reader.readMAC("NDP Extension attribute: initiator NDI")
-        ndpID = try reader.readU8("NDP Extension attribute: NDP ID")
-        let control = try reader.readU8("NDP Extension attribute: control")
-        confirmRequired = control & 0x01 != 0
-        securityPresent = control & 0x04 != 0
-        gtkRequired = control & 0x20 != 0
-        publishID = control & 0x08 != 0 ? InstanceID(try reader.readU8("NDP Extension attribute: publish ID")) : nil
-        responderNDI = control & 0x10 != 0 ? try reader.readMAC("NDP Extension attribute: responder NDI") : nil
+        let fixed = try NDPFixedPart(reading: &reader, "NDP Extension attribute", controlField: "control")
         var list: [NDPETLV] = []
         while !reader.isAtEnd {
             let t = try reader.readU8("NDP Extension attribute: TLV type")
             let length = Int(try reader.readLE16("NDP Extension attribute: TLV length"))
             list.append(NDPETLV(type: t, value: try reader.readBytes(length, "NDP Extension attribute: TLV value")))
         }
-        tlvs = list
+        self.init(dialogToken: fixed.dialogToken, type: fixed.type, status: fixed.status, reasonCode: fixed.reasonCode,
+                  initiatorNDI: fixed.initiatorNDI, ndpID: fixed.ndpID, confirmRequired: fixed.confirmRequired,
+                  securityPresent: fixed.securityPresent, gtkRequired: fixed.controlBit5, publishID: fixed.publishID,
+                  responderNDI: fixed.responderNDI, tlvs: list)
     }
 
     /// Encodes the body.
     public func encodeBody(into writer: inout ByteWriter) throws(NANWireError) {
+        NDPFixedPart(dialogToken: dialogToken, type: type, status: status, reasonCode: reasonCode,
+                     initiatorNDI: initiatorNDI, ndpID: ndpID, confirmRequired: confirmRequired,
+                     securityPresent: securityPresent, controlBit5: gtkRequired, publishID: publishID,
+                     responderNDI: responderNDI).write(into: &writer)
+        for tlv in tlvs {
+            writer.writeU8(tlv.type)
+            try writer.lengthPrefixedLE16("NDP Extension attribute: TLV") { (w: inout ByteWriter) throws(NANWireError) in
+                w.writeBytes(tlv.value)
+            }
+        }
+    }
+}
+
+/// The part NDP and NDP Extension attributes share: Dialog Token (1), Type and Status (1), Reason Code (1),
+/// Initiator NDI (6), NDP ID (1), Control (1), then Publish ID (1, control bit 3) and Responder NDI (6, bit 4).
+///
+/// Control bit 5 differs in meaning ("specific info present" in NDP, "GTK required" in NDPE), so it is
+/// carried as a plain flag; what follows the fixed part is each attribute's own.
+struct NDPFixedPart {
+    var dialogToken: UInt8
+    var type: NDPMessageType
+    var status: NDPStatus
+    var reasonCode: NANReasonCode
+    var initiatorNDI: MACAddress
+    var ndpID: UInt8
+    /// Control bit 0.
+    var confirmRequired: Bool
+    /// Control bit 2.
+    var securityPresent: Bool
+    /// Control bit 5, whose meaning is the attribute's.
+    var controlBit5: Bool
+    /// Present when control bit 3 is set.
+    var publishID: InstanceID?
+    /// Present when control bit 4 is set.
+    var responderNDI: MACAddress?
+}
+
+extension NDPFixedPart {
+    /// Reads the fixed part; `what` names the attribute and `controlField` its control byte in error messages.
+    init(reading reader: inout ByteReader, _ what: String, controlField: String) throws(NANWireError) {
+        dialogToken = try reader.readU8("\(what): dialog token")
+        let ts = try reader.readU8("\(what): type and status")
+        type = NDPMessageType(rawValue: ts & 0x0F)
+        status = NDPStatus(rawValue: ts >> 4)
+        reasonCode = NANReasonCode(rawValue: try reader.readU8("\(what): reason code"))
+        initiatorNDI = try reader.readMAC("\(what): initiator NDI")
+        ndpID = try reader.readU8("\(what): NDP ID")
+        let control = try reader.readU8("\(what): \(controlField)")
+        confirmRequired = control & 0x01 != 0
+        securityPresent = control & 0x04 != 0
+        controlBit5 = control & 0x20 != 0
+        publishID = control & 0x08 != 0 ? InstanceID(try reader.readU8("\(what): publish ID")) : nil
+        responderNDI = control & 0x10 != 0 ? try reader.readMAC("\(what): responder NDI") : nil
+    }
+
+    /// Writes the fixed part, setting the control bits from the fields.
+    func write(into writer: inout ByteWriter) {
         writer.writeU8(dialogToken)
         writer.writeU8(type.rawValue | status.rawValue << 4)
         writer.writeU8(reasonCode.rawValue)
@@ -185,15 +215,9 @@ public struct NDPExtensionAttribute: NANAttributeBody {
         if securityPresent { control |= 0x04 }
         if publishID != nil { control |= 0x08 }
         if responderNDI != nil { control |= 0x10 }
-        if gtkRequired { control |= 0x20 }
+        if controlBit5 { control |= 0x20 }
         writer.writeU8(control)
         if let publishID { writer.writeU8(publishID.rawValue) }
         if let responderNDI { writer.writeMAC(responderNDI) }
-        for tlv in tlvs {
-            writer.writeU8(tlv.type)
-            try writer.lengthPrefixedLE16("NDP Extension attribute: TLV") { (w: inout ByteWriter) throws(NANWireError) in
-                w.writeBytes(tlv.value)
-            }
-        }
     }
 }

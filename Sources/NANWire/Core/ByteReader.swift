@@ -51,10 +51,7 @@ public struct ByteReader: Sendable {
 
     /// Reads a little-endian 16-bit value.
     public mutating func readLE16(_ context: @autoclosure () -> String) throws(NANWireError) -> UInt16 {
-        try need(2, context())
-        let value = UInt16(bytes[index]) | UInt16(bytes[index + 1]) << 8
-        index += 2
-        return value
+        try readLittleEndian(context())
     }
 
     /// Reads a big-endian 16-bit value.
@@ -75,19 +72,23 @@ public struct ByteReader: Sendable {
 
     /// Reads a little-endian 32-bit value.
     public mutating func readLE32(_ context: @autoclosure () -> String) throws(NANWireError) -> UInt32 {
-        try need(4, context())
-        var value: UInt32 = 0
-        for i in 0..<4 { value |= UInt32(bytes[index + i]) << (8 * i) }
-        index += 4
-        return value
+        try readLittleEndian(context())
     }
 
     /// Reads a little-endian 64-bit value.
     public mutating func readLE64(_ context: @autoclosure () -> String) throws(NANWireError) -> UInt64 {
-        try need(8, context())
-        var value: UInt64 = 0
-        for i in 0..<8 { value |= UInt64(bytes[index + i]) << (8 * i) }
-        index += 8
+        try readLittleEndian(context())
+    }
+
+    /// Reads a little-endian unsigned integer as wide as `Value`.
+    private mutating func readLittleEndian<Value: FixedWidthInteger & UnsignedInteger>(
+        _ context: @autoclosure () -> String
+    ) throws(NANWireError) -> Value {
+        let size = Value.bitWidth / 8
+        try need(size, context())
+        var value: Value = 0
+        for i in 0..<size { value |= Value(bytes[index + i]) << (8 * i) }
+        index += size
         return value
     }
 

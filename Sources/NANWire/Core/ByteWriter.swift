@@ -19,10 +19,7 @@ public struct ByteWriter: Sendable {
     public mutating func writeU8(_ value: UInt8) { bytes.append(value) }
 
     /// Appends a little-endian 16-bit value.
-    public mutating func writeLE16(_ value: UInt16) {
-        bytes.append(UInt8(truncatingIfNeeded: value))
-        bytes.append(UInt8(truncatingIfNeeded: value >> 8))
-    }
+    public mutating func writeLE16(_ value: UInt16) { writeLittleEndian(value) }
 
     /// Appends a big-endian 16-bit value.
     public mutating func writeBE16(_ value: UInt16) {
@@ -38,13 +35,14 @@ public struct ByteWriter: Sendable {
     }
 
     /// Appends a little-endian 32-bit value.
-    public mutating func writeLE32(_ value: UInt32) {
-        for i in 0..<4 { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * i))) }
-    }
+    public mutating func writeLE32(_ value: UInt32) { writeLittleEndian(value) }
 
     /// Appends a little-endian 64-bit value.
-    public mutating func writeLE64(_ value: UInt64) {
-        for i in 0..<8 { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * i))) }
+    public mutating func writeLE64(_ value: UInt64) { writeLittleEndian(value) }
+
+    /// Appends an unsigned integer little-endian, as many bytes as it is wide.
+    private mutating func writeLittleEndian<Value: FixedWidthInteger & UnsignedInteger>(_ value: Value) {
+        for i in 0..<(Value.bitWidth / 8) { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * i))) }
     }
 
     /// Appends raw bytes.

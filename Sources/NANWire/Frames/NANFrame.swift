@@ -29,6 +29,19 @@ enum ActionHeader {
         return (category == protectedDualOfPublicAction, try reader.readU8("OUI type"))
     }
 
+    /// Reads the header of a frame that must carry `ouiType` (called `name` in the error); returns whether
+    /// it is protected. Another OUI type is `.notThisFrame` at the OUI type byte.
+    static func read(_ reader: inout ByteReader, expecting ouiType: UInt8, _ name: String) throws(NANWireError) -> Bool {
+        let start = reader.offset
+        let header = try read(&reader)
+        guard header.ouiType == ouiType else {
+            throw NANWireError(.notThisFrame, at: start + 5,
+                               "OUI type \(header.ouiType), expected 0x\(String(ouiType, radix: 16)) (\(name))")
+        }
+        return header.isProtected
+    }
+
+    /// Writes category, action, OUI and OUI type.
     static func write(_ writer: inout ByteWriter, isProtected: Bool, ouiType: UInt8) {
         writer.writeU8(isProtected ? protectedDualOfPublicAction : publicAction)
         writer.writeU8(vendorSpecific)
@@ -58,12 +71,7 @@ public struct ServiceDiscoveryFrame: Hashable, Sendable {
 
     /// Decodes an SDF from `reader` (positioned at the category byte), consuming the rest.
     public init(reading reader: inout ByteReader) throws(NANWireError) {
-        let start = reader.offset
-        let header = try ActionHeader.read(&reader)
-        guard header.ouiType == ActionHeader.sdfType else {
-            throw NANWireError(.notThisFrame, at: start + 5, "OUI type \(header.ouiType), expected 0x13 (SDF)")
-        }
-        isProtected = header.isProtected
+        isProtected = try ActionHeader.read(&reader, expecting: ActionHeader.sdfType, "SDF")
         attributes = try NANAttribute.decodeList(ByteReader(reader.readRest(), origin: reader.origin))
     }
 
@@ -105,12 +113,7 @@ public struct NANActionFrame: Hashable, Sendable {
 
     /// Decodes a NAF from `reader` (positioned at the category byte), consuming the rest.
     public init(reading reader: inout ByteReader) throws(NANWireError) {
-        let start = reader.offset
-        let header = try ActionHeader.read(&reader)
-        guard header.ouiType == ActionHeader.nafType else {
-            throw NANWireError(.notThisFrame, at: start + 5, "OUI type \(header.ouiType), expected 0x18 (NAN action)")
-        }
-        isProtected = header.isProtected
+        isProtected = try ActionHeader.read(&reader, expecting: ActionHeader.nafType, "NAN action")
         subtype = NANActionSubtype(rawValue: try reader.readU8("NAN action subtype"))
         attributes = try NANAttribute.decodeList(ByteReader(reader.readRest(), origin: reader.origin))
     }

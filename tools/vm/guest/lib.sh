@@ -168,12 +168,17 @@ expect_eq() {
     fi
 }
 
+# Fails check WHAT ($1): prints the expectation ($2) and the text seen ($3), each line indented, to stderr.
+_fail_seen() {
+    printf 'FAIL: %s\n  %s\n  seen:\n%s\n' "$1" "$2" "$(printf '%s\n' "$3" | sed 's/^/    | /')" >&2
+    exit 1
+}
+
 expect_match() {
     if [[ $3 =~ $2 ]]; then
         printf 'ok: %s matches /%s/\n' "$1" "$2"
     else
-        printf 'FAIL: %s\n  expected to match: /%s/\n  seen:\n%s\n' "$1" "$2" "$(printf '%s\n' "$3" | sed 's/^/    | /')" >&2
-        exit 1
+        _fail_seen "$1" "expected to match: /$2/" "$3"
     fi
 }
 
@@ -181,8 +186,7 @@ expect_contains() {
     if [[ $3 == *"$2"* ]]; then
         printf 'ok: %s contains "%s"\n' "$1" "$2"
     else
-        printf 'FAIL: %s\n  expected to contain: %s\n  seen:\n%s\n' "$1" "$2" "$(printf '%s\n' "$3" | sed 's/^/    | /')" >&2
-        exit 1
+        _fail_seen "$1" "expected to contain: $2" "$3"
     fi
 }
 
@@ -190,7 +194,6 @@ expect_not_contains() {
     if [[ $3 != *"$2"* ]]; then
         printf 'ok: %s does not contain "%s"\n' "$1" "$2"
     else
-        printf 'FAIL: %s\n  expected NOT to contain: %s\n  seen:\n%s\n' "$1" "$2" "$(printf '%s\n' "$3" | sed 's/^/    | /')" >&2
-        exit 1
+        _fail_seen "$1" "expected NOT to contain: $2" "$3"
     fi
 }

@@ -3,20 +3,20 @@ import Testing
 @testable import waware
 
 private let radios = [
-    SimRadioReport(id: 0, name: "phy0", nan: true, channels: 3, temporary: false),
-    SimRadioReport(id: 1, name: "nanA", nan: nil, channels: 1, temporary: true),
+    SimRadioReport(id: 0, name: "phy0", nan: true, channels: 3),
+    SimRadioReport(id: 1, name: "nanA", nan: false, channels: 1),
 ]
 
-@Test func simListShowsIdNameNANAndLifetime() {
+@Test func simListShowsIdNameNANAndChannels() {
     #expect(SimRadioReport.lines(radios) == [
-        "radio 0  phy0  NAN: yes" + String(repeating: " ", count: 42) + "3 channels",
-        "radio 1  nanA  NAN: unknown (phy not in this network namespace)  1 channel   temporary",
+        "radio 0  phy0  NAN: yes  3 channels",
+        "radio 1  nanA  NAN: no   1 channel",
     ])
 }
 
 @Test func simRadioIsFoundByNameBeforeId() throws {
-    let named = [SimRadioReport(id: 0, name: "1", nan: true, channels: 3, temporary: false),
-                 SimRadioReport(id: 1, name: "phy1", nan: true, channels: 3, temporary: false)]
+    let named = [SimRadioReport(id: 0, name: "1", nan: true, channels: 3),
+                 SimRadioReport(id: 1, name: "phy1", nan: true, channels: 3)]
     #expect(try Simulator.select("1", from: named).id == 0)
     #expect(try Simulator.select("phy1", from: named).id == 1)
 }
@@ -35,5 +35,5 @@ private let radios = [
 
 @Test func simJSONHasStableFieldNames() throws {
     #expect(try Output.json(SimRadioList(radios: [radios[0]]))
-        == #"{"radios":[{"channels":3,"id":0,"name":"phy0","nan":true,"temporary":false}]}"#)
+        == #"{"radios":[{"channels":3,"id":0,"name":"phy0","nan":true}]}"#)
 }

@@ -1,4 +1,5 @@
 import NANSystem
+import NANWire
 import Testing
 
 @testable import waware

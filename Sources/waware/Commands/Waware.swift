@@ -8,7 +8,7 @@ struct Waware: Command {
         abstract: "Wi-Fi Aware (NAN) on Linux: find NAN adapters, run a NAN cluster, watch its events.",
         discussion: [
             "Adapters are named by phy name (phy0), wiphy index (0) or the name of one of their interfaces (wlan0). "
-                + "Without --adapter, commands use the only NAN-capable adapter. Results go to standard output "
+                + "Without one, commands use the only adapter, or else the only NAN-capable one. Results go to standard output "
                 + "(add --json for one JSON object per line); a failure prints one line 'waware: <message>' on "
                 + "standard error and exits with a documented status (see EXIT CODES in the README or docs/cli.md).",
             "Most commands need CAP_NET_ADMIN (run as root). No NAN card? 'waware sim add --count 2' creates "

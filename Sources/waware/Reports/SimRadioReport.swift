@@ -4,22 +4,19 @@ struct SimRadioReport: Codable, Equatable, Sendable {
     var id: UInt32
     /// The radio name, which mac80211_hwsim also gives the phy.
     var name: String?
-    /// Whether the phy offers NAN; `nil` when the phy is not visible here (moved to another network namespace).
-    var nan: Bool?
+    /// Whether hwsim created the radio with NAN support.
+    var nan: Bool
     /// How many channels the radio can use at once.
     var channels: Int?
-    /// Whether the radio disappears when the program that created it exits.
-    var temporary: Bool
 
-    /// One text line per radio, columns aligned: id, name, NAN verdict, channels, lifetime.
+    /// One text line per radio, columns aligned: id, name, NAN verdict, channels.
     static func lines(_ radios: [SimRadioReport]) -> [String] {
         AdapterText.alignColumns(radios.map { radio in
             [
                 "radio \(radio.id)",
                 radio.name ?? "(no name)",
-                "NAN: " + (radio.nan.map { $0 ? "yes" : "no" } ?? "unknown (phy not in this network namespace)"),
+                "NAN: " + (radio.nan ? "yes" : "no"),
                 radio.channels.map { "\($0) channel\($0 == 1 ? "" : "s")" } ?? "",
-                radio.temporary ? "temporary" : "",
             ]
         })
     }

@@ -1,4 +1,5 @@
 import NANSystem
+import NANWire
 
 extension AdapterReport {
     /// The tool's view of a library ``Adapter``.

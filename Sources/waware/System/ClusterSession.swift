@@ -1,4 +1,5 @@
 import NANSystem
+import NANWire
 
 /// The work behind `waware cluster start` and `waware cluster stop`.
 enum ClusterSession {
@@ -19,6 +20,7 @@ enum ClusterSession {
             let nan = try await session.createNANInterface(on: wiphy, name: interfaceName(for: report))
             var started = EventRecord("started")
             started.phy = report.phy
+            started.wiphy = report.wiphy
             started.interface = nan.name
             started.wdev = nan.wdev.description
             started.address = nan.address.description
@@ -31,7 +33,7 @@ enum ClusterSession {
                 try await session.startNAN(on: nan.wdev, configuration: configuration)
             } catch let error as NetlinkError {
                 try? await session.deleteInterface(nan.wdev)
-                throw startFailure(error, report: report, configuration: configuration)
+                throw startFailure(error, report: report)
             }
             try write(started, json: command.json, output: output)
 
@@ -67,7 +69,7 @@ enum ClusterSession {
 
     /// How the event loop ended.
     private enum Ending {
-        /// SIGINT/SIGTERM (task cancellation) or the event stream finishing.
+        /// SIGINT/SIGTERM (task cancellation).
         case interrupted
         /// The adapter or the interface disappeared.
         case removed(CommandFailure)
@@ -103,6 +105,9 @@ enum ClusterSession {
             default:
                 continue
             }
+        }
+        guard Task.isCancelled else {
+            throw CommandFailure("the kernel connection closed while NAN was running on \(phy)")
         }
         return .interrupted
     }
@@ -190,9 +195,7 @@ enum ClusterSession {
     }
 
     /// Explains a refused `START_NAN`.
-    private static func startFailure(_ error: NetlinkError, report: AdapterReport, configuration: NANConfiguration)
-        -> any Error
-    {
+    private static func startFailure(_ error: NetlinkError, report: AdapterReport) -> any Error {
         if error.code == .alreadyRunning {
             return CommandFailure("NAN is already running on \(report.phy)", code: .nanAlreadyRunning)
         }

@@ -1,4 +1,5 @@
 import NANSystem
+import NANWire
 
 extension EventRecord {
     /// The record for a library event; `phyNames` turns wiphy indexes into phy names where known.

@@ -14,7 +14,7 @@ enum Simulator {
                     created.append(try await hwsim.addRadio(configuration))
                 }
                 let reports = try await reports(hwsim, only: Set(created))
-                if let withoutNAN = reports.first(where: { $0.nan == false }) {
+                if let withoutNAN = reports.first(where: { !$0.nan }) {
                     throw CommandFailure(
                         "radio \(withoutNAN.id) (\(withoutNAN.name ?? "?")) was created without NAN: this kernel's "
                             + "mac80211_hwsim cannot simulate NAN; it needs Linux 7.2 or newer",
@@ -93,18 +93,15 @@ enum Simulator {
         throw CommandFailure("no simulated radio '\(reference)' (\(known))", code: .adapterNotFound)
     }
 
-    /// The simulated radios (only those in `only`, when given), with NAN looked up through nl80211.
+    /// The simulated radios in this network namespace (only those in `only`, when given), by id.
     private static func reports(_ hwsim: HWSimSession, only: Set<HWSimRadioID>?) async throws -> [SimRadioReport] {
-        let radios = try await hwsim.radios().filter { only?.contains($0.id) ?? true }.sorted { $0.id.rawValue < $1.id.rawValue }
-        // hwsim needs cfg80211, so nl80211 is there; a failure here only loses the NAN column.
-        let adapters = (try? await NL80211.withSession { try await $0.adapters() }) ?? []
-        return radios.map { radio in
-            SimRadioReport(
-                id: radio.id.rawValue,
-                name: radio.name,
-                nan: adapters.first { $0.name == radio.name }.map { $0.nan.isSupported },
-                channels: radio.channels.map(Int.init),
-                temporary: radio.destroyOnClose)
-        }
+        try await hwsim.radios()
+            .filter { only?.contains($0.id) ?? true }
+            .sorted { $0.id.rawValue < $1.id.rawValue }
+            .map { radio in
+                SimRadioReport(
+                    id: radio.id.rawValue, name: radio.name, nan: radio.supportsNAN,
+                    channels: radio.channels.map(Int.init))
+            }
     }
 }

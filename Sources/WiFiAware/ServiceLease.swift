@@ -15,6 +15,7 @@ final class ServiceLease: Sendable {
         case publish, subscribe
     }
 
+    /// The lock files held by this process.
     private static let held = Mutex<Set<String>>([])
 
     private let key: String
@@ -41,11 +42,12 @@ final class ServiceLease: Sendable {
         adapter: String, role: Role, service: WAServiceName, directory: URL
     ) throws(WAError) -> ServiceLease {
         // Both ends hash the lower-cased name: names differing in case are one service on the air.
-        let key = "\(adapter).\(role.rawValue).\(service.rawValue.lowercased())"
+        let file = directory.appendingPathComponent("\(adapter).\(role.rawValue).\(service.rawValue.lowercased()).lock")
+        let key = file.standardizedFileURL.path
         let inserted = held.withLock { $0.insert(key).inserted }
         guard inserted else { throw alreadyHeld(role, service: service, adapter: adapter, elsewhere: false) }
         do {
-            let descriptor = try lockFile(directory.appendingPathComponent(key + ".lock"), role: role, service: service, adapter: adapter)
+            let descriptor = try lockFile(file, role: role, service: service, adapter: adapter)
             return ServiceLease(key: key, descriptor: descriptor)
         } catch {
             _ = held.withLock { $0.remove(key) }

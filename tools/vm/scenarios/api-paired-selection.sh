@@ -55,12 +55,5 @@ expect_contains "A's service info" 'info "v=1"' "$out"
 expect_not_contains "B never reported" "$addrB" "$out"
 expect_contains "the timeout ended the session" "timeout after 15.0 s" "$out"
 
-step "a second publisher of _chat._tcp on A is serviceAlreadyPublishing"
-out=$(in_netns dA env WAWARE_STATE_DIR="$work/A" timeout -k 2 60 "$EXAMPLE" publish _chat._tcp 2>&1)
-rc=$?
-echo "$out"
-expect_eq "second publisher exit status" 1 "$rc"
-expect_contains "duplicate refused" "_chat._tcp is already published on" "$out"
-
 stop_bg pubA
 stop_bg pubB

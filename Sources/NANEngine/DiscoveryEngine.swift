@@ -22,6 +22,8 @@ actor DiscoveryEngine {
         var frameBudget = 1200
         /// Session events buffered per consumer.
         var eventBuffer = 256
+        /// Receives one line per DW, frame sent or received, for timing diagnostics.
+        var trace: (@Sendable (String) -> Void)? = nil
     }
 
     /// Service specific info / follow-up payload limit of a Service Descriptor attribute.
@@ -61,6 +63,7 @@ actor DiscoveryEngine {
     private let clock = ContinuousClock()
 
     private var cluster: MACAddress?
+    private var windowsSinceJoin = 0
     private var instanceIDs = InstanceAllocator()
     private var functions: [InstanceID: LocalFunction] = [:]
     private var peers = PeerTable()
@@ -96,8 +99,8 @@ actor DiscoveryEngine {
         switch event {
         case .clusterJoined(let id):
             cluster = id
-            for waiter in clusterWaiters { waiter.resume(returning: true) }
-            clusterWaiters.removeAll()
+            windowsSinceJoin = 0
+            wakeClusterWaiters()
         case .discoveryWindow(let frequency):
             await discoveryWindow(frequency: frequency)
         case .frameReceived(let bytes, let frequency, let signal):
@@ -128,9 +131,12 @@ actor DiscoveryEngine {
         statusWaiters.removeAll()
     }
 
-    /// Waits until the radio has joined a cluster; false if `timeout` passes first or the engine stops.
+    /// Waits until the radio has joined a cluster and, on the user-space path, until the first DW
+    /// notification after the join (measured on hwsim: the first DW after a join may be lost to the TSF
+    /// adjustment, so services started before it can wait a whole extra DW). False if `timeout` passes
+    /// first or the engine stops.
     func waitForCluster(timeout: Duration) async -> Bool {
-        if cluster != nil { return true }
+        if isSynchronized { return true }
         if stopped { return false }
         let timer = Task { [weak self] in
             try? await Task.sleep(for: timeout)
@@ -141,7 +147,18 @@ actor DiscoveryEngine {
     }
 
     private func clusterWaitTimedOut() {
-        for waiter in clusterWaiters { waiter.resume(returning: cluster != nil) }
+        for waiter in clusterWaiters { waiter.resume(returning: isSynchronized) }
+        clusterWaiters.removeAll()
+    }
+
+    /// Joined a cluster, and (user-space path) heard a DW notification since.
+    private var isSynchronized: Bool {
+        cluster != nil && (radio.discoveryMode == .offloaded || windowsSinceJoin > 0)
+    }
+
+    private func wakeClusterWaiters() {
+        guard isSynchronized else { return }
+        for waiter in clusterWaiters { waiter.resume(returning: true) }
         clusterWaiters.removeAll()
     }
 
@@ -246,8 +263,13 @@ actor DiscoveryEngine {
     // MARK: Discovery windows
 
     private func discoveryWindow(frequency: Int) async {
+        options.trace?("dw \(window + 1) \(frequency) MHz")
         window += 1
         windowFrequency = frequency
+        if cluster != nil {
+            windowsSinceJoin += 1
+            wakeClusterWaiters()
+        }
         statistics.discoveryWindows += 1
         var announcements: [ServiceAnnouncement] = []
         var expired: [InstanceID] = []
@@ -337,6 +359,10 @@ actor DiscoveryEngine {
             let bytes = try codec.encode(frame, source: localAddress, cluster: cluster ?? .broadcast)
             let cookie = try await radio.transmit(bytes, frequency: frequency)
             statistics.framesSent += 1
+            if let trace = options.trace {
+                let kinds = frame.announcements.map { "\($0.kind)#\($0.instanceID.rawValue)" }.joined(separator: ",")
+                trace("tx to \(frame.destination) [\(kinds)] cookie \(cookie)")
+            }
             return cookie
         } catch {
             statistics.sendFailures += 1
@@ -345,6 +371,7 @@ actor DiscoveryEngine {
     }
 
     private func transmitStatus(cookie: UInt64, acknowledged: Bool) {
+        options.trace?("tx status cookie \(cookie) \(acknowledged ? "acked" : "not acked")")
         if acknowledged { statistics.framesAcknowledged += 1 } else { statistics.framesNotAcknowledged += 1 }
         if let waiter = statusWaiters.removeValue(forKey: cookie) {
             waiter.resume(returning: acknowledged)
@@ -417,6 +444,10 @@ actor DiscoveryEngine {
             return
         }
         guard frame.source != localAddress else { return }
+        if let trace = options.trace {
+            let kinds = frame.announcements.map { "\($0.kind)#\($0.instanceID.rawValue)>\($0.requestorInstanceID.rawValue)" }
+            trace("rx from \(frame.source) [\(kinds.joined(separator: ","))] \(signal ?? 0) dBm")
+        }
         peers.heard(frame.source, frequency: frequency, signal: signal, window: window, at: clock.now)
         let close = (signal ?? Int.min) >= options.closeRangeSignal
         for item in frame.announcements {

@@ -11,6 +11,8 @@ public struct NANStartOptions: Sendable {
     public var interfaceName: String? = nil
     /// How long to wait for the radio to join a NAN cluster before giving up.
     public var clusterTimeout: Duration = .seconds(10)
+    /// Receives one line per DW and per frame sent or received (timing diagnostics); nil for none.
+    public var trace: (@Sendable (String) -> Void)? = nil
     /// Makes the defaults.
     public init() {}
 }
@@ -43,7 +45,9 @@ extension NANEngine {
                 masterPreference: options.masterPreference, bands: options.bands, notifyDiscoveryWindows: userSpace)
             try await session.startNAN(on: interface.wdev, configuration: configuration)
             do {
-                let result = try await run(radio: radio, codec: WireCodec()) { engine in
+                var engineOptions = DiscoveryEngine.Options()
+                engineOptions.trace = options.trace
+                let result = try await run(radio: radio, codec: WireCodec(), options: engineOptions) { engine in
                     guard await engine.core.waitForCluster(timeout: options.clusterTimeout) else {
                         throw DiscoveryError.noCluster
                     }

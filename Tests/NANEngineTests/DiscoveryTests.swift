@@ -376,3 +376,16 @@ import Testing
         }
     }
 }
+
+@Suite struct SynchronisationTests {
+    @Test func engineIsReadyOnlyAfterAJoinAndTheNextDiscoveryWindow() async throws {
+        let air = FakeAir(codec: WireCodec())
+        let core = DiscoveryEngine(radio: FakeRadio(localAddress: address(1), air: air), codec: WireCodec())
+        #expect(await core.waitForCluster(timeout: .milliseconds(20)) == false)
+        await core.handle(.clusterJoined(MACAddress(0x50, 0x6f, 0x9a, 0x01, 0, 1)))
+        #expect(await core.waitForCluster(timeout: .milliseconds(20)) == false)
+        let waiting = Task { await core.waitForCluster(timeout: .seconds(5)) }
+        await core.handle(.discoveryWindow(frequency: 2437))
+        #expect(await waiting.value)
+    }
+}

@@ -24,7 +24,7 @@ struct PublishCommand: Command {
     )
 
     static let arguments: [ArgumentSpec] =
-        [.positional("service", help: "The service name, e.g. _chat._tcp (hashed to a service ID).")]
+        [.positional("service", help: "The service name, e.g. _chat._tcp (hashed to a service ID); several separated by commas.")]
         + DiscoveryArguments.common + [
             .flag("solicited", help: "Answer active subscribes."),
             .flag("unsolicited", help: "Announce in discovery windows without being asked."),
@@ -50,9 +50,9 @@ struct PublishCommand: Command {
         }
     }
 
-    /// The engine configuration for these options.
-    var publishConfiguration: PublishConfiguration {
-        var c = PublishConfiguration(serviceID: values.serviceID)
+    /// The engine configuration for these options and one of the services.
+    func publishConfiguration(_ serviceID: ServiceID) -> PublishConfiguration {
+        var c = PublishConfiguration(serviceID: serviceID)
         c.type = type
         c.serviceInfo = values.info
         c.receiveFilter = values.receiveFilter
@@ -66,18 +66,29 @@ struct PublishCommand: Command {
     func run(_ output: Output) async throws {
         try await SignalCancellation.run {
             try await DiscoveryRun.withEngine(adapter: values.adapter, masterPreference: values.masterPreference) { engine, report in
-                try await publish(on: engine, phy: report.phy, output: output)
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for service in values.services {
+                        let start = ContinuousClock.now
+                        let session = try await engine.publish(publishConfiguration(service.id))
+                        group.addTask {
+                            try await publish(
+                                session, name: service.name, since: start, engine: engine, phy: report.phy, output: output)
+                        }
+                    }
+                    try await group.waitForAll()
+                }
             }
         }
     }
 
-    private func publish(on engine: NANEngine, phy: String, output: Output) async throws {
-        let session = try await engine.publish(publishConfiguration)
+    private func publish(
+        _ session: DiscoverySession, name: String, since start: ContinuousClock.Instant, engine: NANEngine,
+        phy: String, output: Output
+    ) async throws {
         let clock = ContinuousClock()
-        let start = clock.now
         func record(_ event: String) -> DiscoveryRecord {
             var r = DiscoveryRecord(event)
-            r.service = values.serviceName
+            r.service = name
             r.localInstance = Int(session.instanceID.rawValue)
             r.elapsed = ClusterSession.seconds(clock.now - start)
             r.time = DiscoveryRun.wallClock()

@@ -24,7 +24,7 @@ struct SubscribeCommand: Command {
     )
 
     static let arguments: [ArgumentSpec] =
-        [.positional("service", help: "The service name, e.g. _chat._tcp (hashed to a service ID).")]
+        [.positional("service", help: "The service name, e.g. _chat._tcp (hashed to a service ID); several separated by commas.")]
         + DiscoveryArguments.common + [
             .flag("active", help: "Send subscribe messages until answered (default: passive)."),
             .option("count", short: "n", value: "count", help: "Stop after this many publishers."),
@@ -78,9 +78,9 @@ struct SubscribeCommand: Command {
         }
     }
 
-    /// The engine configuration for these options.
-    var subscribeConfiguration: SubscribeConfiguration {
-        var c = SubscribeConfiguration(serviceID: values.serviceID)
+    /// The engine configuration for these options and one of the services.
+    func subscribeConfiguration(_ serviceID: ServiceID) -> SubscribeConfiguration {
+        var c = SubscribeConfiguration(serviceID: serviceID)
         c.active = active
         c.serviceInfo = values.info
         c.receiveFilter = values.receiveFilter
@@ -94,18 +94,29 @@ struct SubscribeCommand: Command {
     func run(_ output: Output) async throws {
         try await SignalCancellation.run {
             try await DiscoveryRun.withEngine(adapter: values.adapter, masterPreference: values.masterPreference) { engine, report in
-                try await subscribe(on: engine, phy: report.phy, output: output)
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for service in values.services {
+                        let start = ContinuousClock.now
+                        let session = try await engine.subscribe(subscribeConfiguration(service.id))
+                        group.addTask {
+                            try await subscribe(
+                                session, name: service.name, since: start, engine: engine, phy: report.phy, output: output)
+                        }
+                    }
+                    try await group.waitForAll()
+                }
             }
         }
     }
 
-    private func subscribe(on engine: NANEngine, phy: String, output: Output) async throws {
-        let session = try await engine.subscribe(subscribeConfiguration)
+    private func subscribe(
+        _ session: DiscoverySession, name: String, since start: ContinuousClock.Instant, engine: NANEngine,
+        phy: String, output: Output
+    ) async throws {
         let clock = ContinuousClock()
-        let start = clock.now
         func record(_ event: String) -> DiscoveryRecord {
             var r = DiscoveryRecord(event)
-            r.service = values.serviceName
+            r.service = name
             r.localInstance = Int(session.instanceID.rawValue)
             r.elapsed = ClusterSession.seconds(clock.now - start)
             r.time = DiscoveryRun.wallClock()
@@ -165,7 +176,7 @@ struct SubscribeCommand: Command {
         end.reason = timedOut ? "timeout" : (reason ?? .userRequest).description
         try end.write(json: values.json, to: output)
         if timedOut, let count, found < count {
-            throw CommandFailure("found \(found) of \(count) publishers of \(values.serviceName) before the timeout")
+            throw CommandFailure("found \(found) of \(count) publishers of \(name) before the timeout")
         }
         if timedOut, received < messages {
             throw CommandFailure("received \(received) of \(messages) messages before the timeout")

@@ -22,8 +22,8 @@ enum DiscoveryArguments {
     /// The values of the shared options.
     struct Values: Sendable {
         var adapter: String?
-        var serviceName: String
-        var serviceID: ServiceID
+        /// The service names (several may be given, separated by commas) and their IDs.
+        var services: [(name: String, id: ServiceID)]
         var info: [UInt8]
         var receiveFilter: MatchingFilter?
         var transmitFilter: MatchingFilter?
@@ -38,12 +38,15 @@ enum DiscoveryArguments {
         guard let name = parsed.positional("service"), !name.isEmpty else {
             throw ValidationError("a service name is required, e.g. 'waware subscribe _chat._tcp'")
         }
-        let serviceID: ServiceID
-        do {
-            serviceID = try ServiceID(serviceName: name)
-        } catch {
-            throw CommandFailure("cannot hash the service name: \(error)")
+        var services: [(name: String, id: ServiceID)] = []
+        for part in name.split(separator: ",") {
+            do {
+                services.append((String(part), try ServiceID(serviceName: String(part))))
+            } catch {
+                throw CommandFailure("cannot hash the service name '\(part)': \(error)")
+            }
         }
+        guard !services.isEmpty else { throw ValidationError("a service name is required") }
         if parsed.option("info") != nil && parsed.option("info-hex") != nil {
             throw ValidationError("give --info or --info-hex, not both")
         }
@@ -61,7 +64,7 @@ enum DiscoveryArguments {
         let windows = try parsed.option("ttl-dw", expected: "a number of discovery windows from 1", ArgumentValues.integer(in: 1...1_000_000))
         let ttl = TimeToLive(duration: seconds.map { .milliseconds(Int64($0 * 1000)) }, discoveryWindows: windows)
         return Values(
-            adapter: parsed.option("adapter"), serviceName: name, serviceID: serviceID, info: info,
+            adapter: parsed.option("adapter"), services: services, info: info,
             receiveFilter: rx, transmitFilter: tx, timeToLive: ttl, closeRange: parsed.flag("close-range"),
             masterPreference: try parsed.option("master-pref", expected: "a number from 1 to 255", ArgumentValues.masterPreference) ?? 2,
             json: parsed.flag("json"))

@@ -18,6 +18,12 @@ enum DiscoveryRun {
         }
         var options = NANStartOptions()
         options.masterPreference = masterPreference
+        if ProcessInfo.processInfo.environment["WAWARE_TRACE"] == "1" {
+            // Diagnostics on standard error, with the wall clock so two processes' traces line up.
+            options.trace = { line in
+                FileHandle.standardError.write(Data("trace \(String(format3: wallClock())) \(line)\n".utf8))
+            }
+        }
         return try await NANEngine.run(on: adapter, options: options) { engine in
             try await body(engine, report)
         }

@@ -1,0 +1,77 @@
+import NANEngine
+import NANSystem
+import NANWire
+import Testing
+
+@testable import waware
+
+private func command<C: Command>(_ type: C.Type, _ words: [String]) throws -> C {
+    guard case .run(let parsed, _) = try CommandLineParser.parse(words, root: Waware.self), let typed = parsed as? C else {
+        throw ValidationError("'\(words.joined(separator: " "))' did not parse as \(C.self)")
+    }
+    return typed
+}
+
+@Test func subscribeOptionsBecomeTheEngineConfiguration() throws {
+    let c = try command(SubscribeCommand.self, [
+        "subscribe", "_chat._tcp", "--active", "--info-hex", "01:ff", "--match-filter", "red,*",
+        "--srf-exclude", "02:00:00:00:00:01", "--count", "2", "--ttl-dw", "9",
+    ])
+    let id = try ServiceID(serviceName: "_chat._tcp")
+    let config = c.subscribeConfiguration(id)
+    #expect(config.active)
+    #expect(config.serviceInfo == [0x01, 0xff])
+    #expect(config.receiveFilter == (try MatchingFilter(elements: [Array("red".utf8), []])))
+    #expect(config.responseFilter?.include == false)
+    #expect(config.responseFilter?.shouldRespond(MACAddress(2, 0, 0, 0, 0, 1)) == false)
+    #expect(config.timeToLive.discoveryWindows == 9)
+    #expect(c.count == 2)
+}
+
+@Test func severalServicesAreSeparatedByCommas() throws {
+    let c = try command(PublishCommand.self, ["publish", "_a._tcp,_b._tcp", "--solicited"])
+    #expect(c.values.services.map(\.name) == ["_a._tcp", "_b._tcp"])
+    #expect(c.type == .solicited)
+    #expect(c.publishConfiguration(c.values.services[0].id).type == .solicited)
+}
+
+@Test func publishWithoutTypeFlagsIsSolicitedAndUnsolicited() throws {
+    let c = try command(PublishCommand.self, ["publish", "_a._tcp"])
+    #expect(c.type == .both)
+}
+
+@Test func serviceInfoOver255BytesIsRefused() {
+    #expect(throws: ValidationError.self) {
+        _ = try command(PublishCommand.self, ["publish", "_a._tcp", "--info", String(repeating: "x", count: 256)])
+    }
+}
+
+@Test func infoAndInfoHexExcludeEachOther() {
+    #expect(throws: ValidationError.self) {
+        _ = try command(SubscribeCommand.self, ["subscribe", "_a._tcp", "--info", "a", "--info-hex", "01"])
+    }
+}
+
+@Test func hexBytesAcceptColonsAndRejectOddDigits() {
+    #expect(DiscoveryArguments.hexBytes("01ab") == [0x01, 0xab])
+    #expect(DiscoveryArguments.hexBytes("01:ab") == [0x01, 0xab])
+    #expect(DiscoveryArguments.hexBytes("1ab") == nil)
+    #expect(DiscoveryArguments.hexBytes("zz") == nil)
+}
+
+@Test func discoveryRecordShowsPrintableInfoAsTextAndAlwaysAsHex() {
+    var record = DiscoveryRecord("message")
+    record.setInfo(Array("pong".utf8))
+    #expect(record.info == "pong")
+    #expect(record.infoHex == "706f6e67")
+    var binary = DiscoveryRecord("message")
+    binary.setInfo([0x00, 0xff])
+    #expect(binary.info == nil)
+    #expect(binary.infoHex == "00ff")
+    #expect(binary.text == "message info-hex 00ff")
+}
+
+@Test func threeDecimalFormattingRounds() {
+    #expect(String(format3: 0.5246) == "0.525")
+    #expect(String(format3: 12) == "12.000")
+}

@@ -62,6 +62,7 @@ public final class WASystem: Sendable {
         var start = NANStartOptions()
         start.masterPreference = options.masterPreference
         start.clusterTimeout = options.clusterTimeout
+        start.trace = options.trace
         do {
             return try await NANEngine.run(on: chosen, options: start) { engine in
                 let system = WASystem(
@@ -227,6 +228,8 @@ public struct WASystemOptions: Sendable {
     public var store: WADeviceStore = .default
     /// Where the per-service locks live: `$XDG_RUNTIME_DIR/waware`, or `/run/waware`.
     public var runtimeDirectory: URL = ServiceLease.defaultDirectory()
+    /// Receives the engine's timing trace (one line per radio event), for diagnostics; `nil` for none.
+    public var trace: (@Sendable (String) -> Void)? = nil
 
     /// The defaults.
     public init() {}

@@ -235,6 +235,17 @@ import Testing
         }
     }
 
+    @Test func leavingTheLoopStopsTheSession() async throws {
+        try await withTemporaryDirectory { folder in
+            try await withFakeSystem(in: folder) { system, backend in
+                for try await event in system.subscribe(to: chatSubscribe, from: .anyDevice) {
+                    if case .started = event { break }
+                }
+                #expect(await backend.waitUntil { $0.stopped == [InstanceID(1)] })
+            }
+        }
+    }
+
     @Test func stopEndsTheSequenceWithUserRequest() async throws {
         try await withTemporaryDirectory { folder in
             try await withFakeSystem(in: folder) { system, _ in

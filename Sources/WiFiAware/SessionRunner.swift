@@ -1,5 +1,6 @@
 import NANEngine
 import NANWire
+internal import Synchronization
 
 /// Runs one publisher or subscriber for its sequence: takes the service lease, resolves the device
 /// selection, starts the engine session, then turns engine events into ``WASessionEvent``s for the
@@ -13,14 +14,6 @@ struct SessionRunner: Sendable {
     let peerTimeout: Duration?
     let handle: SessionHandle
     let start: @Sendable (any DiscoveryBackend) async throws -> BackendSession
-
-    /// What the session loop reacts to.
-    private enum Input: Sendable {
-        case engine(DiscoveryEvent)
-        case engineEnded
-        case devices(WAPairedDevice.Devices)
-        case tick
-    }
 
     /// Starts the session in a task owned by `system`; its events go to the returned stream, whose end
     /// (consumer cancelled or gone) ends the task.
@@ -37,7 +30,7 @@ struct SessionRunner: Sendable {
             let lease = try ServiceLease.acquire(
                 adapter: system.adapterName, role: role, service: service, directory: system.runtimeDirectory)
             defer { lease.release() }
-            var filter = try PeerFilter(selection: selection, devices: initialDevices())
+            let filter = try PeerFilter(selection: selection, devices: initialDevices())
             let session: BackendSession
             do {
                 session = try await start(system.backend)
@@ -46,7 +39,7 @@ struct SessionRunner: Sendable {
             }
             handle.started(session)
             output.yield(.started(session.instanceID))
-            let reason = await loop(session, filter: &filter, output: output)
+            let reason = await loop(session, filter: filter, output: output)
             await session.stop()
             handle.ended()
             if let reason { output.yield(.terminated(reason)) }
@@ -63,55 +56,73 @@ struct SessionRunner: Sendable {
         return try system.store.devices()
     }
 
-    /// Handles inputs until the engine ends the session (returns its reason) or the task is cancelled (nil).
+    /// Reports engine events until the engine ends the session (returns its reason) or the task is cancelled
+    /// (nil). Engine events are read here directly, so a message reaches the consumer with no extra task hop;
+    /// store changes and the lost-peer clock run beside it. Filter and endpoints are shared under one lock,
+    /// and events are yielded while holding it, so the consumer sees them in the order they were decided.
     private func loop(
-        _ session: BackendSession, filter: inout PeerFilter,
+        _ session: BackendSession, filter: PeerFilter,
         output: AsyncThrowingStream<WASessionEvent, any Error>.Continuation
     ) async -> WATerminationReason? {
-        let (inputs, feed) = AsyncStream.makeStream(of: Input.self)
+        let state = SharedSessionState(filter: filter, tracker: EndpointTracker(service: service, peerTimeout: peerTimeout))
         return await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                var events = session.makeIterator()
-                while let event = await events.next() { feed.yield(.engine(event)) }
-                feed.yield(.engineEnded)
-            }
             let store = system.store
             group.addTask {
                 // Errors (a store turned unreadable) keep the last good selection.
                 do {
-                    for try await devices in store.allDevices { feed.yield(.devices(devices)) }
+                    for try await devices in store.allDevices {
+                        state.withLock { state in
+                            state.filter.update(devices: devices)
+                            for event in state.tracker.refilter(state.filter) { output.yield(event) }
+                        }
+                    }
                 } catch {}
             }
             if let peerTimeout {
+                let backend = system.backend
                 group.addTask {
                     let period = min(peerTimeout / 4, .seconds(1))
-                    while (try? await Task.sleep(for: period)) != nil { feed.yield(.tick) }
+                    while (try? await Task.sleep(for: period)) != nil {
+                        let peers = await backend.peers()
+                        state.withLock { state in
+                            for event in state.tracker.expire(peers: peers, now: .now) { output.yield(event) }
+                        }
+                    }
                 }
             }
-            var tracker = EndpointTracker(service: service, peerTimeout: peerTimeout)
-            var reason: WATerminationReason?
-            loop: for await input in inputs {
-                switch input {
-                case .engine(.terminated(let why)):
+            var reason: WATerminationReason = .failure  // the engine's events ended without saying why
+            var events = session.makeIterator()
+            while let event = await events.next() {
+                if case .terminated(let why) = event {
                     reason = WATerminationReason(why)
-                    break loop
-                case .engine(let event):
-                    for out in tracker.handle(event, filter: filter) { output.yield(out) }
-                case .engineEnded:
-                    reason = .failure
-                    break loop
-                case .devices(let devices):
-                    filter.update(devices: devices)
-                    for out in tracker.refilter(filter) { output.yield(out) }
-                case .tick:
-                    let peers = await system.backend.peers()
-                    for out in tracker.expire(peers: peers, now: .now) { output.yield(out) }
+                    break
+                }
+                state.withLock { state in
+                    for out in state.tracker.handle(event, filter: state.filter) { output.yield(out) }
                 }
             }
-            feed.finish()
             group.cancelAll()
             return Task.isCancelled ? nil : reason
         }
+    }
+}
+
+/// What the parts of a session loop share, behind a lock.
+private final class SharedSessionState: Sendable {
+    struct State {
+        var filter: PeerFilter
+        var tracker: EndpointTracker
+    }
+
+    private let state: Mutex<State>
+
+    init(filter: PeerFilter, tracker: EndpointTracker) {
+        state = Mutex(State(filter: filter, tracker: tracker))
+    }
+
+    /// Runs `body` with the state locked.
+    func withLock<T>(_ body: (inout State) -> T) -> T {
+        state.withLock { body(&$0) }
     }
 }
 

@@ -9,6 +9,7 @@ final class SessionHandle: Sendable {
         var session: BackendSession?
         var stopRequested = false
         var ended = false
+        var droppedEvents = 0
     }
 
     private let state = Mutex(State())
@@ -37,6 +38,12 @@ final class SessionHandle: Sendable {
             state.ended = true
         }
     }
+
+    /// Counts an event the consumer's full buffer dropped.
+    func noteDroppedEvent() { state.withLock { $0.droppedEvents += 1 } }
+
+    /// Events dropped so far because the consumer fell behind.
+    var droppedEvents: Int { state.withLock { $0.droppedEvents } }
 
     /// Our instance ID while the session runs.
     var instanceID: InstanceID? { state.withLock { $0.session?.instanceID } }

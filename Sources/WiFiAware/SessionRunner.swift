@@ -15,11 +15,14 @@ struct SessionRunner: Sendable {
     let handle: SessionHandle
     let start: @Sendable (any DiscoveryBackend) async throws -> BackendSession
 
+    /// Events kept for a consumer that falls behind; beyond this the oldest are dropped and counted.
+    static let eventBuffer = 256
+
     /// Starts the session in a task owned by `system`; its events go to the returned stream, whose end
     /// (consumer cancelled or gone) ends the task.
     func events() -> AsyncThrowingStream<WASessionEvent, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(
-            of: WASessionEvent.self, bufferingPolicy: .bufferingNewest(256))
+            of: WASessionEvent.self, bufferingPolicy: .bufferingNewest(Self.eventBuffer))
         let task = system.startTask { await run(continuation) }
         continuation.onTermination = { _ in task.cancel() }
         return stream
@@ -50,6 +53,11 @@ struct SessionRunner: Sendable {
         }
     }
 
+    /// Hands an event to the consumer; one that falls out of the full buffer is counted, not lost silently.
+    private func deliver(_ event: WASessionEvent, to output: AsyncThrowingStream<WASessionEvent, any Error>.Continuation) {
+        if case .dropped = output.yield(event) { handle.noteDroppedEvent() }
+    }
+
     /// The store now; for `.anyDevice` a broken store only means peers go unnamed.
     private func initialDevices() throws(WAError) -> WAPairedDevice.Devices {
         if selection.includesUnpairedDevices { return (try? system.store.devices()) ?? [:] }
@@ -73,7 +81,7 @@ struct SessionRunner: Sendable {
                     for try await devices in store.allDevices {
                         state.withLock { state in
                             state.filter.update(devices: devices)
-                            for event in state.tracker.refilter(state.filter) { output.yield(event) }
+                            for event in state.tracker.refilter(state.filter) { deliver(event, to: output) }
                         }
                     }
                 } catch {}
@@ -85,7 +93,7 @@ struct SessionRunner: Sendable {
                     while (try? await Task.sleep(for: period)) != nil {
                         let peers = await backend.peers()
                         state.withLock { state in
-                            for event in state.tracker.expire(peers: peers, now: .now) { output.yield(event) }
+                            for event in state.tracker.expire(peers: peers, now: .now) { deliver(event, to: output) }
                         }
                     }
                 }
@@ -98,7 +106,7 @@ struct SessionRunner: Sendable {
                     break
                 }
                 state.withLock { state in
-                    for out in state.tracker.handle(event, filter: state.filter) { output.yield(out) }
+                    for out in state.tracker.handle(event, filter: state.filter) { deliver(out, to: output) }
                 }
             }
             group.cancelAll()

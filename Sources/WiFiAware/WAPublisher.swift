@@ -1,4 +1,4 @@
-public import NANWire
+import NANWire
 import NANEngine
 import NANSystem
 
@@ -56,6 +56,10 @@ public struct WAPublisher: AsyncSequence, Sendable {
     public func send(_ message: [UInt8], to endpoint: WAEndpoint) async throws(WAError) -> WADeliveryStatus {
         try await system.send(message, to: endpoint, from: handle, service: service.name)
     }
+
+    /// How many events were dropped because the loop consuming them fell more than 256 events behind
+    /// (the oldest go first). Zero unless the consumer blocks for a long time.
+    public var droppedEventCount: Int { handle.droppedEvents }
 
     /// Stops the publish; the sequence ends with ``WASessionEvent/terminated(_:)`` (``WATerminationReason/userRequest``).
     public func stop() async { await handle.stop() }

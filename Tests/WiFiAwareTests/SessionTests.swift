@@ -235,6 +235,27 @@ import Testing
         }
     }
 
+    @Test func eventsAConsumerFallsTooFarBehindOnAreCountedNotLostSilently() async throws {
+        try await withTemporaryDirectory { folder in
+            try await withFakeSystem(in: folder) { system, backend in
+                let subscriber = system.subscribe(to: chatSubscribe, from: .anyDevice)
+                var events = subscriber.makeAsyncIterator()
+                _ = try await events.next()
+                let total = SessionRunner.eventBuffer + 44
+                for n in 1...total { backend.emit(.discovered(result(from: n))) }
+                for _ in 0..<500 where subscriber.droppedEventCount < 44 {
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+                #expect(subscriber.droppedEventCount == 44)
+                guard case .discovered(let oldestKept) = try await events.next() else {
+                    Issue.record("expected a discovery")
+                    return
+                }
+                #expect(oldestKept.address == testAddress(45))
+            }
+        }
+    }
+
     @Test func leavingTheLoopStopsTheSession() async throws {
         try await withTemporaryDirectory { folder in
             try await withFakeSystem(in: folder) { system, backend in

@@ -2,6 +2,7 @@ public import NANWire
 
 /// How a publish answers subscribers.
 public struct PublishType: OptionSet, Hashable, Sendable {
+    /// The bits.
     public let rawValue: UInt8
     /// Wraps raw bits (nl80211's `NL80211_NAN_SOLICITED_PUBLISH` = 1, `UNSOLICITED` = 2).
     public init(rawValue: UInt8) { self.rawValue = rawValue }

@@ -3,6 +3,7 @@ public struct DiscoveryError: Error, Hashable, Sendable, CustomStringConvertible
     /// What went wrong.
     public var message: String
     init(_ message: String) { self.message = message }
+    /// The message.
     public var description: String { message }
 
     /// Service specific info or a message is longer than a discovery frame carries.

@@ -9,8 +9,11 @@ protocol DiscoveryRadio: Sendable {
     var localAddress: MACAddress { get }
     /// Whether the driver runs discovery in user space (send SDFs ourselves) or offloads it.
     var discoveryMode: DiscoveryMode { get }
-    /// The radio's events, in order; finishes when the interface goes away.
-    var events: AsyncStream<RadioEvent> { get }
+    /// The radio's events, as a sequence type of the radio's choosing (no extra task between the kernel
+    /// socket and the engine: replies must make it into the same 16 TU DW slot).
+    associatedtype Events: AsyncSequence where Events.Element == RadioEvent
+    /// The radio's events, in order; finishes (or throws) when the interface goes away. Read once.
+    var events: Events { get }
     /// Sends a management frame (CMD_FRAME); `frequency` nil means the current channel. Returns the TX cookie.
     func transmit(_ frame: [UInt8], frequency: Int?) async throws -> UInt64
     /// Offload path: adds a NAN function (ADD_NAN_FUNCTION).

@@ -5,7 +5,9 @@ import NANWire
 public struct NANStartOptions: Sendable {
     /// NAN master preference (2...254 usual).
     public var masterPreference: UInt8 = 2
-    /// Bands; nil lets the kernel choose (2.4 GHz).
+    /// Bands; nil means 2.4 and 5 GHz when the adapter has both (a second DW 128 TU after the 2.4 GHz
+    /// one roughly halves the wait for the next DW), falling back to the kernel's choice (2.4 GHz) if
+    /// the kernel refuses 5 GHz (e.g. under the world regulatory domain).
     public var bands: NANBands? = nil
     /// Name for the NAN interface (it has no netdev); nil derives one from the wiphy index.
     public var interfaceName: String? = nil
@@ -40,10 +42,20 @@ extension NANEngine {
             }
             let radio = NL80211Radio(
                 session: session, interface: interface, discoveryMode: userSpace ? .userSpace : .offloaded)
-            defer { radio.close() }
-            let configuration = NANConfiguration(
+            var configuration = NANConfiguration(
                 masterPreference: options.masterPreference, bands: options.bands, notifyDiscoveryWindows: userSpace)
-            try await session.startNAN(on: interface.wdev, configuration: configuration)
+            let dualBand: NANBands = [.band2GHz, .band5GHz]
+            if options.bands == nil && adapter.nan.bands.isSuperset(of: dualBand) {
+                configuration.bands = dualBand
+                do {
+                    try await session.startNAN(on: interface.wdev, configuration: configuration)
+                } catch {
+                    configuration.bands = nil
+                    try await session.startNAN(on: interface.wdev, configuration: configuration)
+                }
+            } else {
+                try await session.startNAN(on: interface.wdev, configuration: configuration)
+            }
             do {
                 var engineOptions = DiscoveryEngine.Options()
                 engineOptions.trace = options.trace

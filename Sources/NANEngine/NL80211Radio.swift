@@ -7,35 +7,23 @@ final class NL80211Radio: DiscoveryRadio, Sendable {
     let session: NL80211Session
     let interface: NANInterface
     let discoveryMode: DiscoveryMode
-    let events: AsyncStream<RadioEvent>
-    private let pump: Task<Void, Never>
 
     var localAddress: MACAddress { interface.address }
 
-    /// Wraps `interface` (created by `session`); starts translating the session's events at once, so none
-    /// is missed between here and the engine's first read.
-    init(session: NL80211Session, interface: NANInterface, discoveryMode: DiscoveryMode, eventBuffer: Int = 512) {
+    /// Wraps `interface` (created by `session`). The session buffers its events from its creation, so none
+    /// is missed before the engine starts reading.
+    init(session: NL80211Session, interface: NANInterface, discoveryMode: DiscoveryMode) {
         self.session = session
         self.interface = interface
         self.discoveryMode = discoveryMode
-        let (stream, continuation) = AsyncStream.makeStream(of: RadioEvent.self, bufferingPolicy: .bufferingNewest(eventBuffer))
-        events = stream
-        let wdev = interface.wdev
-        pump = Task {
-            do {
-                for try await event in session.events {
-                    if let translated = Self.translate(event, wdev: wdev) { continuation.yield(translated) }
-                }
-            } catch {}
-            continuation.yield(.interfaceRemoved)
-            continuation.finish()
-        }
     }
 
-    deinit { pump.cancel() }
-
-    /// Stops translating events.
-    func close() { pump.cancel() }
+    /// The session's events about our interface, translated as they are read (no task in between). When
+    /// the session ends, so does the sequence, and the engine shuts down.
+    var events: AsyncCompactMapSequence<AsyncThrowingStream<NL80211Event, any Error>, RadioEvent> {
+        let wdev = interface.wdev
+        return session.events.compactMap { event in Self.translate(event, wdev: wdev) }
+    }
 
     /// The engine's view of one nl80211 event about our interface; nil for everything else.
     static func translate(_ event: NL80211Event, wdev: WirelessDeviceID) -> RadioEvent? {

@@ -102,18 +102,22 @@ struct PublishCommand: Command {
         for await event in session {
             switch event {
             case .replied(let result), .discovered(let result):
+                let delivery = startAnswer(result.peer, result.peerInstanceID, session: session)
                 var r = record("replied")
                 r.describe(result)
                 try r.write(json: values.json, to: output)
-                try await answer(result.peer, result.peerInstanceID, session: session, record: record, output: output)
+                try await report(delivery, result.peer, result.peerInstanceID, record: record, output: output)
             case .messageReceived(let message):
+                // Answer first, print after: an answer that reaches the radio within the DW in which the
+                // message arrived goes out in that same DW.
+                let delivery = startAnswer(message.peer, message.peerInstanceID, session: session)
                 var r = record("message")
                 r.peer = message.peer.description
                 r.peerInstance = Int(message.peerInstanceID.rawValue)
                 r.setInfo(message.payload)
                 r.describe(message.radio)
                 try r.write(json: values.json, to: output)
-                try await answer(message.peer, message.peerInstanceID, session: session, record: record, output: output)
+                try await report(delivery, message.peer, message.peerInstanceID, record: record, output: output)
             case .terminated(let reason):
                 var r = record("terminated")
                 r.reason = reason.description
@@ -128,17 +132,24 @@ struct PublishCommand: Command {
         }
     }
 
-    private func answer(
-        _ peer: MACAddress, _ instance: InstanceID, session: DiscoverySession,
+    /// Starts sending `--answer` to a peer, if given.
+    private func startAnswer(_ peer: MACAddress, _ instance: InstanceID, session: DiscoverySession) -> Task<DeliveryStatus?, any Error>? {
+        guard let answer else { return nil }
+        return Task {
+            do {
+                return try await session.send(answer, to: peer, peerInstanceID: instance)
+            } catch let error as DiscoveryError where error == .sessionEnded {
+                return nil
+            }
+        }
+    }
+
+    /// Prints the delivery status of an answer.
+    private func report(
+        _ delivery: Task<DeliveryStatus?, any Error>?, _ peer: MACAddress, _ instance: InstanceID,
         record: (String) -> DiscoveryRecord, output: Output
     ) async throws {
-        guard let answer else { return }
-        let status: DeliveryStatus
-        do {
-            status = try await session.send(answer, to: peer, peerInstanceID: instance)
-        } catch let error as DiscoveryError where error == .sessionEnded {
-            return
-        }
+        guard let delivery, let answer, let status = try await delivery.value else { return }
         var r = record("sent")
         r.peer = peer.description
         r.peerInstance = Int(instance.rawValue)

@@ -12,6 +12,8 @@ struct SubscribeCommand: Command {
                 + "('discovered'), again only if its service info changes. Stops after --count publishers (and "
                 + "--messages messages), after --timeout seconds (exit status 1 if fewer were found), on Ctrl-C, "
                 + "or when --ttl runs out.",
+            "--delay S waits S seconds after NAN is up before subscribing (the benchmark uses it to start at a "
+                + "random point of the DW period, as an application would).",
             "--send TEXT sends TEXT as a follow-up to each publisher found and prints its delivery status "
                 + "('sent ... acknowledged'). --srf-include/--srf-exclude limit which publishers may answer "
                 + "(a service response filter; --srf-bloom sends it as a Bloom filter).",
@@ -34,6 +36,7 @@ struct SubscribeCommand: Command {
             .option("srf-include", value: "macs", help: "Only these publishers (NMI addresses, comma-separated) may answer."),
             .option("srf-exclude", value: "macs", help: "These publishers may not answer."),
             .flag("srf-bloom", help: "Send the service response filter as a Bloom filter rather than a list."),
+            .option("delay", value: "seconds", help: "Wait this long after NAN is up before subscribing."),
         ]
 
     var values: DiscoveryArguments.Values
@@ -43,9 +46,13 @@ struct SubscribeCommand: Command {
     var send: [UInt8]?
     var messages: Int
     var responseFilter: ServiceResponseFilter?
+    var delay: Double?
 
     init(from parsed: ParsedValues) throws {
         values = try DiscoveryArguments.values(from: parsed)
+        delay = try parsed.option("delay", expected: "a number of seconds such as 0.25") { text in
+            Double(text).flatMap { $0 >= 0 && $0 < 1e6 ? $0 : nil }
+        }
         active = parsed.flag("active")
         count = try parsed.option("count", expected: "a number from 1", ArgumentValues.integer(in: 1...100_000))
         timeout = try parsed.option("timeout", expected: "a number of seconds such as 5 or 0.5") { text in
@@ -94,6 +101,7 @@ struct SubscribeCommand: Command {
     func run(_ output: Output) async throws {
         try await SignalCancellation.run {
             try await DiscoveryRun.withEngine(adapter: values.adapter, masterPreference: values.masterPreference) { engine, report in
+                if let delay { try await Task.sleep(for: .milliseconds(Int64(delay * 1000))) }
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     for service in values.services {
                         let start = ContinuousClock.now
@@ -142,15 +150,20 @@ struct SubscribeCommand: Command {
             switch event {
             case .discovered(let result), .replied(let result):
                 found += 1
+                // The follow-up starts before anything is printed: if it reaches the radio within the DW in
+                // which the publish arrived, it is delivered in that same DW.
+                var sending = record("sending")
+                let delivery = send.map { payload in
+                    Task { try await session.send(payload, to: result.peer, peerInstanceID: result.peerInstanceID) }
+                }
                 var r = record("discovered")
                 r.describe(result)
                 try r.write(json: values.json, to: output)
-                if let send {
-                    var sending = record("sending")
+                if let send, let delivery {
                     sending.peer = result.peer.description
                     sending.peerInstance = Int(result.peerInstanceID.rawValue)
                     if values.json { try sending.write(json: true, to: output) }
-                    let status = try await session.send(send, to: result.peer, peerInstanceID: result.peerInstanceID)
+                    let status = try await delivery.value
                     var s = record("sent")
                     s.peer = result.peer.description
                     s.peerInstance = Int(result.peerInstanceID.rawValue)

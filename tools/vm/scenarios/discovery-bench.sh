@@ -13,6 +13,9 @@ release=${WAWARE_REPO:-}/.build/release/waware
 if [ -x "$release" ] && [ "$release" -nt "$WAWARE" ]; then WAWARE=$release; fi
 echo "benchmarking $WAWARE"
 
+# A regulatory domain that allows NAN on 5 GHz: the engine then uses both bands' DWs (the world domain
+# forbids initiating on 5 GHz, and the engine falls back to 2.4 GHz alone).
+iw reg set US || fail "iw reg set US failed"
 sim_radios 3
 radio_netns 0 dA
 radio_netns 1 dB
@@ -27,8 +30,11 @@ wait_for_line "$(bg_log puba)" '"event":"started"' 30
 samples=$SCENARIO_OUT/samples.tsv
 : >"$samples"
 field() { sed -n "s/.*\"$1\":\([0-9.]*\).*/\1/p" | head -n 1; }
+# Each subscribe starts at a random point of the DW period, as an application's would (the engine is
+# ready just after a DW, which would otherwise always measure the worst phase).
+phase() { awk -v seed="$RANDOM" 'BEGIN { srand(seed); printf "%.3f", rand() * 0.524 }'; }
 for run in $(seq 1 "$RUNS"); do
-    out=$(in_netns dB "$WAWARE" subscribe _benchp._tcp --count 1 --send "ping$run" --timeout 20 --json) \
+    out=$(in_netns dB "$WAWARE" subscribe _benchp._tcp --delay "$(phase)" --count 1 --send "ping$run" --timeout 20 --json) \
         || fail "passive run $run failed: $out"
     printf 'passive\t%s\n' "$(echo "$out" | grep '"event":"discovered"' | field elapsed)" >>"$samples"
     sent_at=$(echo "$out" | grep '"event":"sending"' | field time)
@@ -38,7 +44,7 @@ for run in $(seq 1 "$RUNS"); do
     got_at=$(echo "$LINE" | field time)
     printf 'followup\t%s\n' "$(awk -v a="$sent_at" -v b="$got_at" 'BEGIN { printf "%.3f", b - a }')" >>"$samples"
 
-    out=$(in_netns dB "$WAWARE" subscribe _bencha._tcp --active --count 1 --timeout 20 --json) \
+    out=$(in_netns dB "$WAWARE" subscribe _bencha._tcp --active --delay "$(phase)" --count 1 --timeout 20 --json) \
         || fail "active run $run failed: $out"
     printf 'active\t%s\n' "$(echo "$out" | grep '"event":"discovered"' | field elapsed)" >>"$samples"
     echo "run $run: $(tail -n 3 "$samples" | tr '\n\t' ' :')"

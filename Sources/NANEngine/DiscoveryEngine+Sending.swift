@@ -1,0 +1,83 @@
+import NANWire
+
+/// Sending frames, tracking their TX status, and follow-up messages with delivery status.
+extension DiscoveryEngine {
+    /// Encodes and sends a frame; returns its cookie, or nil if it could not be sent.
+    func transmit(_ frame: OutgoingDiscoveryFrame, frequency: Int?) async -> UInt64? {
+        do {
+            let bytes = try codec.encode(frame, source: localAddress, cluster: cluster ?? .broadcast)
+            let cookie = try await radio.transmit(bytes, frequency: frequency)
+            statistics.framesSent += 1
+            if let trace = options.trace {
+                let kinds = frame.announcements.map { "\($0.kind)#\($0.instanceID.rawValue)" }.joined(separator: ",")
+                trace("tx to \(frame.destination) [\(kinds)] cookie \(cookie)")
+            }
+            return cookie
+        } catch {
+            statistics.sendFailures += 1
+            return nil
+        }
+    }
+
+    func transmitStatus(cookie: UInt64, acknowledged: Bool) {
+        options.trace?("tx status cookie \(cookie) \(acknowledged ? "acked" : "not acked")")
+        if acknowledged { statistics.framesAcknowledged += 1 } else { statistics.framesNotAcknowledged += 1 }
+        if let waiter = statusWaiters.removeValue(forKey: cookie) {
+            waiter.resume(returning: acknowledged)
+        } else {
+            if earlyStatuses.count > 256 { earlyStatuses.removeAll() }
+            earlyStatuses[cookie] = acknowledged
+        }
+    }
+
+    /// Waits for the TX status of `cookie`; false if none comes in time.
+    func acknowledged(_ cookie: UInt64) async -> Bool {
+        if let early = earlyStatuses.removeValue(forKey: cookie) { return early }
+        if stopped { return false }
+        let timeout = options.transmitStatusTimeout
+        return await withCheckedContinuation { continuation in
+            statusWaiters[cookie] = continuation
+            Task { [weak self] in
+                try? await Task.sleep(for: timeout)
+                await self?.statusTimedOut(cookie)
+            }
+        }
+    }
+
+    func statusTimedOut(_ cookie: UInt64) {
+        statusWaiters.removeValue(forKey: cookie)?.resume(returning: false)
+    }
+
+    /// Sends a follow-up from our instance `local` to a peer's instance; reports whether it was acknowledged.
+    func send(_ payload: [UInt8], from local: InstanceID, to peer: MACAddress, peerInstanceID: InstanceID) async throws -> DeliveryStatus {
+        if payload.count > Self.maximumServiceInfo {
+            throw DiscoveryError.tooLong(payload.count, limit: Self.maximumServiceInfo)
+        }
+        guard !stopped else { throw DiscoveryError.engineStopped }
+        guard let function = functions[local] else { throw DiscoveryError.sessionEnded }
+        if radio.discoveryMode == .offloaded {
+            var followUp = OffloadedFunction(kind: .followUp, serviceID: function.role.serviceID)
+            followUp.followUpID = peerInstanceID
+            followUp.followUpRequestorID = local
+            followUp.followUpDestination = peer
+            followUp.serviceInfo = payload
+            _ = try await radio.addFunction(followUp)
+            return .handedToDriver
+        }
+        let frame = OutgoingDiscoveryFrame(
+            destination: peer,
+            announcements: [
+                ServiceAnnouncement(
+                    kind: .followUp, serviceID: function.role.serviceID, instanceID: local,
+                    requestorInstanceID: peerInstanceID, serviceInfo: payload)
+            ])
+        for attempt in 0..<max(1, options.followUpAttempts) {
+            if attempt > 0 || !options.followUpImmediately {
+                guard await nextWindow() else { break }
+            }
+            guard let cookie = await transmit(frame, frequency: nil) else { continue }
+            if await acknowledged(cookie) { return .acknowledged }
+        }
+        return .notAcknowledged
+    }
+}

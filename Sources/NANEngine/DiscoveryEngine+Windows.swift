@@ -1,0 +1,93 @@
+import NANWire
+
+/// Discovery windows: each DW notification is a tick that announces publishes and active subscribes.
+extension DiscoveryEngine {
+    func discoveryWindow(frequency: Int) async {
+        options.trace?("dw \(window + 1) \(frequency) MHz")
+        window += 1
+        windowFrequency = frequency
+        if cluster != nil {
+            windowsSinceJoin += 1
+            wakeClusterWaiters()
+        }
+        statistics.discoveryWindows += 1
+        var announcements: [ServiceAnnouncement] = []
+        var expired: [InstanceID] = []
+        for id in functions.keys.sorted() {
+            guard var function = functions[id] else { continue }
+            // A service started between two notifications is live in the DW that follows; the notification
+            // after its n-th DW ends a TTL of n DWs.
+            if let left = function.windowsLeft {
+                if left <= 1 { expired.append(id); continue }
+                function.windowsLeft = left - 1
+            }
+            switch function.role {
+            case .publish(let c) where c.type.contains(.unsolicited):
+                function.windowsSinceAnnouncement += 1
+                if function.windowsSinceAnnouncement >= max(1, c.announcementPeriod) {
+                    function.windowsSinceAnnouncement = 0
+                    announcements.append(announcement(for: c, id: id, requestor: InstanceID(rawValue: 0)))
+                }
+            case .subscribe(let c) where c.active && !function.answered:
+                announcements.append(subscribeAnnouncement(for: c, id: id))
+            default:
+                break
+            }
+            functions[id] = function
+        }
+        for id in expired { finish(id, reason: .timeToLiveExpired) }
+        let waiters = windowWaiters
+        windowWaiters.removeAll()
+        for waiter in waiters { waiter.resume(returning: true) }
+        guard radio.discoveryMode == .userSpace, !announcements.isEmpty else { return }
+        for batch in batches(announcements) {
+            _ = await transmit(batch, frequency: nil)  // hwsim queues it for the next DW slot; no channel needed
+        }
+    }
+
+    /// Splits announcements into frames that fit the frame budget.
+    func batches(_ announcements: [ServiceAnnouncement]) -> [OutgoingDiscoveryFrame] {
+        var frames: [OutgoingDiscoveryFrame] = []
+        var current = OutgoingDiscoveryFrame(destination: .broadcast, announcements: [])
+        var size = 0
+        for item in announcements {
+            let cost = 40 + item.serviceInfo.count + (item.matchFilter?.bytes.count ?? 0) + srfSize(item.responseFilter)
+            if size + cost > options.frameBudget && !current.announcements.isEmpty {
+                frames.append(current)
+                current = OutgoingDiscoveryFrame(destination: .broadcast, announcements: [])
+                size = 0
+            }
+            current.announcements.append(item)
+            size += cost
+        }
+        if !current.announcements.isEmpty { frames.append(current) }
+        return frames
+    }
+
+    func announcement(for c: PublishConfiguration, id: InstanceID, requestor: InstanceID) -> ServiceAnnouncement {
+        ServiceAnnouncement(
+            kind: .publish, serviceID: c.serviceID, instanceID: id, requestorInstanceID: requestor,
+            matchFilter: c.transmitFilter, serviceInfo: c.serviceInfo, rangeLimited: c.closeRangeOnly,
+            offersDataPath: c.offersDataPath)
+    }
+
+    func subscribeAnnouncement(for c: SubscribeConfiguration, id: InstanceID) -> ServiceAnnouncement {
+        ServiceAnnouncement(
+            kind: .subscribe, serviceID: c.serviceID, instanceID: id, matchFilter: c.transmitFilter,
+            responseFilter: c.responseFilter, serviceInfo: c.serviceInfo, rangeLimited: c.closeRangeOnly)
+    }
+
+    func srfSize(_ filter: ServiceResponseFilter?) -> Int {
+        switch filter?.addressSet {
+        case nil: 0
+        case .addresses(let list): 2 + 6 * list.count
+        case .bloomFilter(let bloom): 2 + bloom.bits.count
+        }
+    }
+
+    /// Waits for the next discovery window; false if the engine stopped first.
+    func nextWindow() async -> Bool {
+        if stopped { return false }
+        return await withCheckedContinuation { windowWaiters.append($0) }
+    }
+}

@@ -77,7 +77,7 @@ let package = Package(
         .testTarget(name: "NANWireTests", dependencies: ["NANWire"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "NANSystemTests", dependencies: ["NANSystem", "NANWire"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "NANEngineTests", dependencies: ["NANEngine", "NANWire", "NANSystem"], swiftSettings: swiftSettings),
-        .testTarget(name: "WiFiAwareTests", dependencies: ["WiFiAware", "NANWire", "NANSystem"], swiftSettings: swiftSettings),
+        .testTarget(name: "WiFiAwareTests", dependencies: ["WiFiAware", "NANWire", "NANEngine", "NANSystem"], swiftSettings: swiftSettings),
         .testTarget(name: "CLITests", dependencies: ["waware", "NANSystem", "NANWire"], swiftSettings: swiftSettings),
     ]
 )

@@ -7,7 +7,7 @@ public import Foundation
 /// let kitchen = WADeviceSelection.matching(#Predicate { $0.name.starts(with: "Kitchen") })
 /// ```
 ///
-/// Publisher and subscriber sessions, which take a selection, arrive with the discovery engine.
+/// Pass it to `WASystem.publish(_:to:parameters:)` or `WASystem.subscribe(to:from:parameters:)`.
 public struct WADeviceSelection: Sendable {
     private enum Kind: Sendable {
         case allPairedDevices

@@ -2,6 +2,7 @@ import NANEngine
 import NANSystem
 import NANWire
 import Testing
+import WiFiAware
 
 @testable import waware
 
@@ -17,14 +18,14 @@ private func command<C: Command>(_ type: C.Type, _ words: [String]) throws -> C 
         "subscribe", "_chat._tcp", "--active", "--info-hex", "01:ff", "--match-filter", "red,*",
         "--srf-exclude", "02:00:00:00:00:01", "--count", "2", "--ttl-dw", "9",
     ])
-    let id = try ServiceID(serviceName: "_chat._tcp")
-    let config = c.subscribeConfiguration(id)
+    let config = c.parameters
     #expect(config.active)
-    #expect(config.serviceInfo == [0x01, 0xff])
+    #expect(try c.service(c.values.services[0].service).serviceInfo == [0x01, 0xff])
     #expect(config.receiveFilter == (try MatchingFilter(elements: [Array("red".utf8), []])))
     #expect(config.responseFilter?.include == false)
     #expect(config.responseFilter?.shouldRespond(MACAddress(2, 0, 0, 0, 0, 1)) == false)
-    #expect(config.timeToLive.discoveryWindows == 9)
+    #expect(config.discoveryWindowLimit == 9)
+    #expect(config.peerTimeout == nil)
     #expect(c.count == 2)
 }
 
@@ -32,7 +33,24 @@ private func command<C: Command>(_ type: C.Type, _ words: [String]) throws -> C 
     let c = try command(PublishCommand.self, ["publish", "_a._tcp,_b._tcp", "--solicited"])
     #expect(c.values.services.map(\.name) == ["_a._tcp", "_b._tcp"])
     #expect(c.type == .solicited)
-    #expect(c.publishConfiguration(c.values.services[0].id).type == .solicited)
+    #expect(c.parameters.solicited && !c.parameters.unsolicited)
+    #expect(c.values.devices == .anyDevice)
+}
+
+@Test func pairedAndDeviceChooseTheDeviceSelectionAndExcludeEachOther() throws {
+    #expect(try command(SubscribeCommand.self, ["subscribe", "_a._tcp", "--paired"]).values.devices == .allPaired)
+    #expect(
+        try command(PublishCommand.self, ["publish", "_a._tcp", "--device", "Kitchen,Hall"]).values.devices
+            == .named(["Kitchen", "Hall"]))
+    #expect(throws: ValidationError.self) {
+        _ = try command(SubscribeCommand.self, ["subscribe", "_a._tcp", "--paired", "--device", "Kitchen"])
+    }
+}
+
+@Test func aServiceNameBreakingApplesRulesIsAUsageError() {
+    #expect(throws: ValidationError.self) {
+        _ = try command(SubscribeCommand.self, ["subscribe", "_file_share._tcp"])
+    }
 }
 
 @Test func publishWithoutTypeFlagsIsSolicitedAndUnsolicited() throws {

@@ -1,5 +1,6 @@
 import NANEngine
 import NANWire
+import WiFiAware
 
 /// `waware publish <service>`: publish a service until interrupted (or its TTL), printing every subscriber
 /// that asks and every message received.
@@ -50,29 +51,34 @@ struct PublishCommand: Command {
         }
     }
 
-    /// The engine configuration for these options and one of the services.
-    func publishConfiguration(_ serviceID: ServiceID) -> PublishConfiguration {
-        var c = PublishConfiguration(serviceID: serviceID)
-        c.type = type
-        c.serviceInfo = values.info
-        c.receiveFilter = values.receiveFilter
-        c.transmitFilter = values.transmitFilter
-        c.closeRangeOnly = values.closeRange
-        c.offersDataPath = dataPath
-        c.timeToLive = values.timeToLive
-        return c
+    /// The service as this command declares it (the CLI takes names at run time, so it declares in code).
+    func service(_ name: WAServiceName) throws -> WAPublishableService {
+        try WAPublishableService(name: name, serviceInfo: values.info, wantsDataPath: dataPath)
+    }
+
+    /// The WiFiAware parameters for these options.
+    var parameters: WAPublisherParameters {
+        var p = WAPublisherParameters()
+        p.solicited = type.contains(.solicited)
+        p.unsolicited = type.contains(.unsolicited)
+        p.receiveFilter = values.receiveFilter
+        p.transmitFilter = values.transmitFilter
+        p.closeRangeOnly = values.closeRange
+        p.timeLimit = values.timeToLive.duration
+        p.discoveryWindowLimit = values.timeToLive.discoveryWindows
+        return p
     }
 
     func run(_ output: Output) async throws {
         try await SignalCancellation.run {
-            try await DiscoveryRun.withEngine(adapter: values.adapter, masterPreference: values.masterPreference) { engine, report in
+            try await DiscoveryRun.withSystem(adapter: values.adapter, masterPreference: values.masterPreference) { system, report in
+                let devices = try values.devices.selection(in: system.store)
                 try await withThrowingTaskGroup(of: Void.self) { group in
-                    for service in values.services {
+                    for (name, serviceName) in values.services {
+                        let publisher = system.publish(try service(serviceName), to: devices, parameters: parameters)
                         let start = ContinuousClock.now
-                        let session = try await engine.publish(publishConfiguration(service.id))
                         group.addTask {
-                            try await publish(
-                                session, name: service.name, since: start, engine: engine, phy: report.phy, output: output)
+                            try await publish(publisher, name: name, since: start, system: system, phy: report.phy, output: output)
                         }
                     }
                     try await group.waitForAll()
@@ -82,63 +88,62 @@ struct PublishCommand: Command {
     }
 
     private func publish(
-        _ session: DiscoverySession, name: String, since start: ContinuousClock.Instant, engine: NANEngine,
+        _ publisher: WAPublisher, name: String, since start: ContinuousClock.Instant, system: WASystem,
         phy: String, output: Output
     ) async throws {
-        let clock = ContinuousClock()
-        func record(_ event: String) -> DiscoveryRecord {
-            var r = DiscoveryRecord(event)
-            r.service = name
-            r.localInstance = Int(session.instanceID.rawValue)
-            r.elapsed = ClusterSession.seconds(clock.now - start)
-            r.time = DiscoveryRun.wallClock()
-            return r
-        }
-        var started = record("started")
-        started.phy = phy
-        started.address = engine.localAddress.description
-        try started.write(json: values.json, to: output)
+        var records = SessionRecords(service: name, start: start)
         var ended = false
-        for await event in session {
+        for try await event in publisher {
             switch event {
-            case .replied(let result), .discovered(let result):
-                let delivery = startAnswer(result.peer, result.peerInstanceID, session: session)
-                var r = record("replied")
-                r.describe(result)
+            case .started(let id):
+                records.instance = Int(id.rawValue)
+                var started = records.record("started")
+                started.phy = phy
+                started.address = system.localAddress.description
+                try started.write(json: values.json, to: output)
+            case .discovered(let endpoint), .updated(let endpoint):
+                let delivery = startAnswer(endpoint, publisher: publisher)
+                var r = records.record("replied")
+                r.describe(endpoint)
                 try r.write(json: values.json, to: output)
-                try await report(delivery, result.peer, result.peerInstanceID, record: record, output: output)
+                try await report(delivery, endpoint, records: records, output: output)
+            case .lost(let endpoint):
+                var r = records.record("lost")
+                r.describe(endpoint)
+                try r.write(json: values.json, to: output)
             case .messageReceived(let message):
                 // Answer first, print after: an answer that reaches the radio within the DW in which the
                 // message arrived goes out in that same DW.
-                let delivery = startAnswer(message.peer, message.peerInstanceID, session: session)
-                var r = record("message")
-                r.peer = message.peer.description
-                r.peerInstance = Int(message.peerInstanceID.rawValue)
+                let delivery = startAnswer(message.endpoint, publisher: publisher)
+                var r = records.record("message")
+                r.peer = message.endpoint.address.description
+                r.peerInstance = Int(message.endpoint.instanceID.rawValue)
+                r.device = message.endpoint.device?.name
                 r.setInfo(message.payload)
-                r.describe(message.radio)
+                r.describe(message.endpoint.performance)
                 try r.write(json: values.json, to: output)
-                try await report(delivery, message.peer, message.peerInstanceID, record: record, output: output)
+                try await report(delivery, message.endpoint, records: records, output: output)
             case .terminated(let reason):
-                var r = record("terminated")
+                var r = records.record("terminated")
                 r.reason = reason.description
                 try r.write(json: values.json, to: output)
                 ended = true
             }
         }
         if !ended {
-            var r = record("terminated")
-            r.reason = TerminationReason.userRequest.description
+            var r = records.record("terminated")
+            r.reason = WATerminationReason.userRequest.description
             try r.write(json: values.json, to: output)
         }
     }
 
-    /// Starts sending `--answer` to a peer, if given.
-    private func startAnswer(_ peer: MACAddress, _ instance: InstanceID, session: DiscoverySession) -> Task<DeliveryStatus?, any Error>? {
+    /// Starts sending `--answer` to an endpoint, if given; `nil` status if the publish ended meanwhile.
+    private func startAnswer(_ endpoint: WAEndpoint, publisher: WAPublisher) -> Task<WADeliveryStatus?, any Error>? {
         guard let answer else { return nil }
         return Task {
             do {
-                return try await session.send(answer, to: peer, peerInstanceID: instance)
-            } catch let error as DiscoveryError where error == .sessionEnded {
+                return try await publisher.send(answer, to: endpoint)
+            } catch let error as WAError where error.code == .connectionTerminated {
                 return nil
             }
         }
@@ -146,15 +151,14 @@ struct PublishCommand: Command {
 
     /// Prints the delivery status of an answer.
     private func report(
-        _ delivery: Task<DeliveryStatus?, any Error>?, _ peer: MACAddress, _ instance: InstanceID,
-        record: (String) -> DiscoveryRecord, output: Output
+        _ delivery: Task<WADeliveryStatus?, any Error>?, _ endpoint: WAEndpoint, records: SessionRecords, output: Output
     ) async throws {
         guard let delivery, let answer, let status = try await delivery.value else { return }
-        var r = record("sent")
-        r.peer = peer.description
-        r.peerInstance = Int(instance.rawValue)
+        var r = records.record("sent")
+        r.peer = endpoint.address.description
+        r.peerInstance = Int(endpoint.instanceID.rawValue)
         r.setInfo(answer)
-        r.status = status.word
+        r.status = status.description
         try r.write(json: values.json, to: output)
     }
 }

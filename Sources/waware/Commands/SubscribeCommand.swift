@@ -1,5 +1,6 @@
 import NANEngine
 import NANWire
+import WiFiAware
 
 /// `waware subscribe <service>`: look for publishers of a service and print each one found.
 struct SubscribeCommand: Command {
@@ -85,30 +86,37 @@ struct SubscribeCommand: Command {
         }
     }
 
-    /// The engine configuration for these options and one of the services.
-    func subscribeConfiguration(_ serviceID: ServiceID) -> SubscribeConfiguration {
-        var c = SubscribeConfiguration(serviceID: serviceID)
-        c.active = active
-        c.serviceInfo = values.info
-        c.receiveFilter = values.receiveFilter
-        c.transmitFilter = values.transmitFilter
-        c.responseFilter = responseFilter
-        c.closeRangeOnly = values.closeRange
-        c.timeToLive = values.timeToLive
-        return c
+    /// The service as this command declares it (the CLI takes names at run time, so it declares in code).
+    func service(_ name: WAServiceName) throws -> WASubscribableService {
+        try WASubscribableService(name: name, serviceInfo: values.info)
+    }
+
+    /// The WiFiAware parameters for these options.
+    var parameters: WASubscriberParameters {
+        var p = WASubscriberParameters()
+        p.active = active
+        p.receiveFilter = values.receiveFilter
+        p.transmitFilter = values.transmitFilter
+        p.responseFilter = responseFilter
+        p.closeRangeOnly = values.closeRange
+        p.timeLimit = values.timeToLive.duration
+        p.discoveryWindowLimit = values.timeToLive.discoveryWindows
+        // A publisher is printed when found; "lost" is printed only when its device leaves the selection.
+        p.peerTimeout = nil
+        return p
     }
 
     func run(_ output: Output) async throws {
         try await SignalCancellation.run {
-            try await DiscoveryRun.withEngine(adapter: values.adapter, masterPreference: values.masterPreference) { engine, report in
+            try await DiscoveryRun.withSystem(adapter: values.adapter, masterPreference: values.masterPreference) { system, report in
+                let devices = try values.devices.selection(in: system.store)
                 if let delay { try await Task.sleep(for: .milliseconds(Int64(delay * 1000))) }
                 try await withThrowingTaskGroup(of: Void.self) { group in
-                    for service in values.services {
+                    for (name, serviceName) in values.services {
+                        let subscriber = system.subscribe(to: try service(serviceName), from: devices, parameters: parameters)
                         let start = ContinuousClock.now
-                        let session = try await engine.subscribe(subscribeConfiguration(service.id))
                         group.addTask {
-                            try await subscribe(
-                                session, name: service.name, since: start, engine: engine, phy: report.phy, output: output)
+                            try await subscribe(subscriber, name: name, since: start, system: system, phy: report.phy, output: output)
                         }
                     }
                     try await group.waitForAll()
@@ -118,74 +126,72 @@ struct SubscribeCommand: Command {
     }
 
     private func subscribe(
-        _ session: DiscoverySession, name: String, since start: ContinuousClock.Instant, engine: NANEngine,
+        _ subscriber: WASubscriber, name: String, since start: ContinuousClock.Instant, system: WASystem,
         phy: String, output: Output
     ) async throws {
-        let clock = ContinuousClock()
-        func record(_ event: String) -> DiscoveryRecord {
-            var r = DiscoveryRecord(event)
-            r.service = name
-            r.localInstance = Int(session.instanceID.rawValue)
-            r.elapsed = ClusterSession.seconds(clock.now - start)
-            r.time = DiscoveryRun.wallClock()
-            return r
-        }
-        var started = record("started")
-        started.phy = phy
-        started.address = engine.localAddress.description
-        try started.write(json: values.json, to: output)
-
+        var records = SessionRecords(service: name, start: start)
         let timer: Task<Void, Never>? = timeout.map { seconds in
             Task {
                 try? await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
-                if !Task.isCancelled { await session.stop() }
+                if !Task.isCancelled { await subscriber.stop() }
             }
         }
         defer { timer?.cancel() }
         var found = 0
         var received = 0
-        var reason: TerminationReason?
+        var reason: WATerminationReason?
         func done() -> Bool { count.map { found >= $0 && received >= messages } ?? false }
-        for await event in session {
+        for try await event in subscriber {
             switch event {
-            case .discovered(let result), .replied(let result):
+            case .started(let id):
+                records.instance = Int(id.rawValue)
+                var started = records.record("started")
+                started.phy = phy
+                started.address = system.localAddress.description
+                try started.write(json: values.json, to: output)
+            case .discovered(let endpoint), .updated(let endpoint):
                 found += 1
                 // The follow-up starts before anything is printed: if it reaches the radio within the DW in
                 // which the publish arrived, it is delivered in that same DW.
-                var sending = record("sending")
+                var sending = records.record("sending")
                 let delivery = send.map { payload in
-                    Task { try await session.send(payload, to: result.peer, peerInstanceID: result.peerInstanceID) }
+                    Task { try await subscriber.send(payload, to: endpoint) }
                 }
-                var r = record("discovered")
-                r.describe(result)
+                var r = records.record("discovered")
+                r.describe(endpoint)
                 try r.write(json: values.json, to: output)
                 if let send, let delivery {
-                    sending.peer = result.peer.description
-                    sending.peerInstance = Int(result.peerInstanceID.rawValue)
+                    sending.peer = endpoint.address.description
+                    sending.peerInstance = Int(endpoint.instanceID.rawValue)
                     if values.json { try sending.write(json: true, to: output) }
                     let status = try await delivery.value
-                    var s = record("sent")
-                    s.peer = result.peer.description
-                    s.peerInstance = Int(result.peerInstanceID.rawValue)
+                    var s = records.record("sent")
+                    s.peer = endpoint.address.description
+                    s.peerInstance = Int(endpoint.instanceID.rawValue)
                     s.setInfo(send)
-                    s.status = status.word
+                    s.status = status.description
                     try s.write(json: values.json, to: output)
                 }
+            case .lost(let endpoint):
+                var r = records.record("lost")
+                r.describe(endpoint)
+                try r.write(json: values.json, to: output)
             case .messageReceived(let message):
                 received += 1
-                var r = record("message")
-                r.peer = message.peer.description
-                r.peerInstance = Int(message.peerInstanceID.rawValue)
+                var r = records.record("message")
+                r.peer = message.endpoint.address.description
+                r.peerInstance = Int(message.endpoint.instanceID.rawValue)
+                r.device = message.endpoint.device?.name
                 r.setInfo(message.payload)
-                r.describe(message.radio)
+                r.describe(message.endpoint.performance)
                 try r.write(json: values.json, to: output)
             case .terminated(let why):
                 reason = why
             }
-            if done() { await session.stop() }
+            if done() { await subscriber.stop() }
         }
         let timedOut = reason == .userRequest && !done() && !Task.isCancelled && timeout != nil
-        var end = record("terminated")
+        var end = records.record("terminated")
         end.reason = timedOut ? "timeout" : (reason ?? .userRequest).description
         try end.write(json: values.json, to: output)
         if timedOut, let count, found < count {

@@ -5,7 +5,7 @@ struct Waware: Command {
 
     static let configuration = CommandConfiguration(
         commandName: "waware",
-        abstract: "Wi-Fi Aware (NAN) on Linux: find NAN adapters, run a NAN cluster, watch its events.",
+        abstract: "Wi-Fi Aware (NAN) on Linux: find NAN adapters, publish and discover services, exchange messages.",
         discussion: [
             "Adapters are named by phy name (phy0), wiphy index (0) or the name of one of their interfaces (wlan0). "
                 + "Without one, commands use the only adapter, or else the only NAN-capable one. Results go to standard output "
@@ -22,7 +22,7 @@ struct Waware: Command {
         version: version,
         subcommands: [
             ListCommand.self, InfoCommand.self, ClusterCommand.self, EventsCommand.self, ProbeCommand.self, SimCommand.self,
-            PublishCommand.self, SubscribeCommand.self, PeersCommand.self, DecodeCommand.self,
+            PublishCommand.self, SubscribeCommand.self, PeersCommand.self, DevicesCommand.self, DecodeCommand.self,
         ]
     )
 

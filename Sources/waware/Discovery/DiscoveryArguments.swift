@@ -1,6 +1,6 @@
 import NANEngine
-import NANSystem
 import NANWire
+import WiFiAware
 
 /// Options shared by `waware publish` and `waware subscribe`, and their conversion to engine values.
 enum DiscoveryArguments {
@@ -16,14 +16,16 @@ enum DiscoveryArguments {
         .option("ttl-dw", value: "count", help: "End after this many discovery windows (reason: ttl)."),
         .flag("close-range", help: "Only act on peers close by (signal of -60 dBm or better)."),
         .option("master-pref", value: "1-255", help: "NAN master preference (default 2)."),
+        .flag("paired", help: "Only deal with paired devices (see 'waware devices list')."),
+        .option("device", value: "names", help: "Only these paired devices: names or ids, separated by ','."),
         .json,
     ]
 
     /// The values of the shared options.
     struct Values: Sendable {
         var adapter: String?
-        /// The service names (several may be given, separated by commas) and their IDs.
-        var services: [(name: String, id: ServiceID)]
+        /// The service names (several may be given, separated by commas), checked against Apple's naming rules.
+        var services: [(name: String, service: WAServiceName)]
         var info: [UInt8]
         var receiveFilter: MatchingFilter?
         var transmitFilter: MatchingFilter?
@@ -31,6 +33,25 @@ enum DiscoveryArguments {
         var closeRange: Bool
         var masterPreference: UInt8
         var json: Bool
+        /// Which peers to deal with.
+        var devices: DeviceChoice
+    }
+
+    /// `--paired`, `--device NAMES`, or neither (any device, paired or not).
+    enum DeviceChoice: Equatable, Sendable {
+        case anyDevice
+        case allPaired
+        case named([String])
+
+        /// The WiFiAware selection, looking named devices up in `store`.
+        /// - Throws: `WAError.deviceInvalid` for a name or id that is not paired.
+        func selection(in store: WADeviceStore) throws -> WADeviceSelection {
+            switch self {
+            case .anyDevice: .anyDevice
+            case .allPaired: .allPairedDevices
+            case .named(let names): .selected(try names.map { try store.device(identifiedBy: $0) })
+            }
+        }
     }
 
     /// Reads the shared options and the `<service>` positional.
@@ -38,12 +59,12 @@ enum DiscoveryArguments {
         guard let name = parsed.positional("service"), !name.isEmpty else {
             throw ValidationError("a service name is required, e.g. 'waware subscribe _chat._tcp'")
         }
-        var services: [(name: String, id: ServiceID)] = []
+        var services: [(name: String, service: WAServiceName)] = []
         for part in name.split(separator: ",") {
             do {
-                services.append((String(part), try ServiceID(serviceName: String(part))))
+                services.append((String(part), try WAServiceName(String(part))))
             } catch {
-                throw CommandFailure("cannot hash the service name '\(part)': \(error)")
+                throw ValidationError(error.message)
             }
         }
         guard !services.isEmpty else { throw ValidationError("a service name is required") }
@@ -63,11 +84,20 @@ enum DiscoveryArguments {
         }
         let windows = try parsed.option("ttl-dw", expected: "a number of discovery windows from 1", ArgumentValues.integer(in: 1...1_000_000))
         let ttl = TimeToLive(duration: seconds.map { .milliseconds(Int64($0 * 1000)) }, discoveryWindows: windows)
+        var devices = DeviceChoice.anyDevice
+        if let names = parsed.option("device") {
+            let list = names.split(separator: ",").map(String.init)
+            guard !list.isEmpty else { throw ValidationError("--device needs paired device names or ids, separated by ','") }
+            guard !parsed.flag("paired") else { throw ValidationError("give --paired or --device, not both") }
+            devices = .named(list)
+        } else if parsed.flag("paired") {
+            devices = .allPaired
+        }
         return Values(
             adapter: parsed.option("adapter"), services: services, info: info,
             receiveFilter: rx, transmitFilter: tx, timeToLive: ttl, closeRange: parsed.flag("close-range"),
             masterPreference: try parsed.option("master-pref", expected: "a number from 1 to 255", ArgumentValues.masterPreference) ?? 2,
-            json: parsed.flag("json"))
+            json: parsed.flag("json"), devices: devices)
     }
 
     /// Parses hex bytes, with or without `:` separators; nil if malformed.

@@ -1,5 +1,6 @@
 import NANEngine
 import NANWire
+import WiFiAware
 
 /// One line of `publish`/`subscribe`/`peers` output: text for people, or one JSON object with `--json`.
 struct DiscoveryRecord: Codable, Equatable, Sendable {
@@ -17,6 +18,8 @@ struct DiscoveryRecord: Codable, Equatable, Sendable {
     var peer: String?
     /// The peer's instance ID.
     var peerInstance: Int?
+    /// The paired device's name, when the peer is paired.
+    var device: String?
     /// Service info or message, as text when it is printable UTF-8.
     var info: String?
     /// The same bytes in hex.
@@ -50,6 +53,24 @@ struct DiscoveryRecord: Codable, Equatable, Sendable {
         describe(result.radio)
     }
 
+    /// Fills the peer fields from an endpoint the WiFiAware API reported.
+    mutating func describe(_ endpoint: WAEndpoint) {
+        peer = endpoint.address.description
+        peerInstance = Int(endpoint.instanceID.rawValue)
+        localInstance = Int(endpoint.localInstanceID.rawValue)
+        device = endpoint.device?.name
+        setInfo(endpoint.serviceInfo)
+        dataPath = endpoint.offersDataPath
+        describe(endpoint.performance)
+    }
+
+    /// Fills the radio facts from a performance report.
+    mutating func describe(_ report: WAPerformanceReport) {
+        signal = report.signalStrength
+        frequency = report.frequency
+        discoveryWindows = report.discoveryWindowsHeard
+    }
+
     /// Fills the radio facts.
     mutating func describe(_ radio: PeerRadioFacts) {
         signal = radio.signal
@@ -75,6 +96,7 @@ struct DiscoveryRecord: Codable, Equatable, Sendable {
         if let localInstance { parts.append("instance \(localInstance)") }
         if let peer { parts.append("peer \(peer)") }
         if let peerInstance { parts.append("peer-instance \(peerInstance)") }
+        if let device { parts.append("device \"\(device)\"") }
         if let info { parts.append("info \"\(info)\"") } else if let infoHex { parts.append("info-hex \(infoHex)") }
         if let dataPath, dataPath { parts.append("data-path") }
         if let signal { parts.append("signal \(signal) dBm") }
@@ -89,6 +111,24 @@ struct DiscoveryRecord: Codable, Equatable, Sendable {
     /// Writes the record as text or JSON.
     func write(json: Bool, to output: Output) throws {
         if json { try output.writeJSON(self) } else { output.write(text) }
+    }
+}
+
+/// What every record of one publish or subscribe shares: the service, our instance once started, and when
+/// the session began (for `elapsed`).
+struct SessionRecords: Sendable {
+    var service: String
+    var instance: Int?
+    var start: ContinuousClock.Instant
+
+    /// A record of `event` stamped with the service, our instance and the times.
+    func record(_ event: String) -> DiscoveryRecord {
+        var r = DiscoveryRecord(event)
+        r.service = service
+        r.localInstance = instance
+        r.elapsed = ClusterSession.seconds(ContinuousClock.now - start)
+        r.time = DiscoveryRun.wallClock()
+        return r
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import NANEngine
 import NANSystem
+import WiFiAware
 
 /// Brings up a discovery engine on the adapter a command names, for the duration of a closure.
 enum DiscoveryRun {
@@ -26,6 +27,34 @@ enum DiscoveryRun {
         }
         return try await NANEngine.run(on: adapter, options: options) { engine in
             try await body(engine, report)
+        }
+    }
+
+    /// Selects the adapter (as every command does), then runs `body` with Wi-Fi Aware up on it: the path
+    /// `publish` and `subscribe` take, through the public WiFiAware API.
+    /// - Throws: ``CommandFailure`` for a missing or NAN-less adapter, the netlink error behind a kernel
+    ///   refusal (so the exit codes stay those of the other commands), other `WAError`s, or what `body` throws.
+    static func withSystem<Result: Sendable>(
+        adapter reference: String?, masterPreference: UInt8,
+        _ body: (WASystem, AdapterReport) async throws -> Result
+    ) async throws -> Result {
+        let adapters = try await NL80211.withSession { session in try await session.adapters() }
+        let report = try AdapterSelection.select(reference, from: adapters.map(AdapterReport.init))
+        try AdapterSelection.requireNAN(report)
+        var options = WASystemOptions()
+        options.masterPreference = masterPreference
+        if ProcessInfo.processInfo.environment["WAWARE_TRACE"] == "1" {
+            options.trace = { line in
+                FileHandle.standardError.write(Data("trace \(String(format3: wallClock())) \(line)\n".utf8))
+            }
+        }
+        do {
+            return try await WASystem.run(adapter: report.phy, options: options) { system in
+                try await body(system, report)
+            }
+        } catch let error as WAError {
+            if let netlink = error.underlying as? NetlinkError { throw netlink }
+            throw error
         }
     }
 

@@ -1,0 +1,145 @@
+import NANEngine
+import NANWire
+internal import Synchronization
+
+/// Runs one publisher or subscriber for its sequence: takes the service lease, resolves the device
+/// selection, starts the engine session, then turns engine events into ``WASessionEvent``s for the
+/// selected peers until the session ends or the consumer goes away, and finally stops the session on the
+/// radio and gives the lease back.
+struct SessionRunner: Sendable {
+    let system: WASystem
+    let role: ServiceLease.Role
+    let service: WAServiceName
+    let selection: WADeviceSelection
+    let peerTimeout: Duration?
+    let handle: SessionHandle
+    let start: @Sendable (any DiscoveryBackend) async throws -> BackendSession
+
+    /// Events kept for a consumer that falls behind; beyond this the oldest are dropped and counted.
+    static let eventBuffer = 256
+
+    /// Starts the session in a task owned by `system`; its events go to the returned stream, whose end
+    /// (consumer cancelled or gone) ends the task.
+    func events() -> AsyncThrowingStream<WASessionEvent, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(
+            of: WASessionEvent.self, bufferingPolicy: .bufferingNewest(Self.eventBuffer))
+        let task = system.startTask { await run(continuation) }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    private func run(_ output: AsyncThrowingStream<WASessionEvent, any Error>.Continuation) async {
+        do {
+            let lease = try ServiceLease.acquire(
+                adapter: system.adapterName, role: role, service: service, directory: system.runtimeDirectory)
+            defer { lease.release() }
+            let filter = try PeerFilter(selection: selection, devices: initialDevices())
+            let session: BackendSession
+            do {
+                session = try await start(system.backend)
+            } catch {
+                throw WAError.from(error, while: "start the \(role.rawValue) of \(service) on \(system.adapterName)")
+            }
+            handle.started(session)
+            output.yield(.started(session.instanceID))
+            let reason = await loop(session, filter: filter, output: output)
+            await session.stop()
+            handle.ended()
+            if let reason { output.yield(.terminated(reason)) }
+            output.finish()
+        } catch {
+            handle.ended()
+            output.finish(throwing: WAError.from(error, while: "run the \(role.rawValue) of \(service)"))
+        }
+    }
+
+    /// Hands an event to the consumer; one that falls out of the full buffer is counted, not lost silently.
+    private func deliver(_ event: WASessionEvent, to output: AsyncThrowingStream<WASessionEvent, any Error>.Continuation) {
+        if case .dropped = output.yield(event) { handle.noteDroppedEvent() }
+    }
+
+    /// The store now; for `.anyDevice` a broken store only means peers go unnamed.
+    private func initialDevices() throws(WAError) -> WAPairedDevice.Devices {
+        if selection.includesUnpairedDevices { return (try? system.store.devices()) ?? [:] }
+        return try system.store.devices()
+    }
+
+    /// Reports engine events until the engine ends the session (returns its reason) or the task is cancelled
+    /// (nil). Engine events are read here directly, so a message reaches the consumer with no extra task hop;
+    /// store changes and the lost-peer clock run beside it. Filter and endpoints are shared under one lock,
+    /// and events are yielded while holding it, so the consumer sees them in the order they were decided.
+    private func loop(
+        _ session: BackendSession, filter: PeerFilter,
+        output: AsyncThrowingStream<WASessionEvent, any Error>.Continuation
+    ) async -> WATerminationReason? {
+        let state = SharedSessionState(filter: filter, tracker: EndpointTracker(service: service, peerTimeout: peerTimeout))
+        return await withTaskGroup(of: Void.self) { group in
+            let store = system.store
+            group.addTask {
+                // Errors (a store turned unreadable) keep the last good selection.
+                do {
+                    for try await devices in store.allDevices {
+                        state.withLock { state in
+                            state.filter.update(devices: devices)
+                            for event in state.tracker.refilter(state.filter) { deliver(event, to: output) }
+                        }
+                    }
+                } catch {}
+            }
+            if let peerTimeout {
+                let backend = system.backend
+                group.addTask {
+                    let period = min(peerTimeout / 4, .seconds(1))
+                    while (try? await Task.sleep(for: period)) != nil {
+                        let peers = await backend.peers()
+                        state.withLock { state in
+                            for event in state.tracker.expire(peers: peers, now: .now) { deliver(event, to: output) }
+                        }
+                    }
+                }
+            }
+            var reason: WATerminationReason = .failure  // the engine's events ended without saying why
+            var events = session.makeIterator()
+            while let event = await events.next() {
+                if case .terminated(let why) = event {
+                    reason = WATerminationReason(why)
+                    break
+                }
+                state.withLock { state in
+                    for out in state.tracker.handle(event, filter: state.filter) { deliver(out, to: output) }
+                }
+            }
+            group.cancelAll()
+            return Task.isCancelled ? nil : reason
+        }
+    }
+}
+
+/// What the parts of a session loop share, behind a lock.
+private final class SharedSessionState: Sendable {
+    struct State {
+        var filter: PeerFilter
+        var tracker: EndpointTracker
+    }
+
+    private let state: Mutex<State>
+
+    init(filter: PeerFilter, tracker: EndpointTracker) {
+        state = Mutex(State(filter: filter, tracker: tracker))
+    }
+
+    /// Runs `body` with the state locked.
+    func withLock<T>(_ body: (inout State) -> T) -> T {
+        state.withLock { body(&$0) }
+    }
+}
+
+extension WATerminationReason {
+    init(_ reason: TerminationReason) {
+        switch reason {
+        case .userRequest: self = .userRequest
+        case .timeToLiveExpired: self = .timeLimitReached
+        case .failure: self = .failure
+        }
+    }
+}

@@ -1,0 +1,236 @@
+public import Foundation
+import NANEngine
+public import NANWire
+import NANSystem
+internal import Synchronization
+
+/// Wi-Fi Aware on one adapter, for the duration of a closure: the radio that publishers and subscribers
+/// run on. Apple's framework has one system-wide radio and no such object; on Linux a program chooses
+/// the adapter and owns NAN on it while it runs.
+///
+/// ```swift
+/// let service = try WASubscribableService.named("_file-share._tcp")
+/// try await WASystem.run { system in
+///     for try await event in system.subscribe(to: service, from: .allPairedDevices) {
+///         if case .discovered(let endpoint) = event { print("found", endpoint) }
+///     }
+/// }
+/// ```
+///
+/// `run` brings NAN up (a NAN interface owned by this process, which the kernel removes if the process
+/// dies), waits to join a cluster, calls the closure, and stops every session and NAN when it returns.
+public final class WASystem: Sendable {
+    /// The adapter's phy name, e.g. `phy0`.
+    public let adapterName: String
+    /// Our NAN management interface (NMI) address: what peers see, and what they add as a paired device.
+    public let localAddress: MACAddress
+    /// The paired-device store that device selections are resolved in.
+    public let store: WADeviceStore
+
+    let backend: any DiscoveryBackend
+    let runtimeDirectory: URL
+    private let tasks = Mutex<(next: Int, running: [Int: Task<Void, Never>])>((0, [:]))
+
+    init(backend: any DiscoveryBackend, adapterName: String, store: WADeviceStore, runtimeDirectory: URL) {
+        self.backend = backend
+        self.adapterName = adapterName
+        self.localAddress = backend.localAddress
+        self.store = store
+        self.runtimeDirectory = runtimeDirectory
+    }
+
+    /// Brings up Wi-Fi Aware on an adapter and runs `body` with it; every session and NAN stop when it returns.
+    ///
+    /// - Parameters:
+    ///   - adapter: A phy name (`phy0`), wiphy index (`0`) or interface name; `nil` takes the only NAN-capable adapter.
+    ///   - options: Master preference, cluster timeout and the paired-device store.
+    ///   - body: What to do with the system.
+    /// - Returns: What `body` returns.
+    /// - Throws: ``WAError`` (`adapterNotFound`, `wifiAwareUnsupported`, `permissionDenied`, `noRadioResources`,
+    ///   `kernel`), or what `body` throws, unchanged.
+    public static func run<Result: Sendable>(
+        adapter: String? = nil, options: WASystemOptions = WASystemOptions(),
+        _ body: (WASystem) async throws -> Result
+    ) async throws -> Result {
+        let chosen: Adapter
+        do {
+            let adapters = try await NL80211.withSession { session in try await session.adapters() }
+            chosen = try select(adapter, from: adapters)
+        } catch {
+            throw WAError.from(error, while: "list Wi-Fi adapters")
+        }
+        var start = NANStartOptions()
+        start.masterPreference = options.masterPreference
+        start.clusterTimeout = options.clusterTimeout
+        start.trace = options.trace
+        do {
+            return try await NANEngine.run(on: chosen, options: start) { engine in
+                let system = WASystem(
+                    backend: engine, adapterName: chosen.name, store: options.store,
+                    runtimeDirectory: options.runtimeDirectory)
+                return try await system.scope(body)
+            }
+        } catch let error as BodyError {
+            throw error.error
+        } catch {
+            throw WAError.from(error, while: "start Wi-Fi Aware on \(chosen.name)")
+        }
+    }
+
+    /// Runs `body`, then ends every session it left running and waits for them to stop on the radio.
+    /// Errors from `body` come out wrapped in ``BodyError`` so that `run` passes them on unchanged.
+    func scope<Result: Sendable>(_ body: (WASystem) async throws -> Result) async throws -> Result {
+        let result: Swift.Result<Result, any Error>
+        do {
+            result = .success(try await body(self))
+        } catch {
+            result = .failure(BodyError(error: error))
+        }
+        await endSessions()
+        return try result.get()
+    }
+
+    /// Publishes a declared service to the selected devices: Apple's
+    /// `NetworkListener(for: .wifiAware(.connecting(to: service, from: devices)))`.
+    ///
+    /// Nothing happens on the radio until the returned sequence is iterated.
+    ///
+    /// - Parameters:
+    ///   - service: The service, from the services file (``WAPublishableService/named(_:)``).
+    ///   - devices: Which peers to report (default: every paired device).
+    ///   - parameters: How to publish.
+    public func publish(
+        _ service: WAPublishableService, to devices: WADeviceSelection = .allPairedDevices,
+        parameters: WAPublisherParameters = WAPublisherParameters()
+    ) -> WAPublisher {
+        WAPublisher(service: service, devices: devices, parameters: parameters, system: self)
+    }
+
+    /// Subscribes to a declared service on the selected devices: Apple's
+    /// `NetworkBrowser(for: .wifiAware(.connecting(to: devices, from: service)))`.
+    ///
+    /// Nothing happens on the radio until the returned sequence is iterated.
+    ///
+    /// - Parameters:
+    ///   - service: The service, from the services file (``WASubscribableService/named(_:)``).
+    ///   - devices: Which publishers to report (default: every paired device).
+    ///   - parameters: How to subscribe.
+    public func subscribe(
+        to service: WASubscribableService, from devices: WADeviceSelection = .allPairedDevices,
+        parameters: WASubscriberParameters = WASubscriberParameters()
+    ) -> WASubscriber {
+        WASubscriber(service: service, devices: devices, parameters: parameters, system: self)
+    }
+
+    /// The radio's latest facts about an endpoint's device, or `nil` if it was never heard.
+    public func performanceReport(for endpoint: WAEndpoint) async -> WAPerformanceReport? {
+        await backend.peers().first { $0.address == endpoint.address }.map { WAPerformanceReport($0.radio) }
+    }
+
+    // MARK: Internals
+
+    /// Sends a follow-up from a session to one of its endpoints.
+    func send(
+        _ message: [UInt8], to endpoint: WAEndpoint, from handle: SessionHandle, service: WAServiceName
+    ) async throws(WAError) -> WADeliveryStatus {
+        guard let local = handle.instanceID else {
+            throw WAError(
+                .connectionTerminated, message: "the session of \(service) is not running; iterate it first, and send before it ends")
+        }
+        guard endpoint.localInstanceID == local, endpoint.service == service else {
+            throw WAError(.invalidArgument, message: "endpoint \(endpoint) was not reported by this session of \(service)")
+        }
+        do {
+            let status = try await backend.send(
+                message, from: local, to: endpoint.address, peerInstanceID: endpoint.instanceID)
+            switch status {
+            case .acknowledged: return .acknowledged
+            case .notAcknowledged: return .notAcknowledged
+            case .handedToDriver: return .handedToDriver
+            }
+        } catch {
+            throw WAError.from(error, while: "send a message to \(endpoint)")
+        }
+    }
+
+    /// Starts a session task that ``scope(_:)`` ends when the system's closure returns.
+    func startTask(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+        tasks.withLock { tasks in
+            tasks.next += 1
+            let key = tasks.next
+            let task = Task { [weak self] in
+                await operation()
+                _ = self?.tasks.withLock { $0.running.removeValue(forKey: key) }
+            }
+            tasks.running[key] = task
+            return task
+        }
+    }
+
+    /// Cancels the sessions still running and waits until they stopped on the radio.
+    func endSessions() async {
+        let running = tasks.withLock { Array($0.running.values) }
+        for task in running { task.cancel() }
+        for task in running { await task.value }
+    }
+
+    /// The adapter `reference` names, or the only NAN-capable one.
+    static func select(_ reference: String?, from adapters: [Adapter]) throws(WAError) -> Adapter {
+        let chosen: Adapter
+        if let reference {
+            let name = reference.split(separator: "/").last.map(String.init) ?? reference
+            guard
+                let match = adapters.first(where: { $0.name == name })
+                    ?? adapters.first(where: { UInt32(name) == $0.wiphy.rawValue })
+                    ?? adapters.first(where: { $0.interfaces.contains { $0.name == name } })
+            else {
+                let known = adapters.isEmpty ? "there are no Wi-Fi adapters" : "adapters: " + adapters.map(\.name).joined(separator: ", ")
+                throw WAError(.adapterNotFound, message: "no adapter '\(reference)' (\(known)); list them with `waware list`")
+            }
+            chosen = match
+        } else {
+            let capable = adapters.filter(\.nan.isSupported)
+            guard let only = capable.first else {
+                throw WAError(.wifiAwareUnsupported)
+            }
+            guard capable.count == 1 else {
+                throw WAError(
+                    .invalidArgument,
+                    message: "several adapters have NAN (" + capable.map(\.name).joined(separator: ", ") + "); name one")
+            }
+            chosen = only
+        }
+        if let reason = chosen.nan.unsupportedReason {
+            throw WAError(.wifiAwareUnsupported, message: "\(chosen.name) cannot do Wi-Fi Aware: \(reason)")
+        }
+        return chosen
+    }
+
+    /// The engine's matching filter for declared elements; `nil` for none.
+    static func matchingFilter(_ elements: [[UInt8]]) -> MatchingFilter? {
+        elements.isEmpty ? nil : try? MatchingFilter(elements: elements)
+    }
+}
+
+/// An error thrown by the closure given to ``WASystem/run(adapter:options:_:)``, kept apart from the
+/// errors of the layers below so that it is passed on unchanged.
+struct BodyError: Error {
+    let error: any Error
+}
+
+/// How ``WASystem/run(adapter:options:_:)`` brings up Wi-Fi Aware.
+public struct WASystemOptions: Sendable {
+    /// NAN master preference, 1-255 (default 2; higher makes this device more likely to lead the cluster).
+    public var masterPreference: UInt8 = 2
+    /// How long to wait for the radio to join a NAN cluster before giving up (default 10 s).
+    public var clusterTimeout: Duration = .seconds(10)
+    /// The paired-device store that device selections are resolved in (default ``WADeviceStore/default``).
+    public var store: WADeviceStore = .default
+    /// Where the per-service locks live: `$XDG_RUNTIME_DIR/waware`, or `/run/waware`.
+    public var runtimeDirectory: URL = ServiceLease.defaultDirectory()
+    /// Receives the engine's timing trace (one line per radio event), for diagnostics; `nil` for none.
+    public var trace: (@Sendable (String) -> Void)? = nil
+
+    /// The defaults.
+    public init() {}
+}

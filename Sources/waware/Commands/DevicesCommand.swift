@@ -1,0 +1,72 @@
+import Foundation
+import NANWire
+import WiFiAware
+
+/// `waware devices`: the group for the paired-device store.
+struct DevicesCommand: Command {
+    static let configuration = CommandConfiguration(
+        commandName: "devices",
+        abstract: "List, add, remove and rename paired devices (the peers sessions are restricted to).",
+        discussion: [
+            "Paired devices live in a JSON store: $WAWARE_STATE_DIR/devices.json if set, /var/lib/waware/devices.json "
+                + "as root, else ~/.local/state/waware/devices.json ('--store FILE' uses another file). Until NAN pairing "
+                + "exists, a device is added by the NAN management address seen in a discovery result "
+                + "('peer' in 'waware subscribe' output).",
+            "Devices are named by id, a unique start of the id (4 characters or more), or name.",
+        ],
+        examples: [
+            Example("waware devices add 02:00:00:00:01:00 Kitchen", "Pair the peer with that address as 'Kitchen'."),
+            Example("waware devices list", "One line per device: name, id, addresses."),
+            Example("waware devices rename Kitchen Hall", "Rename it."),
+            Example("waware devices remove Hall", "Forget it."),
+        ],
+        subcommands: [
+            DevicesListCommand.self, DevicesAddCommand.self, DevicesRemoveCommand.self, DevicesRenameCommand.self,
+        ]
+    )
+
+    init(from values: ParsedValues) throws {}
+
+    /// The `--store` option every devices command takes.
+    static let storeOption = ArgumentSpec.option(
+        "store", value: "file", help: "Use this store file instead of the default (see 'waware devices --help').")
+
+    /// The store `--store` names, or the default one.
+    static func store(from values: ParsedValues) -> WADeviceStore {
+        guard let path = values.option("store") else { return .default }
+        return WADeviceStore(url: URL(fileURLWithPath: path))
+    }
+}
+
+/// One device as `waware devices` prints it.
+struct DeviceRecord: Codable, Equatable, Sendable {
+    /// Stable id (lower-case UUID).
+    var id: String
+    /// User-visible name.
+    var name: String
+    /// NAN management addresses.
+    var addresses: [String]
+    /// What the peer said about itself, if anything.
+    var vendor: String?
+    /// Model name, if known.
+    var model: String?
+    /// When it was added (ISO 8601, UTC).
+    var added: String
+
+    init(_ device: WAPairedDevice) {
+        id = device.id.description
+        name = device.name
+        addresses = device.managementAddresses.map(\.description)
+        vendor = device.pairingInfo?.vendorName
+        model = device.pairingInfo?.modelName
+        added = ISO8601DateFormatter().string(from: device.dateAdded)
+    }
+
+    /// `name  id  addresses`, plus vendor and model when known.
+    var text: String {
+        var line = "\(name)  \(id)  \(addresses.joined(separator: ","))"
+        let about = [vendor, model].compactMap { $0 }
+        if !about.isEmpty { line += "  (" + about.joined(separator: " ") + ")" }
+        return line
+    }
+}

@@ -93,3 +93,13 @@ private func command<C: Command>(_ type: C.Type, _ words: [String]) throws -> C 
     #expect(String(format3: 0.5246) == "0.525")
     #expect(String(format3: 12) == "12.000")
 }
+
+@Test func peerLineNamesThePeerOnceAndOtherLinesLabelIt() {
+    var heard = DiscoveryRecord("peer")
+    heard.peer = "42:00:00:00:00:00"
+    heard.signal = -50
+    #expect(heard.text == "peer 42:00:00:00:00:00 signal -50 dBm")
+    var message = DiscoveryRecord("message")
+    message.peer = "42:00:00:00:00:00"
+    #expect(message.text == "message peer 42:00:00:00:00:00")
+}

@@ -94,7 +94,8 @@ struct DiscoveryRecord: Codable, Equatable, Sendable {
         if let phy { parts.append("on \(phy)") }
         if let address { parts.append("nmi \(address)") }
         if let localInstance { parts.append("instance \(localInstance)") }
-        if let peer { parts.append("peer \(peer)") }
+        // A `peer` record (waware peers) already starts with the word.
+        if let peer { parts.append(event == "peer" ? peer : "peer \(peer)") }
         if let peerInstance { parts.append("peer-instance \(peerInstance)") }
         if let device { parts.append("device \"\(device)\"") }
         if let info { parts.append("info \"\(info)\"") } else if let infoHex { parts.append("info-hex \(infoHex)") }

@@ -97,10 +97,7 @@ struct PublishCommand: Command {
             switch event {
             case .started(let id):
                 records.instance = Int(id.rawValue)
-                var started = records.record("started")
-                started.phy = phy
-                started.address = system.localAddress.description
-                try started.write(json: values.json, to: output)
+                try records.started(phy: phy, address: system.localAddress).write(json: values.json, to: output)
             case .discovered(let endpoint), .updated(let endpoint):
                 let delivery = startAnswer(endpoint, publisher: publisher)
                 var r = records.record("replied")
@@ -115,13 +112,7 @@ struct PublishCommand: Command {
                 // Answer first, print after: an answer that reaches the radio within the DW in which the
                 // message arrived goes out in that same DW.
                 let delivery = startAnswer(message.endpoint, publisher: publisher)
-                var r = records.record("message")
-                r.peer = message.endpoint.address.description
-                r.peerInstance = Int(message.endpoint.instanceID.rawValue)
-                r.device = message.endpoint.device?.name
-                r.setInfo(message.payload)
-                r.describe(message.endpoint.performance)
-                try r.write(json: values.json, to: output)
+                try records.message(message).write(json: values.json, to: output)
                 try await report(delivery, message.endpoint, records: records, output: output)
             case .terminated(let reason):
                 var r = records.record("terminated")
@@ -154,11 +145,6 @@ struct PublishCommand: Command {
         _ delivery: Task<WADeliveryStatus?, any Error>?, _ endpoint: WAEndpoint, records: SessionRecords, output: Output
     ) async throws {
         guard let delivery, let answer, let status = try await delivery.value else { return }
-        var r = records.record("sent")
-        r.peer = endpoint.address.description
-        r.peerInstance = Int(endpoint.instanceID.rawValue)
-        r.setInfo(answer)
-        r.status = status.description
-        try r.write(json: values.json, to: output)
+        try records.sent(answer, to: endpoint, status: status).write(json: values.json, to: output)
     }
 }

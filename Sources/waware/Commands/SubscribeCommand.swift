@@ -145,10 +145,7 @@ struct SubscribeCommand: Command {
             switch event {
             case .started(let id):
                 records.instance = Int(id.rawValue)
-                var started = records.record("started")
-                started.phy = phy
-                started.address = system.localAddress.description
-                try started.write(json: values.json, to: output)
+                try records.started(phy: phy, address: system.localAddress).write(json: values.json, to: output)
             case .discovered(let endpoint), .updated(let endpoint):
                 found += 1
                 // The follow-up starts before anything is printed: if it reaches the radio within the DW in
@@ -165,12 +162,7 @@ struct SubscribeCommand: Command {
                     sending.peerInstance = Int(endpoint.instanceID.rawValue)
                     if values.json { try sending.write(json: true, to: output) }
                     let status = try await delivery.value
-                    var s = records.record("sent")
-                    s.peer = endpoint.address.description
-                    s.peerInstance = Int(endpoint.instanceID.rawValue)
-                    s.setInfo(send)
-                    s.status = status.description
-                    try s.write(json: values.json, to: output)
+                    try records.sent(send, to: endpoint, status: status).write(json: values.json, to: output)
                 }
             case .lost(let endpoint):
                 var r = records.record("lost")
@@ -178,13 +170,7 @@ struct SubscribeCommand: Command {
                 try r.write(json: values.json, to: output)
             case .messageReceived(let message):
                 received += 1
-                var r = records.record("message")
-                r.peer = message.endpoint.address.description
-                r.peerInstance = Int(message.endpoint.instanceID.rawValue)
-                r.device = message.endpoint.device?.name
-                r.setInfo(message.payload)
-                r.describe(message.endpoint.performance)
-                try r.write(json: values.json, to: output)
+                try records.message(message).write(json: values.json, to: output)
             case .terminated(let why):
                 reason = why
             }

@@ -131,6 +131,35 @@ struct SessionRecords: Sendable {
         r.time = DiscoveryRun.wallClock()
         return r
     }
+
+    /// `started`: the session is on the radio, on `phy` with our NAN management `address`.
+    func started(phy: String, address: MACAddress) -> DiscoveryRecord {
+        var r = record("started")
+        r.phy = phy
+        r.address = address.description
+        return r
+    }
+
+    /// `message`: a follow-up received from a peer, with the radio facts of its frame.
+    func message(_ message: WAMessage) -> DiscoveryRecord {
+        var r = record("message")
+        r.peer = message.endpoint.address.description
+        r.peerInstance = Int(message.endpoint.instanceID.rawValue)
+        r.device = message.endpoint.device?.name
+        r.setInfo(message.payload)
+        r.describe(message.endpoint.performance)
+        return r
+    }
+
+    /// `sent`: a follow-up we sent to `endpoint` and its delivery status.
+    func sent(_ payload: [UInt8], to endpoint: WAEndpoint, status: WADeliveryStatus) -> DiscoveryRecord {
+        var r = record("sent")
+        r.peer = endpoint.address.description
+        r.peerInstance = Int(endpoint.instanceID.rawValue)
+        r.setInfo(payload)
+        r.status = status.description
+        return r
+    }
 }
 
 extension DeliveryStatus {

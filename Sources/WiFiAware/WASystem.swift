@@ -61,10 +61,12 @@ public final class WASystem: Sendable {
         }
         var start = NANStartOptions()
         start.masterPreference = options.masterPreference
-        start.clusterTimeout = options.clusterTimeout
-        start.trace = options.trace
+        var discovery = DiscoveryOptions()
+        discovery.trace = options.trace
         do {
-            return try await NANEngine.run(on: chosen, options: start) { engine in
+            return try await NANEngine.run(
+                on: chosen, start: start, clusterTimeout: options.clusterTimeout, options: discovery
+            ) { engine in
                 let system = WASystem(
                     backend: engine, adapterName: chosen.name, store: options.store,
                     runtimeDirectory: options.runtimeDirectory)

@@ -17,15 +17,16 @@ enum DiscoveryRun {
         guard let adapter = adapters.first(where: { $0.wiphy.rawValue == report.wiphy }) else {
             throw CommandFailure("\(report.phy) disappeared", code: .deviceRemoved)
         }
-        var options = NANStartOptions()
-        options.masterPreference = masterPreference
+        var start = NANStartOptions()
+        start.masterPreference = masterPreference
+        var options = DiscoveryOptions()
         if ProcessInfo.processInfo.environment["WAWARE_TRACE"] == "1" {
             // Diagnostics on standard error, with the wall clock so two processes' traces line up.
             options.trace = { line in
                 FileHandle.standardError.write(Data("trace \(String(format3: wallClock())) \(line)\n".utf8))
             }
         }
-        return try await NANEngine.run(on: adapter, options: options) { engine in
+        return try await NANEngine.run(on: adapter, start: start, options: options) { engine in
             try await body(engine, report)
         }
     }

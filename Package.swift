@@ -4,6 +4,7 @@
 //
 // Layers, bottom to top (each may use only the ones below it):
 //   CNetlink, CNetlinkShim, CCrypto  C system libraries (libnl-genl-3, libcrypto) and a macro shim
+//   NANLogging                       the logging seam: the caller's log handler (no dependencies)
 //   NANWire                          pure-Swift codec for NAN frames and attributes (no C, no I/O)
 //   NANSystem                        the only Swift module with C or unsafe pointers: netlink, nl80211,
 //                                    hwsim, libcrypto digests
@@ -48,18 +49,20 @@ let package = Package(
 
         // Swift layers.
         .target(name: "NANWire", swiftSettings: swiftSettings),
+        // The logging seam: the caller's log handler, taken by every library (no dependencies).
+        .target(name: "NANLogging", swiftSettings: swiftSettings),
         .target(
             name: "NANSystem",
             dependencies: ["CNetlink", "CNetlinkShim", "CCrypto", "NANWire"],
             swiftSettings: swiftSettings
         ),
-        .target(name: "NANEngine", dependencies: ["NANWire", "NANSystem"], swiftSettings: swiftSettings),
+        .target(name: "NANEngine", dependencies: ["NANLogging", "NANWire", "NANSystem"], swiftSettings: swiftSettings),
         .target(
             name: "WiFiAware",
-            dependencies: ["NANWire", "NANSystem", "NANEngine"],
+            dependencies: ["NANLogging", "NANWire", "NANSystem", "NANEngine"],
             swiftSettings: swiftSettings
         ),
-        .executableTarget(name: "waware", dependencies: ["WiFiAware", "NANSystem", "NANWire", "NANEngine"], swiftSettings: swiftSettings),
+        .executableTarget(name: "waware", dependencies: ["WiFiAware", "NANLogging", "NANSystem", "NANWire", "NANEngine"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "nan-bench",
             dependencies: ["NANWire", "NANSystem"],
@@ -78,6 +81,6 @@ let package = Package(
         .testTarget(name: "NANSystemTests", dependencies: ["NANSystem", "NANWire"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "NANEngineTests", dependencies: ["NANEngine", "NANWire", "NANSystem"], swiftSettings: swiftSettings),
         .testTarget(name: "WiFiAwareTests", dependencies: ["WiFiAware", "NANWire", "NANEngine", "NANSystem"], swiftSettings: swiftSettings),
-        .testTarget(name: "CLITests", dependencies: ["waware", "NANSystem", "NANWire"], swiftSettings: swiftSettings),
+        .testTarget(name: "CLITests", dependencies: ["waware", "NANSystem", "NANWire", "NANEngine"], swiftSettings: swiftSettings),
     ]
 )

@@ -1,10 +1,12 @@
+public import NANLogging
 public import NANSystem
 import NANWire
 
 /// How the discovery engine runs on a ``NANRuntime``.
 public struct DiscoveryOptions: Sendable {
-    /// Receives one line per DW and per frame sent or received (timing diagnostics); nil for none.
-    public var trace: (@Sendable (String) -> Void)? = nil
+    /// The caller's logger: one `trace` line per DW and per frame sent or received (timing diagnostics),
+    /// under the label `discovery`. Disabled by default.
+    public var logger: Logger = .disabled
     /// Makes the defaults.
     public init() {}
 }
@@ -19,12 +21,12 @@ extension NANEngine {
     ) async throws -> Result {
         let radio = try await NL80211Radio(runtime: runtime)
         var engineOptions = DiscoveryEngine.Options()
-        engineOptions.trace = options.trace
+        engineOptions.logger = options.logger.labelled("discovery")
         return try await run(radio: radio, codec: WireCodec(), options: engineOptions, body)
     }
 
     /// Brings up NAN on `adapter` with the runtime's start policy and runs a discovery engine on it for the
-    /// duration of `body`: ``NANRuntime/run(on:interfaceName:eventBufferSize:_:)``, the engine registered,
+    /// duration of `body`: ``NANRuntime/run(on:interfaceName:eventBufferSize:logger:_:)``, the engine registered,
     /// ``NANRuntime/start(_:)``, a cluster joined, then `body`. Every session ends and NAN stops when `body`
     /// returns or throws.
     ///
@@ -35,7 +37,7 @@ extension NANEngine {
         options: DiscoveryOptions = DiscoveryOptions(),
         _ body: (NANEngine) async throws -> Result
     ) async throws -> Result {
-        try await NANRuntime.run(on: adapter) { runtime in
+        try await NANRuntime.run(on: adapter, logger: options.logger) { runtime in
             try await run(on: runtime, options: options) { engine in
                 try await runtime.start(start)
                 guard await runtime.waitForCluster(timeout: clusterTimeout) != nil else {

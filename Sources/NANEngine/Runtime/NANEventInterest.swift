@@ -1,4 +1,4 @@
-public import NANSystem
+import NANSystem
 
 /// Kinds of nl80211 events a runtime client can ask for. Frames are asked for by prefix instead
 /// (``NANEventInterest/framePrefixes``).

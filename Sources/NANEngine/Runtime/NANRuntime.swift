@@ -1,3 +1,4 @@
+public import NANLogging
 public import NANSystem
 public import NANWire
 
@@ -38,14 +39,17 @@ public actor NANRuntime {
     public nonisolated let managementInterface: NANInterface
     /// Who runs discovery on this radio: user space (we send SDFs) or the driver.
     public nonisolated let discoveryMode: DiscoveryMode
+    /// The caller's logger (label `runtime`); clients label their own with ``NANLogging/Logger/labelled(_:)``.
+    public nonisolated let logger: Logger
 
     nonisolated let router: NANEventRouter
     private var registeredPrefixes: Set<[UInt8]> = []
     private var started: NANConfiguration?
     private var stopped = false
 
-    init(adapter: Adapter, session: NL80211Session, managementInterface: NANInterface) {
+    init(adapter: Adapter, session: NL80211Session, managementInterface: NANInterface, logger: Logger = .disabled) {
         self.adapter = adapter
+        self.logger = logger.labelled("runtime")
         self.session = session
         self.managementInterface = managementInterface
         self.discoveryMode = adapter.nan.capabilities?.userSpaceDiscoveryEngine == true ? .userSpace : .offloaded
@@ -63,15 +67,18 @@ public actor NANRuntime {
     ///   - adapter: a radio whose NAN is supported.
     ///   - interfaceName: the NMI's name (it has no netdev); nil means `nan<wiphy>`.
     ///   - eventBufferSize: how many kernel events the session holds before the runtime routes them.
+    ///   - logger: the caller's logger, for the runtime and its clients; disabled by default.
     /// - Throws: the kernel's `NetlinkError` (no permission, no NAN, …) or what `body` throws.
     public static func run<Result: Sendable>(
-        on adapter: Adapter, interfaceName: String? = nil, eventBufferSize: Int = 1024,
+        on adapter: Adapter, interfaceName: String? = nil, eventBufferSize: Int = 1024, logger: Logger = .disabled,
         _ body: (NANRuntime) async throws -> Result
     ) async throws -> Result {
         try await NL80211.withSession(eventBufferSize: eventBufferSize) { session in
             let name = interfaceName ?? "nan\(adapter.wiphy.rawValue)"
             let interface = try await session.createNANInterface(on: adapter.wiphy, name: name)
-            let runtime = NANRuntime(adapter: adapter, session: session, managementInterface: interface)
+            let runtime = NANRuntime(
+                adapter: adapter, session: session, managementInterface: interface, logger: logger)
+            runtime.logger.debug("\(adapter.name): NAN interface \(interface.name) (\(interface.address)) created")
             let router = runtime.router
             let pump = Task {
                 do {
@@ -129,6 +136,7 @@ public actor NANRuntime {
                 started = configuration
                 return configuration
             } catch {
+                logger.warning("\(adapter.name) refused NAN with bands \(configuration.bands.map { "\($0)" } ?? "default"): \(error)")
                 lastError = error
             }
         }
@@ -176,7 +184,7 @@ public actor NANRuntime {
         }.value
     }
 
-    /// The end of ``run(on:interfaceName:eventBufferSize:_:)``: stops NAN if still running; errors are moot
+    /// The end of ``run(on:interfaceName:eventBufferSize:logger:_:)``: stops NAN if still running; errors are moot
     /// (closing the session removes the interface anyway).
     private func stopAtEnd() async {
         try? await stop()

@@ -1,5 +1,5 @@
-import NANEngine
 import NANWire
+import WiFiAware
 
 /// `waware peers`: listen for a while and list every NAN peer heard, with radio facts from its frames.
 struct PeersCommand: Command {
@@ -38,14 +38,14 @@ struct PeersCommand: Command {
 
     func run(_ output: Output) async throws {
         try await SignalCancellation.run {
-            try await DiscoveryRun.withEngine(adapter: adapter, masterPreference: 2) { engine, _ in
+            try await DiscoveryRun.withSystem(adapter: adapter, masterPreference: 2) { system, _ in
                 try? await Task.sleep(for: .milliseconds(Int64(duration * 1000)))
                 let clock = ContinuousClock()
-                for peer in await engine.peers() {
+                for peer in await system.peers() {
                     var r = DiscoveryRecord("peer")
                     r.peer = peer.address.description
-                    r.describe(peer.radio)
-                    r.elapsed = ClusterSession.seconds(clock.now - peer.radio.lastHeard)
+                    r.describe(peer.performance)
+                    r.elapsed = ClusterSession.seconds(clock.now - peer.performance.lastHeard)
                     try r.write(json: json, to: output)
                 }
             }

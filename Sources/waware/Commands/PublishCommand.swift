@@ -1,4 +1,3 @@
-import NANEngine
 import NANWire
 import WiFiAware
 
@@ -34,16 +33,20 @@ struct PublishCommand: Command {
         ]
 
     var values: DiscoveryArguments.Values
-    var type: PublishType
+    /// Answer active subscribes.
+    var solicited: Bool
+    /// Announce in discovery windows.
+    var unsolicited: Bool
     var answer: [UInt8]?
     var dataPath: Bool
 
     init(from parsed: ParsedValues) throws {
         values = try DiscoveryArguments.values(from: parsed)
-        var type: PublishType = []
-        if parsed.flag("solicited") { type.insert(.solicited) }
-        if parsed.flag("unsolicited") { type.insert(.unsolicited) }
-        self.type = type.isEmpty ? .both : type
+        // Neither flag means both.
+        let solicited = parsed.flag("solicited")
+        let unsolicited = parsed.flag("unsolicited")
+        self.solicited = solicited || !unsolicited
+        self.unsolicited = unsolicited || !solicited
         answer = parsed.option("answer").map { Array($0.utf8) }
         dataPath = parsed.flag("data-path")
         if let answer, answer.count > 255 {
@@ -59,13 +62,13 @@ struct PublishCommand: Command {
     /// The WiFiAware parameters for these options.
     var parameters: WAPublisherParameters {
         var p = WAPublisherParameters()
-        p.solicited = type.contains(.solicited)
-        p.unsolicited = type.contains(.unsolicited)
+        p.solicited = solicited
+        p.unsolicited = unsolicited
         p.receiveFilter = values.receiveFilter
         p.transmitFilter = values.transmitFilter
         p.closeRangeOnly = values.closeRange
-        p.timeLimit = values.timeToLive.duration
-        p.discoveryWindowLimit = values.timeToLive.discoveryWindows
+        p.timeLimit = values.timeLimit
+        p.discoveryWindowLimit = values.discoveryWindowLimit
         return p
     }
 

@@ -1,4 +1,3 @@
-import NANEngine
 import NANWire
 import WiFiAware
 
@@ -99,8 +98,8 @@ struct SubscribeCommand: Command {
         p.transmitFilter = values.transmitFilter
         p.responseFilter = responseFilter
         p.closeRangeOnly = values.closeRange
-        p.timeLimit = values.timeToLive.duration
-        p.discoveryWindowLimit = values.timeToLive.discoveryWindows
+        p.timeLimit = values.timeLimit
+        p.discoveryWindowLimit = values.discoveryWindowLimit
         // A publisher is printed when found; "lost" is printed only when its device leaves the selection.
         p.peerTimeout = nil
         return p

@@ -1,4 +1,3 @@
-import NANEngine
 import NANWire
 import WiFiAware
 
@@ -29,7 +28,10 @@ enum DiscoveryArguments {
         var info: [UInt8]
         var receiveFilter: MatchingFilter?
         var transmitFilter: MatchingFilter?
-        var timeToLive: TimeToLive
+        /// `--ttl`: how long the session runs.
+        var timeLimit: Duration?
+        /// `--ttl-dw`: for how many discovery windows the session runs.
+        var discoveryWindowLimit: Int?
         var closeRange: Bool
         var masterPreference: UInt8
         var json: Bool
@@ -83,7 +85,6 @@ enum DiscoveryArguments {
             Double(text).flatMap { $0 > 0 && $0 < 1e7 ? $0 : nil }
         }
         let windows = try parsed.option("ttl-dw", expected: "a number of discovery windows from 1", ArgumentValues.integer(in: 1...1_000_000))
-        let ttl = TimeToLive(duration: seconds.map { .milliseconds(Int64($0 * 1000)) }, discoveryWindows: windows)
         var devices = DeviceChoice.anyDevice
         if let names = parsed.option("device") {
             let list = names.split(separator: ",").map(String.init)
@@ -95,7 +96,7 @@ enum DiscoveryArguments {
         }
         return Values(
             adapter: parsed.option("adapter"), services: services, info: info,
-            receiveFilter: rx, transmitFilter: tx, timeToLive: ttl, closeRange: parsed.flag("close-range"),
+            receiveFilter: rx, transmitFilter: tx, timeLimit: seconds.map { .milliseconds(Int64($0 * 1000)) }, discoveryWindowLimit: windows, closeRange: parsed.flag("close-range"),
             masterPreference: try parsed.option("master-pref", expected: "a number from 1 to 255", ArgumentValues.masterPreference) ?? 2,
             json: parsed.flag("json"), devices: devices)
     }

@@ -19,8 +19,8 @@ struct PeersCommand: Command {
     )
 
     static let arguments: [ArgumentSpec] = [
-        .option("adapter", short: "a", value: "adapter", help: "Phy name, wiphy index or interface name."),
-        .option("duration", value: "seconds", help: "How long to listen (default 5)."),
+        Self.adapterOption.spec,
+        Self.durationOption.spec,
         .json,
     ]
 
@@ -29,11 +29,11 @@ struct PeersCommand: Command {
     var json: Bool
 
     init(from parsed: ParsedValues) throws {
-        adapter = parsed.option("adapter")
-        duration = try parsed.option("duration", expected: "a number of seconds such as 5") { text in
+        adapter = parsed.option(Self.adapterOption)
+        duration = try parsed.option(Self.durationOption, expected: "a number of seconds such as 5") { text in
             Double(text).flatMap { $0 > 0 && $0 < 1e6 ? $0 : nil }
         } ?? 5
-        json = parsed.flag("json")
+        json = parsed.flag(FlagKey.json)
     }
 
     func run(_ output: Output) async throws {
@@ -51,4 +51,10 @@ struct PeersCommand: Command {
             }
         }
     }
+}
+
+/// The typed keys of the arguments `PeersCommand` declares: listed in `arguments` by their `spec`, read with them.
+extension PeersCommand {
+    static let adapterOption = OptionKey("adapter", short: "a", value: "adapter", help: "Phy name, wiphy index or interface name.")
+    static let durationOption = OptionKey("duration", value: "seconds", help: "How long to listen (default 5).")
 }

@@ -24,12 +24,12 @@ struct PublishCommand: Command {
     )
 
     static let arguments: [ArgumentSpec] =
-        [.positional("service", help: "The service name, e.g. _chat._tcp (hashed to a service ID); several separated by commas.")]
+        [DiscoveryArguments.servicePositional.spec]
         + DiscoveryArguments.common + [
-            .flag("solicited", help: "Answer active subscribes."),
-            .flag("unsolicited", help: "Announce in discovery windows without being asked."),
-            .option("answer", value: "text", help: "Send this follow-up to every subscriber that asks or writes."),
-            .flag("data-path", help: "Advertise that a data path can be set up for this service."),
+            Self.solicitedFlag.spec,
+            Self.unsolicitedFlag.spec,
+            Self.answerOption.spec,
+            Self.dataPathFlag.spec,
         ]
 
     var values: DiscoveryArguments.Values
@@ -43,12 +43,12 @@ struct PublishCommand: Command {
     init(from parsed: ParsedValues) throws {
         values = try DiscoveryArguments.values(from: parsed)
         // Neither flag means both.
-        let solicited = parsed.flag("solicited")
-        let unsolicited = parsed.flag("unsolicited")
+        let solicited = parsed.flag(Self.solicitedFlag)
+        let unsolicited = parsed.flag(Self.unsolicitedFlag)
         self.solicited = solicited || !unsolicited
         self.unsolicited = unsolicited || !solicited
-        answer = parsed.option("answer").map { Array($0.utf8) }
-        dataPath = parsed.flag("data-path")
+        answer = parsed.option(Self.answerOption).map { Array($0.utf8) }
+        dataPath = parsed.flag(Self.dataPathFlag)
         if let answer, answer.count > 255 {
             throw ValidationError("--answer is \(answer.count) bytes; at most 255 fit in a follow-up")
         }
@@ -150,4 +150,12 @@ struct PublishCommand: Command {
         guard let delivery, let answer, let status = try await delivery.value else { return }
         try records.sent(answer, to: endpoint, status: status).write(json: values.json, to: output)
     }
+}
+
+/// The typed keys of the arguments `PublishCommand` declares: listed in `arguments` by their `spec`, read with them.
+extension PublishCommand {
+    static let solicitedFlag = FlagKey("solicited", help: "Answer active subscribes.")
+    static let unsolicitedFlag = FlagKey("unsolicited", help: "Announce in discovery windows without being asked.")
+    static let answerOption = OptionKey("answer", value: "text", help: "Send this follow-up to every subscriber that asks or writes.")
+    static let dataPathFlag = FlagKey("data-path", help: "Advertise that a data path can be set up for this service.")
 }

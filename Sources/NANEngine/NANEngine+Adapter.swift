@@ -27,7 +27,7 @@ extension NANEngine {
 
     /// Brings up NAN on `adapter` with the runtime's start policy and runs a discovery engine on it for the
     /// duration of `body`: ``NANRuntime/run(on:interfaceName:eventBufferSize:logger:_:)``, the engine registered,
-    /// ``NANRuntime/start(_:)``, a cluster joined, then `body`. Every session ends and NAN stops when `body`
+    /// ``NANRuntime/start(_:)``, a cluster joined and the first DW after it, then `body`. Every session ends and NAN stops when `body`
     /// returns or throws.
     ///
     /// - Throws: `NetlinkError` from the kernel (no permission, no NAN, …), `DiscoveryError.noCluster`,
@@ -40,7 +40,9 @@ extension NANEngine {
         try await NANRuntime.run(on: adapter, logger: options.logger) { runtime in
             try await run(on: runtime, options: options) { engine in
                 try await runtime.start(start)
-                guard await runtime.waitForCluster(timeout: clusterTimeout) != nil else {
+                // The engine's own wait: the join, then the first DW notification after it (services
+                // started before that DW can wait a whole extra DW on hwsim).
+                guard await engine.core.waitForCluster(timeout: clusterTimeout) else {
                     throw DiscoveryError.noCluster
                 }
                 return try await body(engine)

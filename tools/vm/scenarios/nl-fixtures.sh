@@ -5,7 +5,9 @@
 # timeout: 90
 source "$(dirname "$0")/../guest/lib.sh"
 
-# Checks that every file in DIR is one or more whole netlink messages (nlmsg_len adds up to the size).
+# Checks that every file in DIR is one or more whole netlink messages: each header's nlmsg_len is at
+# least a header and fits in what is left of the file, and the messages (each padded to 4 bytes, the
+# last one possibly unpadded) add up to the file's size exactly. Prints "COUNT BAD NAMES...".
 check_messages() {
     python3 - "$1" <<'PY'
 import os, struct, sys
@@ -14,17 +16,32 @@ names = sorted(n for n in os.listdir(folder) if n.endswith(".nlmsg"))
 bad = []
 for name in names:
     data = open(os.path.join(folder, name), "rb").read()
-    i = 0
-    while i + 16 <= len(data):
-        length = struct.unpack_from("I", data, i)[0]
-        if length < 16:
+    i, whole = 0, bool(data)
+    while i < len(data):
+        if len(data) - i < 16:
+            whole = False
             break
-        i += (length + 3) & ~3
-    if i < len(data) or not data:
+        length = struct.unpack_from("I", data, i)[0]
+        if length < 16 or length > len(data) - i:
+            whole = False
+            break
+        i += min((length + 3) & ~3, len(data) - i)
+    if not whole:
         bad.append(name)
 print(len(names), len(bad), " ".join(bad))
 PY
 }
+
+step "the checker itself flags a truncated, a padded-out and an empty recording"
+selftest=$(mktemp -d)
+# A 20-byte message (nlmsg_len 20) cut to 18 bytes, one with 8 stray bytes after it, an empty file.
+printf '\x14\x00\x00\x00\x10\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x02' >"$selftest/a-truncated.nlmsg"
+printf '\x14\x00\x00\x00\x10\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x02\x03\x04\xff\xff\xff\xff\xff\xff\xff\xff' >"$selftest/b-trailing.nlmsg"
+: >"$selftest/c-empty.nlmsg"
+printf '\x14\x00\x00\x00\x10\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x02\x03\x04' >"$selftest/d-whole.nlmsg"
+read -r count broken names <<<"$(check_messages "$selftest")"
+expect_eq "files the checker flags" "a-truncated.nlmsg b-trailing.nlmsg c-empty.nlmsg" "$names"
+rm -rf "$selftest"
 
 step "one radio in namespace dA"
 sim_radios 1

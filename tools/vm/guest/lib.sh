@@ -19,8 +19,14 @@
 #   bg_log NAME              path of NAME's log
 #   event_field LOG EVENT FIELD   FIELD of the last JSON line in LOG whose "event" is EVENT
 #                            (for `waware ... --json` logs; empty when there is none)
-#   ww ARGS...               run "$WAWARE" ARGS with a time limit (WW_TIMEOUT, default 30 s); a hang
-#                            is reported as such (exit 124) instead of eating the scenario's timeout
+#   ww ARGS...               run "$WAWARE" ARGS with a time limit (WW_TIMEOUT, default 30 s, scaled); a
+#                            hang is reported as such (exit 124) instead of eating the scenario's timeout
+# Time limits
+#   scaled SECONDS           SECONDS times WAWARE_VM_TIME_SCALE (default 3): every limit a scenario waits
+#                            up to (wait_for_line, wait_bg, ww, `--timeout` of a waware it runs, the
+#                            scenario's own timeout in the runner) is scaled, so a loaded 2-core host, where
+#                            software emulation runs many times slower, does not fail a correct scenario.
+#                            A limit costs time only when it is hit; fixed delays (`sleep`) are not scaled.
 # Checks (each prints what was expected and what was seen, and fails the scenario on mismatch;
 # FAIL messages go to stderr, so they show even where a scenario hides the ok lines)
 #   step TEXT                print a step heading, with the seconds since the scenario started
@@ -45,6 +51,9 @@ SCENARIO_NAME=${SCENARIO_NAME:-scenario}
 SCENARIO_OUT=${SCENARIO_OUT:-/tmp/$SCENARIO_NAME}
 mkdir -p "$SCENARIO_OUT"
 _lib_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+TIME_SCALE=${WAWARE_VM_TIME_SCALE:-3}
+scaled() { awk -v s="$1" -v k="$TIME_SCALE" 'BEGIN { printf "%d", s * k + 0.5 }'; }
 
 PHYS=()
 LINE=
@@ -129,9 +138,11 @@ in_netns() {
 }
 
 ww() {
-    timeout -k 2 "${WW_TIMEOUT:-30}" "$WAWARE" "$@"
+    local limit
+    limit=$(scaled "${WW_TIMEOUT:-30}")
+    timeout -k 2 "$limit" "$WAWARE" "$@"
     local rc=$?
-    [ $rc = 124 ] && printf 'HANG: waware %s did not finish within %ss\n' "$*" "${WW_TIMEOUT:-30}" >&2
+    [ $rc = 124 ] && printf 'HANG: waware %s did not finish within %ss\n' "$*" "$limit" >&2
     return $rc
 }
 
@@ -190,7 +201,8 @@ stop_bg() {
 }
 
 wait_bg() {
-    local name=$1 expected=$2 seconds=${3:-30} pid=${_BG_PIDS[$1]:-} deadline
+    local name=$1 expected=$2 seconds pid=${_BG_PIDS[$1]:-} deadline
+    seconds=$(scaled "${3:-30}")
     [ -n "$pid" ] || fail "no background process named $name"
     deadline=$(($(date +%s) + seconds))
     while kill -0 "$pid" 2>/dev/null; do
@@ -227,7 +239,8 @@ expect_running() {
 }
 
 wait_for_line() {
-    local file=$1 regex=$2 seconds=${3:-20} deadline line
+    local file=$1 regex=$2 seconds deadline line
+    seconds=$(scaled "${3:-20}")
     deadline=$(($(date +%s) + seconds))
     while :; do
         line=$(grep -E -m 1 -- "$regex" "$file" 2>/dev/null)

@@ -20,7 +20,7 @@ rec=$(mktemp -d -p /run waware-fallback.XXXXXX) || fail "no temporary folder und
 step "publish on A (recorded, traced), subscribe on B"
 start_bg pub dA env WAWARE_NL_RECORD="$rec" WAWARE_TRACE=1 "$WAWARE" publish _fallback._tcp --unsolicited --info on-2.4 --json
 wait_for_line "$(bg_log pub)" '"event":"started"' 40
-out=$(in_netns dB "$WAWARE" subscribe _fallback._tcp --count 1 --timeout 30 --json 2>&1) || fail "subscribe failed: $out"
+out=$(in_netns dB "$WAWARE" subscribe _fallback._tcp --count 1 --timeout "$(scaled 30)" --json 2>&1) || fail "subscribe failed: $out"
 echo "$out"
 found=$(echo "$out" | grep '"event":"discovered"')
 expect_contains "found, in the 2.4 GHz DW" '"frequency":2437' "$found"

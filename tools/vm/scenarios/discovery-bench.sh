@@ -31,7 +31,7 @@ radio_netns 1 dB
 radio_netns 2 dC
 
 step "bands in effect: the DW frequencies the engine is told of (3 s of 'waware peers', traced)"
-in_netns dB env WAWARE_TRACE=1 timeout 30 "$WAWARE" peers --duration 3 >/dev/null 2>"$SCENARIO_OUT/bands.trace" \
+in_netns dB env WAWARE_TRACE=1 timeout "$(scaled 30)" "$WAWARE" peers --duration 3 >/dev/null 2>"$SCENARIO_OUT/bands.trace" \
     || fail "waware peers for the band check failed: $(tail -n 3 "$SCENARIO_OUT/bands.trace")"
 bands=$(sed -n 's/^trace .* dw [0-9]* \([0-9]*\) MHz.*/\1/p' "$SCENARIO_OUT/bands.trace" | sort -un | tr '\n' ',' | sed 's/,$//')
 expect_match "DW frequencies in effect" '^[0-9]+' "$bands"
@@ -64,7 +64,7 @@ sample() {
 # ready just after a DW, which would otherwise always measure the worst phase).
 phase() { awk -v seed="$RANDOM" 'BEGIN { srand(seed); printf "%.3f", rand() * 0.524 }'; }
 for run in $(seq 1 "$RUNS"); do
-    out=$(in_netns dB "$WAWARE" subscribe _benchp._tcp --delay "$(phase)" --count 1 --send "ping$run" --timeout 20 --json) \
+    out=$(in_netns dB "$WAWARE" subscribe _benchp._tcp --delay "$(phase)" --count 1 --send "ping$run" --timeout "$(scaled 20)" --json) \
         || fail "passive run $run failed: $out"
     sample passive "$(echo "$out" | grep '"event":"discovered"' | field elapsed)" "$run"
     sent_at=$(echo "$out" | grep '"event":"sending"' | field time)
@@ -75,7 +75,7 @@ for run in $(seq 1 "$RUNS"); do
     [ -n "$sent_at" ] && [ -n "$got_at" ] || fail "run $run: no follow-up times (sent '$sent_at', received '$got_at')"
     sample followup "$(awk -v a="$sent_at" -v b="$got_at" 'BEGIN { printf "%.3f", b - a }')" "$run"
 
-    out=$(in_netns dB "$WAWARE" subscribe _bencha._tcp --active --delay "$(phase)" --count 1 --timeout 20 --json) \
+    out=$(in_netns dB "$WAWARE" subscribe _bencha._tcp --active --delay "$(phase)" --count 1 --timeout "$(scaled 20)" --json) \
         || fail "active run $run failed: $out"
     sample active "$(echo "$out" | grep '"event":"discovered"' | field elapsed)" "$run"
     echo "run $run: $(tail -n 3 "$samples" | tr '\n\t' ' :')"

@@ -10,7 +10,7 @@ source "$(dirname "$0")/../guest/lib.sh"
 sim_radios 1
 
 step "publish with --ttl 3 ends by itself, with reason ttl, about 3 s after it started"
-out=$(timeout 60 "$WAWARE" publish _clock._tcp --ttl 3 --json) || fail "publish --ttl 3 exited $?: $out"
+out=$(timeout "$(scaled 60)" "$WAWARE" publish _clock._tcp --ttl 3 --json) || fail "publish --ttl 3 exited $?: $out"
 echo "$out"
 started=$(echo "$out" | grep '"event":"started"' | sed -n 's/.*"time":\([0-9.]*\).*/\1/p')
 end=$(echo "$out" | grep '"event":"terminated"')
@@ -24,7 +24,7 @@ expect_match "time from started to terminated ($lived s)" '^(2\.[2-9]|3\.[0-9]|4
 
 step "publish with --ttl-dw 4 is live in exactly 4 discovery windows"
 trace=$SCENARIO_OUT/ttl-dw.trace
-out=$(WAWARE_TRACE=1 timeout 60 "$WAWARE" publish _clock._tcp --unsolicited --ttl-dw 4 --json 2>"$trace") \
+out=$(WAWARE_TRACE=1 timeout "$(scaled 60)" "$WAWARE" publish _clock._tcp --unsolicited --ttl-dw 4 --json 2>"$trace") \
     || fail "publish --ttl-dw 4 exited $?: $out"
 echo "$out"
 end=$(echo "$out" | grep '"event":"terminated"')

@@ -21,7 +21,7 @@ mkdir -p "$rec/record-pub" "$rec/record-sub" "$SCENARIO_OUT/frames"
 # records some whatever the timing; the publisher then announces itself unsolicited and answers them.
 step "active subscribe with a matching filter, sending 'ping' to what it finds"
 start_bg sub dB env WAWARE_NL_RECORD="$rec/record-sub" "$WAWARE" subscribe "$SERVICE" --active \
-    --match-filter 'red,*' --count 1 --send ping --messages 1 --timeout 60 --json
+    --match-filter 'red,*' --count 1 --send ping --messages 1 --timeout "$(scaled 60)" --json
 wait_for_line "$(bg_log sub)" '"event":"started"' 30
 sleep 3
 

@@ -18,7 +18,7 @@ bundle=${WAWARE_TEST_BUNDLE:-$(dirname "$WAWARE")/wawarePackageTests.xctest}
 step "run LiveKernelTests from $bundle (Swift Testing, WAWARE_LIVE_NL80211=1)"
 log=$SCENARIO_OUT/swift-testing.log
 # Each test adds and removes its own radios (the runner loaded hwsim with none).
-NO_COLOR=1 WAWARE_LIVE_NL80211=1 timeout -k 5 180 "$bundle" --testing-library swift-testing --filter LiveKernelTests >"$log" 2>&1
+NO_COLOR=1 WAWARE_LIVE_NL80211=1 timeout -k 5 "$(scaled 180)" "$bundle" --testing-library swift-testing --filter LiveKernelTests >"$log" 2>&1
 rc=$?
 cat "$log"
 expect_eq "test bundle exit status" 0 "$rc"

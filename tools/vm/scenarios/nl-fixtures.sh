@@ -1,8 +1,9 @@
 #!/bin/bash
 # Records real nl80211 messages from the 7.2 kernel for the unit tests' byte fixtures: waware writes
 # every netlink message it receives into WAWARE_NL_RECORD. The files stay in the results folder
-# (results/vm/nl-fixtures/list, .../cluster); copy the ones a test needs into Tests/NANSystemTests/Fixtures.
-# timeout: 90
+# (results/vm/nl-fixtures/list.tar, .../cluster.tar: recorded on a guest tmpfs, not on the 9p results
+# folder, then kept as one tar each); copy the ones a test needs into Tests/NANSystemTests/Fixtures.
+# timeout: 240
 source "$(dirname "$0")/../guest/lib.sh"
 
 # Checks that every file in DIR is one or more whole netlink messages: each header's nlmsg_len is at
@@ -46,22 +47,25 @@ rm -rf "$selftest"
 step "one radio in namespace dA"
 sim_radios 1
 radio_netns 0 dA
+rec=$(mktemp -d -p /run waware-nl.XXXXXX) || fail "no temporary folder under /run"
 
 step "record: waware list (wiphy and interface dumps)"
-mkdir -p "$SCENARIO_OUT/list"
-in_netns dA env WAWARE_NL_RECORD="$SCENARIO_OUT/list" "$WAWARE" list || fail "waware list exited $?"
-read -r count broken names <<<"$(check_messages "$SCENARIO_OUT/list")"
-ls "$SCENARIO_OUT/list" | head -n 20
+mkdir -p "$rec/list"
+in_netns dA env WAWARE_NL_RECORD="$rec/list" "$WAWARE" list || fail "waware list exited $?"
+tar -C "$rec" -cf "$SCENARIO_OUT/list.tar" list || fail "could not keep the recording"
+read -r count broken names <<<"$(check_messages "$rec/list")"
+ls "$rec/list" | head -n 20
 expect_match "messages recorded by waware list" '^[1-9][0-9]*$' "$count"
 expect_eq "recorded files that are not whole netlink messages" 0 "$broken"
 
 step "record: waware cluster start (NAN start, cluster joined event)"
-mkdir -p "$SCENARIO_OUT/cluster"
-start_bg devA dA env WAWARE_NL_RECORD="$SCENARIO_OUT/cluster" "$WAWARE" cluster start --json
-wait_for_line "$(bg_log devA)" '"event":"clusterJoined"' 30
+mkdir -p "$rec/cluster"
+start_bg devA dA env WAWARE_NL_RECORD="$rec/cluster" "$WAWARE" cluster start --json
+wait_for_line "$(bg_log devA)" '"event":"clusterJoined"' 60
 stop_bg devA
-read -r count broken names <<<"$(check_messages "$SCENARIO_OUT/cluster")"
-ls "$SCENARIO_OUT/cluster" | head -n 40
+tar -C "$rec" -cf "$SCENARIO_OUT/cluster.tar" cluster || fail "could not keep the recording"
+read -r count broken names <<<"$(check_messages "$rec/cluster")"
+ls "$rec/cluster" | head -n 40
 expect_match "messages recorded by waware cluster start" '^[1-9][0-9]*$' "$count"
-expect_match "recorded cluster-joined event (nl80211 command 159)" '(cmd159|CLUSTER_JOINED)' "$(ls "$SCENARIO_OUT/cluster")"
+expect_match "recorded cluster-joined event (nl80211 command 159)" '(cmd159|CLUSTER_JOINED)' "$(ls "$rec/cluster")"
 expect_eq "recorded files that are not whole netlink messages" 0 "$broken"

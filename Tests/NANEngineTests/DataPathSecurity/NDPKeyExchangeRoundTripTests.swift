@@ -61,3 +61,24 @@ import Testing
         }
     }
 }
+
+@Suite struct NDPSecurityHelpersTests {
+    @Test func offeredSuitesAndSecurityPresenceComeFromTheAttributes() throws {
+        let secure = try DataPathMessage(NANActionFrame(actionBody: try WPASupplicantRun.request))
+        #expect(NDPKeyExchange.offeredSuites(in: secure) == [.sk128])
+        #expect(NDPKeyExchange.isSecured(secure))
+        var open = secure
+        open.cipherSuiteInfo = nil
+        open.securityContextInfo = nil
+        open.sharedKeyDescriptor = nil
+        #expect(NDPKeyExchange.offeredSuites(in: open).isEmpty)
+        #expect(!NDPKeyExchange.isSecured(open))
+    }
+
+    @Test func failuresMapToNANReasonCodes() {
+        #expect(NDPSecurityError(.pmkidMismatch, "").reasonCode == .securityPolicy)
+        #expect(NDPSecurityError(.micMismatch, "").reasonCode == .securityPolicy)
+        #expect(NDPSecurityError(.malformed, "").reasonCode == .invalidParameters)
+        #expect(NDPSecurityError(.unexpectedMessage, "").reasonCode == .invalidParameters)
+    }
+}

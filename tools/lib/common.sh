@@ -63,6 +63,17 @@ need_vng() {
     command -v vng >/dev/null || die "virtme-ng installed but 'vng' is not on PATH ($PATH)"
 }
 
+# need_vm_packages installs everything the VM bench runs on the host and in the guest (the guest's root is
+# the host's): QEMU, the initramfs tools virtme-ng uses (a static busybox, cpio), module and firmware
+# tools, the scenarios' programs (iw, ip, python3, timeout, awk, ...) and wireless-regdb, without whose
+# /lib/firmware/regulatory.db `iw reg set US` silently leaves the world domain. Then virtme-ng.
+# docs/testing.md lists every program and its package.
+need_vm_packages() {
+    need_packages qemu-system-x86 busybox-static cpio kmod xz-utils zstd binutils file iw iproute2 python3 \
+        wireless-regdb coreutils mawk procps tar util-linux sed grep findutils libc-bin
+    need_vng
+}
+
 # need_build_deps installs what `swift build` needs from Debian.
 need_build_deps() {
     command -v swift >/dev/null || die "swift is not installed (need a Swift 6 toolchain on PATH)"

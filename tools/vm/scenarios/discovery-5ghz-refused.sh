@@ -14,7 +14,7 @@ step "two radios in namespaces dA and dB; the radio offers 2.4 and 5 GHz NAN"
 sim_radios 2
 radio_netns 0 dA
 radio_netns 1 dB
-expect_match "NAN bands of ${PHYS[0]}" '"bands":\[[^]]*5' "$(in_netns dA ww list --json)"
+expect_match "NAN bands of ${PHYS[0]}" '"bands":\[[^]]*5' "$(in_netns dA timeout "$(scaled 30)" "$WAWARE" list --json)"
 rec=$(mktemp -d -p /run waware-fallback.XXXXXX) || fail "no temporary folder under /run"
 
 step "publish on A (recorded, traced), subscribe on B"

@@ -4,7 +4,7 @@
 # GHz) is refused, it starts again on 2.4 GHz alone, and discovery works there: every DW and every frame
 # is on 2437 MHz. The refusal and the second start are read from the netlink replies waware recorded
 # (WAWARE_NL_RECORD), so a start that never asked for 5 GHz does not pass.
-# timeout: 150
+# timeout: 240
 source "$(dirname "$0")/../guest/lib.sh"
 
 step "regulatory domain world (00): no initiating on 5 GHz"

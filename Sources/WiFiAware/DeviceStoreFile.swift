@@ -1,4 +1,4 @@
-internal import Foundation
+internal import FoundationEssentials
 internal import NANWire
 
 // The paired-device store's file format (version 1):

@@ -1,4 +1,4 @@
-internal import Foundation
+internal import FoundationEssentials
 
 // The services file format, mirroring Apple's Info.plist `WiFiAwareServices` dictionary:
 //
@@ -61,18 +61,27 @@ enum ServicesFile {
     static func describe(_ error: DecodingError) -> String {
         switch error {
         case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+            if context.codingPath.isEmpty {
+                return "the file must hold one JSON object with the key '\(rootKey)', not \(topLevelKind(of: error))"
+            }
             return "at \(render(context.codingPath)): expected \(typeName(type))"
         case .keyNotFound(let key, let context):
             return "at \(render(context.codingPath)): missing key '\(key.stringValue)'"
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty {
-                let detail = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey] as? String
+                let detail = context.underlyingError.map { String(describing: $0) }
                 return "not valid JSON" + (detail.map { " (\($0))" } ?? "")
             }
             return "at \(render(context.codingPath)): \(context.debugDescription)"
         @unknown default:
             return "\(error)"
         }
+    }
+
+    /// What the top level holds instead of an object, from the decoding error's text.
+    static func topLevelKind(of error: DecodingError) -> String {
+        if case .valueNotFound = error { return "null" }
+        return "another kind of value"
     }
 
     static func typeName(_ type: Any.Type) -> String {

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 public import NANWire
 
 /// A peer device this machine has paired with (or, until NAN pairing lands, been told to trust),

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 import NANEngine
 public import NANWire
 import NANSystem

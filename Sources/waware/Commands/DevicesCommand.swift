@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import NANWire
 import WiFiAware
 
@@ -59,7 +59,7 @@ struct DeviceRecord: Codable, Equatable, Sendable {
         addresses = device.managementAddresses.map(\.description)
         vendor = device.pairingInfo?.vendorName
         model = device.pairingInfo?.modelName
-        added = ISO8601DateFormatter().string(from: device.dateAdded)
+        added = device.dateAdded.formatted(Date.ISO8601FormatStyle())
     }
 
     /// `name  id  addresses`, plus vendor and model when known.

@@ -6,7 +6,7 @@ public struct DiscoveryError: Error, Hashable, Sendable, CustomStringConvertible
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Wrapped: String, Hashable, Sendable {
             case tooLong, tooManyServices, sessionEnded, engineStopped, offloadUnavailable, noCluster, noPublishType
-            case other
+            case invalidArgument, other
         }
         private let wrapped: Wrapped
         private init(_ wrapped: Wrapped) { self.wrapped = wrapped }
@@ -25,6 +25,8 @@ public struct DiscoveryError: Error, Hashable, Sendable, CustomStringConvertible
         public static var noCluster: Code { Code(.noCluster) }
         /// A publish with no type.
         public static var noPublishType: Code { Code(.noPublishType) }
+        /// A value given to the engine is out of its range; see the message.
+        public static var invalidArgument: Code { Code(.invalidArgument) }
         /// Anything else (a radio's own failure); see the message.
         public static var other: Code { Code(.other) }
 

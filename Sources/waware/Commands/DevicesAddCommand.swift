@@ -45,6 +45,7 @@ struct DevicesAddCommand: Command {
         }
         self.addresses = addresses
         name = values.positional("name") ?? ""
+        try DevicesCommand.checkName(name)
         let vendor = values.option("vendor")
         let model = values.option("model")
         if vendor != nil || model != nil {
@@ -54,7 +55,7 @@ struct DevicesAddCommand: Command {
                 throw ValidationError(error.message)
             }
         }
-        store = DevicesCommand.store(from: values)
+        store = try DevicesCommand.store(from: values)
         json = values.flag("json")
     }
 

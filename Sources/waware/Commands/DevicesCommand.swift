@@ -1,4 +1,5 @@
 import FoundationEssentials
+import NANSystem
 import NANWire
 import WiFiAware
 
@@ -32,9 +33,27 @@ struct DevicesCommand: Command {
         "store", value: "file", help: "Use this store file instead of the default (see 'waware devices --help').")
 
     /// The store `--store` names, or the default one.
-    static func store(from values: ParsedValues) -> WADeviceStore {
-        guard let path = values.option("store") else { return .default }
-        return WADeviceStore(url: URL(fileURLWithPath: path))
+    static func store(from values: ParsedValues) throws -> WADeviceStore {
+        var store = WADeviceStore.default
+        if let path = values.option("store") {
+            guard !path.isEmpty else { throw ValidationError("--store needs the path of a store file, e.g. ./devices.json") }
+            store = WADeviceStore(url: URL(fileURLWithPath: path))
+        }
+        let seconds = store.lockTimeout.components.seconds
+        store.lockWaitNotice = { lock in
+            try? StandardStream.standardError.write(
+                "waware: waiting for another process to release \(lock) (at most \(seconds) s)\n")
+        }
+        return store
+    }
+
+    /// Checks a device name given on the command line (a bad name is a usage error, like a bad address).
+    static func checkName(_ name: String) throws {
+        do {
+            try WAPairedDevice.validateName(name)
+        } catch {
+            throw ValidationError(error.message)
+        }
     }
 }
 

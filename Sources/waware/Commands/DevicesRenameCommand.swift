@@ -25,7 +25,8 @@ struct DevicesRenameCommand: Command {
     init(from values: ParsedValues) throws {
         reference = values.positional("device") ?? ""
         newName = values.positional("new-name") ?? ""
-        store = DevicesCommand.store(from: values)
+        try DevicesCommand.checkName(newName)
+        store = try DevicesCommand.store(from: values)
         json = values.flag("json")
     }
 

@@ -51,19 +51,19 @@ struct SubscribeCommand: Command {
 
     init(from parsed: ParsedValues) throws {
         values = try DiscoveryArguments.values(from: parsed)
-        delay = try parsed.option("delay", expected: "a number of seconds such as 0.25") { text in
+        delay = try parsed.option("delay", expected: "a number of seconds from 0 to 999999, such as 0.25") { text in
             Double(text).flatMap { $0 >= 0 && $0 < 1e6 ? $0 : nil }
         }
         active = parsed.flag("active")
-        count = try parsed.option("count", expected: "a number from 1", ArgumentValues.integer(in: 1...100_000))
-        timeout = try parsed.option("timeout", expected: "a number of seconds such as 5 or 0.5") { text in
+        count = try parsed.option("count", expected: "a number from 1 to 100000", ArgumentValues.integer(in: 1...100_000))
+        timeout = try parsed.option("timeout", expected: "a number of seconds above 0 and below 10000000, such as 5 or 0.5") { text in
             Double(text).flatMap { $0 > 0 && $0 < 1e7 ? $0 : nil }
         }
         send = parsed.option("send").map { Array($0.utf8) }
         if let send, send.count > 255 {
             throw ValidationError("--send is \(send.count) bytes; at most 255 fit in a follow-up")
         }
-        messages = try parsed.option("messages", expected: "a number from 0", ArgumentValues.integer(in: 0...100_000)) ?? 0
+        messages = try parsed.option("messages", expected: "a number from 0 to 100000", ArgumentValues.integer(in: 0...100_000)) ?? 0
         let include = try parsed.option("srf-include", expected: "MAC addresses separated by ','", DiscoveryArguments.addresses)
         let exclude = try parsed.option("srf-exclude", expected: "MAC addresses separated by ','", DiscoveryArguments.addresses)
         if include != nil && exclude != nil {

@@ -76,14 +76,14 @@ enum DiscoveryArguments {
         if info.count > 255 {
             throw ValidationError("service info is \(info.count) bytes; at most 255 fit in a discovery frame")
         }
-        let both = try parsed.option("match-filter", expected: "elements separated by ','", matchingFilter)
-        let rx = try parsed.option("rx-filter", expected: "elements separated by ','", matchingFilter) ?? both
-        let tx = try parsed.option("tx-filter", expected: "elements separated by ','", matchingFilter) ?? both
-        let seconds = try parsed.option("ttl", expected: "a number of seconds such as 10 or 2.5") { text in
-            Double(text).flatMap { $0 > 0 && $0 < 1e7 ? $0 : nil }
-        }
-        let windows = try parsed.option("ttl-dw", expected: "a number of discovery windows from 1", ArgumentValues.integer(in: 1...1_000_000))
-        let ttl = TimeToLive(duration: seconds.map { .milliseconds(Int64($0 * 1000)) }, discoveryWindows: windows)
+        let both = try matchingFilter(parsed, "match-filter")
+        let rx = try matchingFilter(parsed, "rx-filter") ?? both
+        let tx = try matchingFilter(parsed, "tx-filter") ?? both
+        let ttl = try parsed.option(
+            "ttl", expected: "a number of seconds from 0.001 to \(Int(TimeToLive.maximumSeconds)), such as 10 or 2.5"
+        ) { text in Double(text).flatMap { try? TimeToLive.seconds($0) } }
+        let windows = try parsed.option("ttl-dw", expected: "a number of discovery windows from 1 to 1000000", ArgumentValues.integer(in: 1...1_000_000))
+        let timeToLive = TimeToLive(duration: ttl?.duration, discoveryWindows: windows)
         var devices = DeviceChoice.anyDevice
         if let names = parsed.option("device") {
             let list = names.split(separator: ",").map(String.init)
@@ -95,29 +95,32 @@ enum DiscoveryArguments {
         }
         return Values(
             adapter: parsed.option("adapter"), services: services, info: info,
-            receiveFilter: rx, transmitFilter: tx, timeToLive: ttl, closeRange: parsed.flag("close-range"),
+            receiveFilter: rx, transmitFilter: tx, timeToLive: timeToLive, closeRange: parsed.flag("close-range"),
             masterPreference: try parsed.option("master-pref", expected: "a number from 1 to 255", ArgumentValues.masterPreference) ?? 2,
             json: parsed.flag("json"), devices: devices)
     }
 
     /// Parses hex bytes, with or without `:` separators; nil if malformed.
     static func hexBytes(_ text: String) -> [UInt8]? {
-        let digits = text.filter { $0 != ":" && $0 != " " }
-        guard digits.count.isMultiple(of: 2) else { return nil }
-        var bytes: [UInt8] = []
-        var index = digits.startIndex
-        while index < digits.endIndex {
-            let next = digits.index(index, offsetBy: 2)
-            guard let byte = UInt8(digits[index..<next], radix: 16) else { return nil }
-            bytes.append(byte)
-            index = next
-        }
-        return bytes
+        Hex.bytes(text, separators: ": ")
     }
 
-    /// Parses a matching filter's command-line form.
-    static func matchingFilter(_ text: String) -> MatchingFilter? {
-        try? MatchingFilter(text: text)
+    /// Parses a matching filter's command-line form (elements separated by ',', `*` for a wildcard).
+    /// - Throws: ``ValidationError`` saying how long the filter is when it does not fit in a frame.
+    static func matchingFilter(_ parsed: ParsedValues, _ name: String) throws -> MatchingFilter? {
+        guard let text = parsed.option(name) else { return nil }
+        do {
+            return try MatchingFilter(text: text)
+        } catch {
+            let elements = text.split(separator: ",", omittingEmptySubsequences: false)
+            let encoded = elements.reduce(0) { $0 + 1 + ($1 == "*" ? 0 : $1.utf8.count) }
+            if encoded > 255 || elements.contains(where: { $0.utf8.count > 255 }) {
+                throw ValidationError(
+                    "--\(name) encodes to \(encoded) bytes (each element and its length byte); at most 255 fit in a "
+                        + "discovery frame")
+            }
+            throw ValidationError("--\(name): \(error)")
+        }
     }
 
     /// Parses a comma-separated list of MAC addresses.

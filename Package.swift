@@ -86,7 +86,7 @@ let package = Package(
         .testTarget(name: "NANWireTests", dependencies: ["NANWire"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "NANCryptoTests", dependencies: ["NANCrypto", "NANWire"], swiftSettings: swiftSettings),
         .testTarget(name: "NANSystemTests", dependencies: ["NANSystem", "NANWire"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
-        .testTarget(name: "NANEngineTests", dependencies: ["NANEngine", "NANWire", "NANCrypto", "NANSystem"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
+        .testTarget(name: "NANEngineTests", dependencies: ["NANEngine", "NANWire", "NANCrypto", "NANSystem"], swiftSettings: swiftSettings),
         .testTarget(name: "WiFiAwareTests", dependencies: ["WiFiAware", "NANWire", "NANCrypto", "NANEngine", "NANSystem"], swiftSettings: swiftSettings),
         .testTarget(name: "CLITests", dependencies: ["waware", "NANCrypto", "NANSystem", "NANWire"], swiftSettings: swiftSettings),
     ]

@@ -2,7 +2,8 @@ import Foundation
 @testable import NANEngine
 import NANWire
 
-/// The wpa_supplicant 2.12 NCS-SK-128 run (Fixtures/wpa_supplicant-2.12/README.md): passphrase `NAN`, publisher
+/// The wpa_supplicant 2.12 NCS-SK-128 run (NANWireTests/Fixtures/wpa_supplicant-2.12/README.md; the frames are
+/// read from there, where the decode tests use them too): passphrase `NAN`, publisher
 /// (responder) NMI 42:00:00:00:00:00 and NDI 52:00:00:00:00:00, subscriber (initiator) NMI 42:00:00:00:01:00
 /// and NDI 52:00:00:00:01:00, service `_example-service._tcp` (ID c57ed9d5d167), publish ID 1.
 enum WPASupplicantRun {
@@ -13,8 +14,8 @@ enum WPASupplicantRun {
     static let publisherNDI = MACAddress("52:00:00:00:00:00")!
     static let subscriberNDI = MACAddress("52:00:00:00:01:00")!
 
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Fixtures/wpa_supplicant-2.12")
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("NANWireTests/Fixtures/wpa_supplicant-2.12")
 
     /// The NAF action body (after the 24-byte 802.11 header) of `sk128-ndp-naf-data-path-<kind>-01.hex`.
     static func body(_ kind: String) throws -> [UInt8] {

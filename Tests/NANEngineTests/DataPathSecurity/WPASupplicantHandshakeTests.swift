@@ -3,7 +3,7 @@ import NANWire
 import Testing
 
 /// Known answers from another stack: the NCS-SK-128 NDP that wpa_supplicant 2.12 set up
-/// (Fixtures/wpa_supplicant-2.12, passphrase `NAN`). Our PMK must give the PMKID it sent, and our PTK must
+/// (NANWireTests/Fixtures/wpa_supplicant-2.12, passphrase `NAN`). Our PMK must give the PMKID it sent, and our PTK must
 /// give the MICs of its response, confirm and key install, byte for byte. These are the proof that our
 /// derivation interoperates.
 @Suite struct WPASupplicantHandshakeTests {

@@ -365,3 +365,17 @@ public struct NDPKeyExchange: Sendable {
         do { return try SecureRandom.bytes(32) } catch { throw NDPSecurityError(.crypto, "nonce: \(error)") }
     }
 }
+
+extension NDPKeyExchange {
+    /// The shared-key suites a received NDP Request (or Response) offers in its Cipher Suite Info attribute,
+    /// in its order; empty for an open NDP. Lets the data path decide before building a responder.
+    public static func offeredSuites(in message: DataPathMessage) -> [NDPCipherSuite] {
+        message.cipherSuiteInfo?.entries.compactMap { NDPCipherSuite($0.suite) } ?? []
+    }
+
+    /// Whether a data-path message asks for security: it carries any of the Cipher Suite Info, Security
+    /// Context Info or Shared-Key Descriptor attributes.
+    public static func isSecured(_ message: DataPathMessage) -> Bool {
+        message.cipherSuiteInfo != nil || message.securityContextInfo != nil || message.sharedKeyDescriptor != nil
+    }
+}

@@ -1,33 +1,21 @@
 internal import Glibc
 import Synchronization
 
-/// Writes every received netlink message to a folder, one file per message, when the environment
-/// variable `WAWARE_NL_RECORD` names a folder. This is how the byte fixtures in
-/// `Tests/NANSystemTests/Fixtures` are captured from a real kernel.
+/// Writes every received netlink message to a folder, one file per message, when the program asked for it
+/// with ``NetlinkDiagnostics/record(into:)`` (the CLI does for `WAWARE_NL_RECORD`). This is how the byte
+/// fixtures in `Tests/NANSystemTests/Fixtures` are captured from a real kernel.
 ///
 /// Files are named `<counter>-<label>.nlmsg` and hold the whole message, `nlmsghdr` included. Each is
 /// created with `O_CREAT|O_EXCL|O_NOFOLLOW`, mode 0600: an existing file (an earlier run's, or a
 /// symbolic link planted by another user) is never truncated or written through; the counter moves
 /// on to the next free number instead. A folder that other users may write to is refused (nothing is
-/// recorded, and one line on standard error says why).
+/// recorded; ``NetlinkDiagnostics/refusal(ofRecordingDirectory:)`` says why).
 final class NetlinkRecorder: Sendable {
     private let directory: String
     /// Process-wide, so several sessions recording into one folder never overwrite each other.
     private static let counter = Mutex(0)
     /// How many taken names one message skips at most before it is dropped.
     private static let maximumSkips = 100_000
-
-    /// A recorder for `WAWARE_NL_RECORD`, or nil when it is unset, empty or refused.
-    static func fromEnvironment() -> NetlinkRecorder? {
-        guard let value = getenv("WAWARE_NL_RECORD") else { return nil }
-        let directory = String(cString: value)
-        guard !directory.isEmpty else { return nil }
-        if let refusal = refusal(of: directory) {
-            try? StandardStream.standardError.write("waware: not recording netlink messages: \(refusal)\n")
-            return nil
-        }
-        return NetlinkRecorder(directory: directory)
-    }
 
     /// Why `directory` must not be recorded into, or nil if it is fine: it must be a folder that no other
     /// user may write to (else another user could plant links or files under our names).

@@ -28,14 +28,10 @@ struct DevicesCommand: Command {
 
     init(from values: ParsedValues) throws {}
 
-    /// The `--store` option every devices command takes.
-    static let storeOption = ArgumentSpec.option(
-        "store", value: "file", help: "Use this store file instead of the default (see 'waware devices --help').")
-
     /// The store `--store` names, or the default one.
     static func store(from values: ParsedValues) throws -> WADeviceStore {
         var store = WADeviceStore.default
-        if let path = values.option("store") {
+        if let path = values.option(Self.storeOption) {
             guard !path.isEmpty else { throw ValidationError("--store needs the path of a store file, e.g. ./devices.json") }
             store = WADeviceStore(url: URL(fileURLWithPath: path))
         }
@@ -88,4 +84,9 @@ struct DeviceRecord: Codable, Equatable, Sendable {
         if !about.isEmpty { line += "  (" + about.joined(separator: " ") + ")" }
         return line
     }
+}
+
+extension DevicesCommand {
+    /// The `--store` option every devices command takes.
+    static let storeOption = OptionKey("store", value: "file", help: "Use this store file instead of the default (see 'waware devices --help').")
 }

@@ -38,6 +38,7 @@ struct SubscribeCommand: Command {
             .option("srf-exclude", value: "macs", help: "These publishers may not answer."),
             .flag("srf-bloom", help: "Send the service response filter as a Bloom filter rather than a list."),
             .option("delay", value: "seconds", help: "Wait this long after NAN is up before subscribing."),
+            .option("lost-after", value: "DWs", help: "Print 'lost' for a publisher not heard for this many DW periods (0.524 s each; default 20, 0 never)."),
         ]
 
     var values: DiscoveryArguments.Values
@@ -48,6 +49,11 @@ struct SubscribeCommand: Command {
     var messages: Int
     var responseFilter: ServiceResponseFilter?
     var delay: Double?
+    /// DW periods of silence before a publisher is reported lost; nil never.
+    var lostAfter: Int?
+
+    /// Most addresses a service response filter list carries (its body follows a one-byte length).
+    static let maximumResponseFilterAddresses = 42
 
     init(from parsed: ParsedValues) throws {
         values = try DiscoveryArguments.values(from: parsed)
@@ -55,6 +61,9 @@ struct SubscribeCommand: Command {
             Double(text).flatMap { $0 >= 0 && $0 < 1e6 ? $0 : nil }
         }
         active = parsed.flag("active")
+        let lost = try parsed.option("lost-after", expected: "a number of DW periods from 0", ArgumentValues.integer(in: 0...1_000_000))
+            ?? SubscribeConfiguration.defaultLostAfterPeriods
+        lostAfter = lost == 0 ? nil : lost
         count = try parsed.option("count", expected: "a number from 1", ArgumentValues.integer(in: 1...100_000))
         timeout = try parsed.option("timeout", expected: "a number of seconds such as 5 or 0.5") { text in
             Double(text).flatMap { $0 > 0 && $0 < 1e7 ? $0 : nil }
@@ -73,11 +82,16 @@ struct SubscribeCommand: Command {
             let set: ServiceResponseFilter.AddressSet
             if parsed.flag("srf-bloom") {
                 do {
-                    set = .bloomFilter(try BloomFilter(index: 0, length: max(8, list.count * 2), addresses: list))
+                    set = .bloomFilter(try BloomFilter(index: 0, length: min(254, max(8, list.count * 2)), addresses: list))
                 } catch {
                     throw ValidationError("cannot build a Bloom filter of \(list.count) addresses: \(error)")
                 }
             } else {
+                guard list.count <= Self.maximumResponseFilterAddresses else {
+                    throw ValidationError(
+                        "--srf-\(include != nil ? "include" : "exclude") lists \(list.count) addresses; at most "
+                            + "\(Self.maximumResponseFilterAddresses) fit in a discovery frame (add --srf-bloom to send a Bloom filter)")
+                }
                 set = .addresses(list)
             }
             responseFilter = ServiceResponseFilter(include: include != nil, addressSet: set)
@@ -101,8 +115,9 @@ struct SubscribeCommand: Command {
         p.closeRangeOnly = values.closeRange
         p.timeLimit = values.timeToLive.duration
         p.discoveryWindowLimit = values.timeToLive.discoveryWindows
-        // A publisher is printed when found; "lost" is printed only when its device leaves the selection.
-        p.peerTimeout = nil
+        // A publisher is printed when found, and "lost" when not heard for --lost-after DW periods or when its
+        // device leaves the selection.
+        p.peerTimeout = lostAfter.map { .microseconds(Int64($0) * Int64(NANTiming.discoveryWindowPeriodMicroseconds)) }
         return p
     }
 

@@ -1,4 +1,5 @@
 import NANSystem
+import WiFiAware
 
 /// Turns any error a command throws into the one line the user sees and the status the tool exits with.
 ///
@@ -16,6 +17,8 @@ enum ErrorTranslation {
             return CommandFailure(usage.description, code: .usage)
         case let netlink as NetlinkError:
             return failure(for: netlink)
+        case let error as WAError where error.code == .deviceRemoved:
+            return CommandFailure(error.message, code: .deviceRemoved)
         case is CancellationError:
             return CommandFailure("interrupted", code: .failure)
         default:

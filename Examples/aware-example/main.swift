@@ -8,10 +8,35 @@
 // Each event is printed as one line. Ctrl-C (or the timeout) cancels the session, which stops it on the radio.
 import Foundation
 import WiFiAware
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Writes a line straight to standard output (unbuffered, so logs of background runs are complete).
 func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    write(line + "\n", to: 1)
+}
+
+/// Writes all of `text` to file descriptor `fd` with write(2), retrying after EINTR. If that fails the
+/// program ends with status 74 (EX_IOERR): quietly when the reader went away (EPIPE) or standard error is
+/// what failed, otherwise with one line on standard error.
+func write(_ text: String, to fd: Int32) {
+    let bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+        let written = bytes.withUnsafeBufferPointer { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+        if written >= 0 {
+            offset += written
+            continue
+        }
+        let error = errno
+        if error == EINTR { continue }
+        if error != EPIPE && fd == 1 {
+            let line = Array("aware-example: cannot write to standard output: \(String(cString: strerror(error)))\n".utf8)
+            _ = line.withUnsafeBufferPointer { Glibc.write(2, $0.baseAddress!, $0.count) }
+        }
+        exit(74)
+    }
 }
 
 /// A one-line description of an endpoint.
@@ -127,6 +152,6 @@ do {
         }
     }
 } catch {
-    FileHandle.standardError.write(Data("aware-example: \(error)\n".utf8))
+    write("aware-example: \(error)\n", to: 2)
     exit(1)
 }

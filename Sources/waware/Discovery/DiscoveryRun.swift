@@ -22,7 +22,7 @@ enum DiscoveryRun {
         if ProcessInfo.processInfo.environment["WAWARE_TRACE"] == "1" {
             // Diagnostics on standard error, with the wall clock so two processes' traces line up.
             options.trace = { line in
-                FileHandle.standardError.write(Data("trace \(String(format3: wallClock())) \(line)\n".utf8))
+                Output.emit("trace \(String(format3: wallClock())) \(line)\n", to: .error)
             }
         }
         return try await NANEngine.run(on: adapter, options: options) { engine in
@@ -45,7 +45,7 @@ enum DiscoveryRun {
         options.masterPreference = masterPreference
         if ProcessInfo.processInfo.environment["WAWARE_TRACE"] == "1" {
             options.trace = { line in
-                FileHandle.standardError.write(Data("trace \(String(format3: wallClock())) \(line)\n".utf8))
+                Output.emit("trace \(String(format3: wallClock())) \(line)\n", to: .error)
             }
         }
         do {

@@ -1,13 +1,33 @@
 import Foundation
+import NANSystem
 
 /// Where a command writes: results to standard output, the one-line failure to standard error.
 ///
 /// Writes go straight to the file descriptor (no stdio buffering) so streaming commands show each event
-/// as it happens even when piped.
+/// as it happens even when piped. A write that fails ends the process with ``ExitCode/outputFailed``: quietly
+/// when the reader went away (`EPIPE`), otherwise with one line on standard error (or nothing more, if
+/// standard error is what failed).
 struct Output: Sendable {
     /// Writes `text` and a newline to standard output.
     func write(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        Self.emit(text + "\n", to: .output)
+    }
+
+    /// Writes `text` to `stream`, or ends the process as ``Output`` describes.
+    static func emit(_ text: String, to stream: StandardStream) {
+        do {
+            try stream.write(text)
+        } catch {
+            StandardStream.exitProcess(writeFailed(error, on: stream).rawValue)
+        }
+    }
+
+    /// Reports a failed write (when there is someone to tell) and returns the status to exit with.
+    static func writeFailed(_ error: StandardStream.WriteError, on stream: StandardStream) -> ExitCode {
+        if !error.isBrokenPipe && stream == .output {
+            try? StandardStream.error.write("waware: cannot write to \(stream.name): \(error)\n")
+        }
+        return .outputFailed
     }
 
     /// Writes `value` as one line of JSON (sorted keys) to standard output.
@@ -18,7 +38,7 @@ struct Output: Sendable {
 
     /// Writes `waware: <message>` to standard error, folded onto one line.
     func fail(_ message: String) {
-        FileHandle.standardError.write(Data(("waware: " + Self.oneLine(message) + "\n").utf8))
+        Self.emit("waware: " + Self.oneLine(message) + "\n", to: .error)
     }
 
     /// `value` encoded as compact JSON with sorted keys and unescaped slashes.

@@ -9,8 +9,9 @@ import NANSystem
 /// standard error is what failed).
 struct Output: Sendable {
     /// Writes `text` and a newline to standard output.
+    /// Characters a terminal would act on are escaped (``TerminalText/escapedLines(_:)``).
     func write(_ text: String) {
-        Self.emit(text + "\n", to: .output)
+        Self.emit(TerminalText.escapedLines(text) + "\n", to: .output)
     }
 
     /// Writes `text` to `stream`, or ends the process as ``Output`` describes.
@@ -33,12 +34,12 @@ struct Output: Sendable {
     /// Writes `value` as one line of JSON (sorted keys) to standard output.
     /// - Throws: the encoder's error if `value` cannot be encoded.
     func writeJSON<T: Encodable>(_ value: T) throws {
-        write(try Self.json(value))
+        Self.emit(TerminalText.escapedJSON(try Self.json(value)) + "\n", to: .output)
     }
 
     /// Writes `waware: <message>` to standard error, folded onto one line.
     func fail(_ message: String) {
-        Self.emit("waware: " + Self.oneLine(message) + "\n", to: .error)
+        Self.emit("waware: " + TerminalText.escapedLines(Self.oneLine(message)) + "\n", to: .error)
     }
 
     /// `value` encoded as compact JSON with sorted keys and unescaped slashes.

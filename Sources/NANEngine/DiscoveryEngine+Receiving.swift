@@ -1,3 +1,4 @@
+import NANLogging
 import NANWire
 
 /// Received frames: peer facts, then each announcement offered to the matching local services.
@@ -15,12 +16,12 @@ extension DiscoveryEngine {
         // Address 3 of an SDF is the sender's cluster ID: frames of another cluster are not for us.
         if let ours = cluster, let theirs = frame.cluster, theirs != ours {
             statistics.foreignClusterFrames += 1
-            options.trace?("rx from \(frame.source) in cluster \(theirs): not ours, ignored")
+            options.logger.trace("rx from \(frame.source) in cluster \(theirs): not ours, ignored")
             return
         }
-        if let trace = options.trace {
+        if options.logger.isEnabled(.trace) {
             let kinds = frame.announcements.map { "\($0.kind)#\($0.instanceID.rawValue)>\($0.requestorInstanceID.rawValue)" }
-            trace("rx from \(frame.source) [\(kinds.joined(separator: ","))] \(signal ?? 0) dBm")
+            options.logger.trace("rx from \(frame.source) [\(kinds.joined(separator: ","))] \(signal ?? 0) dBm")
         }
         let functions = self.functions
         peers.heard(frame.source, frequency: frequency, signal: signal, window: window, period: period, at: clock.now) {
@@ -144,7 +145,7 @@ extension DiscoveryEngine {
     /// then sent again in the next DW instead of after the status timeout), and the overrun is counted.
     func eventsLost() {
         statistics.radioEventOverruns += 1
-        options.trace?("radio events lost (netlink overrun): resynchronising")
+        options.logger.trace("radio events lost (netlink overrun): resynchronising")
         let waiters = statusWaiters
         statusWaiters.removeAll()
         earlyStatuses.removeAll()

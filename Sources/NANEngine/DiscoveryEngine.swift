@@ -1,3 +1,4 @@
+import NANLogging
 import NANWire
 
 /// The discovery engine: one actor that owns every local publish and subscribe, consumes the radio's
@@ -29,8 +30,8 @@ actor DiscoveryEngine {
         /// DW periods of silence after which a peer, or a reported peer instance of a function that does
         /// not report losses, is forgotten.
         var forgetAfterPeriods = 128
-        /// Receives one line per DW, frame sent or received, for timing diagnostics.
-        var trace: (@Sendable (String) -> Void)? = nil
+        /// Receives one line per DW, frame sent or received, at `trace` level, for timing diagnostics.
+        var logger: Logger = .disabled
     }
 
     /// Service specific info / follow-up payload limit of a Service Descriptor attribute.

@@ -1,4 +1,3 @@
-import NANEngine
 import NANWire
 import WiFiAware
 
@@ -27,18 +26,18 @@ struct SubscribeCommand: Command {
     )
 
     static let arguments: [ArgumentSpec] =
-        [.positional("service", help: "The service name, e.g. _chat._tcp (hashed to a service ID); several separated by commas.")]
+        [DiscoveryArguments.servicePositional.spec]
         + DiscoveryArguments.common + [
-            .flag("active", help: "Send subscribe messages until answered (default: passive)."),
-            .option("count", short: "n", value: "count", help: "Stop after this many publishers."),
-            .option("timeout", value: "seconds", help: "Stop after this many seconds (status 1 if --count was not reached)."),
-            .option("send", value: "text", help: "Send this follow-up to each publisher found."),
-            .option("messages", value: "count", help: "With --count: also wait for this many messages."),
-            .option("srf-include", value: "macs", help: "Only these publishers (NMI addresses, comma-separated) may answer."),
-            .option("srf-exclude", value: "macs", help: "These publishers may not answer."),
-            .flag("srf-bloom", help: "Send the service response filter as a Bloom filter rather than a list."),
-            .option("delay", value: "seconds", help: "Wait this long after NAN is up before subscribing."),
-            .option("lost-after", value: "DWs", help: "Print 'lost' for a publisher not heard for this many DW periods (0.524 s each; default 20, 0 never)."),
+            Self.activeFlag.spec,
+            Self.countOption.spec,
+            Self.timeoutOption.spec,
+            Self.sendOption.spec,
+            Self.messagesOption.spec,
+            Self.srfIncludeOption.spec,
+            Self.srfExcludeOption.spec,
+            Self.srfBloomFlag.spec,
+            Self.delayOption.spec,
+            Self.lostAfterOption.spec,
         ]
 
     var values: DiscoveryArguments.Values
@@ -52,35 +51,40 @@ struct SubscribeCommand: Command {
     /// DW periods of silence before a publisher is reported lost; nil never.
     var lostAfter: Int?
 
+    /// --lost-after's default: 20 DW periods, the API's 10 s peer timeout.
+    static let defaultLostAfter = 20
+    /// One DW period, 512 TU of 1024 µs.
+    static let discoveryWindowPeriodMicroseconds: Int64 = 512 * 1024
+
     /// Most addresses a service response filter list carries (its body follows a one-byte length).
     static let maximumResponseFilterAddresses = 42
 
     init(from parsed: ParsedValues) throws {
         values = try DiscoveryArguments.values(from: parsed)
-        delay = try parsed.option("delay", expected: "a number of seconds such as 0.25") { text in
+        delay = try parsed.option(Self.delayOption, expected: "a number of seconds such as 0.25") { text in
             Double(text).flatMap { $0 >= 0 && $0 < 1e6 ? $0 : nil }
         }
-        active = parsed.flag("active")
-        let lost = try parsed.option("lost-after", expected: "a number of DW periods from 0", ArgumentValues.integer(in: 0...1_000_000))
-            ?? SubscribeConfiguration.defaultLostAfterPeriods
+        active = parsed.flag(Self.activeFlag)
+        let lost = try parsed.option(Self.lostAfterOption, expected: "a number of DW periods from 0", ArgumentValues.integer(in: 0...1_000_000))
+            ?? Self.defaultLostAfter
         lostAfter = lost == 0 ? nil : lost
-        count = try parsed.option("count", expected: "a number from 1", ArgumentValues.integer(in: 1...100_000))
-        timeout = try parsed.option("timeout", expected: "a number of seconds such as 5 or 0.5") { text in
+        count = try parsed.option(Self.countOption, expected: "a number from 1", ArgumentValues.integer(in: 1...100_000))
+        timeout = try parsed.option(Self.timeoutOption, expected: "a number of seconds such as 5 or 0.5") { text in
             Double(text).flatMap { $0 > 0 && $0 < 1e7 ? $0 : nil }
         }
-        send = parsed.option("send").map { Array($0.utf8) }
+        send = parsed.option(Self.sendOption).map { Array($0.utf8) }
         if let send, send.count > 255 {
             throw ValidationError("--send is \(send.count) bytes; at most 255 fit in a follow-up")
         }
-        messages = try parsed.option("messages", expected: "a number from 0", ArgumentValues.integer(in: 0...100_000)) ?? 0
-        let include = try parsed.option("srf-include", expected: "MAC addresses separated by ','", DiscoveryArguments.addresses)
-        let exclude = try parsed.option("srf-exclude", expected: "MAC addresses separated by ','", DiscoveryArguments.addresses)
+        messages = try parsed.option(Self.messagesOption, expected: "a number from 0", ArgumentValues.integer(in: 0...100_000)) ?? 0
+        let include = try parsed.option(Self.srfIncludeOption, expected: "MAC addresses separated by ','", DiscoveryArguments.addresses)
+        let exclude = try parsed.option(Self.srfExcludeOption, expected: "MAC addresses separated by ','", DiscoveryArguments.addresses)
         if include != nil && exclude != nil {
             throw ValidationError("give --srf-include or --srf-exclude, not both")
         }
         if let list = include ?? exclude {
             let set: ServiceResponseFilter.AddressSet
-            if parsed.flag("srf-bloom") {
+            if parsed.flag(Self.srfBloomFlag) {
                 do {
                     set = .bloomFilter(try BloomFilter(index: 0, length: min(254, max(8, list.count * 2)), addresses: list))
                 } catch {
@@ -95,7 +99,7 @@ struct SubscribeCommand: Command {
                 set = .addresses(list)
             }
             responseFilter = ServiceResponseFilter(include: include != nil, addressSet: set)
-        } else if parsed.flag("srf-bloom") {
+        } else if parsed.flag(Self.srfBloomFlag) {
             throw ValidationError("--srf-bloom needs --srf-include or --srf-exclude")
         }
     }
@@ -113,11 +117,11 @@ struct SubscribeCommand: Command {
         p.transmitFilter = values.transmitFilter
         p.responseFilter = responseFilter
         p.closeRangeOnly = values.closeRange
-        p.timeLimit = values.timeToLive.duration
-        p.discoveryWindowLimit = values.timeToLive.discoveryWindows
+        p.timeLimit = values.timeLimit
+        p.discoveryWindowLimit = values.discoveryWindowLimit
         // A publisher is printed when found, and "lost" when not heard for --lost-after DW periods or when its
         // device leaves the selection.
-        p.peerTimeout = lostAfter.map { .microseconds(Int64($0) * Int64(NANTiming.discoveryWindowPeriodMicroseconds)) }
+        p.peerTimeout = lostAfter.map { .microseconds(Int64($0) * Self.discoveryWindowPeriodMicroseconds) }
         return p
     }
 
@@ -202,4 +206,18 @@ struct SubscribeCommand: Command {
             throw CommandFailure("received \(received) of \(messages) messages before the timeout")
         }
     }
+}
+
+/// The typed keys of the arguments `SubscribeCommand` declares: listed in `arguments` by their `spec`, read with them.
+extension SubscribeCommand {
+    static let activeFlag = FlagKey("active", help: "Send subscribe messages until answered (default: passive).")
+    static let countOption = OptionKey("count", short: "n", value: "count", help: "Stop after this many publishers.")
+    static let timeoutOption = OptionKey("timeout", value: "seconds", help: "Stop after this many seconds (status 1 if --count was not reached).")
+    static let sendOption = OptionKey("send", value: "text", help: "Send this follow-up to each publisher found.")
+    static let messagesOption = OptionKey("messages", value: "count", help: "With --count: also wait for this many messages.")
+    static let srfIncludeOption = OptionKey("srf-include", value: "macs", help: "Only these publishers (NMI addresses, comma-separated) may answer.")
+    static let srfExcludeOption = OptionKey("srf-exclude", value: "macs", help: "These publishers may not answer.")
+    static let srfBloomFlag = FlagKey("srf-bloom", help: "Send the service response filter as a Bloom filter rather than a list.")
+    static let delayOption = OptionKey("delay", value: "seconds", help: "Wait this long after NAN is up before subscribing.")
+    static let lostAfterOption = OptionKey("lost-after", value: "DWs", help: "Print 'lost' for a publisher not heard for this many DW periods (0.524 s each; default 20, 0 never).")
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import NANSystem
 
 /// Where a command writes: results to standard output, the one-line failure to standard error.
@@ -11,7 +11,7 @@ struct Output: Sendable {
     /// Writes `text` and a newline to standard output.
     /// Characters a terminal would act on are escaped (``TerminalText/escapedLines(_:)``).
     func write(_ text: String) {
-        Self.emit(TerminalText.escapedLines(text) + "\n", to: .output)
+        Self.emit(TerminalText.escapedLines(text) + "\n", to: .standardOutput)
     }
 
     /// Writes `text` to `stream`, or ends the process as ``Output`` describes.
@@ -19,14 +19,14 @@ struct Output: Sendable {
         do {
             try stream.write(text)
         } catch {
-            StandardStream.exitProcess(writeFailed(error, on: stream).rawValue)
+            ProcessControl.exit(writeFailed(error, on: stream).rawValue)
         }
     }
 
     /// Reports a failed write (when there is someone to tell) and returns the status to exit with.
-    static func writeFailed(_ error: StandardStream.WriteError, on stream: StandardStream) -> ExitCode {
-        if !error.isBrokenPipe && stream == .output {
-            try? StandardStream.error.write("waware: cannot write to \(stream.name): \(error)\n")
+    static func writeFailed(_ error: Errno, on stream: StandardStream) -> ExitCode {
+        if error != .brokenPipe && stream.descriptor == StandardStream.standardOutput.descriptor {
+            try? StandardStream.standardError.write("waware: cannot write to standard output: \(error)\n")
         }
         return .outputFailed
     }
@@ -34,12 +34,12 @@ struct Output: Sendable {
     /// Writes `value` as one line of JSON (sorted keys) to standard output.
     /// - Throws: the encoder's error if `value` cannot be encoded.
     func writeJSON<T: Encodable>(_ value: T) throws {
-        Self.emit(TerminalText.escapedJSON(try Self.json(value)) + "\n", to: .output)
+        Self.emit(TerminalText.escapedJSON(try Self.json(value)) + "\n", to: .standardOutput)
     }
 
     /// Writes `waware: <message>` to standard error, folded onto one line.
     func fail(_ message: String) {
-        Self.emit("waware: " + TerminalText.escapedLines(Self.oneLine(message)) + "\n", to: .error)
+        Self.emit("waware: " + TerminalText.escapedLines(Self.oneLine(message)) + "\n", to: .standardError)
     }
 
     /// `value` encoded as compact JSON with sorted keys and unescaped slashes.
@@ -52,7 +52,8 @@ struct Output: Sendable {
 
     /// `message` with line breaks replaced by "; " so a failure is always one line.
     static func oneLine(_ message: String) -> String {
-        message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        message.split(whereSeparator: \.isNewline)
+            .map { String($0.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()) }
             .filter { !$0.isEmpty }.joined(separator: "; ")
     }
 }

@@ -40,8 +40,10 @@ extension NANEngine {
             if userSpace {
                 try await session.registerFrames(on: interface.wdev, matching: NANFramePrefix.serviceDiscovery)
             }
+            let tap = try await DataPathTap.make(session: session, interface: interface, adapter: adapter)
             let radio = NL80211Radio(
-                session: session, interface: interface, discoveryMode: userSpace ? .userSpace : .offloaded)
+                session: session, interface: interface, discoveryMode: userSpace ? .userSpace : .offloaded,
+                observer: tap?.observer)
             var configuration = NANConfiguration(
                 masterPreference: options.masterPreference, bands: options.bands, notifyDiscoveryWindows: userSpace)
             let dualBand: NANBands = [.band2GHz, .band5GHz]
@@ -56,10 +58,12 @@ extension NANEngine {
             } else {
                 try await session.startNAN(on: interface.wdev, configuration: configuration)
             }
+            let dataPath = await tap?.start(fiveGHzDiscovery: configuration.bands?.contains(.band5GHz) ?? false)
+            defer { tap?.stop() }
             do {
                 var engineOptions = DiscoveryEngine.Options()
                 engineOptions.trace = options.trace
-                let result = try await run(radio: radio, codec: WireCodec(), options: engineOptions) { engine in
+                let result = try await run(radio: radio, codec: WireCodec(), options: engineOptions, dataPath: dataPath) { engine in
                     guard await engine.core.waitForCluster(timeout: options.clusterTimeout) else {
                         throw DiscoveryError.noCluster
                     }

@@ -7,22 +7,31 @@ final class NL80211Radio: DiscoveryRadio, Sendable {
     let session: NL80211Session
     let interface: NANInterface
     let discoveryMode: DiscoveryMode
+    /// Sees every session event before translation (the data-path engine's tap until the device runtime
+    /// fans events out).
+    let observer: (@Sendable (NL80211Event) -> Void)?
 
     var localAddress: MACAddress { interface.address }
 
     /// Wraps `interface` (created by `session`). The session buffers its events from its creation, so none
     /// is missed before the engine starts reading.
-    init(session: NL80211Session, interface: NANInterface, discoveryMode: DiscoveryMode) {
+    init(session: NL80211Session, interface: NANInterface, discoveryMode: DiscoveryMode,
+         observer: (@Sendable (NL80211Event) -> Void)? = nil) {
         self.session = session
         self.interface = interface
         self.discoveryMode = discoveryMode
+        self.observer = observer
     }
 
     /// The session's events about our interface, translated as they are read (no task in between). When
     /// the session ends, so does the sequence, and the engine shuts down.
     var events: AsyncCompactMapSequence<AsyncThrowingStream<NL80211Event, any Error>, RadioEvent> {
         let wdev = interface.wdev
-        return session.events.compactMap { event in Self.translate(event, wdev: wdev) }
+        let observer = observer
+        return session.events.compactMap { event in
+            observer?(event)
+            return Self.translate(event, wdev: wdev)
+        }
     }
 
     /// The engine's view of one nl80211 event about our interface; nil for everything else.

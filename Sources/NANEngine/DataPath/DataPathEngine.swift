@@ -1,0 +1,254 @@
+public import NANWire
+
+/// The NAN data-path engine of one NAN interface: runs ``DataPathNegotiations`` against the radio, keeps
+/// the NDI, the schedule and the peer stations, and reports ``DataPathEvent``s.
+///
+/// The NDI and our schedule are set up with the first publish that accepts data paths or the first
+/// request, and removed (schedule cleared first) at ``shutDown()``.
+actor DataPathEngine {
+    let radio: any DataPathRadio
+    private(set) var negotiations: DataPathNegotiations?
+    private(set) var interface: DataInterface?
+    private var cluster: MACAddress = .broadcast
+    private var windowFrequency: Int?
+    private var sequence: UInt16 = 0
+
+    private struct Outgoing { var bytes: [UInt8]; var ndp: NDPIdentifier; var attempts: Int; var last: Bool }
+    private var waiting: [Outgoing] = []
+    private var inFlight: [UInt64: Outgoing] = [:]
+    /// A frame is retried at this many DWs before the data path is given up.
+    static let maximumAttempts = 8
+    static let maximumQueued = 64
+
+    private var pathWatchers: [NDPIdentifier: AsyncStream<DataPathEvent>.Continuation] = [:]
+    private var publishWatchers: [InstanceID: AsyncStream<DataPathEvent>.Continuation] = [:]
+    private var pathPublish: [NDPIdentifier: InstanceID] = [:]
+    private var established: [NDPIdentifier: NDPLink] = [:]
+    private let clock = ContinuousClock()
+
+    init(radio: any DataPathRadio) {
+        self.radio = radio
+    }
+
+    /// The data paths that are up.
+    var connections: [NDPLink] { Array(established.values) }
+
+    // MARK: Set-up
+
+    private func ready() async throws -> DataPathNegotiations {
+        if let negotiations { return negotiations }
+        let created = try await radio.createDataInterface()
+        interface = created
+        var chosen: DataPathSchedule?
+        for candidate in radio.fiveGHzCandidates + [nil] as [DataPathChannel?] {
+            let schedule = DataPathSchedule.preferred(fiveGHz: candidate)
+            do {
+                try await radio.setLocalSchedule(schedule)
+                chosen = schedule
+                break
+            } catch {
+                if candidate == nil { await radio.removeDataInterface(created); interface = nil; throw error }
+            }
+        }
+        let (capability, elements) = radio.capabilities
+        let nmi = radio.localAddress.bytes
+        let local = DataPathLocalDevice(
+            nmi: radio.localAddress, schedule: chosen ?? .preferred(fiveGHz: nil), deviceCapability: capability,
+            capabilityElements: elements, ndcID: MACAddress(0x50, 0x6f, 0x9a, 0x01, nmi[4], nmi[5]))
+        let table = DataPathNegotiations(local: local, localNDI: created.address)
+        negotiations = table
+        return table
+    }
+
+    /// Accepts data-path requests to our publish `publishID`; the stream reports each one. Ends with the engine.
+    func accept(publishID: InstanceID, serviceInfo: [UInt8] = []) async throws -> AsyncStream<DataPathEvent> {
+        _ = try await ready()
+        negotiations?.acceptingPublishes.insert(publishID)
+        negotiations?.responseServiceInfo[publishID] = serviceInfo
+        let (stream, continuation) = AsyncStream.makeStream(of: DataPathEvent.self, bufferingPolicy: .bufferingNewest(64))
+        publishWatchers[publishID]?.finish()
+        publishWatchers[publishID] = continuation
+        return stream
+    }
+
+    /// Stops accepting requests to `publishID` (data paths already up stay up).
+    func stopAccepting(publishID: InstanceID) {
+        negotiations?.acceptingPublishes.remove(publishID)
+        publishWatchers.removeValue(forKey: publishID)?.finish()
+    }
+
+    /// Asks `peer` for a data path to its publish `publishID`; the stream reports how it goes.
+    func request(to peer: MACAddress, publishID: InstanceID, serviceInfo: [UInt8] = []) async throws
+        -> (NDPIdentifier, AsyncStream<DataPathEvent>) {
+        _ = try await ready()
+        guard var table = negotiations,
+              let (id, actions) = table.initiate(to: peer, publishID: publishID, serviceInfo: serviceInfo, now: clock.now) else {
+            throw DataPathError.tooManyDataPaths
+        }
+        negotiations = table
+        let (stream, continuation) = AsyncStream.makeStream(of: DataPathEvent.self, bufferingPolicy: .bufferingNewest(16))
+        pathWatchers[id] = continuation
+        await perform(actions)
+        return (id, stream)
+    }
+
+    /// Ends a data path from our side.
+    func end(_ id: NDPIdentifier) async {
+        guard var table = negotiations else { return }
+        let actions = table.terminate(id)
+        negotiations = table
+        await perform(actions)
+    }
+
+    /// Ends every data path (telling the peers), removes the stations, clears the schedule and deletes the NDI.
+    func shutDown() async {
+        if var table = negotiations {
+            let actions = table.phases.keys.flatMap { table.terminate($0) }
+            negotiations = table
+            await perform(actions)
+        }
+        for continuation in publishWatchers.values { continuation.finish() }
+        publishWatchers.removeAll()
+        if negotiations != nil { await radio.clearLocalSchedule() }
+        if let interface { await radio.removeDataInterface(interface) }
+        interface = nil
+        negotiations = nil
+    }
+
+    // MARK: Radio events
+
+    func handle(_ event: DataPathRadioEvent) async {
+        switch event {
+        case .clusterJoined(let id):
+            cluster = id
+        case .discoveryWindow(let frequency):
+            windowFrequency = frequency
+            let due = waiting
+            waiting.removeAll()
+            for item in due { await transmit(item) }
+            await expire()
+        case .frameReceived(let bytes):
+            await received(bytes)
+        case .transmitStatus(let cookie, let acknowledged):
+            guard let item = inFlight.removeValue(forKey: cookie) else { return }
+            if acknowledged || item.last { return }
+            if item.attempts >= Self.maximumAttempts {
+                if var table = negotiations {
+                    let actions = table.drop(item.ndp, reason: DataPathEndReason(.timeout))
+                    negotiations = table
+                    await perform(actions)
+                }
+            } else if waiting.count < Self.maximumQueued {
+                waiting.append(item)
+            }
+        }
+    }
+
+    private func expire() async {
+        guard var table = negotiations else { return }
+        let actions = table.tick(now: clock.now)
+        negotiations = table
+        await perform(actions)
+    }
+
+    private func received(_ bytes: [UInt8]) async {
+        guard var table = negotiations,
+              let frame = try? NANManagementFrame(bytes: bytes), case .action(let naf) = frame.body,
+              frame.header.destination == radio.localAddress,
+              let message = try? DataPathMessage(naf) else { return }
+        let actions = table.receive(message, from: frame.header.source, now: clock.now)
+        negotiations = table
+        await perform(actions)
+    }
+
+    // MARK: Actions
+
+    private func perform(_ actions: [DataPathAction]) async {
+        for action in actions {
+            switch action {
+            case .send(let message, let peer, let ndp):
+                sequence &+= 1
+                let header = ManagementHeader(destination: peer, source: radio.localAddress, bssid: cluster,
+                                              sequenceControl: sequence << 4)
+                guard let bytes = try? NANManagementFrame(header: header, body: .action(message.frame())).encoded() else { continue }
+                await transmit(Outgoing(bytes: bytes, ndp: ndp, attempts: 0, last: message.subtype == .dataPathTermination))
+            case .requested(let id, let publishID, let info):
+                pathPublish[id] = publishID
+                publishWatchers[publishID]?.yield(.requested(id, serviceInfo: info))
+            case .establish(let link):
+                await establish(link)
+            case .ended(let id, let reason, let wasEstablished):
+                if wasEstablished || established[id] != nil { await tearDown(id) }
+                waiting.removeAll { $0.ndp == id && !$0.last }
+                report(id, .terminated(id, reason), final: true)
+            }
+        }
+    }
+
+    private func transmit(_ item: Outgoing) async {
+        var item = item
+        item.attempts += 1
+        do {
+            let cookie = try await radio.transmit(item.bytes, frequency: windowFrequency)
+            inFlight[cookie] = item
+            if inFlight.count > Self.maximumQueued, let oldest = inFlight.keys.min() { inFlight.removeValue(forKey: oldest) }
+        } catch {
+            if item.attempts < Self.maximumAttempts && !item.last && waiting.count < Self.maximumQueued { waiting.append(item) }
+        }
+    }
+
+    private func establish(_ link: NDPLink) async {
+        guard let interface else { return }
+        do {
+            try await radio.addPeer(link)
+            try await radio.addPeerDataStation(link, on: interface)
+        } catch {
+            if var table = negotiations {
+                let actions = table.terminate(link.id, reason: DataPathEndReason(.kernelFailure, code: .resourceLimitation))
+                negotiations = table
+                established[link.id] = link
+                await perform(actions)
+            }
+            return
+        }
+        established[link.id] = link
+        let peerIID = link.peerInterfaceID ?? InterfaceIdentifier(eui64Of: link.peerNDI)
+        let connection = DataPathConnection(
+            id: link.id, interfaceName: interface.name, localNDI: interface.address, peerNDI: link.peerNDI,
+            localAddress: InterfaceIdentifier(eui64Of: interface.address).linkLocalAddress,
+            peerAddress: peerIID.linkLocalAddress, cipherSuite: "open", peerServiceInfo: link.peerServiceInfo,
+            isInitiator: link.isInitiator)
+        report(link.id, .connected(connection), final: false)
+    }
+
+    private func tearDown(_ id: NDPIdentifier) async {
+        guard let link = established.removeValue(forKey: id), let interface else { return }
+        if !established.values.contains(where: { $0.peerNDI == link.peerNDI }) {
+            await radio.removePeerDataStation(link.peerNDI, of: link.id.peer, on: interface)
+        }
+        if !established.values.contains(where: { $0.id.peer == link.id.peer }) {
+            await radio.removePeer(link.id.peer)
+        }
+    }
+
+    private func report(_ id: NDPIdentifier, _ event: DataPathEvent, final: Bool) {
+        if let watcher = pathWatchers[id] {
+            watcher.yield(event)
+            if final { pathWatchers.removeValue(forKey: id)?.finish() }
+        }
+        if let publishID = pathPublish[id] {
+            publishWatchers[publishID]?.yield(event)
+            if final { pathPublish.removeValue(forKey: id) }
+        }
+    }
+}
+
+/// Data-path failures the engine reports itself (the kernel's come as they are).
+public struct DataPathError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What went wrong.
+    public let description: String
+    /// The table of data paths is full.
+    public static let tooManyDataPaths = DataPathError(description: "too many data paths at once")
+    /// The engine has stopped.
+    public static let stopped = DataPathError(description: "the data-path engine has stopped")
+}

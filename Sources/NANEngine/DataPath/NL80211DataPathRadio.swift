@@ -1,0 +1,124 @@
+import NANSystem
+import NANWire
+
+/// The real data-path radio: the nl80211 session that owns the NAN interface, and the adapter's facts.
+final class NL80211DataPathRadio: DataPathRadio, Sendable {
+    let session: NL80211Session
+    let interface: NANInterface
+    let adapter: Adapter
+    /// Whether NAN runs with a 5 GHz DW (then 5 GHz channels are worth trying).
+    let fiveGHzEnabled: Bool
+
+    init(session: NL80211Session, interface: NANInterface, adapter: Adapter, fiveGHzEnabled: Bool) {
+        self.session = session
+        self.interface = interface
+        self.adapter = adapter
+        self.fiveGHzEnabled = fiveGHzEnabled
+    }
+
+    var localAddress: MACAddress { interface.address }
+
+    var fiveGHzCandidates: [DataPathChannel] {
+        adapter.nan.bands.contains(.band5GHz) ? [.channel149, .channel44] : []
+    }
+
+    /// HT capabilities as mac80211_hwsim reports them for NAN (2 streams, 20/40 MHz, short GI); used until
+    /// the NAN PHY capabilities are read from the wiphy.
+    static let htCapabilities: [UInt8] = [0x72, 0x10, 0x1b, 0xff, 0xff] + [UInt8](repeating: 0, count: 21)
+
+    var capabilities: (DeviceCapabilityAttribute, [InformationElement]) {
+        let caps = adapter.nan.capabilities
+        let bands: UInt8 = adapter.nan.bands.contains(.band5GHz) ? 0x14 : 0x04
+        let antennas = UInt8(((caps?.receiveAntennas ?? 1) & 0x0f) << 4 | ((caps?.transmitAntennas ?? 1) & 0x0f))
+        let capability = DeviceCapabilityAttribute(
+            committedDWInfo: fiveGHzEnabled ? 0x0009 : 0x0001, supportedBands: bands, operationMode: 0,
+            antennas: antennas, maxChannelSwitchTime: caps?.maxChannelSwitchTimeMicroseconds ?? 0,
+            capabilities: (caps?.capabilities ?? 0) | 0x08)
+        return (capability, [InformationElement(id: 45, body: Self.htCapabilities[...])])
+    }
+
+    func transmit(_ frame: [UInt8], frequency: Int?) async throws -> UInt64 {
+        try await session.sendFrame(frame, on: interface.wdev,
+                                    frequency: frequency.map { Frequency(rawValue: UInt32(clamping: $0)) }).rawValue
+    }
+
+    func createDataInterface() async throws -> DataInterface {
+        let name = "nan\(adapter.wiphy.rawValue)data"
+        let created = try await session.createDataInterface(on: adapter.wiphy, name: name)
+        guard let index = created.index, let address = created.address else {
+            try? await session.deleteInterface(created.wdev)
+            throw NetlinkError(code: .malformedMessage, call: "NL80211_CMD_NEW_INTERFACE", detail: "NAN data interface without index or address")
+        }
+        return DataInterface(name: created.name ?? name, index: index.rawValue, address: address)
+    }
+
+    func removeDataInterface(_ data: DataInterface) async {
+        let all = (try? await session.interfaces()) ?? []
+        if let found = all.first(where: { $0.index?.rawValue == data.index }) {
+            try? await session.deleteInterface(found.wdev)
+        }
+    }
+
+    static func localSchedule(_ schedule: DataPathSchedule) throws -> NANLocalSchedule {
+        let channels = schedule.channels.map {
+            NANScheduleChannel(frequency: Frequency(rawValue: UInt32($0.frequency)), channelEntry: $0.kernelChannelEntry)
+        }
+        let slots = schedule.slots.map { $0.map { UInt8($0) } ?? NANLocalSchedule.unavailableSlot }
+        let blob = try schedule.availabilityAttribute.encoded()
+        return NANLocalSchedule(channels: channels, timeSlots: slots, availabilityAttribute: blob)
+    }
+
+    func setLocalSchedule(_ schedule: DataPathSchedule) async throws {
+        try await session.setLocalSchedule(try Self.localSchedule(schedule), on: interface.wdev)
+    }
+
+    func clearLocalSchedule() async {
+        try? await session.setLocalSchedule(.cleared, on: interface.wdev)
+    }
+
+    static func peerSchedule(_ link: NDPLink) -> NANPeerSchedule {
+        let availability = link.peerAvailability
+        guard !availability.maps.isEmpty else {
+            return NANPeerSchedule(peer: link.id.peer, committedDiscoveryWindows: link.peerCommittedDW)
+        }
+        let channels = availability.channels.map {
+            NANScheduleChannel(frequency: Frequency(rawValue: UInt32($0.channel.frequency)), channelEntry: $0.kernelChannelEntry)
+        }
+        let maps = availability.maps.map { map in
+            NANPeerMap(mapID: map.mapID, timeSlots: map.slots.map { $0.map { UInt8($0) } ?? NANLocalSchedule.unavailableSlot })
+        }
+        return NANPeerSchedule(peer: link.id.peer, committedDiscoveryWindows: link.peerCommittedDW,
+                               sequenceID: availability.sequenceID, channels: channels, maps: maps)
+    }
+
+    func addPeer(_ link: NDPLink) async throws {
+        let ht = link.peerElements.first(where: { $0.id == 45 }).map { Array($0.body) } ?? Self.htCapabilities
+        let vht = link.peerElements.first(where: { $0.id == 191 }).map { Array($0.body) }
+        let parameters = NANStationParameters(scope: .managementInterface(interface.wdev), peer: link.id.peer,
+                                              htCapability: ht, vhtCapability: vht)
+        do {
+            try await session.addStation(parameters)
+        } catch let error as NetlinkError where error.code == .alreadyRunning {
+            // A second data path to the same peer: its NMI station is already there.
+        }
+        try await session.setPeerSchedule(Self.peerSchedule(link), on: interface.wdev)
+    }
+
+    func addPeerDataStation(_ link: NDPLink, on data: DataInterface) async throws {
+        let scope = StationScope.dataInterface(InterfaceIndex(rawValue: data.index), peerManagementAddress: link.id.peer)
+        do {
+            try await session.addStation(NANStationParameters(scope: scope, peer: link.peerNDI))
+        } catch let error as NetlinkError where error.code == .alreadyRunning {
+        }
+        try await session.setStationFlags(scope, peer: link.peerNDI, mask: .authorized, set: .authorized)
+    }
+
+    func removePeerDataStation(_ peerNDI: MACAddress, of peerNMI: MACAddress, on data: DataInterface) async {
+        try? await session.removeStation(.dataInterface(InterfaceIndex(rawValue: data.index), peerManagementAddress: peerNMI),
+                                         peer: peerNDI)
+    }
+
+    func removePeer(_ peerNMI: MACAddress) async {
+        try? await session.removeStation(.managementInterface(interface.wdev), peer: peerNMI)
+    }
+}

@@ -32,6 +32,8 @@ actor DataPathEngine {
 
     /// The data paths that are up.
     var connections: [NDPLink] { Array(established.values) }
+    /// The data paths that are up, as reported when they connected.
+    private(set) var connectionReports: [DataPathConnection] = []
 
     // MARK: Set-up
 
@@ -61,9 +63,11 @@ actor DataPathEngine {
     }
 
     /// Accepts data-path requests to our publish `publishID`; the stream reports each one. Ends with the engine.
-    func accept(publishID: InstanceID, serviceInfo: [UInt8] = []) async throws -> AsyncStream<DataPathEvent> {
+    func accept(publishID: InstanceID, serviceInfo: [UInt8] = [], from peers: Set<MACAddress>? = nil) async throws
+        -> AsyncStream<DataPathEvent> {
         _ = try await ready()
         negotiations?.acceptingPublishes.insert(publishID)
+        negotiations?.admittedPeers[publishID] = peers
         negotiations?.responseServiceInfo[publishID] = serviceInfo
         let (stream, continuation) = AsyncStream.makeStream(of: DataPathEvent.self, bufferingPolicy: .bufferingNewest(64))
         publishWatchers[publishID]?.finish()
@@ -74,6 +78,7 @@ actor DataPathEngine {
     /// Stops accepting requests to `publishID` (data paths already up stay up).
     func stopAccepting(publishID: InstanceID) {
         negotiations?.acceptingPublishes.remove(publishID)
+        negotiations?.admittedPeers[publishID] = nil
         publishWatchers.removeValue(forKey: publishID)?.finish()
     }
 
@@ -204,7 +209,8 @@ actor DataPathEngine {
             try await radio.addPeerDataStation(link, on: interface)
         } catch {
             if var table = negotiations {
-                let actions = table.terminate(link.id, reason: DataPathEndReason(.kernelFailure, code: .resourceLimitation))
+                let reason = DataPathEndReason(.kernelFailure, code: .resourceLimitation, detail: "\(error)")
+                let actions = table.terminate(link.id, reason: reason)
                 negotiations = table
                 established[link.id] = link
                 await perform(actions)
@@ -218,10 +224,12 @@ actor DataPathEngine {
             localAddress: InterfaceIdentifier(eui64Of: interface.address).linkLocalAddress,
             peerAddress: peerIID.linkLocalAddress, cipherSuite: "open", peerServiceInfo: link.peerServiceInfo,
             isInitiator: link.isInitiator)
+        connectionReports.append(connection)
         report(link.id, .connected(connection), final: false)
     }
 
     private func tearDown(_ id: NDPIdentifier) async {
+        connectionReports.removeAll { $0.id == id }
         guard let link = established.removeValue(forKey: id), let interface else { return }
         if !established.values.contains(where: { $0.peerNDI == link.peerNDI }) {
             await radio.removePeerDataStation(link.peerNDI, of: link.id.peer, on: interface)

@@ -76,6 +76,8 @@ public struct DataPathNegotiations: Sendable {
     public var localNDI: MACAddress
     /// Publish instances that accept data-path requests.
     public var acceptingPublishes: Set<InstanceID> = []
+    /// Per publish, the only peers (NMI addresses) whose requests are accepted; no entry: anyone.
+    public var admittedPeers: [InstanceID: Set<MACAddress>] = [:]
     /// Service info we send back in responses, per publish.
     public var responseServiceInfo: [InstanceID: [UInt8]] = [:]
 
@@ -168,7 +170,8 @@ public struct DataPathNegotiations: Sendable {
             [.send(DataPathMessages.response(local, id: id, dialogToken: ndp.dialogToken, responderNDI: nil, accepted: false,
                                              reason: reason, interfaceID: nil, serviceInfo: []), to: id.peer, ndp: id)]
         }
-        guard let publishID = ndp.publishID, acceptingPublishes.contains(publishID) else { return reject(.ndpRejected) }
+        guard let publishID = ndp.publishID, acceptingPublishes.contains(publishID),
+              admittedPeers[publishID].map({ $0.contains(id.peer) }) ?? true else { return reject(.ndpRejected) }
         if ndp.securityPresentFlag || message.cipherSuiteInfo != nil { return reject(.securityPolicy) }
         guard entries.count < maximumEntries else { return reject(.resourceLimitation) }
         let peerAvailability = PeerAvailability(message.availability)

@@ -10,9 +10,11 @@ extension NANEngine {
     ///
     /// - Throws: `DataPathError.notSupported` without data-path support, or the kernel's error creating
     ///   the data interface or installing the schedule.
-    public func acceptDataPaths(publishID: InstanceID, serviceInfo: [UInt8] = []) async throws -> AsyncStream<DataPathEvent> {
+    /// `peers` limits who may connect (NMI addresses); nil accepts anyone.
+    public func acceptDataPaths(publishID: InstanceID, serviceInfo: [UInt8] = [], from peers: Set<MACAddress>? = nil) async throws
+        -> AsyncStream<DataPathEvent> {
         guard let dataPath else { throw DataPathError.notSupported }
-        return try await dataPath.accept(publishID: publishID, serviceInfo: serviceInfo)
+        return try await dataPath.accept(publishID: publishID, serviceInfo: serviceInfo, from: peers)
     }
 
     /// Stops accepting requests to `publishID`; data paths already up stay up.
@@ -34,8 +36,8 @@ extension NANEngine {
     }
 
     /// The data paths that are up.
-    public func dataPaths() async -> [NDPIdentifier] {
-        await dataPath?.connections.map(\.id) ?? []
+    public func dataPaths() async -> [DataPathConnection] {
+        await dataPath?.connectionReports ?? []
     }
 }
 

@@ -51,9 +51,21 @@ public struct DataPathEndReason: Hashable, Sendable, CustomStringConvertible {
     /// The NAN reason code carried or sent, `.none` if none.
     public var code: NANReasonCode
 
+    /// What failed, for a local failure (e.g. the kernel's error); not sent on the air.
+    public var detail: String?
+
     /// Creates a reason.
-    public init(_ kind: Kind, code: NANReasonCode = .none) { self.kind = kind; self.code = code }
+    public init(_ kind: Kind, code: NANReasonCode = .none, detail: String? = nil) {
+        self.kind = kind
+        self.code = code
+        self.detail = detail
+    }
+
+    /// The kind's name: `local-request`, `peer-request`, `rejected`, `timeout`, …
+    public var name: String { kind.name }
 
     /// `rejected (reason 10)`.
-    public var description: String { code == .none ? kind.name : "\(kind.name) (reason \(code.rawValue))" }
+    public var description: String {
+        (code == .none ? kind.name : "\(kind.name) (reason \(code.rawValue))") + (detail.map { ": \($0)" } ?? "")
+    }
 }

@@ -23,6 +23,7 @@ struct SubscribeCommand: Command {
             Example("waware subscribe _chat._tcp --count 1", "Wait for one publisher."),
             Example("waware subscribe _chat._tcp --active --timeout 5 --json", "Ask actively for 5 seconds, JSON lines."),
             Example("waware subscribe _chat._tcp --count 1 --send ping --messages 1", "Send 'ping' to the publisher found and wait for its answer."),
+            Example("waware subscribe _chat._tcp --count 1 --data-path --open", "Set up an open data path to the publisher found; keep it until Ctrl-C."),
         ]
     )
 
@@ -38,7 +39,8 @@ struct SubscribeCommand: Command {
             .option("srf-exclude", value: "macs", help: "These publishers may not answer."),
             .flag("srf-bloom", help: "Send the service response filter as a Bloom filter rather than a list."),
             .option("delay", value: "seconds", help: "Wait this long after NAN is up before subscribing."),
-        ]
+            .flag("data-path", help: "Request a data path to the first publisher found and keep it until Ctrl-C, --timeout or the peer ends it; needs --passphrase, --pmk or --open."),
+        ] + DataPathArguments.security
 
     var values: DiscoveryArguments.Values
     var active: Bool
@@ -48,9 +50,12 @@ struct SubscribeCommand: Command {
     var messages: Int
     var responseFilter: ServiceResponseFilter?
     var delay: Double?
+    /// How the requested data path is protected; nil when none is requested.
+    var dataPathSecurity: WADataPathSecurity?
 
     init(from parsed: ParsedValues) throws {
         values = try DiscoveryArguments.values(from: parsed)
+        dataPathSecurity = try DataPathArguments.security(from: parsed, required: parsed.flag("data-path"), flag: "data-path")
         delay = try parsed.option("delay", expected: "a number of seconds such as 0.25") { text in
             Double(text).flatMap { $0 >= 0 && $0 < 1e6 ? $0 : nil }
         }
@@ -140,6 +145,8 @@ struct SubscribeCommand: Command {
         var found = 0
         var received = 0
         var reason: WATerminationReason?
+        var dataPath: Task<Void, any Error>?
+        defer { dataPath?.cancel() }
         func done() -> Bool { count.map { found >= $0 && received >= messages } ?? false }
         for try await event in subscriber {
             switch event {
@@ -148,6 +155,17 @@ struct SubscribeCommand: Command {
                 try records.started(phy: phy, address: system.localAddress).write(json: values.json, to: output)
             case .discovered(let endpoint), .updated(let endpoint):
                 found += 1
+                if let dataPathSecurity, dataPath == nil {
+                    let json = values.json
+                    dataPath = Task {
+                        try await system.withDataPath(to: endpoint, security: dataPathSecurity) { connection, events in
+                            try DataPathRecord.from(.connected(connection), service: name, since: start).write(json: json, to: output)
+                            for await event in events {
+                                try DataPathRecord.from(event, service: name, since: start).write(json: json, to: output)
+                            }
+                        }
+                    }
+                }
                 // The follow-up starts before anything is printed: if it reaches the radio within the DW in
                 // which the publish arrived, it is delivered in that same DW.
                 var sending = records.record("sending")
@@ -175,6 +193,14 @@ struct SubscribeCommand: Command {
                 reason = why
             }
             if done() { await subscriber.stop() }
+        }
+        if let dataPath {
+            // The data path outlives the discovery: keep it until Ctrl-C, --timeout or the peer ends it.
+            try await withTaskCancellationHandler {
+                try await dataPath.value
+            } onCancel: {
+                dataPath.cancel()
+            }
         }
         let timedOut = reason == .userRequest && !done() && !Task.isCancelled && timeout != nil
         var end = records.record("terminated")

@@ -58,7 +58,7 @@ extension NANEngine {
             } else {
                 try await session.startNAN(on: interface.wdev, configuration: configuration)
             }
-            let dataPath = await tap?.start(fiveGHzDiscovery: configuration.bands?.contains(.band5GHz) ?? false)
+            let dataPath = await tap?.start(fiveGHzDiscovery: configuration.bands?.contains(.band5GHz) ?? false, trace: options.trace)
             defer { tap?.stop() }
             do {
                 var engineOptions = DiscoveryEngine.Options()

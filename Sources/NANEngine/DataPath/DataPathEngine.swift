@@ -19,6 +19,7 @@ actor DataPathEngine {
     /// A frame is retried at this many DWs before the data path is given up.
     static let maximumAttempts = 8
     static let maximumQueued = 64
+    /// How long a setup may take (generous: NAFs wait for DWs, and a loaded machine is slow).
 
     private var pathWatchers: [NDPIdentifier: AsyncStream<DataPathEvent>.Continuation] = [:]
     private var publishWatchers: [InstanceID: AsyncStream<DataPathEvent>.Continuation] = [:]
@@ -26,8 +27,12 @@ actor DataPathEngine {
     private var established: [NDPIdentifier: NDPLink] = [:]
     private let clock = ContinuousClock()
 
-    init(radio: any DataPathRadio) {
+    /// Receives one line per NAF sent or received and per kernel step (diagnostics); nil for none.
+    let trace: (@Sendable (String) -> Void)?
+
+    init(radio: any DataPathRadio, trace: (@Sendable (String) -> Void)? = nil) {
         self.radio = radio
+        self.trace = trace
     }
 
     /// The data paths that are up.
@@ -46,9 +51,11 @@ actor DataPathEngine {
             let schedule = DataPathSchedule.preferred(fiveGHz: candidate)
             do {
                 try await radio.setLocalSchedule(schedule)
+                trace?("dp local schedule \(schedule.channels) committed \(schedule.committedSlotCount) slots")
                 chosen = schedule
                 break
             } catch {
+                trace?("dp local schedule with \(candidate.map { "\($0)" } ?? "2.4 GHz only") refused: \(error)")
                 if candidate == nil { await radio.removeDataInterface(created); interface = nil; throw error }
             }
         }
@@ -136,6 +143,7 @@ actor DataPathEngine {
             await received(bytes)
         case .transmitStatus(let cookie, let acknowledged):
             guard let item = inFlight.removeValue(forKey: cookie) else { return }
+            trace?("dp tx status cookie \(cookie) acked \(acknowledged) attempt \(item.attempts) \(item.ndp)")
             if acknowledged || item.last { return }
             if item.attempts >= Self.maximumAttempts {
                 if var table = negotiations {
@@ -163,6 +171,7 @@ actor DataPathEngine {
               let message = try? DataPathMessage(naf) else { return }
         let actions = table.receive(message, from: frame.header.source, now: clock.now)
         negotiations = table
+        trace?("dp rx \(message.subtype) status \(message.ndp.status.rawValue) from \(frame.header.source) ndp \(message.ndp.ndpID) -> \(actions.count) actions")
         await perform(actions)
     }
 
@@ -181,8 +190,10 @@ actor DataPathEngine {
                 pathPublish[id] = publishID
                 publishWatchers[publishID]?.yield(.requested(id, serviceInfo: info))
             case .establish(let link):
+                trace?("dp establish \(link.id) peer NDI \(link.peerNDI) common slots \(link.peerAvailability.maps.count) maps")
                 await establish(link)
             case .ended(let id, let reason, let wasEstablished):
+                trace?("dp ended \(id) \(reason)")
                 if wasEstablished || established[id] != nil { await tearDown(id) }
                 waiting.removeAll { $0.ndp == id && !$0.last }
                 report(id, .terminated(id, reason), final: true)
@@ -195,9 +206,11 @@ actor DataPathEngine {
         item.attempts += 1
         do {
             let cookie = try await radio.transmit(item.bytes, frequency: windowFrequency)
+            trace?("dp tx \(item.bytes.count > 30 ? item.bytes[30] : 0) cookie \(cookie) attempt \(item.attempts) freq \(windowFrequency ?? 0) \(item.ndp)")
             inFlight[cookie] = item
             if inFlight.count > Self.maximumQueued, let oldest = inFlight.keys.min() { inFlight.removeValue(forKey: oldest) }
         } catch {
+            trace?("dp tx failed: \(error)")
             if item.attempts < Self.maximumAttempts && !item.last && waiting.count < Self.maximumQueued { waiting.append(item) }
         }
     }

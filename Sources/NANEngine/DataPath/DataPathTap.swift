@@ -38,9 +38,10 @@ struct DataPathTap: Sendable {
     }
 
     /// Starts the engine and the pump once NAN runs.
-    func start(fiveGHzDiscovery: Bool) async -> DataPathEngine {
+    func start(fiveGHzDiscovery: Bool, trace: (@Sendable (String) -> Void)?) async -> DataPathEngine {
         let engine = DataPathEngine(radio: NL80211DataPathRadio(
-            session: radio.session, interface: radio.interface, adapter: radio.adapter, fiveGHzEnabled: fiveGHzDiscovery))
+            session: radio.session, interface: radio.interface, adapter: radio.adapter, fiveGHzEnabled: fiveGHzDiscovery),
+            trace: trace)
         let events = events
         Task {
             for await event in events { await engine.handle(event) }

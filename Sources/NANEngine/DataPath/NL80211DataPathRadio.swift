@@ -96,21 +96,38 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
         let vht = link.peerElements.first(where: { $0.id == 191 }).map { Array($0.body) }
         let parameters = NANStationParameters(scope: .managementInterface(interface.wdev), peer: link.id.peer,
                                               htCapability: ht, vhtCapability: vht)
-        do {
-            try await session.addStation(parameters)
-        } catch let error as NetlinkError where error.code == .alreadyRunning {
-            // A second data path to the same peer: its NMI station is already there.
+        try await step("add the peer's NMI station") {
+            do {
+                try await session.addStation(parameters)
+            } catch let error as NetlinkError where error.code == .alreadyRunning {
+                // A second data path to the same peer: its NMI station is already there.
+            }
         }
-        try await session.setPeerSchedule(Self.peerSchedule(link), on: interface.wdev)
+        try await step("install the peer's schedule") {
+            try await session.setPeerSchedule(Self.peerSchedule(link), on: interface.wdev)
+        }
     }
 
     func addPeerDataStation(_ link: NDPLink, on data: DataInterface) async throws {
         let scope = StationScope.dataInterface(InterfaceIndex(rawValue: data.index), peerManagementAddress: link.id.peer)
-        do {
-            try await session.addStation(NANStationParameters(scope: scope, peer: link.peerNDI))
-        } catch let error as NetlinkError where error.code == .alreadyRunning {
+        try await step("add the peer's NDI station") {
+            do {
+                try await session.addStation(NANStationParameters(scope: scope, peer: link.peerNDI))
+            } catch let error as NetlinkError where error.code == .alreadyRunning {
+            }
         }
-        try await session.setStationFlags(scope, peer: link.peerNDI, mask: .authorized, set: .authorized)
+        try await step("authorize the peer's NDI station") {
+            try await session.setStationFlags(scope, peer: link.peerNDI, mask: .authorized, set: .authorized)
+        }
+    }
+
+    /// Runs one kernel step; a failure names the step.
+    private func step(_ name: String, _ body: () async throws -> Void) async throws {
+        do {
+            try await body()
+        } catch {
+            throw DataPathError(description: "\(name): \(error)")
+        }
     }
 
     func removePeerDataStation(_ peerNDI: MACAddress, of peerNMI: MACAddress, on data: DataInterface) async {

@@ -47,11 +47,21 @@ public struct NANStationParameters: Sendable, Hashable {
     public var vhtCapability: [UInt8]?
     /// The peer's HE capabilities element body, if it has one.
     public var heCapability: [UInt8]?
+    /// Supported rates in units of 500 kbit/s (`STA_SUPPORTED_RATES`, which NEW_STATION requires).
+    public var supportedRates: [UInt8]
+    /// Listen interval (`STA_LISTEN_INTERVAL`, required by NEW_STATION).
+    public var listenInterval: UInt16
+    /// Association ID (`STA_AID`, required by NEW_STATION), 1…2007.
+    public var associationID: UInt16
+
+    /// The OFDM rates 6–54 Mbit/s, in 500 kbit/s units: what every NAN data device supports.
+    public static let ofdmRates: [UInt8] = [12, 18, 24, 36, 48, 72, 96, 108]
 
     /// Creates parameters.
     public init(scope: StationScope, peer: MACAddress, flagMask: StationFlags = [.authenticated, .associated],
                 flagSet: StationFlags = [.authenticated, .associated],
-                htCapability: [UInt8]? = nil, vhtCapability: [UInt8]? = nil, heCapability: [UInt8]? = nil) {
+                htCapability: [UInt8]? = nil, vhtCapability: [UInt8]? = nil, heCapability: [UInt8]? = nil,
+                supportedRates: [UInt8] = NANStationParameters.ofdmRates, listenInterval: UInt16 = 0, associationID: UInt16 = 1) {
         self.scope = scope
         self.peer = peer
         self.flagMask = flagMask
@@ -59,6 +69,9 @@ public struct NANStationParameters: Sendable, Hashable {
         self.htCapability = htCapability
         self.vhtCapability = vhtCapability
         self.heCapability = heCapability
+        self.supportedRates = supportedRates
+        self.listenInterval = listenInterval
+        self.associationID = associationID
     }
 }
 
@@ -208,6 +221,9 @@ extension NL80211Request {
         try putScope(p.scope, into: &w)
         try w.put(A.mac, bytes: p.peer.bytes)
         try putFlags(mask: p.flagMask, set: p.flagSet, into: &w)
+        try w.put(A.staSupportedRates, bytes: p.supportedRates)
+        try w.put(A.staListenInterval, p.listenInterval)
+        try w.put(A.staAid, p.associationID)
         if let ht = p.htCapability { try w.put(A.htCapability, bytes: ht) }
         if let vht = p.vhtCapability { try w.put(A.vhtCapability, bytes: vht) }
         if let he = p.heCapability { try w.put(A.heCapability, bytes: he) }

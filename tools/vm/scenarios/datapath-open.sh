@@ -15,9 +15,9 @@ radio_netns 1 dB
 iw reg get | sed 's/^/    reg: /' | head -n 4
 
 step "A publishes _dp._tcp accepting open data paths; B subscribes with --data-path --open"
-start_bg pub dA "$WAWARE" publish _dp._tcp --accept-data-paths --open --json
+start_bg pub dA env WAWARE_TRACE=1 "$WAWARE" publish _dp._tcp --accept-data-paths --open --json
 wait_for_line "$(bg_log pub)" '"event":"started"' 60
-start_bg sub dB "$WAWARE" subscribe _dp._tcp --count 1 --data-path --open --json
+start_bg sub dB env WAWARE_TRACE=1 "$WAWARE" subscribe _dp._tcp --count 1 --data-path --open --json
 wait_for_line "$(bg_log sub)" '"event":"data-path-up"' 60
 wait_for_line "$(bg_log pub)" '"event":"data-path-up"' 30
 wait_for_line "$(bg_log pub)" '"event":"data-path-requested"' 5

@@ -1,5 +1,3 @@
-public import NANWire
-
 /// A peer's committed availability, read from the NAN Availability attributes of its data-path NAFs:
 /// per map, which channel each 16-TU slot of the 512-TU period is on.
 public struct PeerAvailability: Hashable, Sendable {

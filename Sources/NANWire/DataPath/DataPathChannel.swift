@@ -1,5 +1,3 @@
-public import NANWire
-
 /// A 20 MHz channel a data link can use: its frequency and how NAN frames name it (global operating
 /// class and the channel's bit in that class's channel list).
 public struct DataPathChannel: Hashable, Sendable, CustomStringConvertible {

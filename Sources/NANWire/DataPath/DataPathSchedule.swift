@@ -1,5 +1,3 @@
-public import NANWire
-
 /// Our committed availability for data links: which channel each of the 32 16-TU slots of the 512-TU
 /// NAN period is spent on.
 ///

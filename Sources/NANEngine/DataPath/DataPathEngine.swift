@@ -13,7 +13,15 @@ actor DataPathEngine {
     private var windowFrequency: Int?
     private var sequence: UInt16 = 0
 
-    private struct Outgoing { var bytes: [UInt8]; var ndp: NDPIdentifier; var attempts: Int; var last: Bool }
+    private struct Outgoing {
+        var bytes: [UInt8]
+        var ndp: NDPIdentifier
+        var attempts: Int
+        /// Sent once, never retried (terminations, keepalives).
+        var last: Bool
+        /// A keepalive to this peer NMI: its acknowledgement is the peer's sign of life.
+        var keepalive: MACAddress? = nil
+    }
     private var waiting: [Outgoing] = []
     private var inFlight: [UInt64: Outgoing] = [:]
     /// A frame is retried at this many DWs before the data path is given up.
@@ -26,6 +34,27 @@ actor DataPathEngine {
     private var pathPublish: [NDPIdentifier: InstanceID] = [:]
     private var established: [NDPIdentifier: NDPLink] = [:]
     private let clock = ContinuousClock()
+
+    /// Per peer with data paths up: keepalives not acknowledged in a row, and when the last went out.
+    private var liveness: [MACAddress: (misses: Int, lastProbe: ContinuousClock.Instant)] = [:]
+    /// Per data path: the station's packet count and when it last changed (for the idle timeout).
+    private var activity: [NDPIdentifier: (packets: UInt64, since: ContinuousClock.Instant)] = [:]
+    /// How often a peer with data paths up is probed (a Schedule Update Notification NAF, acknowledged by
+    /// its radio).
+    var keepaliveInterval: Duration = .seconds(2)
+    /// After this many unacknowledged probes in a row the peer is lost and its data paths end.
+    var peerLossMisses = 5
+    /// A data path with no packets either way for this long is ended (nil: never).
+    var idleTimeout: Duration? = nil
+
+    /// Sets the idle timeout (nil: never).
+    func setIdleTimeout(_ timeout: Duration?) { idleTimeout = timeout }
+
+    /// Sets how often peers are probed and after how many unanswered probes they are lost.
+    func setKeepalive(interval: Duration, misses: Int) {
+        keepaliveInterval = interval
+        peerLossMisses = max(1, misses)
+    }
 
     /// Receives one line per NAF sent or received and per kernel step (diagnostics); nil for none.
     let trace: (@Sendable (String) -> Void)?
@@ -139,11 +168,21 @@ actor DataPathEngine {
             waiting.removeAll()
             for item in due { await transmit(item) }
             await expire()
+            await supervise()
         case .frameReceived(let bytes):
             await received(bytes)
         case .transmitStatus(let cookie, let acknowledged):
             guard let item = inFlight.removeValue(forKey: cookie) else { return }
             trace?("dp tx status cookie \(cookie) acked \(acknowledged) attempt \(item.attempts) \(item.ndp)")
+            if let peer = item.keepalive, let state = liveness[peer] {
+                let misses = acknowledged ? 0 : state.misses + 1
+                liveness[peer] = (misses, state.lastProbe)
+                if misses >= peerLossMisses {
+                    trace?("dp peer \(peer) lost after \(misses) unacknowledged keepalives")
+                    await lose(peer)
+                }
+                return
+            }
             if acknowledged || item.last { return }
             if item.attempts >= Self.maximumAttempts {
                 if var table = negotiations {
@@ -167,11 +206,53 @@ actor DataPathEngine {
     private func received(_ bytes: [UInt8]) async {
         guard var table = negotiations,
               let frame = try? NANManagementFrame(bytes: bytes), case .action(let naf) = frame.body,
-              frame.header.destination == radio.localAddress,
-              let message = try? DataPathMessage(naf) else { return }
+              frame.header.destination == radio.localAddress else { return }
+        if liveness[frame.header.source] != nil { liveness[frame.header.source]?.misses = 0 }
+        guard let message = try? DataPathMessage(naf) else { return }
         let actions = table.receive(message, from: frame.header.source, now: clock.now)
         negotiations = table
         trace?("dp rx \(message.subtype) status \(message.ndp.status.rawValue) from \(frame.header.source) ndp \(message.ndp.ndpID) -> \(actions.count) actions")
+        await perform(actions)
+    }
+
+    // MARK: Peer loss and idle data paths
+
+    /// Probes peers that are due and ends data paths that have been idle too long.
+    private func supervise() async {
+        let now = clock.now
+        for (peer, state) in liveness where now - state.lastProbe >= keepaliveInterval {
+            liveness[peer]?.lastProbe = now
+            guard let local = negotiations?.local else { continue }
+            let message = ScheduleMessage(subtype: .scheduleUpdateNotification, ndl: nil,
+                                          availability: [local.schedule.availabilityAttribute])
+            sequence &+= 1
+            let header = ManagementHeader(destination: peer, source: radio.localAddress, bssid: cluster, sequenceControl: sequence << 4)
+            guard let bytes = try? NANManagementFrame(header: header, body: .action(message.frame())).encoded(),
+                  let any = established.values.first(where: { $0.id.peer == peer }) else { continue }
+            await transmit(Outgoing(bytes: bytes, ndp: any.id, attempts: 0, last: true, keepalive: peer))
+        }
+        guard let idleTimeout, let interface else { return }
+        for link in established.values {
+            guard let packets = await radio.packetCount(of: link.peerNDI, on: interface) else { continue }
+            if let seen = activity[link.id], seen.packets == packets {
+                if now - seen.since >= idleTimeout, var table = negotiations {
+                    let actions = table.terminate(link.id, reason: DataPathEndReason(.idle, code: .unspecified))
+                    negotiations = table
+                    await perform(actions)
+                }
+            } else {
+                activity[link.id] = (packets, now)
+            }
+        }
+    }
+
+    /// The peer stopped answering: its data paths end without a termination frame.
+    private func lose(_ peer: MACAddress) async {
+        liveness[peer] = nil
+        guard var table = negotiations else { return }
+        let ids = table.phases.keys.filter { $0.peer == peer }
+        let actions = ids.flatMap { table.drop($0, reason: DataPathEndReason(.peerLost)) }
+        negotiations = table
         await perform(actions)
     }
 
@@ -231,6 +312,7 @@ actor DataPathEngine {
             return
         }
         established[link.id] = link
+        if liveness[link.id.peer] == nil { liveness[link.id.peer] = (0, clock.now) }
         let peerIID = link.peerInterfaceID ?? InterfaceIdentifier(eui64Of: link.peerNDI)
         let connection = DataPathConnection(
             id: link.id, interfaceName: interface.name, localNDI: interface.address, peerNDI: link.peerNDI,
@@ -243,7 +325,9 @@ actor DataPathEngine {
 
     private func tearDown(_ id: NDPIdentifier) async {
         connectionReports.removeAll { $0.id == id }
+        activity[id] = nil
         guard let link = established.removeValue(forKey: id), let interface else { return }
+        if !established.values.contains(where: { $0.id.peer == link.id.peer }) { liveness[link.id.peer] = nil }
         if !established.values.contains(where: { $0.peerNDI == link.peerNDI }) {
             await radio.removePeerDataStation(link.peerNDI, of: link.id.peer, on: interface)
         }

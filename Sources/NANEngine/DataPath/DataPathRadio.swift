@@ -42,6 +42,8 @@ protocol DataPathRadio: Sendable {
     func addPeerDataStation(_ link: NDPLink, on interface: DataInterface) async throws
     /// Removes the peer's NDI station from `interface`.
     func removePeerDataStation(_ peerNDI: MACAddress, of peerNMI: MACAddress, on interface: DataInterface) async
+    /// Packets received and sent by the peer's NDI station on `interface`, if the kernel reports them.
+    func packetCount(of peerNDI: MACAddress, on interface: DataInterface) async -> UInt64?
     /// Removes the peer's NMI station (and with it its schedule).
     func removePeer(_ peerNMI: MACAddress) async
 }

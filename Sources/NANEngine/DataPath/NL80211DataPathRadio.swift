@@ -135,6 +135,12 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
                                          peer: peerNDI)
     }
 
+    func packetCount(of peerNDI: MACAddress, on data: DataInterface) async -> UInt64? {
+        guard let stations = try? await session.stations(on: InterfaceIndex(rawValue: data.index)),
+              let station = stations.first(where: { $0.peer == peerNDI }) else { return nil }
+        return UInt64(station.receivedPackets ?? 0) + UInt64(station.transmittedPackets ?? 0)
+    }
+
     func removePeer(_ peerNMI: MACAddress) async {
         try? await session.removeStation(.managementInterface(interface.wdev), peer: peerNMI)
     }

@@ -7,9 +7,13 @@ import Synchronization
 private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
     let localAddress: MACAddress
     let ndi: MACAddress
-    let log = Mutex<[String]>([])
+    let sent = Mutex<[(cookie: UInt64, subtype: UInt8)]>([])
     let state = Mutex<(interfaces: Int, stations: Set<MACAddress>, schedule: Bool, cookie: UInt64)>((0, [], false, 0))
-    var deliver: (@Sendable ([UInt8]) async -> Void)?
+    let deliverTo = Mutex<(@Sendable ([UInt8]) async -> Void)?>(nil)
+    var deliver: (@Sendable ([UInt8]) async -> Void)? {
+        get { deliverTo.withLock { $0 } }
+        set { deliverTo.withLock { $0 = newValue } }
+    }
     var failStations = false
 
     init(nmi: MACAddress, ndi: MACAddress) {
@@ -23,6 +27,7 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
     }
     func transmit(_ frame: [UInt8], frequency: Int?) async throws -> UInt64 {
         let cookie = state.withLock { $0.cookie += 1; return $0.cookie }
+        sent.withLock { $0.append((cookie, frame.count > 30 ? frame[30] : 0)) }
         await deliver?(frame)
         return cookie
     }
@@ -43,6 +48,7 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
     func removePeerDataStation(_ peerNDI: MACAddress, of peerNMI: MACAddress, on interface: DataInterface) async {
         state.withLock { _ = $0.stations.remove(peerNDI) }
     }
+    func packetCount(of peerNDI: MACAddress, on interface: DataInterface) async -> UInt64? { 0 }
     func removePeer(_ peerNMI: MACAddress) async { state.withLock { _ = $0.stations.remove(peerNMI) } }
     var leftovers: Bool { state.withLock { $0.interfaces != 0 || !$0.stations.isEmpty || $0.schedule } }
 }
@@ -81,6 +87,31 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         await a.shutDown()
         await b.shutDown()
         #expect(!radioA.leftovers && !radioB.leftovers)
+    }
+
+    @Test func aPeerThatStopsAcknowledgingIsLostAndNothingStays() async throws {
+        let (a, b, radioA, _) = pair()
+        await a.setKeepalive(interval: .zero, misses: 3)
+        let accepted = try await a.accept(publishID: InstanceID(1))
+        let (_, events) = try await b.request(to: nmiA, publishID: InstanceID(1))
+        var bIterator = events.makeAsyncIterator()
+        guard case .connected = await bIterator.next() else { Issue.record("B not connected"); return }
+        var aIterator = accepted.makeAsyncIterator()
+        guard case .requested = await aIterator.next(), case .connected = await aIterator.next() else {
+            Issue.record("A not connected"); return
+        }
+        // B vanishes: A's keepalives (Schedule Update Notifications, subtype 13) go unacknowledged.
+        radioA.deliver = nil
+        for _ in 0..<3 {
+            await a.handle(.discoveryWindow(frequency: 2437))
+            let probe = try #require(radioA.sent.withLock { $0.last(where: { $0.subtype == 13 }) })
+            await a.handle(.transmitStatus(cookie: probe.cookie, acknowledged: false))
+        }
+        guard case .terminated(_, let reason) = await aIterator.next() else { Issue.record("A did not lose B"); return }
+        #expect(reason.kind == .peerLost)
+        #expect(radioA.state.withLock { $0.stations.isEmpty })
+        await a.shutDown()
+        #expect(!radioA.leftovers)
     }
 
     @Test func aKernelFailureEndsTheDataPathAndCleansUp() async throws {

@@ -3,7 +3,7 @@
 # paths, B subscribes and requests one to what it found. Both report the interface, the link-local
 # addresses (each side's peer address is the other's own) and cipher "open"; a TCP exchange of 2 MiB each
 # way over the NDIs is byte-exact; when both stop, no NAN data interface is left.
-# timeout: 240
+# timeout: 420
 source "$(dirname "$0")/../guest/lib.sh"
 TCP="$_lib_dir/tcp-exchange.py"
 
@@ -15,10 +15,10 @@ radio_netns 1 dB
 iw reg get | sed 's/^/    reg: /' | head -n 4
 
 step "A publishes _dp._tcp accepting open data paths; B subscribes with --data-path --open"
-start_bg pub dA env WAWARE_TRACE=1 "$WAWARE" publish _dp._tcp --accept-data-paths --open --json
+start_bg pub dA env WAWARE_TRACE=${DP_TRACE:-0} "$WAWARE" publish _dp._tcp --accept-data-paths --open --json
 wait_for_line "$(bg_log pub)" '"event":"started"' 60
-start_bg sub dB env WAWARE_TRACE=1 "$WAWARE" subscribe _dp._tcp --count 1 --data-path --open --json
-wait_for_line "$(bg_log sub)" '"event":"data-path-up"' 60
+start_bg sub dB env WAWARE_TRACE=${DP_TRACE:-0} "$WAWARE" subscribe _dp._tcp --count 1 --data-path --open --json
+wait_for_line "$(bg_log sub)" '"event":"data-path-(up|down)"' 150
 wait_for_line "$(bg_log pub)" '"event":"data-path-up"' 30
 wait_for_line "$(bg_log pub)" '"event":"data-path-requested"' 5
 

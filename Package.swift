@@ -3,11 +3,14 @@
 // waware: Wi-Fi Aware (NAN) for Linux.
 //
 // Layers, bottom to top (each may use only the ones below it):
-//   CNetlink, CNetlinkShim, CCrypto  C system libraries (libnl-genl-3, libcrypto) and a macro shim
+//   CNetlink, CNetlinkShim           C system libraries (libnl-genl-3) and a macro shim
+//   CCrypto, CSSL                    C system libraries libcrypto and libssl (OpenSSL 3)
 //   NANWire                          pure-Swift codec for NAN frames and attributes (no C, no I/O)
-//   NANSystem                        the only Swift module with C or unsafe pointers: netlink, nl80211,
-//                                    hwsim, libcrypto digests
-//   NANEngine                        discovery engine: publish/subscribe/follow-up timed to DWs
+//   NANCrypto                        hashes, HMAC, PBKDF2, the IEEE 802.11 KDF, AES key wrap, random bytes over
+//                                    libcrypto (the only module importing CCrypto/CSSL; C in OpenSSL+*.swift)
+//   NANSystem                        the only other Swift module with C or unsafe pointers: netlink, nl80211,
+//                                    hwsim
+//   NANEngine                        discovery engine: publish/subscribe/follow-up timed to DWs; data paths
 //   WiFiAware                        the public API (services, paired devices, sessions, errors)
 //   waware                           the command-line tool; imports no C module
 import PackageDescription
@@ -45,24 +48,30 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        .systemLibrary(
+            name: "CSSL",
+            pkgConfig: "libssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
 
         // Swift layers.
         .target(name: "NANWire", swiftSettings: swiftSettings),
+        .target(name: "NANCrypto", dependencies: ["CCrypto", "CSSL", "NANWire"], swiftSettings: swiftSettings),
         .target(
             name: "NANSystem",
-            dependencies: ["CNetlink", "CNetlinkShim", "CCrypto", "NANWire"],
+            dependencies: ["CNetlink", "CNetlinkShim", "NANWire"],
             swiftSettings: swiftSettings
         ),
-        .target(name: "NANEngine", dependencies: ["NANWire", "NANSystem"], swiftSettings: swiftSettings),
+        .target(name: "NANEngine", dependencies: ["NANWire", "NANCrypto", "NANSystem"], swiftSettings: swiftSettings),
         .target(
             name: "WiFiAware",
-            dependencies: ["NANWire", "NANSystem", "NANEngine"],
+            dependencies: ["NANWire", "NANCrypto", "NANSystem", "NANEngine"],
             swiftSettings: swiftSettings
         ),
-        .executableTarget(name: "waware", dependencies: ["WiFiAware", "NANSystem", "NANWire", "NANEngine"], swiftSettings: swiftSettings),
+        .executableTarget(name: "waware", dependencies: ["WiFiAware", "NANCrypto", "NANSystem", "NANWire", "NANEngine"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "nan-bench",
-            dependencies: ["NANWire", "NANSystem"],
+            dependencies: ["NANWire", "NANCrypto", "NANSystem"],
             path: "tools/bench",
             swiftSettings: swiftSettings
         ),
@@ -75,9 +84,10 @@ let package = Package(
 
         // Tests: one target per module, next to what they test.
         .testTarget(name: "NANWireTests", dependencies: ["NANWire"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
+        .testTarget(name: "NANCryptoTests", dependencies: ["NANCrypto", "NANWire"], swiftSettings: swiftSettings),
         .testTarget(name: "NANSystemTests", dependencies: ["NANSystem", "NANWire"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
-        .testTarget(name: "NANEngineTests", dependencies: ["NANEngine", "NANWire", "NANSystem"], swiftSettings: swiftSettings),
-        .testTarget(name: "WiFiAwareTests", dependencies: ["WiFiAware", "NANWire", "NANEngine", "NANSystem"], swiftSettings: swiftSettings),
-        .testTarget(name: "CLITests", dependencies: ["waware", "NANSystem", "NANWire"], swiftSettings: swiftSettings),
+        .testTarget(name: "NANEngineTests", dependencies: ["NANEngine", "NANWire", "NANCrypto", "NANSystem"], swiftSettings: swiftSettings),
+        .testTarget(name: "WiFiAwareTests", dependencies: ["WiFiAware", "NANWire", "NANCrypto", "NANEngine", "NANSystem"], swiftSettings: swiftSettings),
+        .testTarget(name: "CLITests", dependencies: ["waware", "NANCrypto", "NANSystem", "NANWire"], swiftSettings: swiftSettings),
     ]
 )

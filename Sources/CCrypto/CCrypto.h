@@ -1,4 +1,6 @@
-// OpenSSL's libcrypto (libssl-dev). Every hash, MAC and cipher in waware goes through it.
+// OpenSSL's libcrypto (libssl-dev). Every hash, MAC, KDF and cipher in waware goes through it, and only
+// NANCrypto imports this module.
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <openssl/rand.h>

@@ -1,5 +1,6 @@
 import NANWire
 import NANEngine
+import NANCrypto
 import NANSystem
 
 /// A running publish of a declared service on this device: Apple's `WAPublisherListener` (the

@@ -1,5 +1,6 @@
 import NANWire
 import NANEngine
+import NANCrypto
 import NANSystem
 
 /// A running subscribe to a declared service: Apple's `WASubscriberBrowser` (the

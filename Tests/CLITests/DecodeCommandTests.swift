@@ -1,4 +1,5 @@
 import Foundation
+import NANCrypto
 import NANSystem
 import NANWire
 import Testing

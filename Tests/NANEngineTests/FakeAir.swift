@@ -1,8 +1,10 @@
 import NANWire
 @testable import NANEngine
 
-/// A simulated medium joining fake radios: frames reach every other radio (or the addressed one) at once,
-/// and each engine handles them before `send` returns, so tests are deterministic.
+/// A simulated medium joining fake radios. By default frames reach every other radio (or the addressed one)
+/// at once, each engine handles them before `send` returns, and the sender hears its TX status before
+/// `transmit` returns, so tests are deterministic. Like real hwsim it never acknowledges a broadcast. It can
+/// also behave as hwsim does under load (see ``Delivery`` and ``StatusTiming``).
 actor FakeAir {
     struct Sent: Sendable {
         var from: MACAddress
@@ -10,12 +12,41 @@ actor FakeAir {
         var frequency: Int?
     }
 
+    /// When a frame reaches the other radios.
+    enum Delivery: Sendable {
+        /// During `transmit`.
+        case atOnce
+        /// In the next discovery window: at the next `tick`, before the radios hear of the window (hwsim
+        /// sends a frame queued with CMD_FRAME in the next DW slot and notifies the DW after it).
+        case nextWindow
+    }
+
+    /// When the sender hears the TX status of a frame.
+    enum StatusTiming: Sendable {
+        /// Before `transmit` returns (the engine must keep a status that comes before it waits for it).
+        case beforeReturn
+        /// This long after the frame went out (after `transmit` returned).
+        case after(Duration)
+        /// Never (a status the kernel lost).
+        case never
+    }
+
+    private struct Queued {
+        var bytes: [UInt8]
+        var source: MACAddress
+        var frequency: Int?
+        var cookie: UInt64
+    }
+
     private var engines: [MACAddress: DiscoveryEngine] = [:]
     private var signals: [MACAddress: Int] = [:]
     private(set) var sent: [Sent] = []
+    private var queued: [Queued] = []
     private var nextCookie: UInt64 = 100
     /// Radios that do not acknowledge unicast frames (to test delivery failure).
     var deaf: Set<MACAddress> = []
+    private(set) var delivery = Delivery.atOnce
+    private(set) var statusTiming = StatusTiming.beforeReturn
     let codec: any DiscoveryFrameCodec
 
     init(codec: any DiscoveryFrameCodec) { self.codec = codec }
@@ -27,9 +58,20 @@ actor FakeAir {
 
     func makeDeaf(_ address: MACAddress) { deaf.insert(address) }
     func hear(_ address: MACAddress) { deaf.remove(address) }
+    func deliver(_ delivery: Delivery) { self.delivery = delivery }
+    func reportStatus(_ timing: StatusTiming) { statusTiming = timing }
 
-    /// Announces a discovery window to every radio.
+    /// Frames sent by `source` so far.
+    func sent(from source: MACAddress) -> [Sent] { sent.filter { $0.from == source } }
+
+    /// Announces a discovery window to every radio, after sending the frames queued for it.
     func tick(frequency: Int = 2437) async {
+        let due = queued
+        queued.removeAll()
+        for frame in due {
+            let acknowledged = await deliverNow(frame.bytes, from: frame.source, frequency: frame.frequency ?? frequency)
+            await status(acknowledged, cookie: frame.cookie, to: frame.source)
+        }
         for address in engines.keys.sorted(by: { $0.bytes.lexicographicallyPrecedes($1.bytes) }) {
             await engines[address]?.handle(.discoveryWindow(frequency: frequency))
         }
@@ -39,15 +81,43 @@ actor FakeAir {
         nextCookie += 1
         let cookie = nextCookie
         sent.append(Sent(from: source, bytes: bytes, frequency: frequency))
+        switch delivery {
+        case .atOnce:
+            let acknowledged = await deliverNow(bytes, from: source, frequency: frequency ?? 2437)
+            await status(acknowledged, cookie: cookie, to: source)
+        case .nextWindow:
+            queued.append(Queued(bytes: bytes, source: source, frequency: frequency, cookie: cookie))
+        }
+        return cookie
+    }
+
+    /// Hands the frame to its receivers; true when an addressed (unicast) receiver acknowledged it.
+    /// A broadcast is never acknowledged.
+    private func deliverNow(_ bytes: [UInt8], from source: MACAddress, frequency: Int) async -> Bool {
         let destination = (try? codec.decode(bytes)).flatMap { _ in Self.destination(of: bytes) }
-        var acknowledged = destination == .broadcast
+        var acknowledged = false
         for (address, engine) in engines where address != source {
             guard destination == .broadcast || destination == address, !deaf.contains(address) else { continue }
             if destination == address { acknowledged = true }
-            await engine.handle(.frameReceived(bytes: bytes, frequency: frequency ?? 2437, signal: signals[source]))
+            await engine.handle(.frameReceived(bytes: bytes, frequency: frequency, signal: signals[source]))
         }
-        await engines[source]?.handle(.transmitStatus(cookie: cookie, acknowledged: acknowledged))
-        return cookie
+        return acknowledged
+    }
+
+    /// Tells the sender the TX status of `cookie`, now, later or never, as ``statusTiming`` says.
+    private func status(_ acknowledged: Bool, cookie: UInt64, to source: MACAddress) async {
+        guard let engine = engines[source] else { return }
+        switch statusTiming {
+        case .beforeReturn:
+            await engine.handle(.transmitStatus(cookie: cookie, acknowledged: acknowledged))
+        case .after(let delay):
+            Task {
+                try? await Task.sleep(for: delay)
+                await engine.handle(.transmitStatus(cookie: cookie, acknowledged: acknowledged))
+            }
+        case .never:
+            break
+        }
     }
 
     /// Address 1 of an 802.11 management frame.

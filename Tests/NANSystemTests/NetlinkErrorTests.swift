@@ -38,20 +38,31 @@ import Testing
         #expect(error.description.contains("no nl80211"))
     }
 
-    @Test func openingASessionWithoutNL80211FailsWithFamilyNotFound() async throws {
-        // The build machine's kernel has no cfg80211; inside the VM the session opens and there is
-        // nothing to check here (the live suite covers that case).
+    /// Whether the kernel has a module, told by sysfs (independently of netlink): a module loaded or built
+    /// in with parameters, as cfg80211 and mac80211_hwsim are, has /sys/module/NAME/parameters.
+    private static func kernelHasModule(_ name: String) -> Bool {
+        access("/sys/module/\(name)/parameters", F_OK) == 0
+    }
+
+    @Test func openingASessionFailsWithFamilyNotFoundExactlyWhenTheKernelHasNoCfg80211() async throws {
+        // The build machine's kernel has no cfg80211; the VM's has. Either way there is something to check.
+        let present = Self.kernelHasModule("cfg80211")
         do {
             try await NL80211.withSession { _ in }
+            #expect(present, "an nl80211 session opened, but sysfs shows no cfg80211 module")
         } catch let error as NetlinkError {
+            #expect(!present, "cfg80211 is in the kernel (sysfs), yet the session failed: \(error)")
             #expect(error.code == .familyNotFound, "\(error)")
         }
     }
 
-    @Test func openingAnHWSimSessionWithoutTheModuleFailsWithNotLoaded() async throws {
+    @Test func openingAnHWSimSessionFailsWithNotLoadedExactlyWhenTheModuleIsNotLoaded() async throws {
+        let loaded = Self.kernelHasModule("mac80211_hwsim")
         do {
             try await HWSim.withSession { _ in }
+            #expect(loaded, "an hwsim session opened, but sysfs shows no mac80211_hwsim module")
         } catch let error as NetlinkError {
+            #expect(!loaded, "mac80211_hwsim is loaded (sysfs), yet the session failed: \(error)")
             #expect(error.code == .hwsimNotLoaded, "\(error)")
             #expect(error.description.contains("modprobe mac80211_hwsim"))
         }

@@ -147,8 +147,24 @@ private func entries(of folder: String) -> [String] {
         #expect(error?.path == "/nowhere")
     }
 
-    @Test func processIdentityIsTheEffectiveUser() {
-        #expect(ProcessIdentity.effectiveUserID == geteuid())
-        #expect(ProcessIdentity.isRoot == (geteuid() == 0))
+    /// The effective user id as the kernel reports it in /proc/self/status ("Uid: real effective saved fs"),
+    /// a source independent of the geteuid() call the implementation makes.
+    private static func effectiveUserIDFromProc() -> UInt32? {
+        guard let file = fopen("/proc/self/status", "r") else { return nil }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 512)
+        while fgets(&line, Int32(line.count), file) != nil {
+            let text = String(cString: line)
+            guard text.hasPrefix("Uid:") else { continue }
+            let fields = text.dropFirst(4).split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
+            if fields.count >= 2, let effective = UInt32(fields[1]) { return effective }
+        }
+        return nil
+    }
+
+    @Test func processIdentityIsTheEffectiveUserTheKernelReports() throws {
+        let effective = try #require(Self.effectiveUserIDFromProc(), "no Uid: line in /proc/self/status")
+        #expect(ProcessIdentity.effectiveUserID == effective)
+        #expect(ProcessIdentity.isRoot == (effective == 0))
     }
 }

@@ -2,7 +2,8 @@
 //
 // Built by tools/fuzz/run with `swiftc -sanitize=fuzzer,address` together with the NANWire sources (one
 // module), so this file is not part of the package. The decoder under test is chosen by the environment
-// variable NANWIRE_FUZZ_DECODER: sdf, naf, frame, management or attributes.
+// variable NANWIRE_FUZZ_DECODER: sdf, naf, frame, management, attributes or keydescriptor (the RSN key
+// descriptor a Shared-Key Descriptor attribute carries, tried with both NCS-SK MIC lengths).
 //
 // libFuzzer hands the input over as a raw pointer; converting it to an array is the only unsafe step
 // and it stays in this harness. Any decoder outcome is fine except a trap or a sanitizer report; a value
@@ -10,7 +11,7 @@
 // libFuzzer saves the input.
 
 enum FuzzDecoder: String {
-    case sdf, naf, frame, management, attributes
+    case sdf, naf, frame, management, attributes, keydescriptor
 }
 
 nonisolated(unsafe) var selectedDecoder: FuzzDecoder?
@@ -40,6 +41,7 @@ func fuzz(_ bytes: [UInt8]) {
             let peer = PeerAvailability(message.availability)
             check(peer.commonSlots(with: .preferred(fiveGHz: .channel149)).allSatisfy { (0..<32).contains($0) }, "peer schedule")
             check((try? DataPathMessage(NANActionFrame(actionBody: message.frame().encoded()))) == message, "data path message")
+            if let skda = message.sharedKeyDescriptor { checkKeyDescriptor(skda.keyDescriptor) }
         }
         if let message = try? ScheduleMessage(naf) {
             check((try? ScheduleMessage(NANActionFrame(actionBody: message.frame().encoded()))) == message, "schedule message")
@@ -51,11 +53,21 @@ func fuzz(_ bytes: [UInt8]) {
     case .management:
         guard let frame = try? NANManagementFrame(bytes: bytes) else { return }
         check((try? NANManagementFrame(bytes: frame.encoded())) == frame, "management frame")
+    case .keydescriptor:
+        checkKeyDescriptor(bytes[...])
     case .attributes:
         guard let list = try? NANAttribute.decodeList(ByteReader(bytes)) else { return }
         var writer = ByteWriter()
         check((try? NANAttribute.encodeList(list, into: &writer)) != nil, "attribute list encode")
         check((try? NANAttribute.decodeList(ByteReader(writer.bytes))) == list, "attribute list")
+    }
+}
+
+/// Decodes `bytes` as an RSN key descriptor with each NCS-SK MIC length; what decodes must round-trip.
+func checkKeyDescriptor(_ bytes: ArraySlice<UInt8>) {
+    for micLength in [16, 24] {
+        guard let descriptor = try? RSNKeyDescriptor(decoding: bytes, micLength: micLength) else { continue }
+        check((try? descriptor.encoded()) == Array(bytes), "key descriptor (MIC \(micLength))")
     }
 }
 

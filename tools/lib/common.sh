@@ -32,7 +32,8 @@ as_root() {
 }
 
 # need_packages PKG... installs the Debian packages that are not installed yet
-# (`apt-get update` runs at most once per process, before the first install).
+# (`apt-get update` runs at most once per process, before the first install). Another apt or dpkg run
+# holding the lock (a second tools/ script, unattended upgrades) is waited for, up to 10 minutes.
 _waware_apt_updated=
 need_packages() {
     local missing=() pkg
@@ -43,10 +44,10 @@ need_packages() {
     command -v apt-get >/dev/null || die "missing packages ${missing[*]} and no apt-get to install them"
     say "installing ${missing[*]}"
     if [ -z "$_waware_apt_updated" ]; then
-        as_root apt-get update -qq || die "apt-get update failed (no network to the package archive?)"
+        as_root apt-get -o DPkg::Lock::Timeout=600 update -qq || die "apt-get update failed (no network to the package archive?)"
         _waware_apt_updated=1
     fi
-    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
+    DEBIAN_FRONTEND=noninteractive as_root apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
         || die "could not install ${missing[*]}"
 }
 
@@ -60,6 +61,17 @@ need_vng() {
         || die "could not install virtme-ng (pip install virtme-ng)"
     hash -r
     command -v vng >/dev/null || die "virtme-ng installed but 'vng' is not on PATH ($PATH)"
+}
+
+# need_vm_packages installs everything the VM bench runs on the host and in the guest (the guest's root is
+# the host's): QEMU, the initramfs tools virtme-ng uses (a static busybox, cpio), module and firmware
+# tools, the scenarios' programs (iw, ip, python3, timeout, awk, ...) and wireless-regdb, without whose
+# /lib/firmware/regulatory.db `iw reg set US` silently leaves the world domain. Then virtme-ng.
+# docs/testing.md lists every program and its package.
+need_vm_packages() {
+    need_packages qemu-system-x86 busybox-static cpio kmod xz-utils zstd binutils file iw iproute2 python3 \
+        wireless-regdb coreutils mawk procps tar util-linux sed grep findutils libc-bin
+    need_vng
 }
 
 # need_build_deps installs what `swift build` needs from Debian.

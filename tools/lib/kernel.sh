@@ -78,7 +78,7 @@ _kernel_newest_cached() {
 _kernel_fetch() {
     local apt=$WAWARE_CACHE/apt mirror ver pkg debs=() start
     start=$(now)
-    need_packages apt dpkg kmod xz-utils binutils debian-archive-keyring
+    need_packages apt dpkg kmod xz-utils zstd binutils debian-archive-keyring
     mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/dl"
     mirror=$(debian_mirror) || exit 1
     printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s sid main\n' "$mirror" >"$apt/sources.list"

@@ -1,6 +1,6 @@
 /// A NAN Service ID: the first 6 bytes of SHA-256 over the lower-cased service name.
 ///
-/// NANWire has no cryptography; derive an ID from a name with `ServiceID(serviceName:)` in NANSystem
+/// NANWire has no cryptography; derive an ID from a name with `ServiceID(serviceName:)` in NANCrypto
 /// (libcrypto SHA-256), or build one from known bytes here.
 public struct ServiceID: Hashable, Sendable, CustomStringConvertible {
     /// The six bytes, as transmitted.

@@ -1,3 +1,4 @@
+import NANCrypto
 import NANSystem
 import NANWire
 

@@ -88,7 +88,7 @@ wait_for_line "$(bg_log pub)" '"event":"started"' 30 >/dev/null
 describe "device A" publishing "$(bg_log pub)"
 echo
 echo "Device B looks for _chat._tcp and sends \"ping\" to what it finds (waware subscribe):"
-out=$(in_netns deviceB timeout 90 "$WAWARE" subscribe _chat._tcp --count 1 --send ping --messages 1 --timeout 45 --json)
+out=$(in_netns deviceB timeout "$(scaled 90)" "$WAWARE" subscribe _chat._tcp --count 1 --send ping --messages 1 --timeout "$(scaled 45)" --json)
 rc=$?
 printf '%s\n' "$out" >"$SCENARIO_OUT/sub.log"
 describe "device B" "looking for" <"$SCENARIO_OUT/sub.log"

@@ -8,12 +8,25 @@
 #   radio_netns I NS         create network namespace NS and move radio I into it
 #   in_netns NS CMD...       run CMD inside NS (foreground)
 #   start_bg NAME NS CMD...  run CMD inside NS in the background, output to $SCENARIO_OUT/NAME.log
-#   stop_bg NAME [SIGNAL]    stop it (default TERM) and wait for it
+#   stop_bg NAME [SIGNAL [STATUS]]  stop it (default TERM) and wait for it; fails the scenario if it had
+#                            already ended before the signal (a crash mid-scenario) or if its exit status
+#                            is not STATUS (default: 0 after TERM or INT, waware's clean teardown;
+#                            128+9 after KILL)
+#   wait_bg NAME STATUS [SECONDS]   wait (default 30 s) for NAME to end by itself with exit status STATUS
+#   expect_running NAME...   fail if any of these background processes has ended
+#                            Every background process is checked when the scenario ends: one that ended
+#                            by itself without a wait_bg fails the scenario, with its exit status.
 #   bg_log NAME              path of NAME's log
 #   event_field LOG EVENT FIELD   FIELD of the last JSON line in LOG whose "event" is EVENT
 #                            (for `waware ... --json` logs; empty when there is none)
-#   ww ARGS...               run "$WAWARE" ARGS with a time limit (WW_TIMEOUT, default 30 s); a hang
-#                            is reported as such (exit 124) instead of eating the scenario's timeout
+#   ww ARGS...               run "$WAWARE" ARGS with a time limit (WW_TIMEOUT, default 30 s, scaled); a
+#                            hang is reported as such (exit 124) instead of eating the scenario's timeout
+# Time limits
+#   scaled SECONDS           SECONDS times WAWARE_VM_TIME_SCALE (default 3): every limit a scenario waits
+#                            up to (wait_for_line, wait_bg, ww, `--timeout` of a waware it runs, the
+#                            scenario's own timeout in the runner) is scaled, so a loaded 2-core host, where
+#                            software emulation runs many times slower, does not fail a correct scenario.
+#                            A limit costs time only when it is hit; fixed delays (`sleep`) are not scaled.
 # Checks (each prints what was expected and what was seen, and fails the scenario on mismatch;
 # FAIL messages go to stderr, so they show even where a scenario hides the ok lines)
 #   step TEXT                print a step heading, with the seconds since the scenario started
@@ -23,6 +36,13 @@
 #   expect_match WHAT REGEX ACTUAL
 #   expect_contains WHAT NEEDLE TEXT
 #   expect_not_contains WHAT NEEDLE TEXT
+#   expect_nothing_found WHAT STATUS OUTPUT   a `subscribe --json --count N --timeout S` that must find
+#                            nothing: it started (a "started" event), ran until its timeout (a
+#                            "terminated" event with reason timeout, exit status 1 with the "found 0 of"
+#                            message) and reported no discovery. OUTPUT is its stdout and stderr.
+# Regulatory domain
+#   set_country CC           `iw reg set CC`, then checks with `iw reg get` that the domain took effect
+#                            (without wireless-regdb's regulatory.db it silently stays world): fails loudly
 #   fail TEXT
 set -u -o pipefail
 
@@ -31,6 +51,9 @@ SCENARIO_NAME=${SCENARIO_NAME:-scenario}
 SCENARIO_OUT=${SCENARIO_OUT:-/tmp/$SCENARIO_NAME}
 mkdir -p "$SCENARIO_OUT"
 _lib_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+TIME_SCALE=${WAWARE_VM_TIME_SCALE:-3}
+scaled() { awk -v s="$1" -v k="$TIME_SCALE" 'BEGIN { printf "%d", s * k + 0.5 }'; }
 
 PHYS=()
 LINE=
@@ -44,14 +67,34 @@ fail() {
     exit 1
 }
 
-# Background processes end with the scenario, whatever way it ends.
+# Background processes end with the scenario, whatever way it ends. One that already ended by itself
+# (no stop_bg or wait_bg took its status) crashed or quit mid-scenario: that fails the scenario.
 _lib_cleanup() {
-    local name
+    local rc=$? name pid status ended=()
     for name in "${!_BG_PIDS[@]}"; do
-        kill "${_BG_PIDS[$name]}" 2>/dev/null
+        pid=${_BG_PIDS[$name]}
+        if kill -0 "$pid" 2>/dev/null; then
+            kill "$pid" 2>/dev/null
+        else
+            wait "$pid" 2>/dev/null
+            status=$?
+            ended+=("$name (exit $status)")
+            _bg_tail "$name"
+        fi
     done
+    if [ ${#ended[@]} -gt 0 ]; then
+        printf 'FAIL: background process(es) ended by themselves during the scenario: %s\n' "${ended[*]}" >&2
+        exit 1
+    fi
+    exit "$rc"
 }
 trap _lib_cleanup EXIT
+
+# The last lines of a background process's log, to stderr (for a FAIL message).
+_bg_tail() {
+    printf '  last lines of %s:\n' "$(bg_log "$1")" >&2
+    tail -n 15 "$(bg_log "$1")" 2>/dev/null | sed 's/^/    | /' >&2
+}
 
 # How radios are made: WAWARE_VM_SIM=waware (`waware sim add`, the default) or python (the dev aid
 # hwsim-radio.py, to debug the bench without waware).
@@ -95,9 +138,11 @@ in_netns() {
 }
 
 ww() {
-    timeout -k 2 "${WW_TIMEOUT:-30}" "$WAWARE" "$@"
+    local limit
+    limit=$(scaled "${WW_TIMEOUT:-30}")
+    timeout -k 2 "$limit" "$WAWARE" "$@"
     local rc=$?
-    [ $rc = 124 ] && printf 'HANG: waware %s did not finish within %ss\n' "$*" "${WW_TIMEOUT:-30}" >&2
+    [ $rc = 124 ] && printf 'HANG: waware %s did not finish within %ss\n' "$*" "$limit" >&2
     return $rc
 }
 
@@ -128,18 +173,74 @@ start_bg() {
 }
 
 stop_bg() {
-    local name=$1 signal=${2:-TERM} pid=${_BG_PIDS[$1]:-}
+    local name=$1 signal=${2:-TERM} pid=${_BG_PIDS[$1]:-} expected=${3:-}
     [ -n "$pid" ] || fail "no background process named $name"
+    if [ -z "$expected" ]; then
+        case $signal in
+            KILL | 9) expected=137 ;;
+            *) expected=0 ;;
+        esac
+    fi
+    if ! kill -0 "$pid" 2>/dev/null; then
+        wait "$pid" 2>/dev/null
+        local early=$?
+        unset "_BG_PIDS[$name]"
+        _bg_tail "$name"
+        fail "$name had already ended (exit $early) before it was to be stopped with SIG$signal"
+    fi
     kill -s "$signal" "$pid" 2>/dev/null
     wait "$pid" 2>/dev/null
     local rc=$?
     unset "_BG_PIDS[$name]"
     echo "stopped $name with SIG$signal (exit $rc)"
+    if [ "$rc" != "$expected" ]; then
+        _bg_tail "$name"
+        fail "$name exited $rc after SIG$signal, expected $expected"
+    fi
     return 0
 }
 
+wait_bg() {
+    local name=$1 expected=$2 seconds pid=${_BG_PIDS[$1]:-} deadline
+    seconds=$(scaled "${3:-30}")
+    [ -n "$pid" ] || fail "no background process named $name"
+    deadline=$(($(date +%s) + seconds))
+    while kill -0 "$pid" 2>/dev/null; do
+        if [ "$(date +%s)" -ge "$deadline" ]; then
+            _bg_tail "$name"
+            fail "$name did not end by itself within ${seconds}s"
+        fi
+        sleep 0.2
+    done
+    wait "$pid" 2>/dev/null
+    local rc=$?
+    unset "_BG_PIDS[$name]"
+    echo "$name ended by itself (exit $rc)"
+    if [ "$rc" != "$expected" ]; then
+        _bg_tail "$name"
+        fail "$name ended with exit $rc, expected $expected"
+    fi
+}
+
+expect_running() {
+    local name pid
+    for name in "$@"; do
+        pid=${_BG_PIDS[$name]:-}
+        [ -n "$pid" ] || fail "no background process named $name"
+        if ! kill -0 "$pid" 2>/dev/null; then
+            wait "$pid" 2>/dev/null
+            local rc=$?
+            unset "_BG_PIDS[$name]"
+            _bg_tail "$name"
+            fail "$name is no longer running (exit $rc)"
+        fi
+        printf 'ok: %s is running\n' "$name"
+    done
+}
+
 wait_for_line() {
-    local file=$1 regex=$2 seconds=${3:-20} deadline line
+    local file=$1 regex=$2 seconds deadline line
+    seconds=$(scaled "${3:-20}")
     deadline=$(($(date +%s) + seconds))
     while :; do
         line=$(grep -E -m 1 -- "$regex" "$file" 2>/dev/null)
@@ -196,4 +297,29 @@ expect_not_contains() {
     else
         _fail_seen "$1" "expected NOT to contain: $2" "$3"
     fi
+}
+
+expect_nothing_found() {
+    local what=$1 status=$2 out=$3
+    expect_contains "$what: the subscribe started" '"event":"started"' "$out"
+    expect_contains "$what: it ran until its timeout" '"event":"terminated","reason":"timeout"' "$out"
+    expect_match "$what: it said it found none" 'waware: found 0 of [0-9]+ publishers' "$out"
+    expect_eq "$what: exit status (timeout, nothing found)" 1 "$status"
+    expect_not_contains "$what: no discovery" '"event":"discovered"' "$out"
+}
+
+set_country() {
+    local cc=$1 seen deadline
+    iw reg set "$cc" || fail "iw reg set $cc failed"
+    # The kernel applies the new domain asynchronously (it loads regulatory.db); give it a moment.
+    deadline=$(($(date +%s) + 10))
+    while seen=$(iw reg get 2>&1); ! grep -q "^country $cc:" <<<"$seen"; do
+        if [ "$(date +%s)" -ge "$deadline" ]; then
+            printf 'FAIL: iw reg set %s did not take effect (is /lib/firmware/regulatory.db there? package wireless-regdb); iw reg get says:\n%s\n' \
+                "$cc" "$(sed 's/^/    | /' <<<"$seen")" >&2
+            exit 1
+        fi
+        sleep 0.2
+    done
+    printf 'ok: regulatory domain is %s (%s)\n' "$cc" "$(grep "^country $cc:" <<<"$seen")"
 }

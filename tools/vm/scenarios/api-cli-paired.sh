@@ -24,7 +24,7 @@ expect_match "A's NAN address" '^([0-9a-f]{2}:){5}[0-9a-f]{2}$' "$addrA"
 expect_match "B's NAN address" '^([0-9a-f]{2}:){5}[0-9a-f]{2}$' "$addrB"
 
 step "control: C without a selection finds both"
-out=$(in_netns dC env WAWARE_STATE_DIR="$state" "$WAWARE" subscribe _chat._tcp --count 2 --timeout 40 --json) \
+out=$(in_netns dC env WAWARE_STATE_DIR="$state" "$WAWARE" subscribe _chat._tcp --count 2 --timeout "$(scaled 40)" --json) \
     || fail "subscribe failed: $out"
 echo "$out"
 expect_contains "A found" "\"peer\":\"$addrA\"" "$(echo "$out" | grep '"event":"discovered"')"
@@ -32,7 +32,7 @@ expect_contains "B found" "\"peer\":\"$addrB\"" "$(echo "$out" | grep '"event":"
 
 step "C pairs A as Alpha; --paired reports A only, named"
 in_netns dC env WAWARE_STATE_DIR="$state" "$WAWARE" devices add "$addrA" Alpha || fail "devices add failed"
-out=$(in_netns dC env WAWARE_STATE_DIR="$state" "$WAWARE" subscribe _chat._tcp --paired --timeout 12 --json) \
+out=$(in_netns dC env WAWARE_STATE_DIR="$state" "$WAWARE" subscribe _chat._tcp --paired --timeout "$(scaled 12)" --json) \
     || fail "paired subscribe failed: $out"
 echo "$out"
 found=$(echo "$out" | grep '"event":"discovered"')
@@ -42,13 +42,13 @@ expect_contains "A's info" '"info":"from-a"' "$found"
 expect_not_contains "B never reported" "$addrB" "$out"
 
 step "--device Alpha does the same"
-out=$(in_netns dC env WAWARE_STATE_DIR="$state" "$WAWARE" subscribe _chat._tcp --device Alpha --count 1 --timeout 30 --json) \
+out=$(in_netns dC env WAWARE_STATE_DIR="$state" "$WAWARE" subscribe _chat._tcp --device Alpha --count 1 --timeout "$(scaled 30)" --json) \
     || fail "subscribe --device failed: $out"
 expect_contains "A found by name" "\"peer\":\"$addrA\"" "$(echo "$out" | grep '"event":"discovered"')"
 expect_not_contains "B never reported" "$addrB" "$out"
 
 step "an unknown device name fails on one line"
-err=$(in_netns dC env WAWARE_STATE_DIR="$state" "$WAWARE" subscribe _chat._tcp --device Nobody --timeout 5 2>&1 >/dev/null)
+err=$(in_netns dC env WAWARE_STATE_DIR="$state" "$WAWARE" subscribe _chat._tcp --device Nobody --timeout "$(scaled 5)" 2>&1 >/dev/null)
 rc=$?
 expect_eq "exit status" 1 "$rc"
 expect_eq "one line" 1 "$(echo "$err" | grep -c .)"

@@ -14,7 +14,7 @@ wait_for_line "$(bg_log pub)" '"event":"started"' 30
 pub_addr=$(sed -n 's/.*"address":"\([0-9a-f:]*\)".*/\1/p' "$(bg_log pub)" | head -n 1)
 
 step "subscribe, send 'ping', wait for the answer"
-out=$(in_netns dB "$WAWARE" subscribe _chat._tcp --count 1 --send ping --messages 1 --timeout 30 --json) \
+out=$(in_netns dB "$WAWARE" subscribe _chat._tcp --count 1 --send ping --messages 1 --timeout "$(scaled 30)" --json) \
     || fail "subscribe failed: $out"
 echo "$out"
 sub_addr=$(echo "$out" | sed -n 's/.*"address":"\([0-9a-f:]*\)".*"event":"started".*/\1/p' | head -n 1)

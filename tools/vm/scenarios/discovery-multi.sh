@@ -18,7 +18,7 @@ expect_eq "distinct publish instances" 4 \
     "$(grep '"event":"started"' "$(bg_log pub)" | sed -n 's/.*"localInstance":\([0-9]*\).*/\1/p' | sort -u | wc -l)"
 
 step "one process subscribes to all four (two passive services would do; all active here for speed)"
-out=$(in_netns dB "$WAWARE" subscribe "$services" --active --count 1 --timeout 30 --json) || fail "subscribe failed: $out"
+out=$(in_netns dB "$WAWARE" subscribe "$services" --active --count 1 --timeout "$(scaled 30)" --json) || fail "subscribe failed: $out"
 echo "$out"
 expect_eq "discoveries" 4 "$(echo "$out" | grep -c '"event":"discovered"')"
 for s in _a._tcp _b._tcp _c._tcp _d._tcp; do

@@ -17,7 +17,7 @@ pub_instance=$(sed -n 's/.*"event":"started".*"localInstance":\([0-9]*\).*/\1/p'
 expect_match "publisher NMI address" '^([0-9a-f]{2}:){5}[0-9a-f]{2}$' "$pub_addr"
 
 step "passive subscribe on radio 1 finds it"
-out=$(in_netns dB "$WAWARE" subscribe _chat._tcp --count 1 --timeout 30 --json) || fail "subscribe failed: $out"
+out=$(in_netns dB "$WAWARE" subscribe _chat._tcp --count 1 --timeout "$(scaled 30)" --json) || fail "subscribe failed: $out"
 echo "$out"
 found=$(echo "$out" | grep '"event":"discovered"')
 expect_eq "discoveries" 1 "$(echo "$found" | grep -c .)"

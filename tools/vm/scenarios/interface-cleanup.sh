@@ -7,7 +7,7 @@ source "$(dirname "$0")/../guest/lib.sh"
 # NAN interfaces in namespace dA, as iw sees them and as waware sees them.
 iw_nan_interfaces() { in_netns dA iw dev | grep -c 'type NAN'; }
 waware_nan_interfaces() {
-    in_netns dA timeout 30 "$WAWARE" list --json | python3 -c '
+    in_netns dA timeout "$(scaled 30)" "$WAWARE" list --json | python3 -c '
 import json, sys
 print(sum(1 for a in json.load(sys.stdin)["adapters"] for i in a["interfaces"] if i["type"] == "NAN"))'
 }

@@ -1,6 +1,6 @@
 import NANWire
 import Testing
-import NANSystem
+import NANCrypto
 import NANWire
 
 /// Vectors computed independently with `printf '%s' <name lower-cased> | openssl dgst -sha256` (first 12 hex digits).

@@ -1,0 +1,6 @@
+/// The TLS library (OpenSSL's libssl) that connections over data paths will use. Nothing uses TLS yet;
+/// this checks that the library links and starts.
+public enum TLSSupport {
+    /// True when libssl could create (and free) a TLS client context.
+    public static var isAvailable: Bool { OpenSSL.canCreateTLSContext() }
+}

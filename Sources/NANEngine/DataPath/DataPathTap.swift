@@ -40,7 +40,7 @@ struct DataPathTap: Sendable {
     /// Starts the engine and the pump once NAN runs.
     func start(fiveGHzDiscovery: Bool, trace: (@Sendable (String) -> Void)?) async -> DataPathEngine {
         let engine = DataPathEngine(radio: NL80211DataPathRadio(
-            session: radio.session, interface: radio.interface, adapter: radio.adapter, fiveGHzEnabled: fiveGHzDiscovery),
+            session: radio.session, interface: radio.interface, adapter: radio.adapter, fiveGHzEnabled: fiveGHzDiscovery, trace: trace),
             trace: trace)
         let events = events
         Task {

@@ -9,7 +9,12 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
     /// Whether NAN runs with a 5 GHz DW (then 5 GHz channels are worth trying).
     let fiveGHzEnabled: Bool
 
-    init(session: NL80211Session, interface: NANInterface, adapter: Adapter, fiveGHzEnabled: Bool) {
+    /// Diagnostics, one line per kernel step that needed a second try.
+    let trace: (@Sendable (String) -> Void)?
+
+    init(session: NL80211Session, interface: NANInterface, adapter: Adapter, fiveGHzEnabled: Bool,
+         trace: (@Sendable (String) -> Void)? = nil) {
+        self.trace = trace
         self.session = session
         self.interface = interface
         self.adapter = adapter
@@ -94,14 +99,9 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
     func addPeer(_ link: NDPLink) async throws {
         let ht = link.peerElements.first(where: { $0.id == 45 }).map { Array($0.body) } ?? Self.htCapabilities
         let vht = link.peerElements.first(where: { $0.id == 191 }).map { Array($0.body) }
-        let parameters = NANStationParameters(scope: .managementInterface(interface.wdev), peer: link.id.peer,
-                                              htCapability: ht, vhtCapability: vht)
+        let scope = StationScope.managementInterface(interface.wdev)
         try await step("add the peer's NMI station") {
-            do {
-                try await session.addStation(parameters)
-            } catch let error as NetlinkError where error.code == .alreadyRunning {
-                // A second data path to the same peer: its NMI station is already there.
-            }
+            try await addStation(Self.stationVariants(scope: scope, peer: link.id.peer, ht: ht, vht: vht), kind: "NMI")
         }
         try await step("install the peer's schedule") {
             try await session.setPeerSchedule(Self.peerSchedule(link), on: interface.wdev)
@@ -111,14 +111,46 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
     func addPeerDataStation(_ link: NDPLink, on data: DataInterface) async throws {
         let scope = StationScope.dataInterface(InterfaceIndex(rawValue: data.index), peerManagementAddress: link.id.peer)
         try await step("add the peer's NDI station") {
-            do {
-                try await session.addStation(NANStationParameters(scope: scope, peer: link.peerNDI))
-            } catch let error as NetlinkError where error.code == .alreadyRunning {
-            }
+            try await addStation(Self.stationVariants(scope: scope, peer: link.peerNDI, ht: nil, vht: nil), kind: "NDI")
         }
         try await step("authorize the peer's NDI station") {
             try await session.setStationFlags(scope, peer: link.peerNDI, mask: .authorized, set: .authorized)
         }
+    }
+
+    /// The NEW_STATION forms to try, most complete first: Linux 7.2's NAN station rules are young, so the
+    /// first form the kernel accepts is used (and traced). Capabilities only on NMI stations.
+    static func stationVariants(scope: StationScope, peer: MACAddress, ht: [UInt8]?, vht: [UInt8]?) -> [NANStationParameters] {
+        let rates = NANStationParameters.ofdmRates
+        var list = [
+            NANStationParameters(scope: scope, peer: peer, htCapability: ht, vhtCapability: vht,
+                                 supportedRates: rates, listenInterval: 0, associationID: 1),
+            NANStationParameters(scope: scope, peer: peer, htCapability: ht, vhtCapability: vht),
+            NANStationParameters(scope: scope, peer: peer, supportedRates: rates, listenInterval: 0, associationID: 1),
+            NANStationParameters(scope: scope, peer: peer),
+            NANStationParameters(scope: scope, peer: peer, flagMask: [.authenticated], flagSet: [.authenticated]),
+        ]
+        if ht == nil { list.removeFirst(2) }
+        return list
+    }
+
+    /// Adds a station with the first form the kernel takes; an existing station (a second data path to
+    /// the same peer) is fine.
+    private func addStation(_ variants: [NANStationParameters], kind: String) async throws {
+        var last: (any Error)?
+        for (number, parameters) in variants.enumerated() {
+            do {
+                try await session.addStation(parameters)
+                trace?("dp \(kind) station \(parameters.peer) added with form \(number + 1) of \(variants.count)")
+                return
+            } catch let error as NetlinkError where error.code == .alreadyRunning {
+                return
+            } catch let error as NetlinkError where error.errno == 22 {
+                trace?("dp \(kind) station form \(number + 1) refused: \(error)")
+                last = error
+            }
+        }
+        if let last { throw last }
     }
 
     /// Runs one kernel step; a failure names the step.

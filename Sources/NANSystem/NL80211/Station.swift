@@ -47,12 +47,12 @@ public struct NANStationParameters: Sendable, Hashable {
     public var vhtCapability: [UInt8]?
     /// The peer's HE capabilities element body, if it has one.
     public var heCapability: [UInt8]?
-    /// Supported rates in units of 500 kbit/s (`STA_SUPPORTED_RATES`, which NEW_STATION requires).
-    public var supportedRates: [UInt8]
-    /// Listen interval (`STA_LISTEN_INTERVAL`, required by NEW_STATION).
-    public var listenInterval: UInt16
-    /// Association ID (`STA_AID`, required by NEW_STATION), 1…2007.
-    public var associationID: UInt16
+    /// Supported rates in units of 500 kbit/s (`STA_SUPPORTED_RATES`); nil leaves it out.
+    public var supportedRates: [UInt8]?
+    /// Listen interval (`STA_LISTEN_INTERVAL`); nil leaves it out.
+    public var listenInterval: UInt16?
+    /// Association ID (`STA_AID`), 1…2007; nil leaves it out.
+    public var associationID: UInt16?
 
     /// The OFDM rates 6–54 Mbit/s, in 500 kbit/s units: what every NAN data device supports.
     public static let ofdmRates: [UInt8] = [12, 18, 24, 36, 48, 72, 96, 108]
@@ -61,7 +61,7 @@ public struct NANStationParameters: Sendable, Hashable {
     public init(scope: StationScope, peer: MACAddress, flagMask: StationFlags = [.authenticated, .associated],
                 flagSet: StationFlags = [.authenticated, .associated],
                 htCapability: [UInt8]? = nil, vhtCapability: [UInt8]? = nil, heCapability: [UInt8]? = nil,
-                supportedRates: [UInt8] = NANStationParameters.ofdmRates, listenInterval: UInt16 = 0, associationID: UInt16 = 1) {
+                supportedRates: [UInt8]? = nil, listenInterval: UInt16? = nil, associationID: UInt16? = nil) {
         self.scope = scope
         self.peer = peer
         self.flagMask = flagMask
@@ -221,9 +221,9 @@ extension NL80211Request {
         try putScope(p.scope, into: &w)
         try w.put(A.mac, bytes: p.peer.bytes)
         try putFlags(mask: p.flagMask, set: p.flagSet, into: &w)
-        try w.put(A.staSupportedRates, bytes: p.supportedRates)
-        try w.put(A.staListenInterval, p.listenInterval)
-        try w.put(A.staAid, p.associationID)
+        if let rates = p.supportedRates { try w.put(A.staSupportedRates, bytes: rates) }
+        if let interval = p.listenInterval { try w.put(A.staListenInterval, interval) }
+        if let aid = p.associationID { try w.put(A.staAid, aid) }
         if let ht = p.htCapability { try w.put(A.htCapability, bytes: ht) }
         if let vht = p.vhtCapability { try w.put(A.vhtCapability, bytes: vht) }
         if let he = p.heCapability { try w.put(A.heCapability, bytes: he) }

@@ -15,9 +15,9 @@ radio_netns 1 dB
 iw reg get | sed 's/^/    reg: /' | head -n 4
 
 step "A publishes _dp._tcp accepting open data paths; B subscribes with --data-path --open"
-start_bg pub dA env WAWARE_TRACE=${DP_TRACE:-0} "$WAWARE" publish _dp._tcp --accept-data-paths --open --json
+start_bg pub dA env WAWARE_TRACE=${DP_TRACE:-1} "$WAWARE" publish _dp._tcp --accept-data-paths --open --json
 wait_for_line "$(bg_log pub)" '"event":"started"' 60
-start_bg sub dB env WAWARE_TRACE=${DP_TRACE:-0} "$WAWARE" subscribe _dp._tcp --count 1 --data-path --open --json
+start_bg sub dB env WAWARE_TRACE=${DP_TRACE:-1} "$WAWARE" subscribe _dp._tcp --count 1 --data-path --open --json
 wait_for_line "$(bg_log sub)" '"event":"data-path-(up|down)"' 150
 wait_for_line "$(bg_log pub)" '"event":"data-path-up"' 30
 wait_for_line "$(bg_log pub)" '"event":"data-path-requested"' 5
@@ -35,6 +35,12 @@ expect_eq "A's peer address is B's own" "$localB" "$peerA"
 expect_contains "the open warning on B" "data path is open" "$(cat "$(bg_log sub)")"
 in_netns dA ip -6 addr show dev "$ifA" | sed 's/^/    A: /'
 in_netns dB ip -6 addr show dev "$ifB" | sed 's/^/    B: /'
+
+step "waware data-paths lists A's interface with B's NDI"
+out=$(in_netns dA "$WAWARE" data-paths --json) || fail "data-paths failed: $out"
+echo "    $out"
+expect_contains "A's NDI listed" "\"interface\":\"$ifA\"" "$out"
+expect_contains "B's NDI is its peer" "$(event_field "$(bg_log pub)" data-path-up peerInterfaceAddress)" "$out"
 
 step "the link-local addresses are on the interfaces and usable (DAD done)"
 for i in $(seq 1 50); do

@@ -69,7 +69,7 @@ public struct DataPathNegotiations: Sendable {
     /// At most this many data paths (pending or up) at once.
     public var maximumEntries = 16
     /// How long a setup may take from request to confirm.
-    public var setupTimeout: Duration = .seconds(60)
+    public var setupTimeout: Duration = .seconds(120)
     /// What we say about ourselves.
     public var local: DataPathLocalDevice
     /// Our NDI address (one NDI serves every data path).

@@ -121,16 +121,15 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
     /// The NEW_STATION forms to try, most complete first: Linux 7.2's NAN station rules are young, so the
     /// first form the kernel accepts is used (and traced). Capabilities only on NMI stations.
     static func stationVariants(scope: StationScope, peer: MACAddress, ht: [UInt8]?, vht: [UInt8]?) -> [NANStationParameters] {
-        let rates = NANStationParameters.ofdmRates
-        var list = [
-            NANStationParameters(scope: scope, peer: peer, htCapability: ht, vhtCapability: vht,
-                                 supportedRates: rates, listenInterval: 0, associationID: 1),
-            NANStationParameters(scope: scope, peer: peer, htCapability: ht, vhtCapability: vht),
-            NANStationParameters(scope: scope, peer: peer, supportedRates: rates, listenInterval: 0, associationID: 1),
-            NANStationParameters(scope: scope, peer: peer),
-            NANStationParameters(scope: scope, peer: peer, flagMask: [.authenticated], flagSet: [.authenticated]),
-        ]
-        if ht == nil { list.removeFirst(2) }
+        // Linux 7.2 refuses supported rates on NAN stations and capabilities on NDI stations, and wants
+        // them added authenticated or associated.
+        var list: [NANStationParameters] = []
+        if ht != nil || vht != nil {
+            list.append(NANStationParameters(scope: scope, peer: peer, htCapability: ht, vhtCapability: vht))
+            if vht != nil { list.append(NANStationParameters(scope: scope, peer: peer, htCapability: ht)) }
+        }
+        list.append(NANStationParameters(scope: scope, peer: peer))
+        list.append(NANStationParameters(scope: scope, peer: peer, flagMask: [.authenticated], flagSet: [.authenticated]))
         return list
     }
 

@@ -47,15 +47,12 @@ public struct NANStationParameters: Sendable, Hashable {
     public var vhtCapability: [UInt8]?
     /// The peer's HE capabilities element body, if it has one.
     public var heCapability: [UInt8]?
-    /// Supported rates in units of 500 kbit/s (`STA_SUPPORTED_RATES`); nil leaves it out.
+    /// Supported rates in units of 500 kbit/s (`STA_SUPPORTED_RATES`); nil leaves it out, as Linux 7.2 wants for NAN stations.
     public var supportedRates: [UInt8]?
     /// Listen interval (`STA_LISTEN_INTERVAL`); nil leaves it out.
     public var listenInterval: UInt16?
     /// Association ID (`STA_AID`), 1…2007; nil leaves it out.
     public var associationID: UInt16?
-
-    /// The OFDM rates 6–54 Mbit/s, in 500 kbit/s units: what every NAN data device supports.
-    public static let ofdmRates: [UInt8] = [12, 18, 24, 36, 48, 72, 96, 108]
 
     /// Creates parameters.
     public init(scope: StationScope, peer: MACAddress, flagMask: StationFlags = [.authenticated, .associated],

@@ -2,16 +2,6 @@ import Testing
 import NANWire
 @testable import NANEngine
 
-private func hexBytes(_ text: String) -> [UInt8] {
-    var out: [UInt8] = []
-    var index = text.startIndex
-    while index < text.endIndex, let next = text.index(index, offsetBy: 2, limitedBy: text.endIndex) {
-        out.append(UInt8(text[index..<next], radix: 16)!)
-        index = next
-    }
-    return out
-}
-
 /// The open NDP request wpa_supplicant 2.12 sent (../shared/fixtures/wpa_supplicant-2.12/open-ndp-naf-data-path-request-01.hex).
 private let wpaOpenRequest = "d0000000420000000000420000000100506f9a01ee4000000409506f9a18050f09000049041417220000082a02000003291600010000520000000100010901010700506f9a02aabbcc124c000131000e00e1121800040e00000011512000000e00e112180004f0ffffff11800100012700ea029151ff0700730f000074030000750300007c0f00007d1f00007e0300007f030000802100001406000100001019001d2b00002d1a72101bffff000000000000000000000100000000000000000000bf0cfa048003aaaa0000aaaa0000"
 
@@ -151,7 +141,7 @@ private func begin(_ table: inout DataPathNegotiations, publish: UInt8, info: [U
         initiator.maximumEntries = 3
         for _ in 0..<3 { _ = try begin(&initiator, publish: 1, info: [], now: now) }
         #expect(initiator.initiate(to: publisherNMI, publishID: InstanceID(1), serviceInfo: [], now: now) == nil)
-        let expired = initiator.tick(now: now.advanced(by: .seconds(60)))
+        let expired = initiator.tick(now: now.advanced(by: .seconds(600)))
         #expect(expired.filter { if case .ended = $0 { return true } else { return false } }.count == 3)
         #expect(initiator.phases.isEmpty)
     }

@@ -3,7 +3,7 @@
 # paths, B subscribes and requests one to what it found. Both report the interface, the link-local
 # addresses (each side's peer address is the other's own) and cipher "open"; a TCP exchange of 2 MiB each
 # way over the NDIs is byte-exact; when both stop, no NAN data interface is left.
-# timeout: 420
+# timeout: 600
 source "$(dirname "$0")/../guest/lib.sh"
 TCP="$_lib_dir/tcp-exchange.py"
 

@@ -18,7 +18,7 @@ step "1. B ends its data path (Ctrl-C): A reports the peer's termination, B's ND
 start_bg pub dA "$WAWARE" publish _dp._tcp --accept-data-paths --open --json
 wait_for_line "$(bg_log pub)" '"event":"started"' 60
 start_bg sub1 dB "$WAWARE" subscribe _dp._tcp --count 1 --data-path --open --json
-wait_for_line "$(bg_log sub1)" '"event":"data-path-up"' 150
+wait_for_line "$(bg_log sub1)" '"event":"data-path-up"' 300
 wait_for_line "$(bg_log pub)" '"event":"data-path-up"' 30
 ifA=$(event_field "$(bg_log pub)" data-path-up interface)
 expect_eq "A has B's NDI station" 1 "$(stations dA "$ifA")"
@@ -29,14 +29,14 @@ expect_eq "no NDI in dB" 0 "$(ndis dB)"
 
 step "2. kill -9 of B: its NDI goes with its socket; A's publisher keeps running"
 start_bg sub2 dB "$WAWARE" subscribe _dp._tcp --count 1 --data-path --open --json
-wait_for_line "$(bg_log sub2)" '"event":"data-path-up"' 150
+wait_for_line "$(bg_log sub2)" '"event":"data-path-up"' 300
 stop_bg sub2 KILL
 sleep 2
 expect_eq "no NDI in dB after kill -9" 0 "$(ndis dB)"
 
 step "3. A ends (Ctrl-C) while B is connected: B reports the peer's termination; nothing left on either side"
 start_bg sub3 dB "$WAWARE" subscribe _dp._tcp --count 1 --data-path --open --json
-wait_for_line "$(bg_log sub3)" '"event":"data-path-up"' 150
+wait_for_line "$(bg_log sub3)" '"event":"data-path-up"' 300
 stop_bg pub INT
 wait_for_line "$(bg_log sub3)" '"event":"data-path-down".*"reason":"peer-request"' 30
 stop_bg sub3 INT

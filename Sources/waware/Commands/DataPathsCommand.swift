@@ -17,17 +17,15 @@ struct DataPathsCommand: Command {
         ]
     )
 
-    static let arguments: [ArgumentSpec] = [
-        .option("adapter", short: "a", value: "adapter", help: "Phy name, wiphy index or interface name."),
-        .json,
-    ]
+    static let adapterOption = OptionKey("adapter", short: "a", value: "adapter", help: "Phy name, wiphy index or interface name.")
+    static let arguments: [ArgumentSpec] = [adapterOption.spec, .json]
 
     var adapter: String?
     var json: Bool
 
     init(from values: ParsedValues) throws {
-        adapter = values.option("adapter")
-        json = values.flag("json")
+        adapter = values.option(Self.adapterOption)
+        json = values.flag(.json)
     }
 
     struct PeerRecord: Codable, Equatable {

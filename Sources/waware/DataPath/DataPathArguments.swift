@@ -4,18 +4,20 @@ import WiFiAware
 
 /// The data-path options of `waware publish` and `waware subscribe`: how the data path is protected.
 enum DataPathArguments {
+    static let openFlag = FlagKey("open", help: "An open (unencrypted) data path: anyone in range can read it. Must be asked for.")
+    static let passphraseOption = OptionKey("passphrase", value: "text", help: "Secure data path (NCS-SK) with this passphrase, 8 to 63 characters.")
+    static let pmkOption = OptionKey("pmk", value: "hex", help: "Secure data path (NCS-SK) with this 32-byte PMK (64 hex digits).")
+    static let acceptFlag = FlagKey("accept-data-paths", help: "Accept data-path requests (implies --data-path); needs --passphrase, --pmk or --open.")
+    static let requestFlag = FlagKey("data-path", help: "Request a data path to the first publisher found and keep it until Ctrl-C, --timeout or the peer ends it; needs --passphrase, --pmk or --open.")
+
     /// `--open`, `--passphrase`, `--pmk`.
-    static let security: [ArgumentSpec] = [
-        .flag("open", help: "An open (unencrypted) data path: anyone in range can read it. Must be asked for."),
-        .option("passphrase", value: "text", help: "Secure data path (NCS-SK) with this passphrase, 8 to 63 characters."),
-        .option("pmk", value: "hex", help: "Secure data path (NCS-SK) with this 32-byte PMK (64 hex digits)."),
-    ]
+    static let security: [ArgumentSpec] = [openFlag.spec, passphraseOption.spec, pmkOption.spec]
 
     /// The security chosen; `required` says whether a data path was asked for at all.
     static func security(from parsed: ParsedValues, required: Bool, flag: String) throws -> WADataPathSecurity? {
-        let open = parsed.flag("open")
-        let passphrase = parsed.option("passphrase")
-        let pmk = parsed.option("pmk")
+        let open = parsed.flag(openFlag)
+        let passphrase = parsed.option(passphraseOption)
+        let pmk = parsed.option(pmkOption)
         let chosen = [open, passphrase != nil, pmk != nil].filter { $0 }.count
         guard required else {
             if chosen > 0 { throw ValidationError("--open, --passphrase and --pmk go with --\(flag)") }

@@ -144,7 +144,7 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
                 return
             } catch let error as NetlinkError where error.code == .alreadyRunning {
                 return
-            } catch let error as NetlinkError where error.errno == 22 {
+            } catch let error as NetlinkError where error.errno?.rawValue == 22 {
                 trace?("dp \(kind) station form \(number + 1) refused: \(error)")
                 last = error
             }

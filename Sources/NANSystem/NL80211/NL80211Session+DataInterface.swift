@@ -26,7 +26,7 @@ extension NL80211Session {
         let result = name.withCString { cnl_set_interface_up($0, up ? 1 : 0) }
         guard result == 0 else {
             throw NetlinkError(code: result == -19 ? .noSuchDevice : result == -1 || result == -13 ? .permissionDenied : .system,
-                               errno: -result, call: "SIOCSIFFLAGS", detail: "interface \(name)")
+                               errno: Errno(rawValue: -result), call: "SIOCSIFFLAGS", detail: "interface \(name)")
         }
     }
 }

@@ -37,6 +37,9 @@ func fuzz(_ bytes: [UInt8]) {
     case .naf:
         guard let naf = try? NANActionFrame(actionBody: bytes) else { return }
         if let message = try? DataPathMessage(naf) {
+            // The peer schedule we would install from it: total on any availability.
+            let peer = PeerAvailability(message.availability)
+            check(peer.commonSlots(with: .preferred(fiveGHz: .channel149)).allSatisfy { (0..<32).contains($0) }, "peer schedule")
             check((try? DataPathMessage(NANActionFrame(actionBody: message.frame().encoded()))) == message, "data path message")
             if let skda = message.sharedKeyDescriptor { checkKeyDescriptor(skda.keyDescriptor) }
         }

@@ -5,6 +5,7 @@
 // Layers, bottom to top (each may use only the ones below it):
 //   CNetlink, CNetlinkShim           C system libraries (libnl-genl-3) and a macro shim
 //   CCrypto, CSSL                    C system libraries libcrypto and libssl (OpenSSL 3)
+//   NANLogging                       the logging seam: the caller's log handler (no dependencies)
 //   NANWire                          pure-Swift codec for NAN frames and attributes (no C, no I/O)
 //   NANCrypto                        hashes, HMAC, PBKDF2, the IEEE 802.11 KDF, AES key wrap, random bytes over
 //                                    libcrypto (the only module importing CCrypto/CSSL; C in OpenSSL+*.swift)
@@ -56,19 +57,21 @@ let package = Package(
 
         // Swift layers.
         .target(name: "NANWire", swiftSettings: swiftSettings),
+        // The logging seam: the caller's log handler, taken by every library (no dependencies).
+        .target(name: "NANLogging", swiftSettings: swiftSettings),
         .target(name: "NANCrypto", dependencies: ["CCrypto", "CSSL", "NANWire"], swiftSettings: swiftSettings),
         .target(
             name: "NANSystem",
             dependencies: ["CNetlink", "CNetlinkShim", "NANWire"],
             swiftSettings: swiftSettings
         ),
-        .target(name: "NANEngine", dependencies: ["NANWire", "NANCrypto", "NANSystem"], swiftSettings: swiftSettings),
+        .target(name: "NANEngine", dependencies: ["NANLogging", "NANWire", "NANCrypto", "NANSystem"], swiftSettings: swiftSettings),
         .target(
             name: "WiFiAware",
-            dependencies: ["NANWire", "NANCrypto", "NANSystem", "NANEngine"],
+            dependencies: ["NANLogging", "NANWire", "NANCrypto", "NANSystem", "NANEngine"],
             swiftSettings: swiftSettings
         ),
-        .executableTarget(name: "waware", dependencies: ["WiFiAware", "NANCrypto", "NANSystem", "NANWire", "NANEngine"], swiftSettings: swiftSettings),
+        .executableTarget(name: "waware", dependencies: ["WiFiAware", "NANLogging", "NANCrypto", "NANSystem", "NANWire", "NANEngine"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "nan-bench",
             dependencies: ["NANWire", "NANCrypto", "NANSystem"],
@@ -88,6 +91,6 @@ let package = Package(
         .testTarget(name: "NANSystemTests", dependencies: ["NANSystem", "NANWire"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "NANEngineTests", dependencies: ["NANEngine", "NANWire", "NANCrypto", "NANSystem"], swiftSettings: swiftSettings),
         .testTarget(name: "WiFiAwareTests", dependencies: ["WiFiAware", "NANWire", "NANCrypto", "NANEngine", "NANSystem"], swiftSettings: swiftSettings),
-        .testTarget(name: "CLITests", dependencies: ["waware", "NANCrypto", "NANSystem", "NANWire"], swiftSettings: swiftSettings),
+        .testTarget(name: "CLITests", dependencies: ["waware", "NANCrypto", "NANSystem", "NANWire", "NANEngine"], swiftSettings: swiftSettings),
     ]
 )

@@ -1,3 +1,4 @@
+import NANLogging
 import NANWire
 
 /// Received frames: peer facts, then each announcement offered to the matching local services.
@@ -12,9 +13,9 @@ extension DiscoveryEngine {
             return
         }
         guard frame.source != localAddress else { return }
-        if let trace = options.trace {
+        if options.logger.isEnabled(.trace) {
             let kinds = frame.announcements.map { "\($0.kind)#\($0.instanceID.rawValue)>\($0.requestorInstanceID.rawValue)" }
-            trace("rx from \(frame.source) [\(kinds.joined(separator: ","))] \(signal ?? 0) dBm")
+            options.logger.trace("rx from \(frame.source) [\(kinds.joined(separator: ","))] \(signal ?? 0) dBm")
         }
         peers.heard(frame.source, frequency: frequency, signal: signal, window: window, at: clock.now)
         let close = (signal ?? Int.min) >= options.closeRangeSignal

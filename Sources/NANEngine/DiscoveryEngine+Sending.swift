@@ -1,3 +1,4 @@
+import NANLogging
 import NANWire
 
 /// Sending frames, tracking their TX status, and follow-up messages with delivery status.
@@ -8,9 +9,9 @@ extension DiscoveryEngine {
             let bytes = try codec.encode(frame, source: localAddress, cluster: cluster ?? .broadcast)
             let cookie = try await radio.transmit(bytes, frequency: frequency)
             statistics.framesSent += 1
-            if let trace = options.trace {
+            if options.logger.isEnabled(.trace) {
                 let kinds = frame.announcements.map { "\($0.kind)#\($0.instanceID.rawValue)" }.joined(separator: ",")
-                trace("tx to \(frame.destination) [\(kinds)] cookie \(cookie)")
+                options.logger.trace("tx to \(frame.destination) [\(kinds)] cookie \(cookie)")
             }
             return cookie
         } catch {
@@ -20,7 +21,7 @@ extension DiscoveryEngine {
     }
 
     func transmitStatus(cookie: UInt64, acknowledged: Bool) {
-        options.trace?("tx status cookie \(cookie) \(acknowledged ? "acked" : "not acked")")
+        options.logger.trace("tx status cookie \(cookie) \(acknowledged ? "acked" : "not acked")")
         if acknowledged { statistics.framesAcknowledged += 1 } else { statistics.framesNotAcknowledged += 1 }
         if let waiter = statusWaiters.removeValue(forKey: cookie) {
             waiter.resume(returning: acknowledged)

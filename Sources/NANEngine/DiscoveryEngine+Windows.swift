@@ -1,9 +1,10 @@
+import NANLogging
 import NANWire
 
 /// Discovery windows: each DW notification is a tick that announces publishes and active subscribes.
 extension DiscoveryEngine {
     func discoveryWindow(frequency: Int) async {
-        options.trace?("dw \(window + 1) \(frequency) MHz")
+        options.logger.trace("dw \(window + 1) \(frequency) MHz")
         window += 1
         windowFrequency = frequency
         if cluster != nil {

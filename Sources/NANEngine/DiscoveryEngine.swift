@@ -1,3 +1,4 @@
+import NANLogging
 import NANWire
 
 /// The discovery engine: one actor that owns every local publish and subscribe, consumes the radio's
@@ -22,8 +23,8 @@ actor DiscoveryEngine {
         var frameBudget = 1200
         /// Session events buffered per consumer.
         var eventBuffer = 256
-        /// Receives one line per DW, frame sent or received, for timing diagnostics.
-        var trace: (@Sendable (String) -> Void)? = nil
+        /// Receives one line per DW, frame sent or received, at `trace` level, for timing diagnostics.
+        var logger: Logger = .disabled
     }
 
     /// Service specific info / follow-up payload limit of a Service Descriptor attribute.

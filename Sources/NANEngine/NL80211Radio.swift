@@ -1,28 +1,36 @@
 import NANSystem
 import NANWire
 
-/// The real radio: a thin adapter from the engine's `DiscoveryRadio` to a NANSystem nl80211 session and
-/// the NAN interface it owns.
+/// The real radio: a thin adapter from the engine's `DiscoveryRadio` to a ``NANRuntime`` client: the
+/// runtime's events for discovery in, frames and functions out on the runtime's session.
 final class NL80211Radio: DiscoveryRadio, Sendable {
     let session: NL80211Session
     let interface: NANInterface
     let discoveryMode: DiscoveryMode
+    private let stream: AsyncThrowingStream<NL80211Event, any Error>
 
     var localAddress: MACAddress { interface.address }
 
-    /// Wraps `interface` (created by `session`). The session buffers its events from its creation, so none
-    /// is missed before the engine starts reading.
-    init(session: NL80211Session, interface: NANInterface, discoveryMode: DiscoveryMode) {
-        self.session = session
-        self.interface = interface
-        self.discoveryMode = discoveryMode
+    /// What discovery registers for: cluster, DW, transmit status, offload events, and (in user space) SDFs.
+    static func interest(_ mode: DiscoveryMode) -> NANEventInterest {
+        NANEventInterest(
+            kinds: [.cluster, .discoveryWindow, .transmitStatus, .offloadedDiscovery],
+            framePrefixes: mode == .userSpace ? [NANFramePrefix.serviceDiscovery] : [])
     }
 
-    /// The session's events about our interface, translated as they are read (no task in between). When
-    /// the session ends, so does the sequence, and the engine shuts down.
+    /// Registers discovery with `runtime` and wraps its stream.
+    init(runtime: NANRuntime) async throws {
+        session = runtime.session
+        interface = runtime.managementInterface
+        discoveryMode = runtime.discoveryMode
+        stream = try await runtime.events(for: Self.interest(runtime.discoveryMode))
+    }
+
+    /// The client's events about our interface, translated as they are read. When the session ends, so
+    /// does the sequence, and the engine shuts down.
     var events: AsyncCompactMapSequence<AsyncThrowingStream<NL80211Event, any Error>, RadioEvent> {
         let wdev = interface.wdev
-        return session.events.compactMap { event in Self.translate(event, wdev: wdev) }
+        return stream.compactMap { event in Self.translate(event, wdev: wdev) }
     }
 
     /// The engine's view of one nl80211 event about our interface; nil for everything else.

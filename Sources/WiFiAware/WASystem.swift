@@ -1,4 +1,5 @@
 public import Foundation
+public import NANLogging
 import NANEngine
 public import NANWire
 import NANSystem
@@ -61,10 +62,12 @@ public final class WASystem: Sendable {
         }
         var start = NANStartOptions()
         start.masterPreference = options.masterPreference
-        start.clusterTimeout = options.clusterTimeout
-        start.trace = options.trace
+        var discovery = DiscoveryOptions()
+        discovery.logger = options.logger
         do {
-            return try await NANEngine.run(on: chosen, options: start) { engine in
+            return try await NANEngine.run(
+                on: chosen, start: start, clusterTimeout: options.clusterTimeout, options: discovery
+            ) { engine in
                 let system = WASystem(
                     backend: engine, adapterName: chosen.name, store: options.store,
                     runtimeDirectory: options.runtimeDirectory)
@@ -125,6 +128,13 @@ public final class WASystem: Sendable {
     /// The radio's latest facts about an endpoint's device, or `nil` if it was never heard.
     public func performanceReport(for endpoint: WAEndpoint) async -> WAPerformanceReport? {
         await backend.peers().first { $0.address == endpoint.address }.map { WAPerformanceReport($0.radio) }
+    }
+
+    /// Every NAN device heard so far, most recently heard first, with the radio's facts about it. Only
+    /// devices that send discovery frames (publishers, active subscribers, follow-ups) are heard, and only
+    /// while a publish or subscribe runs or NAN listens (``run(adapter:options:_:)`` listens from the start).
+    public func peers() async -> [WAPeer] {
+        await backend.peers().map { WAPeer(address: $0.address, performance: WAPerformanceReport($0.radio)) }
     }
 
     // MARK: Internals
@@ -228,8 +238,9 @@ public struct WASystemOptions: Sendable {
     public var store: WADeviceStore = .default
     /// Where the per-service locks live: `$XDG_RUNTIME_DIR/waware`, or `/run/waware`.
     public var runtimeDirectory: URL = ServiceLease.defaultDirectory()
-    /// Receives the engine's timing trace (one line per radio event), for diagnostics; `nil` for none.
-    public var trace: (@Sendable (String) -> Void)? = nil
+    /// The caller's logger; the engine's timing trace (one line per radio event) comes at `trace` level.
+    /// Disabled by default.
+    public var logger: Logger = .disabled
 
     /// The defaults.
     public init() {}

@@ -32,7 +32,7 @@ private func command<C: Command>(_ type: C.Type, _ words: [String]) throws -> C 
 @Test func severalServicesAreSeparatedByCommas() throws {
     let c = try command(PublishCommand.self, ["publish", "_a._tcp,_b._tcp", "--solicited"])
     #expect(c.values.services.map(\.name) == ["_a._tcp", "_b._tcp"])
-    #expect(c.type == .solicited)
+    #expect(c.solicited && !c.unsolicited)
     #expect(c.parameters.solicited && !c.parameters.unsolicited)
     #expect(c.values.devices == .anyDevice)
 }
@@ -53,9 +53,14 @@ private func command<C: Command>(_ type: C.Type, _ words: [String]) throws -> C 
     }
 }
 
+@Test func matchingFilterTextTurnsStarsIntoWildcards() throws {
+    let parsed = try MatchingFilter(text: "red,*,blue")
+    #expect(parsed.elements.map(Array.init) == [Array("red".utf8), [], Array("blue".utf8)])
+}
+
 @Test func publishWithoutTypeFlagsIsSolicitedAndUnsolicited() throws {
     let c = try command(PublishCommand.self, ["publish", "_a._tcp"])
-    #expect(c.type == .both)
+    #expect(c.solicited && c.unsolicited)
 }
 
 @Test func serviceInfoOver255BytesIsRefused() {

@@ -1,3 +1,4 @@
+import NANEngine
 import NANSystem
 import NANWire
 import Testing
@@ -67,7 +68,7 @@ private func hwsimAdapter(nan: Bool = true) -> Adapter {
         try CommandLineParser.parse(["cluster", "start", "--bands", "2.4,6"], root: Waware.self).command
             as? ClusterStartCommand)
     #expect(throws: CommandFailure("phy0 cannot do NAN on 6GHz (its NAN bands: 2.4GHz, 5GHz)", code: .nanUnsupported)) {
-        try ClusterSession.configuration(for: start, adapter: AdapterReport(hwsimAdapter()))
+        try ClusterSession.startOptions(for: start, adapter: AdapterReport(hwsimAdapter()))
     }
 }
 
@@ -77,7 +78,8 @@ private func hwsimAdapter(nan: Bool = true) -> Adapter {
             ["cluster", "start", "--master-pref", "77", "--bands", "2.4,5", "--cluster-id", "ab:cd", "-v"],
             root: Waware.self
         ).command as? ClusterStartCommand)
-    let configuration = try ClusterSession.configuration(for: start, adapter: AdapterReport(hwsimAdapter()))
+    let options = try ClusterSession.startOptions(for: start, adapter: AdapterReport(hwsimAdapter()))
+    let configuration = try #require(options.configurations(for: hwsimAdapter()).first)
     #expect(configuration.masterPreference == 77)
     #expect(configuration.bands == [.band2GHz, .band5GHz])
     #expect(configuration.clusterID == MACAddress("50:6f:9a:01:ab:cd"))
@@ -87,7 +89,8 @@ private func hwsimAdapter(nan: Bool = true) -> Adapter {
 @Test func withoutAClusterIDARandomValidOneIsChosen() throws {
     let start = try #require(
         try CommandLineParser.parse(["cluster", "start"], root: Waware.self).command as? ClusterStartCommand)
-    let configuration = try ClusterSession.configuration(for: start, adapter: AdapterReport(hwsimAdapter()))
+    let options = try ClusterSession.startOptions(for: start, adapter: AdapterReport(hwsimAdapter()))
+    let configuration = try #require(options.configurations(for: hwsimAdapter()).first)
     let bytes = try #require(configuration.clusterID?.bytes)
     #expect(Array(bytes.prefix(4)) == [0x50, 0x6f, 0x9a, 0x01])
     #expect(!configuration.notifyDiscoveryWindows)

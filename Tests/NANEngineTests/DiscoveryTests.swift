@@ -199,11 +199,6 @@ import Testing
         await bench.ticks(3)
         #expect(await drain(subscriber).compactMap(\.discovered).isEmpty)
     }
-
-    @Test func matchingFilterTextTurnsStarsIntoWildcards() throws {
-        let parsed = try MatchingFilter(text: "red,*,blue")
-        #expect(parsed.elements.map(Array.init) == [Array("red".utf8), [], Array("blue".utf8)])
-    }
 }
 
 @Suite struct FollowUpTests {

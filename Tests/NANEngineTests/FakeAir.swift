@@ -153,8 +153,10 @@ func service(_ name: String) -> ServiceID {
     return ServiceID(bytes: bytes) ?? ServiceID(0, 0, 0, 0, 0, 0)
 }
 
+/// A matching filter from `a,*,b` (a star is a wildcard element).
 func filter(_ text: String) -> MatchingFilter {
-    (try? MatchingFilter(text: text)) ?? (try! MatchingFilter(elements: []))
+    let elements = text.split(separator: ",", omittingEmptySubsequences: false).map { $0 == "*" ? [] : Array($0.utf8) }
+    return (try? MatchingFilter(elements: elements)) ?? (try! MatchingFilter(elements: []))
 }
 
 /// Two (or more) engines on one fake air.

@@ -12,6 +12,11 @@ private let liveEnabled = getenv("WAWARE_LIVE_NL80211").map { String(cString: $0
 
 @Suite(.enabled(if: liveEnabled, "set WAWARE_LIVE_NL80211=1 inside the VM bench"), .serialized)
 struct LiveKernelTests {
+    /// The library reads no environment: recording is asked for here, as the CLI does.
+    init() {
+        NetlinkDiagnostics.record(into: getenv("WAWARE_NL_RECORD").map { String(cString: $0) })
+    }
+
     /// Waits for the first event matching `predicate`, failing after `seconds`.
     private func waitFor(
         _ events: AsyncThrowingStream<NL80211Event, any Error>, seconds: Double,

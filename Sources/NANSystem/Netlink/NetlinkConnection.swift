@@ -69,7 +69,7 @@ final class NetlinkConnection: Sendable {
     init(socket: NetlinkSocket, label: String, onInbound: @escaping @Sendable (NetlinkInbound) -> Void) {
         self.socket = socket
         self.onInbound = onInbound
-        self.recorder = NetlinkRecorder.fromEnvironment()
+        self.recorder = NetlinkDiagnostics.recorder()
         let queue = DispatchQueue(label: "waware.netlink.\(label)")
         source = DispatchSource.makeReadSource(fileDescriptor: socket.fileDescriptor, queue: queue)
         source.setEventHandler { [unowned self] in

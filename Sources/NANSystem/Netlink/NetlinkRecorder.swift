@@ -3,8 +3,8 @@ import Glibc
 #endif
 import Synchronization
 
-/// Writes every received netlink message to a folder, one file per message, when the environment
-/// variable `WAWARE_NL_RECORD` names a folder. This is how the byte fixtures in
+/// Writes every received netlink message to a folder, one file per message, when the program asked for it
+/// with ``NetlinkDiagnostics/record(into:)`` (the CLI does for `WAWARE_NL_RECORD`). This is how the byte fixtures in
 /// `Tests/NANSystemTests/Fixtures` are captured from a real kernel.
 ///
 /// Files are named `<counter>-<label>.nlmsg` and hold the whole message, `nlmsghdr` included.
@@ -12,13 +12,6 @@ final class NetlinkRecorder: Sendable {
     private let directory: String
     /// Process-wide, so several sessions recording into one folder never overwrite each other.
     private static let counter = Mutex(0)
-
-    /// A recorder for `WAWARE_NL_RECORD`, or nil when it is unset or empty.
-    static func fromEnvironment() -> NetlinkRecorder? {
-        guard let value = getenv("WAWARE_NL_RECORD") else { return nil }
-        let directory = String(cString: value)
-        return directory.isEmpty ? nil : NetlinkRecorder(directory: directory)
-    }
 
     init(directory: String) {
         self.directory = directory

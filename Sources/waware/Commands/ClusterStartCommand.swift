@@ -23,12 +23,12 @@ struct ClusterStartCommand: Command {
     )
 
     static let arguments: [ArgumentSpec] = [
-        .option("adapter", short: "a", value: "adapter", help: "Phy name, wiphy index or interface name."),
-        .option("master-pref", value: "1-255", help: "NAN master preference (default \(defaultMasterPreference))."),
-        .option("bands", value: "bands", help: "Comma-separated bands: 2.4 (always), 5, 6 (default: 2.4)."),
-        .option("cluster-id", value: "id", help: "Cluster to create if none is found: 50:6f:9a:01:xx:xx or xx:xx."),
-        .flag("notify-dw", help: "Ask the kernel for a notification before each discovery window."),
-        .flag("verbose", short: "v", help: "Also print discovery-window notifications (implies --notify-dw)."),
+        Self.adapterOption.spec,
+        Self.masterPrefOption.spec,
+        Self.bandsOption.spec,
+        Self.clusterIdOption.spec,
+        Self.notifyDwFlag.spec,
+        Self.verboseFlag.spec,
         .json,
     ]
 
@@ -51,16 +51,15 @@ struct ClusterStartCommand: Command {
     var json: Bool
 
     init(from values: ParsedValues) throws {
-        adapter = values.option("adapter")
+        adapter = values.option(Self.adapterOption)
         masterPreference =
-            try values.option("master-pref", expected: "a number from 1 to 255", ArgumentValues.masterPreference)
+            try values.option(Self.masterPrefOption, expected: "a number from 1 to 255", ArgumentValues.masterPreference)
             ?? Self.defaultMasterPreference
-        bands = try values.option("bands", expected: "a list such as 2.4,5", ArgumentValues.bands)
-        clusterID = try values.option(
-            "cluster-id", expected: "50:6f:9a:01:xx:xx or its last two bytes xx:xx", ArgumentValues.clusterID)
-        verbose = values.flag("verbose")
-        notifyDW = values.flag("notify-dw") || verbose
-        json = values.flag("json")
+        bands = try values.option(Self.bandsOption, expected: "a list such as 2.4,5", ArgumentValues.bands)
+        clusterID = try values.option(Self.clusterIdOption, expected: "50:6f:9a:01:xx:xx or its last two bytes xx:xx", ArgumentValues.clusterID)
+        verbose = values.flag(Self.verboseFlag)
+        notifyDW = values.flag(Self.notifyDwFlag) || verbose
+        json = values.flag(FlagKey.json)
     }
 
     func validate() throws {
@@ -74,4 +73,14 @@ struct ClusterStartCommand: Command {
             try await ClusterSession.run(self, output: output)
         }
     }
+}
+
+/// The typed keys of the arguments `ClusterStartCommand` declares: listed in `arguments` by their `spec`, read with them.
+extension ClusterStartCommand {
+    static let adapterOption = OptionKey("adapter", short: "a", value: "adapter", help: "Phy name, wiphy index or interface name.")
+    static let masterPrefOption = OptionKey("master-pref", value: "1-255", help: "NAN master preference (default \(defaultMasterPreference)).")
+    static let bandsOption = OptionKey("bands", value: "bands", help: "Comma-separated bands: 2.4 (always), 5, 6 (default: 2.4).")
+    static let clusterIdOption = OptionKey("cluster-id", value: "id", help: "Cluster to create if none is found: 50:6f:9a:01:xx:xx or xx:xx.")
+    static let notifyDwFlag = FlagKey("notify-dw", help: "Ask the kernel for a notification before each discovery window.")
+    static let verboseFlag = FlagKey("verbose", short: "v", help: "Also print discovery-window notifications (implies --notify-dw).")
 }

@@ -15,8 +15,8 @@ struct ClusterStopCommand: Command {
     )
 
     static let arguments: [ArgumentSpec] = [
-        .option("adapter", short: "a", value: "adapter", help: "Phy name, wiphy index or interface name."),
-        .flag("delete", help: "Also delete the NAN interfaces."),
+        Self.adapterOption.spec,
+        Self.deleteFlag.spec,
         .json,
     ]
 
@@ -28,12 +28,18 @@ struct ClusterStopCommand: Command {
     var json: Bool
 
     init(from values: ParsedValues) throws {
-        adapter = values.option("adapter")
-        delete = values.flag("delete")
-        json = values.flag("json")
+        adapter = values.option(Self.adapterOption)
+        delete = values.flag(Self.deleteFlag)
+        json = values.flag(FlagKey.json)
     }
 
     func run(_ output: Output) async throws {
         try await ClusterSession.stop(self, output: output)
     }
+}
+
+/// The typed keys of the arguments `ClusterStopCommand` declares: listed in `arguments` by their `spec`, read with them.
+extension ClusterStopCommand {
+    static let adapterOption = OptionKey("adapter", short: "a", value: "adapter", help: "Phy name, wiphy index or interface name.")
+    static let deleteFlag = FlagKey("delete", help: "Also delete the NAN interfaces.")
 }

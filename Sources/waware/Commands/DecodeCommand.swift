@@ -25,10 +25,10 @@ struct DecodeCommand: Command {
     )
 
     static let arguments: [ArgumentSpec] = [
-        .positional("frame", optional: true, help: "The frame in hex (spaces and colons allowed), or '-' to read standard input."),
-        .option("file", value: "path", help: "Read the frame from a file (raw bytes or hex text)."),
-        .option("nlmsgs", value: "path", help: "Decode the received frames of a WAWARE_NL_RECORD recording (file or folder)."),
-        .option("service", value: "names", help: "Service names to recognise, comma-separated (_chat._tcp,_print._tcp)."),
+        Self.framePositional.spec,
+        Self.fileOption.spec,
+        Self.nlmsgsOption.spec,
+        Self.serviceOption.spec,
         .json,
     ]
 
@@ -53,7 +53,7 @@ struct DecodeCommand: Command {
 
     init(from values: ParsedValues) throws {
         var sources: [Source] = []
-        if let frame = values.positional("frame") {
+        if let frame = values.positional(Self.framePositional) {
             if frame == "-" {
                 sources.append(.standardInput)
             } else if let bytes = DecodeInput.bytes(hex: frame) {
@@ -62,8 +62,8 @@ struct DecodeCommand: Command {
                 throw ValidationError("'\(frame.prefix(40))' is not hex: expected pairs of hex digits, e.g. 'd0 00 3a 01 …'")
             }
         }
-        if let path = values.option("file") { sources.append(.file(path)) }
-        if let path = values.option("nlmsgs") { sources.append(.recording(path)) }
+        if let path = values.option(Self.fileOption) { sources.append(.file(path)) }
+        if let path = values.option(Self.nlmsgsOption) { sources.append(.recording(path)) }
         guard sources.count == 1, let source = sources.first else {
             throw ValidationError(sources.isEmpty
                 ? "give the frame as hex, '-' for standard input, --file or --nlmsgs"
@@ -71,7 +71,7 @@ struct DecodeCommand: Command {
         }
         self.source = source
         var names: [ServiceID: String] = [:]
-        for name in (values.option("service") ?? "").split(separator: ",") {
+        for name in (values.option(Self.serviceOption) ?? "").split(separator: ",") {
             do {
                 names[try ServiceID(serviceName: String(name))] = String(name)
             } catch {
@@ -79,7 +79,7 @@ struct DecodeCommand: Command {
             }
         }
         serviceNames = names
-        json = values.flag("json")
+        json = values.flag(FlagKey.json)
     }
 
     func run(_ output: Output) async throws {
@@ -141,4 +141,12 @@ private struct RecordedFrameReport: Encodable {
     /// The whole management frame, so a recording's frames can be saved one by one.
     var hex: String
     var frame: FrameReport
+}
+
+/// The typed keys of the arguments `DecodeCommand` declares: listed in `arguments` by their `spec`, read with them.
+extension DecodeCommand {
+    static let framePositional = PositionalKey("frame", optional: true, help: "The frame in hex (spaces and colons allowed), or '-' to read standard input.")
+    static let fileOption = OptionKey("file", value: "path", help: "Read the frame from a file (raw bytes or hex text).")
+    static let nlmsgsOption = OptionKey("nlmsgs", value: "path", help: "Decode the received frames of a WAWARE_NL_RECORD recording (file or folder).")
+    static let serviceOption = OptionKey("service", value: "names", help: "Service names to recognise, comma-separated (_chat._tcp,_print._tcp).")
 }

@@ -17,11 +17,11 @@ struct DevicesAddCommand: Command {
     )
 
     static let arguments: [ArgumentSpec] = [
-        .positional("address", help: "The peer's NAN management address, e.g. 02:00:00:00:01:00 (',' for several)."),
-        .positional("name", help: "A name for it, unique among paired devices."),
-        .option("vendor", value: "text", help: "The vendor's name, if known."),
-        .option("model", value: "text", help: "The model's name, if known."),
-        DevicesCommand.storeOption,
+        Self.addressPositional.spec,
+        Self.namePositional.spec,
+        Self.vendorOption.spec,
+        Self.modelOption.spec,
+        DevicesCommand.storeOption.spec,
         .json,
     ]
 
@@ -32,7 +32,7 @@ struct DevicesAddCommand: Command {
     var json: Bool
 
     init(from values: ParsedValues) throws {
-        let text = values.positional("address") ?? ""
+        let text = values.positional(Self.addressPositional) ?? ""
         var addresses: [MACAddress] = []
         for part in text.split(separator: ",") {
             guard let address = MACAddress(String(part)) else {
@@ -44,9 +44,9 @@ struct DevicesAddCommand: Command {
             throw ValidationError("give the peer's address, e.g. 'waware devices add 02:00:00:00:01:00 Kitchen'")
         }
         self.addresses = addresses
-        name = values.positional("name") ?? ""
-        let vendor = values.option("vendor")
-        let model = values.option("model")
+        name = values.positional(Self.namePositional) ?? ""
+        let vendor = values.option(Self.vendorOption)
+        let model = values.option(Self.modelOption)
         if vendor != nil || model != nil {
             do {
                 pairingInfo = try WAPairedDevice.PairingInfo(vendorName: vendor, modelName: model)
@@ -55,7 +55,7 @@ struct DevicesAddCommand: Command {
             }
         }
         store = DevicesCommand.store(from: values)
-        json = values.flag("json")
+        json = values.flag(FlagKey.json)
     }
 
     func run(_ output: Output) async throws {
@@ -63,4 +63,12 @@ struct DevicesAddCommand: Command {
         let record = DeviceRecord(device)
         if json { try output.writeJSON(record) } else { output.write("added " + record.text) }
     }
+}
+
+/// The typed keys of the arguments `DevicesAddCommand` declares: listed in `arguments` by their `spec`, read with them.
+extension DevicesAddCommand {
+    static let addressPositional = PositionalKey("address", help: "The peer's NAN management address, e.g. 02:00:00:00:01:00 (',' for several).")
+    static let namePositional = PositionalKey("name", help: "A name for it, unique among paired devices.")
+    static let vendorOption = OptionKey("vendor", value: "text", help: "The vendor's name, if known.")
+    static let modelOption = OptionKey("model", value: "text", help: "The model's name, if known.")
 }

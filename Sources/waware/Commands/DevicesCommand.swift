@@ -27,13 +27,9 @@ struct DevicesCommand: Command {
 
     init(from values: ParsedValues) throws {}
 
-    /// The `--store` option every devices command takes.
-    static let storeOption = ArgumentSpec.option(
-        "store", value: "file", help: "Use this store file instead of the default (see 'waware devices --help').")
-
     /// The store `--store` names, or the default one.
     static func store(from values: ParsedValues) -> WADeviceStore {
-        guard let path = values.option("store") else { return .default }
+        guard let path = values.option(Self.storeOption) else { return .default }
         return WADeviceStore(url: URL(fileURLWithPath: path))
     }
 }
@@ -69,4 +65,9 @@ struct DeviceRecord: Codable, Equatable, Sendable {
         if !about.isEmpty { line += "  (" + about.joined(separator: " ") + ")" }
         return line
     }
+}
+
+extension DevicesCommand {
+    /// The `--store` option every devices command takes.
+    static let storeOption = OptionKey("store", value: "file", help: "Use this store file instead of the default (see 'waware devices --help').")
 }

@@ -11,14 +11,14 @@ struct DevicesListCommand: Command {
         ]
     )
 
-    static let arguments: [ArgumentSpec] = [DevicesCommand.storeOption, .json]
+    static let arguments: [ArgumentSpec] = [DevicesCommand.storeOption.spec, .json]
 
     var store: WADeviceStore
     var json: Bool
 
     init(from values: ParsedValues) throws {
         store = DevicesCommand.store(from: values)
-        json = values.flag("json")
+        json = values.flag(FlagKey.json)
     }
 
     /// The JSON shape of `--json`.

@@ -12,8 +12,8 @@ struct DevicesRemoveCommand: Command {
     )
 
     static let arguments: [ArgumentSpec] = [
-        .positional("device", help: "The device's id, a unique start of it, or its name."),
-        DevicesCommand.storeOption,
+        Self.devicePositional.spec,
+        DevicesCommand.storeOption.spec,
         .json,
     ]
 
@@ -22,9 +22,9 @@ struct DevicesRemoveCommand: Command {
     var json: Bool
 
     init(from values: ParsedValues) throws {
-        reference = values.positional("device") ?? ""
+        reference = values.positional(Self.devicePositional) ?? ""
         store = DevicesCommand.store(from: values)
-        json = values.flag("json")
+        json = values.flag(FlagKey.json)
     }
 
     func run(_ output: Output) async throws {
@@ -33,4 +33,9 @@ struct DevicesRemoveCommand: Command {
         let record = DeviceRecord(removed)
         if json { try output.writeJSON(record) } else { output.write("removed " + record.text) }
     }
+}
+
+/// The typed keys of the arguments `DevicesRemoveCommand` declares: listed in `arguments` by their `spec`, read with them.
+extension DevicesRemoveCommand {
+    static let devicePositional = PositionalKey("device", help: "The device's id, a unique start of it, or its name.")
 }

@@ -11,9 +11,9 @@ struct DevicesRenameCommand: Command {
     )
 
     static let arguments: [ArgumentSpec] = [
-        .positional("device", help: "The device's id, a unique start of it, or its name."),
-        .positional("new-name", help: "The new name, unique among paired devices."),
-        DevicesCommand.storeOption,
+        Self.devicePositional.spec,
+        Self.newNamePositional.spec,
+        DevicesCommand.storeOption.spec,
         .json,
     ]
 
@@ -23,10 +23,10 @@ struct DevicesRenameCommand: Command {
     var json: Bool
 
     init(from values: ParsedValues) throws {
-        reference = values.positional("device") ?? ""
-        newName = values.positional("new-name") ?? ""
+        reference = values.positional(Self.devicePositional) ?? ""
+        newName = values.positional(Self.newNamePositional) ?? ""
         store = DevicesCommand.store(from: values)
-        json = values.flag("json")
+        json = values.flag(FlagKey.json)
     }
 
     func run(_ output: Output) async throws {
@@ -35,4 +35,10 @@ struct DevicesRenameCommand: Command {
         let record = DeviceRecord(renamed)
         if json { try output.writeJSON(record) } else { output.write("renamed '\(device.name)' to " + record.text) }
     }
+}
+
+/// The typed keys of the arguments `DevicesRenameCommand` declares: listed in `arguments` by their `spec`, read with them.
+extension DevicesRenameCommand {
+    static let devicePositional = PositionalKey("device", help: "The device's id, a unique start of it, or its name.")
+    static let newNamePositional = PositionalKey("new-name", help: "The new name, unique among paired devices.")
 }

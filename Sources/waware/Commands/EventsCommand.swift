@@ -16,7 +16,7 @@ struct EventsCommand: Command {
     )
 
     static let arguments: [ArgumentSpec] = [
-        .option("adapter", short: "a", value: "adapter", help: "Only events of this adapter."),
+        Self.adapterOption.spec,
         .json,
     ]
 
@@ -26,8 +26,8 @@ struct EventsCommand: Command {
     var json: Bool
 
     init(from values: ParsedValues) throws {
-        adapter = values.option("adapter")
-        json = values.flag("json")
+        adapter = values.option(Self.adapterOption)
+        json = values.flag(FlagKey.json)
     }
 
     func run(_ output: Output) async throws {
@@ -35,4 +35,9 @@ struct EventsCommand: Command {
             try await EventWatch.run(self, output: output)
         }
     }
+}
+
+/// The typed keys of the arguments `EventsCommand` declares: listed in `arguments` by their `spec`, read with them.
+extension EventsCommand {
+    static let adapterOption = OptionKey("adapter", short: "a", value: "adapter", help: "Only events of this adapter.")
 }

@@ -13,7 +13,7 @@ struct InfoCommand: Command {
     )
 
     static let arguments: [ArgumentSpec] = [
-        .positional("adapter", optional: true, help: "Phy name (phy0), wiphy index or interface name."),
+        Self.adapterPositional.spec,
         .json,
     ]
 
@@ -23,8 +23,8 @@ struct InfoCommand: Command {
     var json: Bool
 
     init(from values: ParsedValues) throws {
-        adapter = values.positional("adapter")
-        json = values.flag("json")
+        adapter = values.positional(Self.adapterPositional)
+        json = values.flag(FlagKey.json)
     }
 
     func run(_ output: Output) async throws {
@@ -35,4 +35,9 @@ struct InfoCommand: Command {
             for line in AdapterText.info(report) { output.write(line) }
         }
     }
+}
+
+/// The typed keys of the arguments `InfoCommand` declares: listed in `arguments` by their `spec`, read with them.
+extension InfoCommand {
+    static let adapterPositional = PositionalKey("adapter", optional: true, help: "Phy name (phy0), wiphy index or interface name.")
 }

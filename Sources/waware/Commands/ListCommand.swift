@@ -19,7 +19,7 @@ struct ListCommand: Command {
     var json: Bool
 
     init(from values: ParsedValues) throws {
-        json = values.flag("json")
+        json = values.flag(FlagKey.json)
     }
 
     func run(_ output: Output) async throws {

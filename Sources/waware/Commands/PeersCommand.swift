@@ -1,5 +1,5 @@
-import NANEngine
 import NANWire
+import WiFiAware
 
 /// `waware peers`: listen for a while and list every NAN peer heard, with radio facts from its frames.
 struct PeersCommand: Command {
@@ -19,8 +19,8 @@ struct PeersCommand: Command {
     )
 
     static let arguments: [ArgumentSpec] = [
-        .option("adapter", short: "a", value: "adapter", help: "Phy name, wiphy index or interface name."),
-        .option("duration", value: "seconds", help: "How long to listen (default 5)."),
+        Self.adapterOption.spec,
+        Self.durationOption.spec,
         .json,
     ]
 
@@ -29,26 +29,32 @@ struct PeersCommand: Command {
     var json: Bool
 
     init(from parsed: ParsedValues) throws {
-        adapter = parsed.option("adapter")
-        duration = try parsed.option("duration", expected: "a number of seconds such as 5") { text in
+        adapter = parsed.option(Self.adapterOption)
+        duration = try parsed.option(Self.durationOption, expected: "a number of seconds such as 5") { text in
             Double(text).flatMap { $0 > 0 && $0 < 1e6 ? $0 : nil }
         } ?? 5
-        json = parsed.flag("json")
+        json = parsed.flag(FlagKey.json)
     }
 
     func run(_ output: Output) async throws {
         try await SignalCancellation.run {
-            try await DiscoveryRun.withEngine(adapter: adapter, masterPreference: 2) { engine, _ in
+            try await DiscoveryRun.withSystem(adapter: adapter, masterPreference: 2) { system, _ in
                 try? await Task.sleep(for: .milliseconds(Int64(duration * 1000)))
                 let clock = ContinuousClock()
-                for peer in await engine.peers() {
+                for peer in await system.peers() {
                     var r = DiscoveryRecord("peer")
                     r.peer = peer.address.description
-                    r.describe(peer.radio)
-                    r.elapsed = ClusterSession.seconds(clock.now - peer.radio.lastHeard)
+                    r.describe(peer.performance)
+                    r.elapsed = ClusterSession.seconds(clock.now - peer.performance.lastHeard)
                     try r.write(json: json, to: output)
                 }
             }
         }
     }
+}
+
+/// The typed keys of the arguments `PeersCommand` declares: listed in `arguments` by their `spec`, read with them.
+extension PeersCommand {
+    static let adapterOption = OptionKey("adapter", short: "a", value: "adapter", help: "Phy name, wiphy index or interface name.")
+    static let durationOption = OptionKey("duration", value: "seconds", help: "How long to listen (default 5).")
 }

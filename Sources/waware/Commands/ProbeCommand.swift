@@ -17,7 +17,7 @@ struct ProbeCommand: Command {
     )
 
     static let arguments: [ArgumentSpec] = [
-        .positional("device", help: "Phy name (phy0, udev's %k), sysfs path, wiphy index or interface name."),
+        Self.devicePositional.spec,
         .json,
     ]
 
@@ -27,8 +27,8 @@ struct ProbeCommand: Command {
     var json: Bool
 
     init(from values: ParsedValues) throws {
-        device = values.positional("device") ?? ""
-        json = values.flag("json")
+        device = values.positional(Self.devicePositional) ?? ""
+        json = values.flag(FlagKey.json)
     }
 
     func validate() throws {
@@ -56,4 +56,9 @@ struct ProbeCommand: Command {
             }
         }
     }
+}
+
+/// The typed keys of the arguments `ProbeCommand` declares: listed in `arguments` by their `spec`, read with them.
+extension ProbeCommand {
+    static let devicePositional = PositionalKey("device", help: "Phy name (phy0, udev's %k), sysfs path, wiphy index or interface name.")
 }

@@ -1,4 +1,3 @@
-import NANEngine
 import NANWire
 import WiFiAware
 
@@ -25,27 +24,31 @@ struct PublishCommand: Command {
     )
 
     static let arguments: [ArgumentSpec] =
-        [.positional("service", help: "The service name, e.g. _chat._tcp (hashed to a service ID); several separated by commas.")]
+        [DiscoveryArguments.servicePositional.spec]
         + DiscoveryArguments.common + [
-            .flag("solicited", help: "Answer active subscribes."),
-            .flag("unsolicited", help: "Announce in discovery windows without being asked."),
-            .option("answer", value: "text", help: "Send this follow-up to every subscriber that asks or writes."),
-            .flag("data-path", help: "Advertise that a data path can be set up for this service."),
+            Self.solicitedFlag.spec,
+            Self.unsolicitedFlag.spec,
+            Self.answerOption.spec,
+            Self.dataPathFlag.spec,
         ]
 
     var values: DiscoveryArguments.Values
-    var type: PublishType
+    /// Answer active subscribes.
+    var solicited: Bool
+    /// Announce in discovery windows.
+    var unsolicited: Bool
     var answer: [UInt8]?
     var dataPath: Bool
 
     init(from parsed: ParsedValues) throws {
         values = try DiscoveryArguments.values(from: parsed)
-        var type: PublishType = []
-        if parsed.flag("solicited") { type.insert(.solicited) }
-        if parsed.flag("unsolicited") { type.insert(.unsolicited) }
-        self.type = type.isEmpty ? .both : type
-        answer = parsed.option("answer").map { Array($0.utf8) }
-        dataPath = parsed.flag("data-path")
+        // Neither flag means both.
+        let solicited = parsed.flag(Self.solicitedFlag)
+        let unsolicited = parsed.flag(Self.unsolicitedFlag)
+        self.solicited = solicited || !unsolicited
+        self.unsolicited = unsolicited || !solicited
+        answer = parsed.option(Self.answerOption).map { Array($0.utf8) }
+        dataPath = parsed.flag(Self.dataPathFlag)
         if let answer, answer.count > 255 {
             throw ValidationError("--answer is \(answer.count) bytes; at most 255 fit in a follow-up")
         }
@@ -59,13 +62,13 @@ struct PublishCommand: Command {
     /// The WiFiAware parameters for these options.
     var parameters: WAPublisherParameters {
         var p = WAPublisherParameters()
-        p.solicited = type.contains(.solicited)
-        p.unsolicited = type.contains(.unsolicited)
+        p.solicited = solicited
+        p.unsolicited = unsolicited
         p.receiveFilter = values.receiveFilter
         p.transmitFilter = values.transmitFilter
         p.closeRangeOnly = values.closeRange
-        p.timeLimit = values.timeToLive.duration
-        p.discoveryWindowLimit = values.timeToLive.discoveryWindows
+        p.timeLimit = values.timeLimit
+        p.discoveryWindowLimit = values.discoveryWindowLimit
         return p
     }
 
@@ -147,4 +150,12 @@ struct PublishCommand: Command {
         guard let delivery, let answer, let status = try await delivery.value else { return }
         try records.sent(answer, to: endpoint, status: status).write(json: values.json, to: output)
     }
+}
+
+/// The typed keys of the arguments `PublishCommand` declares: listed in `arguments` by their `spec`, read with them.
+extension PublishCommand {
+    static let solicitedFlag = FlagKey("solicited", help: "Answer active subscribes.")
+    static let unsolicitedFlag = FlagKey("unsolicited", help: "Announce in discovery windows without being asked.")
+    static let answerOption = OptionKey("answer", value: "text", help: "Send this follow-up to every subscriber that asks or writes.")
+    static let dataPathFlag = FlagKey("data-path", help: "Advertise that a data path can be set up for this service.")
 }

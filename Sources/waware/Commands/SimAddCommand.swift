@@ -18,11 +18,11 @@ struct SimAddCommand: Command {
     )
 
     static let arguments: [ArgumentSpec] = [
-        .option("count", short: "n", value: "n", help: "How many radios to create (1-\(maxCount), default 1)."),
-        .option("name", value: "name", help: "Radio and phy name (a number is appended when --count > 1)."),
-        .option("channels", value: "n", help: "Concurrent channels per radio (1-\(maxChannels), default \(defaultChannels))."),
-        .flag("keep", help: "Keep the radios after waware exits (the default)."),
-        .flag("temporary", help: "Delete the radios when waware exits; waits for Ctrl-C."),
+        Self.countOption.spec,
+        Self.nameOption.spec,
+        Self.channelsOption.spec,
+        Self.keepFlag.spec,
+        Self.temporaryFlag.spec,
         .json,
     ]
 
@@ -47,14 +47,14 @@ struct SimAddCommand: Command {
     var json: Bool
 
     init(from values: ParsedValues) throws {
-        count = try values.option("count", expected: "a number from 1 to \(Self.maxCount)",
+        count = try values.option(Self.countOption, expected: "a number from 1 to \(Self.maxCount)",
                                   ArgumentValues.integer(in: 1...Self.maxCount)) ?? 1
-        name = values.option("name")
-        channels = try values.option("channels", expected: "a number from 1 to \(Self.maxChannels)",
+        name = values.option(Self.nameOption)
+        channels = try values.option(Self.channelsOption, expected: "a number from 1 to \(Self.maxChannels)",
                                      ArgumentValues.integer(in: 1...Self.maxChannels)) ?? Self.defaultChannels
-        keep = values.flag("keep")
-        temporary = values.flag("temporary")
-        json = values.flag("json")
+        keep = values.flag(Self.keepFlag)
+        temporary = values.flag(Self.temporaryFlag)
+        json = values.flag(FlagKey.json)
     }
 
     func validate() throws {
@@ -79,4 +79,13 @@ struct SimAddCommand: Command {
     func run(_ output: Output) async throws {
         try await Simulator.add(self, output: output)
     }
+}
+
+/// The typed keys of the arguments `SimAddCommand` declares: listed in `arguments` by their `spec`, read with them.
+extension SimAddCommand {
+    static let countOption = OptionKey("count", short: "n", value: "n", help: "How many radios to create (1-\(maxCount), default 1).")
+    static let nameOption = OptionKey("name", value: "name", help: "Radio and phy name (a number is appended when --count > 1).")
+    static let channelsOption = OptionKey("channels", value: "n", help: "Concurrent channels per radio (1-\(maxChannels), default \(defaultChannels)).")
+    static let keepFlag = FlagKey("keep", help: "Keep the radios after waware exits (the default).")
+    static let temporaryFlag = FlagKey("temporary", help: "Delete the radios when waware exits; waits for Ctrl-C.")
 }

@@ -15,7 +15,7 @@ struct SimListCommand: Command {
     var json: Bool
 
     init(from values: ParsedValues) throws {
-        json = values.flag("json")
+        json = values.flag(FlagKey.json)
     }
 
     func run(_ output: Output) async throws {

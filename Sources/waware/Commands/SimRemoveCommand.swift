@@ -11,7 +11,7 @@ struct SimRemoveCommand: Command {
     )
 
     static let arguments: [ArgumentSpec] = [
-        .positional("radio", help: "Radio id, radio name, or 'all'."),
+        Self.radioPositional.spec,
         .json,
     ]
 
@@ -21,8 +21,8 @@ struct SimRemoveCommand: Command {
     var json: Bool
 
     init(from values: ParsedValues) throws {
-        radio = values.positional("radio") ?? ""
-        json = values.flag("json")
+        radio = values.positional(Self.radioPositional) ?? ""
+        json = values.flag(FlagKey.json)
     }
 
     func validate() throws {
@@ -32,4 +32,9 @@ struct SimRemoveCommand: Command {
     func run(_ output: Output) async throws {
         try await Simulator.remove(self, output: output)
     }
+}
+
+/// The typed keys of the arguments `SimRemoveCommand` declares: listed in `arguments` by their `spec`, read with them.
+extension SimRemoveCommand {
+    static let radioPositional = PositionalKey("radio", help: "Radio id, radio name, or 'all'.")
 }

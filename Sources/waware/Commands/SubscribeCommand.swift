@@ -1,4 +1,3 @@
-import NANEngine
 import NANWire
 import WiFiAware
 
@@ -27,17 +26,17 @@ struct SubscribeCommand: Command {
     )
 
     static let arguments: [ArgumentSpec] =
-        [.positional("service", help: "The service name, e.g. _chat._tcp (hashed to a service ID); several separated by commas.")]
+        [DiscoveryArguments.servicePositional.spec]
         + DiscoveryArguments.common + [
-            .flag("active", help: "Send subscribe messages until answered (default: passive)."),
-            .option("count", short: "n", value: "count", help: "Stop after this many publishers."),
-            .option("timeout", value: "seconds", help: "Stop after this many seconds (status 1 if --count was not reached)."),
-            .option("send", value: "text", help: "Send this follow-up to each publisher found."),
-            .option("messages", value: "count", help: "With --count: also wait for this many messages."),
-            .option("srf-include", value: "macs", help: "Only these publishers (NMI addresses, comma-separated) may answer."),
-            .option("srf-exclude", value: "macs", help: "These publishers may not answer."),
-            .flag("srf-bloom", help: "Send the service response filter as a Bloom filter rather than a list."),
-            .option("delay", value: "seconds", help: "Wait this long after NAN is up before subscribing."),
+            Self.activeFlag.spec,
+            Self.countOption.spec,
+            Self.timeoutOption.spec,
+            Self.sendOption.spec,
+            Self.messagesOption.spec,
+            Self.srfIncludeOption.spec,
+            Self.srfExcludeOption.spec,
+            Self.srfBloomFlag.spec,
+            Self.delayOption.spec,
         ]
 
     var values: DiscoveryArguments.Values
@@ -51,27 +50,27 @@ struct SubscribeCommand: Command {
 
     init(from parsed: ParsedValues) throws {
         values = try DiscoveryArguments.values(from: parsed)
-        delay = try parsed.option("delay", expected: "a number of seconds such as 0.25") { text in
+        delay = try parsed.option(Self.delayOption, expected: "a number of seconds such as 0.25") { text in
             Double(text).flatMap { $0 >= 0 && $0 < 1e6 ? $0 : nil }
         }
-        active = parsed.flag("active")
-        count = try parsed.option("count", expected: "a number from 1", ArgumentValues.integer(in: 1...100_000))
-        timeout = try parsed.option("timeout", expected: "a number of seconds such as 5 or 0.5") { text in
+        active = parsed.flag(Self.activeFlag)
+        count = try parsed.option(Self.countOption, expected: "a number from 1", ArgumentValues.integer(in: 1...100_000))
+        timeout = try parsed.option(Self.timeoutOption, expected: "a number of seconds such as 5 or 0.5") { text in
             Double(text).flatMap { $0 > 0 && $0 < 1e7 ? $0 : nil }
         }
-        send = parsed.option("send").map { Array($0.utf8) }
+        send = parsed.option(Self.sendOption).map { Array($0.utf8) }
         if let send, send.count > 255 {
             throw ValidationError("--send is \(send.count) bytes; at most 255 fit in a follow-up")
         }
-        messages = try parsed.option("messages", expected: "a number from 0", ArgumentValues.integer(in: 0...100_000)) ?? 0
-        let include = try parsed.option("srf-include", expected: "MAC addresses separated by ','", DiscoveryArguments.addresses)
-        let exclude = try parsed.option("srf-exclude", expected: "MAC addresses separated by ','", DiscoveryArguments.addresses)
+        messages = try parsed.option(Self.messagesOption, expected: "a number from 0", ArgumentValues.integer(in: 0...100_000)) ?? 0
+        let include = try parsed.option(Self.srfIncludeOption, expected: "MAC addresses separated by ','", DiscoveryArguments.addresses)
+        let exclude = try parsed.option(Self.srfExcludeOption, expected: "MAC addresses separated by ','", DiscoveryArguments.addresses)
         if include != nil && exclude != nil {
             throw ValidationError("give --srf-include or --srf-exclude, not both")
         }
         if let list = include ?? exclude {
             let set: ServiceResponseFilter.AddressSet
-            if parsed.flag("srf-bloom") {
+            if parsed.flag(Self.srfBloomFlag) {
                 do {
                     set = .bloomFilter(try BloomFilter(index: 0, length: max(8, list.count * 2), addresses: list))
                 } catch {
@@ -81,7 +80,7 @@ struct SubscribeCommand: Command {
                 set = .addresses(list)
             }
             responseFilter = ServiceResponseFilter(include: include != nil, addressSet: set)
-        } else if parsed.flag("srf-bloom") {
+        } else if parsed.flag(Self.srfBloomFlag) {
             throw ValidationError("--srf-bloom needs --srf-include or --srf-exclude")
         }
     }
@@ -99,8 +98,8 @@ struct SubscribeCommand: Command {
         p.transmitFilter = values.transmitFilter
         p.responseFilter = responseFilter
         p.closeRangeOnly = values.closeRange
-        p.timeLimit = values.timeToLive.duration
-        p.discoveryWindowLimit = values.timeToLive.discoveryWindows
+        p.timeLimit = values.timeLimit
+        p.discoveryWindowLimit = values.discoveryWindowLimit
         // A publisher is printed when found; "lost" is printed only when its device leaves the selection.
         p.peerTimeout = nil
         return p
@@ -187,4 +186,17 @@ struct SubscribeCommand: Command {
             throw CommandFailure("received \(received) of \(messages) messages before the timeout")
         }
     }
+}
+
+/// The typed keys of the arguments `SubscribeCommand` declares: listed in `arguments` by their `spec`, read with them.
+extension SubscribeCommand {
+    static let activeFlag = FlagKey("active", help: "Send subscribe messages until answered (default: passive).")
+    static let countOption = OptionKey("count", short: "n", value: "count", help: "Stop after this many publishers.")
+    static let timeoutOption = OptionKey("timeout", value: "seconds", help: "Stop after this many seconds (status 1 if --count was not reached).")
+    static let sendOption = OptionKey("send", value: "text", help: "Send this follow-up to each publisher found.")
+    static let messagesOption = OptionKey("messages", value: "count", help: "With --count: also wait for this many messages.")
+    static let srfIncludeOption = OptionKey("srf-include", value: "macs", help: "Only these publishers (NMI addresses, comma-separated) may answer.")
+    static let srfExcludeOption = OptionKey("srf-exclude", value: "macs", help: "These publishers may not answer.")
+    static let srfBloomFlag = FlagKey("srf-bloom", help: "Send the service response filter as a Bloom filter rather than a list.")
+    static let delayOption = OptionKey("delay", value: "seconds", help: "Wait this long after NAN is up before subscribing.")
 }

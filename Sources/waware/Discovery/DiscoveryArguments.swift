@@ -1,4 +1,3 @@
-import NANEngine
 import NANWire
 import WiFiAware
 
@@ -6,18 +5,18 @@ import WiFiAware
 enum DiscoveryArguments {
     /// The options both commands accept.
     static let common: [ArgumentSpec] = [
-        .option("adapter", short: "a", value: "adapter", help: "Phy name, wiphy index or interface name."),
-        .option("info", value: "text", help: "Service specific info as text (at most 255 bytes)."),
-        .option("info-hex", value: "hex", help: "Service specific info as hex bytes (at most 255)."),
-        .option("match-filter", value: "list", help: "Matching filter, both ways: elements separated by ',' ('*' = any)."),
-        .option("rx-filter", value: "list", help: "Matching filter applied to what peers send (overrides --match-filter)."),
-        .option("tx-filter", value: "list", help: "Matching filter sent to peers (overrides --match-filter)."),
-        .option("ttl", value: "seconds", help: "End after this many seconds (reason: ttl)."),
-        .option("ttl-dw", value: "count", help: "End after this many discovery windows (reason: ttl)."),
-        .flag("close-range", help: "Only act on peers close by (signal of -60 dBm or better)."),
-        .option("master-pref", value: "1-255", help: "NAN master preference (default 2)."),
-        .flag("paired", help: "Only deal with paired devices (see 'waware devices list')."),
-        .option("device", value: "names", help: "Only these paired devices: names or ids, separated by ','."),
+        Self.adapterOption.spec,
+        Self.infoOption.spec,
+        Self.infoHexOption.spec,
+        Self.matchFilterOption.spec,
+        Self.rxFilterOption.spec,
+        Self.txFilterOption.spec,
+        Self.ttlOption.spec,
+        Self.ttlDwOption.spec,
+        Self.closeRangeFlag.spec,
+        Self.masterPrefOption.spec,
+        Self.pairedFlag.spec,
+        Self.deviceOption.spec,
         .json,
     ]
 
@@ -29,7 +28,10 @@ enum DiscoveryArguments {
         var info: [UInt8]
         var receiveFilter: MatchingFilter?
         var transmitFilter: MatchingFilter?
-        var timeToLive: TimeToLive
+        /// `--ttl`: how long the session runs.
+        var timeLimit: Duration?
+        /// `--ttl-dw`: for how many discovery windows the session runs.
+        var discoveryWindowLimit: Int?
         var closeRange: Bool
         var masterPreference: UInt8
         var json: Bool
@@ -56,7 +58,7 @@ enum DiscoveryArguments {
 
     /// Reads the shared options and the `<service>` positional.
     static func values(from parsed: ParsedValues) throws -> Values {
-        guard let name = parsed.positional("service"), !name.isEmpty else {
+        guard let name = parsed.positional(Self.servicePositional), !name.isEmpty else {
             throw ValidationError("a service name is required, e.g. 'waware subscribe _chat._tcp'")
         }
         var services: [(name: String, service: WAServiceName)] = []
@@ -68,36 +70,35 @@ enum DiscoveryArguments {
             }
         }
         guard !services.isEmpty else { throw ValidationError("a service name is required") }
-        if parsed.option("info") != nil && parsed.option("info-hex") != nil {
+        if parsed.option(Self.infoOption) != nil && parsed.option(Self.infoHexOption) != nil {
             throw ValidationError("give --info or --info-hex, not both")
         }
-        var info = parsed.option("info").map { Array($0.utf8) } ?? []
-        if let hex = try parsed.option("info-hex", expected: "hex bytes such as 01ab or 01:ab", hexBytes) { info = hex }
+        var info = parsed.option(Self.infoOption).map { Array($0.utf8) } ?? []
+        if let hex = try parsed.option(Self.infoHexOption, expected: "hex bytes such as 01ab or 01:ab", hexBytes) { info = hex }
         if info.count > 255 {
             throw ValidationError("service info is \(info.count) bytes; at most 255 fit in a discovery frame")
         }
-        let both = try parsed.option("match-filter", expected: "elements separated by ','", matchingFilter)
-        let rx = try parsed.option("rx-filter", expected: "elements separated by ','", matchingFilter) ?? both
-        let tx = try parsed.option("tx-filter", expected: "elements separated by ','", matchingFilter) ?? both
-        let seconds = try parsed.option("ttl", expected: "a number of seconds such as 10 or 2.5") { text in
+        let both = try parsed.option(Self.matchFilterOption, expected: "elements separated by ','", matchingFilter)
+        let rx = try parsed.option(Self.rxFilterOption, expected: "elements separated by ','", matchingFilter) ?? both
+        let tx = try parsed.option(Self.txFilterOption, expected: "elements separated by ','", matchingFilter) ?? both
+        let seconds = try parsed.option(Self.ttlOption, expected: "a number of seconds such as 10 or 2.5") { text in
             Double(text).flatMap { $0 > 0 && $0 < 1e7 ? $0 : nil }
         }
-        let windows = try parsed.option("ttl-dw", expected: "a number of discovery windows from 1", ArgumentValues.integer(in: 1...1_000_000))
-        let ttl = TimeToLive(duration: seconds.map { .milliseconds(Int64($0 * 1000)) }, discoveryWindows: windows)
+        let windows = try parsed.option(Self.ttlDwOption, expected: "a number of discovery windows from 1", ArgumentValues.integer(in: 1...1_000_000))
         var devices = DeviceChoice.anyDevice
-        if let names = parsed.option("device") {
+        if let names = parsed.option(Self.deviceOption) {
             let list = names.split(separator: ",").map(String.init)
             guard !list.isEmpty else { throw ValidationError("--device needs paired device names or ids, separated by ','") }
-            guard !parsed.flag("paired") else { throw ValidationError("give --paired or --device, not both") }
+            guard !parsed.flag(Self.pairedFlag) else { throw ValidationError("give --paired or --device, not both") }
             devices = .named(list)
-        } else if parsed.flag("paired") {
+        } else if parsed.flag(Self.pairedFlag) {
             devices = .allPaired
         }
         return Values(
-            adapter: parsed.option("adapter"), services: services, info: info,
-            receiveFilter: rx, transmitFilter: tx, timeToLive: ttl, closeRange: parsed.flag("close-range"),
-            masterPreference: try parsed.option("master-pref", expected: "a number from 1 to 255", ArgumentValues.masterPreference) ?? 2,
-            json: parsed.flag("json"), devices: devices)
+            adapter: parsed.option(Self.adapterOption), services: services, info: info,
+            receiveFilter: rx, transmitFilter: tx, timeLimit: seconds.map { .milliseconds(Int64($0 * 1000)) }, discoveryWindowLimit: windows, closeRange: parsed.flag(Self.closeRangeFlag),
+            masterPreference: try parsed.option(Self.masterPrefOption, expected: "a number from 1 to 255", ArgumentValues.masterPreference) ?? 2,
+            json: parsed.flag(FlagKey.json), devices: devices)
     }
 
     /// Parses hex bytes, with or without `:` separators; nil if malformed.
@@ -129,4 +130,22 @@ enum DiscoveryArguments {
         }
         return list.isEmpty ? nil : list
     }
+}
+
+/// The typed keys of the arguments `DiscoveryArguments` declares: listed in `arguments` by their `spec`, read with them.
+extension DiscoveryArguments {
+    static let adapterOption = OptionKey("adapter", short: "a", value: "adapter", help: "Phy name, wiphy index or interface name.")
+    static let infoOption = OptionKey("info", value: "text", help: "Service specific info as text (at most 255 bytes).")
+    static let infoHexOption = OptionKey("info-hex", value: "hex", help: "Service specific info as hex bytes (at most 255).")
+    static let matchFilterOption = OptionKey("match-filter", value: "list", help: "Matching filter, both ways: elements separated by ',' ('*' = any).")
+    static let rxFilterOption = OptionKey("rx-filter", value: "list", help: "Matching filter applied to what peers send (overrides --match-filter).")
+    static let txFilterOption = OptionKey("tx-filter", value: "list", help: "Matching filter sent to peers (overrides --match-filter).")
+    static let ttlOption = OptionKey("ttl", value: "seconds", help: "End after this many seconds (reason: ttl).")
+    static let ttlDwOption = OptionKey("ttl-dw", value: "count", help: "End after this many discovery windows (reason: ttl).")
+    static let closeRangeFlag = FlagKey("close-range", help: "Only act on peers close by (signal of -60 dBm or better).")
+    static let masterPrefOption = OptionKey("master-pref", value: "1-255", help: "NAN master preference (default 2).")
+    static let pairedFlag = FlagKey("paired", help: "Only deal with paired devices (see 'waware devices list').")
+    static let deviceOption = OptionKey("device", value: "names", help: "Only these paired devices: names or ids, separated by ','.")
+    static let servicePositional = PositionalKey(
+        "service", help: "The service name, e.g. _chat._tcp (hashed to a service ID); several separated by commas.")
 }

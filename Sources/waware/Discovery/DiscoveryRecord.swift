@@ -1,4 +1,3 @@
-import NANEngine
 import NANWire
 import WiFiAware
 
@@ -43,16 +42,6 @@ struct DiscoveryRecord: Codable, Equatable, Sendable {
 
     init(_ event: String) { self.event = event }
 
-    /// Fills the peer fields from a discovery result.
-    mutating func describe(_ result: DiscoveryResult) {
-        peer = result.peer.description
-        peerInstance = Int(result.peerInstanceID.rawValue)
-        localInstance = Int(result.localInstanceID.rawValue)
-        setInfo(result.serviceInfo)
-        dataPath = result.offersDataPath
-        describe(result.radio)
-    }
-
     /// Fills the peer fields from an endpoint the WiFiAware API reported.
     mutating func describe(_ endpoint: WAEndpoint) {
         peer = endpoint.address.description
@@ -69,13 +58,6 @@ struct DiscoveryRecord: Codable, Equatable, Sendable {
         signal = report.signalStrength
         frequency = report.frequency
         discoveryWindows = report.discoveryWindowsHeard
-    }
-
-    /// Fills the radio facts.
-    mutating func describe(_ radio: PeerRadioFacts) {
-        signal = radio.signal
-        frequency = radio.frequency
-        discoveryWindows = radio.discoveryWindowsHeard
     }
 
     /// Sets `info` (if printable) and `infoHex`.
@@ -159,17 +141,6 @@ struct SessionRecords: Sendable {
         r.setInfo(payload)
         r.status = status.description
         return r
-    }
-}
-
-extension DeliveryStatus {
-    /// The word the CLI prints.
-    var word: String {
-        switch self {
-        case .acknowledged: "acknowledged"
-        case .notAcknowledged: "not-acknowledged"
-        case .handedToDriver: "handed-to-driver"
-        }
     }
 }
 

@@ -1,35 +1,9 @@
 import Foundation
-import NANEngine
 import NANSystem
 import WiFiAware
 
-/// Brings up a discovery engine on the adapter a command names, for the duration of a closure.
+/// Brings up Wi-Fi Aware on the adapter a command names, for the duration of a closure.
 enum DiscoveryRun {
-    /// Selects the adapter (as every command does), then runs `body` with an engine on it.
-    /// - Throws: ``CommandFailure`` for a missing or NAN-less adapter, library errors, or what `body` throws.
-    static func withEngine<Result: Sendable>(
-        adapter reference: String?, masterPreference: UInt8,
-        _ body: (NANEngine, AdapterReport) async throws -> Result
-    ) async throws -> Result {
-        let adapters = try await NL80211.withSession { session in try await session.adapters() }
-        let report = try AdapterSelection.select(reference, from: adapters.map(AdapterReport.init))
-        try AdapterSelection.requireNAN(report)
-        guard let adapter = adapters.first(where: { $0.wiphy.rawValue == report.wiphy }) else {
-            throw CommandFailure("\(report.phy) disappeared", code: .deviceRemoved)
-        }
-        var options = NANStartOptions()
-        options.masterPreference = masterPreference
-        if ProcessInfo.processInfo.environment["WAWARE_TRACE"] == "1" {
-            // Diagnostics on standard error, with the wall clock so two processes' traces line up.
-            options.trace = { line in
-                FileHandle.standardError.write(Data("trace \(String(format3: wallClock())) \(line)\n".utf8))
-            }
-        }
-        return try await NANEngine.run(on: adapter, options: options) { engine in
-            try await body(engine, report)
-        }
-    }
-
     /// Selects the adapter (as every command does), then runs `body` with Wi-Fi Aware up on it: the path
     /// `publish` and `subscribe` take, through the public WiFiAware API.
     /// - Throws: ``CommandFailure`` for a missing or NAN-less adapter, the netlink error behind a kernel
@@ -43,11 +17,7 @@ enum DiscoveryRun {
         try AdapterSelection.requireNAN(report)
         var options = WASystemOptions()
         options.masterPreference = masterPreference
-        if ProcessInfo.processInfo.environment["WAWARE_TRACE"] == "1" {
-            options.trace = { line in
-                FileHandle.standardError.write(Data("trace \(String(format3: wallClock())) \(line)\n".utf8))
-            }
-        }
+        options.logger = Diagnostics.logger()
         do {
             return try await WASystem.run(adapter: report.phy, options: options) { system in
                 try await body(system, report)

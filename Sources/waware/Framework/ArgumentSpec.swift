@@ -19,23 +19,8 @@ struct ArgumentSpec: Sendable, Equatable {
     /// One line for the help text.
     let help: String
 
-    /// Declares `--name <value>`.
-    static func option(_ name: String, short: Character? = nil, value: String, help: String) -> ArgumentSpec {
-        ArgumentSpec(name: name, short: short, kind: .option(valueName: value), help: help)
-    }
-
-    /// Declares `--name`.
-    static func flag(_ name: String, short: Character? = nil, help: String) -> ArgumentSpec {
-        ArgumentSpec(name: name, short: short, kind: .flag, help: help)
-    }
-
-    /// Declares a positional argument.
-    static func positional(_ name: String, optional: Bool = false, help: String) -> ArgumentSpec {
-        ArgumentSpec(name: name, short: nil, kind: .positional(optional: optional), help: help)
-    }
-
     /// The `--json` flag shared by every command that prints data.
-    static let json = ArgumentSpec.flag("json", help: "Print JSON (one object per line) instead of text.")
+    static let json = FlagKey.json.spec
 
     /// `true` for options and flags, `false` for positionals.
     var isNamed: Bool {

@@ -9,23 +9,24 @@ struct ParsedValues: Sendable, Equatable {
     /// Positional values by declared name.
     var positionals: [String: String] = [:]
 
-    /// Whether the flag `--name` was given.
-    func flag(_ name: String) -> Bool { flags.contains(name) }
+    /// Whether the flag was given.
+    func flag(_ key: FlagKey) -> Bool { flags.contains(key.spec.name) }
 
-    /// The raw value of `--name`, if given.
-    func option(_ name: String) -> String? { options[name] }
+    /// The option's raw value, if given.
+    func option(_ key: OptionKey) -> String? { options[key.spec.name] }
 
-    /// The positional argument declared as `name`, if given.
-    func positional(_ name: String) -> String? { positionals[name] }
+    /// The positional argument, if given.
+    func positional(_ key: PositionalKey) -> String? { positionals[key.spec.name] }
 
-    /// The value of `--name` converted with `convert`.
+    /// The option's value converted with `convert`.
     /// - Parameters:
-    ///   - name: the option's long name.
+    ///   - key: the option.
     ///   - expected: what a valid value looks like, for the error message (`"a number from 2 to 254"`).
     ///   - convert: returns `nil` for a value it cannot accept.
     /// - Returns: `nil` when the option was not given.
     /// - Throws: ``ValidationError`` naming the option when `convert` rejects the value.
-    func option<T>(_ name: String, expected: String, _ convert: (String) -> T?) throws -> T? {
+    func option<T>(_ key: OptionKey, expected: String, _ convert: (String) -> T?) throws -> T? {
+        let name = key.spec.name
         guard let raw = options[name] else { return nil }
         guard let value = convert(raw) else {
             throw ValidationError("invalid value '\(raw)' for --\(name): expected \(expected)")

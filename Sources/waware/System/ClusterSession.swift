@@ -1,3 +1,4 @@
+import NANEngine
 import NANSystem
 import NANWire
 
@@ -8,16 +9,28 @@ enum ClusterSession {
     /// - Throws: ``CommandFailure`` with ``ExitCode/deviceRemoved`` when the adapter or the interface
     ///   disappears while running; library errors for refused requests.
     static func run(_ command: ClusterStartCommand, output: Output) async throws {
-        try await NL80211.withSession { session in
-            let adapters = try await session.adapters()
-            let reports = adapters.map(AdapterReport.init)
-            let report = try AdapterSelection.select(command.adapter, from: reports)
-            try AdapterSelection.requireNAN(report)
-            try checkNoNANInterface(on: report)
-            let configuration = try configuration(for: command, adapter: report)
-            let wiphy = WiphyIndex(rawValue: report.wiphy)
-
-            let nan = try await session.createNANInterface(on: wiphy, name: interfaceName(for: report))
+        let adapters = try await NL80211.withSession { session in try await session.adapters() }
+        let report = try AdapterSelection.select(command.adapter, from: adapters.map(AdapterReport.init))
+        try AdapterSelection.requireNAN(report)
+        try checkNoNANInterface(on: report)
+        let options = try startOptions(for: command, adapter: report)
+        guard let adapter = adapters.first(where: { $0.wiphy.rawValue == report.wiphy }) else {
+            throw CommandFailure("\(report.phy) disappeared", code: .deviceRemoved)
+        }
+        try await NANRuntime.run(on: adapter, interfaceName: interfaceName(for: report)) { runtime in
+            let nan = runtime.managementInterface
+            // Registered before NAN starts, so the join is not missed.
+            let events = try await runtime.events(
+                for: NANEventInterest(kinds: [.cluster, .discoveryWindow, .schedule, .offloadedDiscovery, .undecoded]))
+            let clock = ContinuousClock()
+            let start = clock.now
+            let configuration: NANConfiguration
+            do {
+                configuration = try await runtime.start(options)
+            } catch let error as NetlinkError {
+                try? await runtime.stop(deleteInterface: true)
+                throw startFailure(error, report: report)
+            }
             var started = EventRecord("started")
             started.phy = report.phy
             started.wiphy = report.wiphy
@@ -26,19 +39,10 @@ enum ClusterSession {
             started.address = nan.address.description
             started.masterPreference = Int(configuration.masterPreference)
             started.bands = configuration.bands.map { $0.bands.map(NANReport.bandName) } ?? []
-
-            let clock = ContinuousClock()
-            let start = clock.now
-            do {
-                try await session.startNAN(on: nan.wdev, configuration: configuration)
-            } catch let error as NetlinkError {
-                try? await session.deleteInterface(nan.wdev)
-                throw startFailure(error, report: report)
-            }
             try write(started, json: command.json, output: output)
 
             let ending = try await watch(
-                session.events, nan: nan, phy: report.phy, command: command, output: output,
+                events, nan: nan, phy: report.phy, command: command, output: output,
                 elapsed: { clock.now - start })
 
             var stopped = EventRecord("stopped")
@@ -49,14 +53,10 @@ enum ClusterSession {
             case .removed(let failure):
                 throw failure
             case .interrupted:
-                // A cancelled task may refuse new requests; the teardown runs in its own task so it still
-                // happens. Closing the session would remove the interface anyway (it owns it).
-                let teardown = Task {
-                    try await session.stopNAN(on: nan.wdev)
-                    try await session.deleteInterface(nan.wdev)
-                }
+                // The runtime's stop runs in its own task, so it still happens from this cancelled one.
+                // Closing the session would remove the interface anyway (it owns it).
                 do {
-                    try await teardown.value
+                    try await runtime.stop(deleteInterface: true)
                     stopped.detail = "interface \(nan.name) deleted"
                 } catch {
                     stopped.detail = "teardown: \(ErrorTranslation.failure(for: error).message); "
@@ -138,9 +138,14 @@ enum ClusterSession {
         return Double(whole) + Double(attoseconds / 1_000_000_000_000_000) / 1000
     }
 
-    /// The library configuration for the command's options, checked against what the adapter supports.
-    static func configuration(for command: ClusterStartCommand, adapter: AdapterReport) throws -> NANConfiguration {
-        var bands: NANBands?
+    /// The runtime's start options for the command's options, checked against what the adapter supports:
+    /// the kernel's bands unless `--bands` names some, and a random valid cluster ID unless `--cluster-id`
+    /// names one (mac80211_hwsim otherwise announces cluster 00:00:00:00:00:00).
+    static func startOptions(for command: ClusterStartCommand, adapter: AdapterReport) throws -> NANStartOptions {
+        var options = NANStartOptions()
+        options.masterPreference = command.masterPreference
+        options.notifyDiscoveryWindows = command.notifyDW
+        options.bands = .kernelDefault
         if let requested = command.bands {
             var set = NANBands()
             for band in requested {
@@ -157,28 +162,17 @@ enum ClusterSession {
                         + "(its NAN bands: \(adapter.nan.bands.joined(separator: ", ")))",
                     code: .nanUnsupported)
             }
-            bands = set
+            options.bands = .exactly(set)
         }
-        var clusterID = command.clusterID.flatMap { MACAddress(bytes: $0) }
-        if clusterID == nil && adapter.nan.configurableSync {
-            // Without a NAN configuration mac80211_hwsim (Linux 7.2) announces cluster 00:00:00:00:00:00;
-            // choosing the random ID here gives every new cluster a valid 50:6f:9a:01:xx:xx one.
-            clusterID = MACAddress(bytes: randomClusterID())
-        }
+        let clusterID = command.clusterID.flatMap { MACAddress(bytes: $0) }
+        options.clusterID = clusterID.map { .fixed($0) } ?? .randomIfConfigurable
         if (clusterID != nil || command.notifyDW) && !adapter.nan.configurableSync {
             throw CommandFailure(
                 "\(adapter.phy) does not accept a NAN configuration (no CONFIGURABLE_SYNC): "
                     + "--cluster-id and --notify-dw cannot be used on it",
                 code: .nanUnsupported)
         }
-        return NANConfiguration(
-            masterPreference: command.masterPreference, bands: bands, clusterID: clusterID,
-            notifyDiscoveryWindows: command.notifyDW)
-    }
-
-    /// A random NAN cluster ID: 50:6f:9a:01 followed by two random bytes.
-    static func randomClusterID() -> [UInt8] {
-        ArgumentValues.clusterIDPrefix + [UInt8.random(in: 0...255), UInt8.random(in: 0...255)]
+        return options
     }
 
     /// A NAN interface name for the adapter: `nan<wiphy>` (a NAN interface has no netdev, so the name only

@@ -302,7 +302,7 @@ expect_not_contains() {
 expect_nothing_found() {
     local what=$1 status=$2 out=$3
     expect_contains "$what: the subscribe started" '"event":"started"' "$out"
-    expect_contains "$what: it ran until its timeout" '"event":"terminated","reason":"timeout"' "$out"
+    expect_match "$what: it ran until its timeout" '"event":"terminated"[^}]*"reason":"timeout"' "$out"
     expect_match "$what: it said it found none" 'waware: found 0 of [0-9]+ publishers' "$out"
     expect_eq "$what: exit status (timeout, nothing found)" 1 "$status"
     expect_not_contains "$what: no discovery" '"event":"discovered"' "$out"

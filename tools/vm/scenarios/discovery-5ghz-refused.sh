@@ -4,7 +4,7 @@
 # GHz) is refused, it starts again on 2.4 GHz alone, and discovery works there: every DW and every frame
 # is on 2437 MHz. The refusal and the second start are read from the netlink replies waware recorded
 # (WAWARE_NL_RECORD), so a start that never asked for 5 GHz does not pass.
-# timeout: 150
+# timeout: 240
 source "$(dirname "$0")/../guest/lib.sh"
 
 step "regulatory domain world (00): no initiating on 5 GHz"
@@ -14,7 +14,7 @@ step "two radios in namespaces dA and dB; the radio offers 2.4 and 5 GHz NAN"
 sim_radios 2
 radio_netns 0 dA
 radio_netns 1 dB
-expect_match "NAN bands of ${PHYS[0]}" '"bands":\[[^]]*5' "$(in_netns dA ww list --json)"
+expect_match "NAN bands of ${PHYS[0]}" '"bands":\[[^]]*5' "$(in_netns dA timeout "$(scaled 30)" "$WAWARE" list --json)"
 rec=$(mktemp -d -p /run waware-fallback.XXXXXX) || fail "no temporary folder under /run"
 
 step "publish on A (recorded, traced), subscribe on B"

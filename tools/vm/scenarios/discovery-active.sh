@@ -1,7 +1,7 @@
 #!/bin/bash
 # An active subscribe finds a solicited-only publish (which never announces itself), and the publisher
 # reports the subscriber that asked.
-# timeout: 90
+# timeout: 150
 source "$(dirname "$0")/../guest/lib.sh"
 
 sim_radios 2

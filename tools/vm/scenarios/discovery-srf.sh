@@ -1,7 +1,7 @@
 #!/bin/bash
 # Service response filters: an active subscribe whose SRF excludes the publisher (as an address list, then
 # as a Bloom filter) gets no answer and the publisher does not reply; one that includes it is answered.
-# timeout: 100
+# timeout: 150
 source "$(dirname "$0")/../guest/lib.sh"
 
 sim_radios 2

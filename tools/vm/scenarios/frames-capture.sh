@@ -4,8 +4,8 @@
 # subscribe and follow-up SDFs must all be among them. The frames are saved one per file (hex) in
 # $SCENARIO_OUT/frames/ for the codec's fixtures (Tests/NANWireTests/Fixtures/captured/).
 # The recordings are written to and decoded from a guest tmpfs, not from the results folder: that is
-# 9p, where each of the few hundred small files costs several round trips into QEMU (under software
-# emulation and load the decode took over 30 s there, 0.07 s on the host); they are kept as one tar each.
+# 9p, where each of the few hundred small files costs several round trips into QEMU (580 files: decode
+# 35 s there, 8 s on /run, under load; 0.16 s on the host; see docs/testing.md); kept as one tar each.
 # timeout: 150
 source "$(dirname "$0")/../guest/lib.sh"
 

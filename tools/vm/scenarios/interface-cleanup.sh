@@ -1,7 +1,7 @@
 #!/bin/bash
 # The NAN interface belongs to the waware process that created it: killed with SIGKILL (no chance to
 # clean up), the kernel must delete it. Checked with iw and with `waware list --json`.
-# timeout: 90
+# timeout: 150
 source "$(dirname "$0")/../guest/lib.sh"
 
 # NAN interfaces in namespace dA, as iw sees them and as waware sees them.

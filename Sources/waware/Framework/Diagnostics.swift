@@ -1,0 +1,27 @@
+import Foundation
+import NANLogging
+import NANSystem
+
+/// The CLI's diagnostics, wired explicitly here (the libraries read no environment for them):
+/// `WAWARE_NL_RECORD=<dir>` records every netlink message received, and `WAWARE_TRACE=1` writes the
+/// discovery engine's timing trace to standard error.
+enum Diagnostics {
+    /// Applies the process-wide settings; `main` calls it once, before any command runs.
+    static func configure(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        NetlinkDiagnostics.record(into: environment["WAWARE_NL_RECORD"])
+    }
+
+    /// The logger handed to the libraries: trace lines on standard error with `WAWARE_TRACE=1`, else none.
+    static func logger(environment: [String: String] = ProcessInfo.processInfo.environment) -> Logger {
+        guard environment["WAWARE_TRACE"] == "1" else { return .disabled }
+        return Logger(label: "waware", level: .trace, handler: StandardErrorTrace())
+    }
+}
+
+/// Writes each message as `trace <unix seconds> <message>` on standard error, with the wall clock so two
+/// processes' traces line up.
+struct StandardErrorTrace: LogHandler {
+    func log(level: LogLevel, label: String, message: String) {
+        FileHandle.standardError.write(Data("trace \(String(format3: Date().timeIntervalSince1970)) \(message)\n".utf8))
+    }
+}

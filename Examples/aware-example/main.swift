@@ -6,12 +6,24 @@
 // The service must be declared in the services file ($WAWARE_SERVICES, ~/.config/waware/services.json or
 // /etc/waware/services.json); paired devices come from the store ($WAWARE_STATE_DIR/devices.json, ...).
 // Each event is printed as one line. Ctrl-C (or the timeout) cancels the session, which stops it on the radio.
-import Foundation
+// The C library only for write(2) and exit: no Foundation (see docs/benchmarks.md, memory).
+import Glibc
 import WiFiAware
 
-/// Writes a line straight to standard output (unbuffered, so logs of background runs are complete).
+/// Writes `text` straight to a file descriptor (unbuffered, so logs of background runs are complete).
+/// A write error (a closed pipe, a full disk) drops the rest of the text; it never traps.
+func emit(_ text: String, to descriptor: Int32) {
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+        let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { return }
+        bytes = bytes.dropFirst(count)
+    }
+}
+
+/// Writes a line to standard output.
 func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    emit(line + "\n", to: 1)
 }
 
 /// A one-line description of an endpoint.
@@ -62,8 +74,9 @@ struct Arguments {
             case "--device": device = try value(word)
             case "--active": active = true
             case "--timeout":
-                guard let seconds = Double(try value(word)), seconds > 0 else {
-                    throw WAError(.invalidArgument, message: "--timeout needs a number of seconds")
+                // Finite and at most a year: `inf` or 1e300 seconds is not a Duration (it would trap).
+                guard let seconds = Double(try value(word)), seconds.isFinite, seconds > 0, seconds <= 31_536_000 else {
+                    throw WAError(.invalidArgument, message: "--timeout needs a number of seconds from 0 to 31536000 (a year)")
                 }
                 timeout = seconds
             default: positionals.append(word)
@@ -127,6 +140,6 @@ do {
         }
     }
 } catch {
-    FileHandle.standardError.write(Data("aware-example: \(error)\n".utf8))
+    emit("aware-example: \(error)\n", to: 2)
     exit(1)
 }

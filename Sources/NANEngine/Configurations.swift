@@ -27,8 +27,20 @@ public struct TimeToLive: Hashable, Sendable {
     }
     /// No limit.
     public static let forever = TimeToLive()
-    /// A limit in seconds.
-    public static func seconds(_ s: Double) -> TimeToLive { TimeToLive(duration: .milliseconds(Int64(s * 1000))) }
+    /// The longest limit in seconds that ``seconds(_:)`` accepts: 10,000,000 s (about 115 days).
+    public static let maximumSeconds: Double = 10_000_000
+
+    /// A limit in seconds, from 0.001 to ``maximumSeconds``.
+    ///
+    /// - Throws: ``DiscoveryError/Code/invalidArgument`` for a value out of that range, infinity or NaN
+    ///   (which have no `Duration`).
+    public static func seconds(_ s: Double) throws(DiscoveryError) -> TimeToLive {
+        guard s.isFinite, s >= 0.001, s <= maximumSeconds else {
+            throw DiscoveryError(
+                .invalidArgument, "a time to live of \(s) s is out of range; give 0.001 to \(Int(maximumSeconds)) s")
+        }
+        return TimeToLive(duration: .milliseconds(Int64((s * 1000).rounded())))
+    }
 }
 
 /// What to publish and how.

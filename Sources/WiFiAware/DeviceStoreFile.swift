@@ -1,4 +1,4 @@
-internal import Foundation
+internal import FoundationEssentials
 internal import NANWire
 
 // The paired-device store's file format (version 1):
@@ -38,6 +38,9 @@ enum DeviceStoreFile {
         guard let version = document.version else {
             throw .corrupt("it has no format version")
         }
+        guard version >= 1 else {
+            throw .corrupt("its format version \(version) is not one waware ever wrote (versions start at 1)")
+        }
         guard version <= currentVersion else {
             throw .newerVersion(version)
         }
@@ -45,10 +48,25 @@ enum DeviceStoreFile {
             throw .corrupt("it has no device list")
         }
         var devices: WAPairedDevice.Devices = [:]
+        // A hand-edited store must keep names and addresses unique, as `add` and `rename` do: with two
+        // devices of one name `remove NAME` finds neither, and the owner of a shared address is arbitrary.
+        var names: [String: Int] = [:]
+        var owners: [MACAddress: Int] = [:]
         for (index, record) in records.enumerated() {
             let device = try record.device(at: index)
             guard devices[device.id] == nil else {
                 throw .corrupt("device id \(device.id) appears twice")
+            }
+            if let first = names[device.name] {
+                throw .corrupt("devices \(first + 1) and \(index + 1) are both named '\(device.name)'; names must be unique")
+            }
+            names[device.name] = index
+            for address in device.managementAddresses {
+                if let first = owners[address], first != index {
+                    throw .corrupt("devices \(first + 1) and \(index + 1) both have the address \(address); an address "
+                        + "belongs to one device")
+                }
+                owners[address] = index
             }
             devices[device.id] = device
         }

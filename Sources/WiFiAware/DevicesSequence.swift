@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 extension WAPairedDevice {
     /// All paired devices in the default store: the current snapshot, then one after every change

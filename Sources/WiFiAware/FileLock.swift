@@ -1,44 +1,44 @@
-internal import Foundation
 internal import NANSystem
 
 /// An exclusive advisory lock (flock) on a lock file, which serialises read-modify-write of the
 /// device store between threads and processes.
 ///
-/// The lock file is created once and never replaced or deleted: replacing it would let two
-/// writers hold locks on two different files at the same time.
+/// The lock file is created once (mode 0600, never through a symbolic link) and never replaced or
+/// deleted: replacing it would let two writers hold locks on two different files at the same time.
 enum FileLock {
-    /// Runs `body` while holding an exclusive lock on the file at `url`, creating it (mode 0600) if needed.
+    /// How long a change of the store waits for another process's lock before giving up.
+    static let defaultTimeout: Duration = .seconds(30)
+
+    /// Runs `body` while holding an exclusive lock on the file at `path`, creating it if needed.
     ///
-    /// Blocks the calling thread while another holder has the lock.
-    static func withExclusiveLock<T>(at url: URL, _ body: () throws(WAError) -> T) throws(WAError) -> T {
-        let handle = try open(url)
-        defer { try? handle.close() }
+    /// Blocks the calling thread while another holder has the lock, at most `timeout`; `waiting` is called
+    /// once if it has to wait (to tell the user why nothing happens).
+    ///
+    /// - Throws: `storageFailed` if the lock cannot be had within `timeout`, a file error otherwise.
+    static func withExclusiveLock<T>(
+        at path: String, timeout: Duration = defaultTimeout, waiting: () -> Void = {},
+        _ body: () throws(WAError) -> T
+    ) throws(WAError) -> T {
+        let descriptor: Int32
         do throws(FileError) {
-            try AdvisoryLock.lockExclusively(handle.fileDescriptor, path: url.path)
+            descriptor = try AdvisoryLock.openLockFile(at: path)
         } catch {
+            throw WAError.file(error, action: "open the lock file", path: path)
+        }
+        defer { AdvisoryLock.close(descriptor) }
+        let locked: Bool
+        do throws(FileError) {
+            locked = try AdvisoryLock.lockExclusively(descriptor, path: path, timeout: timeout, waiting: waiting)
+        } catch {
+            throw WAError.file(error, action: "lock", path: path)
+        }
+        guard locked else {
             throw WAError(
                 .storageFailed,
-                message: "cannot lock \(url.path): \(WAError.errnoText(error.errno))",
-                errno: error.errno)
+                message: "another process has held the lock \(path) for more than \(timeout.components.seconds) s; "
+                    + "try again when it has finished")
         }
-        defer { AdvisoryLock.unlock(handle.fileDescriptor) }
+        defer { AdvisoryLock.unlock(descriptor) }
         return try body()
-    }
-
-    private static func open(_ url: URL) throws(WAError) -> FileHandle {
-        do {
-            // O_CREAT|O_EXCL: creates the file only if it is missing and never truncates or replaces it.
-            try Data().write(to: url, options: .withoutOverwriting)
-            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
-        } catch  where FileManager.default.fileExists(atPath: url.path) {
-            // Someone else created it first, which is fine.
-        } catch {
-            throw WAError.file(error, action: "create the lock file", path: url.path)
-        }
-        do {
-            return try FileHandle(forUpdating: url)
-        } catch {
-            throw WAError.file(error, action: "open the lock file", path: url.path)
-        }
     }
 }

@@ -1,6 +1,5 @@
-internal import Foundation
-// Only flock(2), close and their constants are used, with integer arguments; no pointers cross into C here.
-internal import Glibc
+internal import FoundationEssentials
+internal import NANSystem
 internal import Synchronization
 
 /// The rule "a service is published (or subscribed) once per device": a lease per (adapter, role, service)
@@ -61,8 +60,8 @@ final class ServiceLease: Sendable {
             defer { value = nil }
             return value
         }) else { return }
-        _ = flock(fd, LOCK_UN)
-        _ = close(fd)
+        AdvisoryLock.unlock(fd)
+        AdvisoryLock.close(fd)
         _ = Self.held.withLock { $0.remove(key) }
     }
 
@@ -70,40 +69,30 @@ final class ServiceLease: Sendable {
 
     private static func lockFile(_ url: URL, role: Role, service: WAServiceName, adapter: String) throws(WAError) -> Int32 {
         let folder = url.deletingLastPathComponent()
-        do {
-            try FileManager.default.createDirectory(
-                at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-            if !FileManager.default.fileExists(atPath: url.path) {
-                try Data().write(to: url, options: .withoutOverwriting)
-            }
-        } catch where FileManager.default.fileExists(atPath: url.path) {
-            // Another process created it first.
+        do throws(FileError) {
+            try FileSystem.createFolder(at: folder.path, mode: 0o755)
         } catch {
-            throw WAError.file(error, action: "create the service lock", path: url.path)
+            throw WAError.file(error, action: "create the runtime folder", path: folder.path)
         }
-        let handle: FileHandle
-        do {
-            handle = try FileHandle(forReadingFrom: url)
+        // Close-on-exec: a child process must not inherit the lease and keep it after this process dies.
+        let descriptor: Int32
+        do throws(FileError) {
+            descriptor = try AdvisoryLock.openLockFile(at: url.path, mode: 0o644)
         } catch {
             throw WAError.file(error, action: "open the service lock", path: url.path)
         }
-        // Keep our own descriptor: the handle closes its own when it goes away.
-        let fd = dup(handle.fileDescriptor)
-        try? handle.close()
-        guard fd >= 0 else {
-            let number = errno
-            throw WAError(.storageFailed, message: "cannot open \(url.path): \(WAError.errnoText(number))", errno: number)
+        let locked: Bool
+        do throws(FileError) {
+            locked = try AdvisoryLock.tryLockExclusively(descriptor, path: url.path)
+        } catch {
+            AdvisoryLock.close(descriptor)
+            throw WAError.file(error, action: "lock the service lock", path: url.path)
         }
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            let number = errno
-            if number == EINTR { continue }
-            _ = close(fd)
-            if number == EWOULDBLOCK {
-                throw alreadyHeld(role, service: service, adapter: adapter, elsewhere: true)
-            }
-            throw WAError(.storageFailed, message: "cannot lock \(url.path): \(WAError.errnoText(number))", errno: number)
+        guard locked else {
+            AdvisoryLock.close(descriptor)
+            throw alreadyHeld(role, service: service, adapter: adapter, elsewhere: true)
         }
-        return fd
+        return descriptor
     }
 
     private static func alreadyHeld(_ role: Role, service: WAServiceName, adapter: String, elsewhere: Bool) -> WAError {

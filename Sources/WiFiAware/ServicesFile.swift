@@ -1,4 +1,5 @@
-internal import Foundation
+internal import FoundationEssentials
+internal import NANWire
 
 // The services file format, mirroring Apple's Info.plist `WiFiAwareServices` dictionary:
 //
@@ -33,7 +34,15 @@ enum ServicesFile {
 
     static func parse(_ data: Data, source: String) throws(WAError) -> [ServiceDeclaration] {
         do {
-            return try JSONDecoder().decode(Document.self, from: data).declarations
+            let declarations = try JSONDecoder().decode(Document.self, from: data).declarations
+            if let key = JSONDuplicateKeys.first(in: Array(data)) {
+                throw WAError(
+                    .servicesFileInvalid,
+                    message: "services file \(source): the key '\(key)' appears twice in one object; give each key once")
+            }
+            return declarations
+        } catch let error as WAError where error.code == .servicesFileInvalid {
+            throw error
         } catch let problem as Problem {
             throw WAError(.servicesFileInvalid, message: "services file \(source): \(problem.text)")
         } catch let error as WAError {
@@ -61,18 +70,27 @@ enum ServicesFile {
     static func describe(_ error: DecodingError) -> String {
         switch error {
         case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+            if context.codingPath.isEmpty {
+                return "the file must hold one JSON object with the key '\(rootKey)', not \(topLevelKind(of: error))"
+            }
             return "at \(render(context.codingPath)): expected \(typeName(type))"
         case .keyNotFound(let key, let context):
             return "at \(render(context.codingPath)): missing key '\(key.stringValue)'"
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty {
-                let detail = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey] as? String
+                let detail = context.underlyingError.map { String(describing: $0) }
                 return "not valid JSON" + (detail.map { " (\($0))" } ?? "")
             }
             return "at \(render(context.codingPath)): \(context.debugDescription)"
         @unknown default:
             return "\(error)"
         }
+    }
+
+    /// What the top level holds instead of an object, from the decoding error's text.
+    static func topLevelKind(of error: DecodingError) -> String {
+        if case .valueNotFound = error { return "null" }
+        return "another kind of value"
     }
 
     static func typeName(_ type: Any.Type) -> String {
@@ -179,30 +197,12 @@ enum ServicesFile {
     }
 }
 
-/// Decodes hex text (`0a1B`, no separators); `nil` if it is not an even number of hex digits.
+/// Decodes hex text (`0a1B`, no separators; empty is no bytes); `nil` if it is not an even number of hex digits.
 func bytes(fromHex text: String) -> [UInt8]? {
-    let digits = Array(text.utf8)
-    let isHexDigit: (UInt8) -> Bool = {
-        (0x30...0x39).contains($0) || (0x41...0x46).contains($0) || (0x61...0x66).contains($0)
-    }
-    guard digits.count % 2 == 0, digits.allSatisfy(isHexDigit) else { return nil }
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(digits.count / 2)
-    var index = 0
-    while index < digits.count {
-        guard let pair = UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16) else {
-            return nil
-        }
-        bytes.append(pair)
-        index += 2
-    }
-    return bytes
+    text.isEmpty ? [] : Hex.bytes(text)
 }
 
 /// Lower-case hex text of bytes.
 func hexText(_ bytes: [UInt8]) -> String {
-    bytes.map { byte in
-        let hex = String(byte, radix: 16)
-        return hex.count == 1 ? "0" + hex : hex
-    }.joined()
+    Hex.string(bytes)
 }

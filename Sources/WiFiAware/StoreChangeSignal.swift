@@ -1,4 +1,4 @@
-internal import Foundation
+internal import FoundationEssentials
 internal import Synchronization
 
 /// Tells the watchers of a store in this process that it changed, so they need not wait for

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// Which peers a publisher or subscriber deals with, as in Apple's
 /// `.connecting(to: service, from: .allPairedDevices)`.

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 internal import NANSystem
 public import NANWire
 
@@ -21,6 +21,16 @@ public import NANWire
 public struct WADeviceStore: Sendable {
     /// The store's file.
     public let url: URL
+
+    /// How long a change waits for another process that holds the store's lock (default 30 s).
+    public var lockTimeout: Duration = FileLock.defaultTimeout
+
+    /// Called once, with the lock file's path, when a change has to wait for another process's lock
+    /// (so a program can say why nothing happens). `nil`: wait silently.
+    public var lockWaitNotice: (@Sendable (String) -> Void)?
+
+    /// The largest store file read, in bytes (a hand-edited file beyond it is refused, not read).
+    static let maximumFileSize = 4 << 20
 
     /// Opens the store at an explicit path. Nothing is read or created until it is used.
     ///
@@ -184,29 +194,29 @@ public struct WADeviceStore: Sendable {
 
     /// The file's bytes, or `nil` if there is no file yet.
     func readData() throws(WAError) -> Data? {
-        do {
-            return try Data(contentsOf: url)
+        do throws(FileError) {
+            return try FileContents.readRegularFile(
+                at: url.path, limit: Self.maximumFileSize, what: "the device store"
+            ).map { Data($0) }
         } catch {
-            if WAError.posixErrno(of: error) == POSIXErrorCode.ENOENT.rawValue || !FileManager.default.fileExists(atPath: url.path) {
-                return nil
-            }
             throw WAError.file(error, action: "read the device store", path: url.path)
         }
     }
 
-    /// Locks the store, reads it, lets `change` edit the devices, and writes the result back atomically.
     private func modify<T>(
         _ change: (inout WAPairedDevice.Devices) throws(WAError) -> T
     ) throws(WAError) -> T {
         let folder = url.deletingLastPathComponent()
-        do {
-            try FileManager.default.createDirectory(
-                at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        do throws(FileError) {
+            try FileSystem.createFolder(at: folder.path, mode: 0o700)
         } catch {
             throw WAError.file(error, action: "create the folder for the device store", path: folder.path)
         }
-        let lockURL = url.appendingPathExtension("lock")
-        let result = try FileLock.withExclusiveLock(at: lockURL) { () throws(WAError) -> T in
+        let lockPath = url.path + ".lock"
+        let notice = lockWaitNotice
+        let result = try FileLock.withExclusiveLock(
+            at: lockPath, timeout: lockTimeout, waiting: { notice?(lockPath) }
+        ) { () throws(WAError) -> T in
             var devices: WAPairedDevice.Devices = [:]
             if let data = try readData() {
                 do throws(DeviceStoreFile.Problem) {
@@ -238,17 +248,16 @@ public struct WADeviceStore: Sendable {
 
     /// Moves an unreadable store aside, keeping it for the user; returns where it went.
     private func moveAside() throws(WAError) -> URL {
-        let stamp = ISO8601DateFormatter.string(
-            from: Date(), timeZone: TimeZone(identifier: "UTC") ?? .current,
-            formatOptions: [.withYear, .withMonth, .withDay, .withTime, .withTimeZone])
+        let stamp = Date().formatted(
+            Date.ISO8601FormatStyle(dateSeparator: .omitted, dateTimeSeparator: .standard, timeSeparator: .omitted))
         var aside = URL(fileURLWithPath: url.path + ".corrupt-" + stamp)
         var attempt = 1
-        while FileManager.default.fileExists(atPath: aside.path) {
+        while FileSystem.exists(aside.path) {
             attempt += 1
             aside = URL(fileURLWithPath: url.path + ".corrupt-" + stamp + "-\(attempt)")
         }
-        do {
-            try FileManager.default.moveItem(at: url, to: aside)
+        do throws(FileError) {
+            try FileSystem.rename(url.path, to: aside.path)
         } catch {
             throw WAError.file(error, action: "move aside the unreadable device store", path: url.path)
         }

@@ -30,12 +30,12 @@ extension WAError {
                 message: "cannot \(operation): this kernel has no nl80211 (cfg80211 is not loaded), so no Wi-Fi adapter "
                     + "can be used", underlying: error)
         }
-        if let number = error.errno ?? errno(for: error.code) {
+        if let number = error.errno ?? Self.errno(for: error.code) {
             if error.code == .alreadyRunning {
                 return WAError(
                     .noRadioResources,
                     message: "cannot \(operation): NAN is already running on this adapter (another program uses it); "
-                        + "stop it first", errno: number, kernelMessage: error.kernelMessage, underlying: error)
+                        + "stop it first", errno: number.rawValue, kernelMessage: error.kernelMessage, underlying: error)
             }
             return kernel(operation, errno: number, kernelMessage: error.kernelMessage, underlying: error)
         }
@@ -43,13 +43,13 @@ extension WAError {
     }
 
     /// The errno a netlink code stands for, when the error did not carry one.
-    private static func errno(for code: NetlinkError.Code) -> Int32? {
+    private static func errno(for code: NetlinkError.Code) -> Errno? {
         switch code {
-        case .permissionDenied: 1  // EPERM
-        case .noSuchDevice: 19  // ENODEV
-        case .notSupported: 95  // EOPNOTSUPP
-        case .busy: 16  // EBUSY
-        case .alreadyRunning: 17  // EEXIST
+        case .permissionDenied: .notPermitted
+        case .noSuchDevice: .noSuchDevice
+        case .notSupported: .notSupported
+        case .busy: .busy
+        case .alreadyRunning: .fileExists
         default: nil
         }
     }
@@ -57,7 +57,7 @@ extension WAError {
     /// Maps a discovery engine failure.
     static func from(_ error: DiscoveryError) -> WAError {
         let code: Code
-        switch error {
+        switch error.code {
         case .tooManyServices: code = .noRadioResources
         case .sessionEnded, .engineStopped: code = .connectionTerminated
         case .offloadUnavailable: code = .wifiAwareUnsupported

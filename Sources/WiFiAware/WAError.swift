@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// An error from the WiFiAware API, modelled on Apple's `WAError`.
 ///

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 public import NANWire
 
 /// A peer device this machine has paired with (or, until NAN pairing lands, been told to trust),
@@ -109,7 +109,7 @@ extension WAPairedDevice {
 
     /// Checks a user-visible device name: 1-64 bytes of UTF-8, no control characters,
     /// no leading or trailing spaces.
-    static func validateName(_ name: String) throws(WAError) {
+    public static func validateName(_ name: String) throws(WAError) {
         guard !name.isEmpty else {
             throw WAError(.invalidArgument, message: "a device name must not be empty")
         }

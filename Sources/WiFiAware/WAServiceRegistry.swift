@@ -1,4 +1,5 @@
-public import Foundation
+public import FoundationEssentials
+internal import NANSystem
 
 /// The services a program has declared: the parsed services file.
 ///
@@ -48,20 +49,23 @@ public struct WAServiceRegistry: Sendable {
     /// - Throws: ``WAError/Code/servicesFileNotFound`` if there is no file, ``WAError/Code/permissionDenied``
     ///   if it cannot be read, ``WAError/Code/servicesFileInvalid`` if its contents are wrong.
     public static func load(from url: URL) throws(WAError) -> WAServiceRegistry {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
+        let contents: [UInt8]?
+        do throws(FileError) {
+            contents = try FileContents.readRegularFile(
+                at: url.path, limit: maximumFileSize, what: "the services file", followingSymbolicLinks: true)
         } catch {
-            if FileManager.default.fileExists(atPath: url.path) {
-                throw WAError.file(error, action: "read the services file", path: url.path)
-            }
+            throw WAError.file(error, action: "read the services file", path: url.path)
+        }
+        guard let contents else {
             throw WAError(
                 .servicesFileNotFound,
-                message: "services file \(url.path) does not exist; create it (see docs/api.md) or pass another path",
-                underlying: error)
+                message: "services file \(url.path) does not exist; create it (see docs/api.md) or pass another path")
         }
-        return try WAServiceRegistry(jsonData: data, source: url)
+        return try WAServiceRegistry(jsonData: Data(contents), source: url)
     }
+
+    /// The largest services file read, in bytes.
+    static let maximumFileSize = 1 << 20
 
     /// Reads the services file from its default location.
     ///

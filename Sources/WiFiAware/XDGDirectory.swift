@@ -1,4 +1,4 @@
-internal import Foundation
+internal import FoundationEssentials
 
 /// The XDG base directories waware uses, resolved from an environment (so tests can pass their own).
 enum XDGDirectory {

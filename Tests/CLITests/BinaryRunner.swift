@@ -36,14 +36,28 @@ enum BinaryRunner {
 
     /// Runs `waware` with `arguments` and waits for it to exit.
     static func run(_ arguments: [String]) throws -> Result {
+        try run(arguments, standardInput: nil)
+    }
+
+    /// Runs `waware` with `arguments`, standard input read from the file at `standardInput` (the null
+    /// device when nil), started through `launcher` (e.g. `setpriv --reuid=65534 ...`) when given.
+    static func run(_ arguments: [String], standardInput: String?, launcher: [String] = []) throws -> Result {
         let process = Process()
-        process.executableURL = binaryURL
-        process.arguments = arguments
+        if let first = launcher.first {
+            process.executableURL = URL(fileURLWithPath: first)
+            process.arguments = Array(launcher.dropFirst()) + [binaryURL.path] + arguments
+        } else {
+            process.executableURL = binaryURL
+            process.arguments = arguments
+        }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = try standardInput.map { path in
+            guard let handle = FileHandle(forReadingAtPath: path) else { throw CocoaError(.fileReadNoSuchFile) }
+            return handle
+        } ?? FileHandle.nullDevice
         try process.run()
         // Read both pipes to the end before waiting, so a full pipe cannot block the child.
         let errData = ReadAll(err.fileHandleForReading)

@@ -147,8 +147,27 @@ private func hex(_ bytes: [UInt8]) -> String { FrameReport.hex(bytes) }
         #expect(DecodeInput.bytes(hex: "") == nil)
     }
 
-    @Test func fileContentsAreHexTextOrRawBytes() {
-        #expect(DecodeInput.bytes(contents: Array("04 09\n".utf8)) == [0x04, 0x09])
-        #expect(DecodeInput.bytes(contents: [0xd0, 0x00, 0x3a]) == [0xd0, 0x00, 0x3a])
+    @Test func fileContentsAreHexTextOrRawBytes() throws {
+        #expect(try DecodeInput.bytes(contents: Array("04 09\n".utf8), source: "f") == [0x04, 0x09])
+        #expect(try DecodeInput.bytes(contents: [0xd0, 0x00, 0x3a], source: "f") == [0xd0, 0x00, 0x3a])
+    }
+
+    @Test func hexFileWithDashSeparatorsIsHex() throws {
+        #expect(try DecodeInput.bytes(contents: Array("04-09-50-6f\n".utf8), source: "f") == [0x04, 0x09, 0x50, 0x6f])
+    }
+
+    @Test func hexFileWithAnOddDigitCountIsAnErrorNotRawBytes() {
+        #expect(throws: ValidationError.self) { try DecodeInput.bytes(contents: Array("04 09 5\n".utf8), source: "f") }
+        #expect(throws: ValidationError.self) { try DecodeInput.bytes(contents: Array("hello\n".utf8), source: "f") }
+    }
+
+    @Test func eachByteMayCarryAnHexPrefix() {
+        #expect(DecodeInput.bytes(hex: "0x04 0x09 0x50") == [0x04, 0x09, 0x50])
+        #expect(DecodeInput.bytes(hex: "0X0409") == [0x04, 0x09])
+    }
+
+    @Test func hexRefusesSigns() {
+        #expect(DecodeInput.bytes(hex: "+4 09") == nil)
+        #expect(DecodeInput.bytes(hex: "04 +9") == nil)
     }
 }

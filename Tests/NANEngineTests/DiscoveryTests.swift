@@ -294,7 +294,7 @@ import Testing
     @Test func publishWithTimeToLiveInSecondsEndsWithReasonTTL() async throws {
         let bench = await Bench()
         var publish = PublishConfiguration(serviceID: service("chat"))
-        publish.timeToLive = .seconds(0.05)
+        publish.timeToLive = try .seconds(0.05)
         let publisher = try await bench.engines[0].publish(publish)
         var events: [DiscoveryEvent] = []
         for await event in publisher { events.append(event) }

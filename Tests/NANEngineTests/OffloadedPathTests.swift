@@ -31,7 +31,7 @@ final class OffloadingRadio: DiscoveryRadio, Sendable {
         publish.serviceInfo = [1, 2]
         publish.transmitFilter = filter("a")
         publish.closeRangeOnly = true
-        publish.timeToLive = .seconds(10)
+        publish.timeToLive = try .seconds(10)
         let session = try await engine.publish(publish)
         #expect(session.instanceID == InstanceID(rawValue: 41))
         let function = try #require(radio.added.withLock { $0.first })

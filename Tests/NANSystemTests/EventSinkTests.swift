@@ -30,7 +30,7 @@ import Testing
     @Test func aFailureEndsTheStreamWithTheError() async {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: NL80211Event.self, bufferingPolicy: .bufferingNewest(8))
         let sink = NL80211EventSink(continuation)
-        sink.finish(throwing: NetlinkError(code: .system, errno: 9, call: "recv"))
+        sink.finish(throwing: NetlinkError(code: .system, errno: .badFileDescriptor, call: "recv"))
         await #expect(throws: NetlinkError.self) {
             for try await _ in stream {}
         }

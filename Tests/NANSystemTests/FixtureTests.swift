@@ -103,7 +103,8 @@ func dataMessages(_ name: String) throws -> [GenericNetlinkMessage] {
         let messages = try fixture("start-nan-already-running.nlmsgs")
         let ack = try NetlinkAck(messages[0])
         #expect(ack.error == -EEXIST)
-        let error = NetlinkError.kernel(errno: -ack.error, kernelMessage: ack.kernelMessage, call: "NL80211_CMD_START_NAN")
+        let error = NL80211Session.startNANRefusal(
+            NetlinkError.kernel(errno: Errno(rawValue: -ack.error), kernelMessage: ack.kernelMessage, call: "NL80211_CMD_START_NAN"))
         #expect(error.code == .alreadyRunning)
     }
 
@@ -136,12 +137,12 @@ func dataMessages(_ name: String) throws -> [GenericNetlinkMessage] {
 @Suite struct KernelRefusalFixtureTests {
     private func error(_ name: String, call: String) throws -> NetlinkError {
         let ack = try NetlinkAck(try fixture(name)[0])
-        return NetlinkError.kernel(errno: -ack.error, kernelMessage: ack.kernelMessage, call: call)
+        return NetlinkError.kernel(errno: Errno(rawValue: -ack.error), kernelMessage: ack.kernelMessage, call: call)
     }
 
     @Test func changingConfigurationAfterStopIsNotRunning() throws {
         let refusal = try error("change-nan-config-not-running.nlmsgs", call: "NL80211_CMD_CHANGE_NAN_CONFIG")
-        #expect(refusal.errno == ENETDOWN)
+        #expect(refusal.errno == .networkDown)
         #expect(refusal.code == .notRunning)
     }
 
@@ -153,7 +154,7 @@ func dataMessages(_ name: String) throws -> [GenericNetlinkMessage] {
 
     @Test func stoppingADeletedInterfaceIsNoSuchDevice() throws {
         let refusal = try error("stop-nan-no-such-device.nlmsgs", call: "NL80211_CMD_STOP_NAN")
-        #expect(refusal.errno == ENODEV)
+        #expect(refusal.errno == .noSuchDevice)
         #expect(refusal.code == .noSuchDevice)
     }
 }

@@ -79,7 +79,7 @@ struct LiveKernelTests {
                     Issue.record("second START_NAN succeeded")
                 } catch let error as NetlinkError {
                     #expect(error.code == .alreadyRunning)
-                    #expect(error.errno == EEXIST)
+                    #expect(error.errno == .fileExists)
                 }
 
                 let joined = try await waitFor(session.events, seconds: 10) {
@@ -240,7 +240,7 @@ struct LiveKernelTests {
                         timeSlots: slots, availabilityAttribute: [0x12]), on: nan.wdev)
                     Issue.record("a 1-byte availability attribute was accepted")
                 } catch let error as NetlinkError {
-                    #expect(error.errno == EINVAL)
+                    #expect(error.errno == .invalidArgument)
                     #expect(error.kernelMessage?.contains("Too short") == true, "\(error)")
                 }
                 try await session.stopNAN(on: nan.wdev)

@@ -79,10 +79,10 @@ private func entries(of folder: String) -> [String] {
             let error = #expect(throws: FileError.self) {
                 try PrivateFile.replace(at: folder + "/absent/devices.json", with: [1])
             }
-            #expect(error?.errno == ENOENT)
+            #expect(error?.errno == Errno(rawValue: ENOENT))
             #expect(error?.path == folder + "/absent")
             #expect(error?.isPermissionDenied == false)
-            #expect(error?.description == "cannot create a temporary file in \(folder)/absent: No such file or directory (errno 2)")
+            #expect(error?.description == "cannot create a temporary file in \(folder)/absent: No such file or directory (ENOENT)")
         }
     }
 
@@ -92,7 +92,7 @@ private func entries(of folder: String) -> [String] {
             let error = #expect(throws: FileError.self) {
                 try PrivateFile.replace(at: folder + "/plain/devices.json", with: [1])
             }
-            #expect(error?.errno == ENOTDIR)
+            #expect(error?.errno == Errno(rawValue: ENOTDIR))
         }
     }
 
@@ -104,7 +104,7 @@ private func entries(of folder: String) -> [String] {
             let error = #expect(throws: FileError.self) {
                 try PrivateFile.replace(at: folder + "/devices.json", with: [1])
             }
-            #expect(error?.errno == EACCES)
+            #expect(error?.errno == Errno(rawValue: EACCES))
             #expect(error?.isPermissionDenied == true)
             #expect(entries(of: folder).isEmpty)
         }
@@ -117,7 +117,7 @@ private func entries(of folder: String) -> [String] {
             let error = #expect(throws: FileError.self) {
                 try PrivateFile.replace(at: target, with: [1])
             }
-            #expect(error?.errno == EISDIR)
+            #expect(error?.errno == Errno(rawValue: EISDIR))
             #expect(entries(of: folder) == ["taken"])
         }
     }
@@ -143,7 +143,7 @@ private func entries(of folder: String) -> [String] {
 
     @Test func lockingAClosedDescriptorIsATypedError() {
         let error = #expect(throws: FileError.self) { try AdvisoryLock.lockExclusively(-1, path: "/nowhere") }
-        #expect(error?.errno == EBADF)
+        #expect(error?.errno == Errno(rawValue: EBADF))
         #expect(error?.path == "/nowhere")
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import NANSystem
 import Testing
 
 @testable import WiFiAware
@@ -45,33 +46,34 @@ import Testing
     }
 
     @Test func kernelErrorsKeepErrnoAndTheKernelsMessage() {
-        let error = WAError.kernel("start NAN", errno: 22, kernelMessage: "bands must include 2.4 GHz")
+        let error = WAError.kernel("start NAN", errno: .invalidArgument, kernelMessage: "bands must include 2.4 GHz")
         #expect(error.code == .kernel)
         #expect(error.errno == 22)
         #expect(error.kernelMessage == "bands must include 2.4 GHz")
         #expect(
             error.message
-                == "cannot start NAN: Invalid argument (errno 22); the kernel says: bands must include 2.4 GHz")
+                == "cannot start NAN: Invalid argument (EINVAL); the kernel says: bands must include 2.4 GHz")
     }
 
     @Test func kernelErrnosWithAClearMeaningGetTheirOwnCodes() {
-        #expect(WAError.kernel("create the NAN interface", errno: 1, kernelMessage: nil).code == .permissionDenied)
-        #expect(WAError.kernel("create the NAN interface", errno: 1, kernelMessage: nil).message.contains("setcap"))
-        #expect(WAError.kernel("start NAN", errno: 19, kernelMessage: nil).code == .adapterNotFound)
-        #expect(WAError.kernel("add a NAN function", errno: 95, kernelMessage: nil).code == .wifiAwareUnsupported)
+        #expect(WAError.kernel("create the NAN interface", errno: .notPermitted, kernelMessage: nil).code == .permissionDenied)
+        #expect(WAError.kernel("create the NAN interface", errno: .notPermitted, kernelMessage: nil).message.contains("setcap"))
+        #expect(WAError.kernel("start NAN", errno: .noSuchDevice, kernelMessage: nil).code == .adapterNotFound)
+        #expect(WAError.kernel("add a NAN function", errno: .notSupported, kernelMessage: nil).code == .wifiAwareUnsupported)
     }
 
     @Test func fileErrorsSayWhichFileAndWhy() {
         let denied = WAError.file(
-            CocoaError(
-                .fileReadNoPermission, userInfo: [NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: 13)]),
+            FileError(operation: "read", path: "/var/lib/waware/devices.json", errno: .accessDenied),
             action: "read the device store", path: "/var/lib/waware/devices.json")
         #expect(denied.code == .permissionDenied)
         #expect(denied.errno == 13)
         #expect(denied.message.contains("/var/lib/waware/devices.json"))
 
-        let full = WAError.file(POSIXError(.ENOSPC), action: "write the device store", path: "/x/devices.json")
+        let full = WAError.file(
+            FileError(operation: "write", path: "/x/devices.json", errno: .noSpace),
+            action: "write the device store", path: "/x/devices.json")
         #expect(full.code == .storageFailed)
-        #expect(full.message == "cannot write the device store /x/devices.json: No space left on device (errno 28)")
+        #expect(full.message == "cannot write the device store /x/devices.json: No space left on device (ENOSPC)")
     }
 }

@@ -11,7 +11,6 @@
 // and after decoding 10 000 frames that are kept alive, divided by 10 000: the heap one decoded frame
 // holds. Decoded byte fields are slices of the input buffer, so a decoded frame holding fewer bytes than
 // the frame is long shows that no attribute copied the frame's bytes.
-import Foundation
 import NANSystem
 import NANWire
 
@@ -122,7 +121,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "--decode-only" {
     guard arguments.count == 3, let count = Int(arguments[2]), count >= 0 else {
         print("usage: nan-bench --decode-only sdf|naf COUNT")
-        exit(64)
+        ProcessControl.exit(64)
     }
     do {
         let frame = try arguments[1] == "naf" ? ndpRequestNAF() : publishSDF()
@@ -131,9 +130,9 @@ if arguments.first == "--decode-only" {
         print("decoded \(count) frames (\(sink) attributes)")
     } catch {
         print("nan-bench: \(error)")
-        exit(1)
+        ProcessControl.exit(1)
     }
-    exit(0)
+    ProcessControl.exit(0)
 }
 
 let iterations = arguments.first.flatMap { Int($0) } ?? 200_000

@@ -33,11 +33,15 @@ public enum PrivateFile {
         do {
             defer { _ = close(descriptor) }
             try writeAll(bytes, to: descriptor, path: temporary)
-            try retryingOnInterrupt(operation: "flush \(temporary) to disk", path: temporary) { fsync(descriptor) }
+            do throws(Errno) {
+                _ = try SystemCall.retrying { fsync(descriptor) }
+            } catch {
+                throw FileError(operation: "flush \(temporary) to disk", path: temporary, errno: error)
+            }
         }
         beforeRename(temporary)
         guard rename(temporary, path) == 0 else {
-            throw FileError(operation: "rename \(temporary) to \(path)", path: path, errno: errno)
+            throw FileError(operation: "rename \(temporary) to \(path)", path: path, errno: .current)
         }
         renamed = true
         try syncFolder(folder)
@@ -57,50 +61,54 @@ public enum PrivateFile {
         var attempts = 0
         while true {
             let candidate = prefix + String(UInt64.random(in: 0...UInt64.max), radix: 36) + ".tmp"
-            let descriptor = open(candidate, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, mode_t(0o600))
-            if descriptor >= 0 { return (descriptor, candidate) }
-            let number = errno
-            attempts += 1
-            // EEXIST: a name collision (astronomically rare); EINTR: interrupted. Both are worth a retry.
-            if (number == EEXIST || number == EINTR) && attempts < 100 { continue }
-            throw FileError(operation: "create a temporary file in \(folder)", path: folder, errno: number)
+            do throws(Errno) {
+                let descriptor = try SystemCall.retrying {
+                    open(candidate, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, mode_t(0o600))
+                }
+                return (descriptor, candidate)
+            } catch {
+                attempts += 1
+                // EEXIST: a name collision (astronomically rare), worth another name.
+                if error == .fileExists && attempts < 100 { continue }
+                throw FileError(operation: "create a temporary file in \(folder)", path: folder, errno: error)
+            }
         }
     }
 
     private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(FileError) {
         var written = 0
         while written < bytes.count {
-            let result = bytes.withUnsafeBytes { buffer in
-                write(descriptor, buffer.baseAddress.map { $0 + written }, buffer.count - written)
-            }
-            if result < 0 {
-                let number = errno
-                if number == EINTR { continue }
-                throw FileError(operation: "write \(path)", path: path, errno: number)
+            let result: Int
+            do throws(Errno) {
+                result = try SystemCall.retrying {
+                    bytes.withUnsafeBytes { buffer in
+                        write(descriptor, buffer.baseAddress.map { $0 + written }, buffer.count - written)
+                    }
+                }
+            } catch {
+                throw FileError(operation: "write \(path)", path: path, errno: error)
             }
             // A regular file never accepts 0 of a non-empty write; don't spin if one does.
-            guard result > 0 else { throw FileError(operation: "write \(path)", path: path, errno: EIO) }
+            guard result > 0 else { throw FileError(operation: "write \(path)", path: path, errno: .ioError) }
             written += result
         }
     }
 
     /// Makes the rename durable. File systems that cannot sync a folder (`EINVAL`) are accepted.
     private static func syncFolder(_ folder: String) throws(FileError) {
-        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw FileError(operation: "open the folder \(folder)", path: folder, errno: errno)
+        let descriptor: Int32
+        do throws(Errno) {
+            descriptor = try SystemCall.retrying { open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        } catch {
+            throw FileError(operation: "open the folder \(folder)", path: folder, errno: error)
         }
         defer { _ = close(descriptor) }
-        if fsync(descriptor) != 0 && errno != EINVAL {
-            throw FileError(operation: "flush the folder \(folder) to disk", path: folder, errno: errno)
-        }
-    }
-
-    private static func retryingOnInterrupt(operation: String, path: String, _ call: () -> Int32) throws(FileError) {
-        while call() != 0 {
-            let number = errno
-            if number == EINTR { continue }
-            throw FileError(operation: operation, path: path, errno: number)
+        do throws(Errno) {
+            _ = try SystemCall.retrying { fsync(descriptor) }
+        } catch where error == .invalidArgument {
+            return
+        } catch {
+            throw FileError(operation: "flush the folder \(folder) to disk", path: folder, errno: error)
         }
     }
 }

@@ -18,8 +18,8 @@ public struct CipherSuite: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// `00-0f-ac:4`.
     public var description: String {
         let oui = rawValue >> 8
-        let parts = [oui >> 16, (oui >> 8) & 0xff, oui & 0xff].map { $0 < 0x10 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
-        return parts.joined(separator: "-") + ":" + String(rawValue & 0xff)
+        let octets = [oui >> 16, oui >> 8, oui].map { UInt8(truncatingIfNeeded: $0) }
+        return Hex.string(octets, separator: "-") + ":" + String(rawValue & 0xff)
     }
 }
 

@@ -154,7 +154,16 @@ public final class NL80211Session: Sendable {
     ///
     /// - Throws: ``NetlinkError`` `alreadyRunning`, `notSupported` (bands the device lacks), `permissionDenied`, …
     public func startNAN(on wdev: WirelessDeviceID, configuration: NANConfiguration = NANConfiguration()) async throws {
-        _ = try await send(try .startNAN(wdev, configuration))
+        do {
+            _ = try await send(try .startNAN(wdev, configuration))
+        } catch let error as NetlinkError {
+            throw Self.startNANRefusal(error)
+        }
+    }
+
+    /// What a refusal of `START_NAN` means: `EEXIST` is NAN running on the interface already.
+    static func startNANRefusal(_ error: NetlinkError) -> NetlinkError {
+        error.code == .kernel && error.errno == .fileExists ? error.recoded(as: .alreadyRunning) : error
     }
 
     /// Changes the running NAN configuration (all settings are replaced; the cluster id is ignored).

@@ -25,9 +25,9 @@ enum LibNL {
         guard result < 0 else { return result }
         let savedErrno = Glibc.errno
         if -result == NLE_OBJ_NOTFOUND, let notFound {
-            throw NetlinkError(code: notFound, errno: ENOENT, call: call, detail: nil)
+            throw NetlinkError(code: notFound, errno: .noSuchFile, call: call, detail: nil)
         }
-        throw NetlinkError(code: .system, errno: savedErrno != 0 ? savedErrno : nil, call: call,
+        throw NetlinkError(code: .system, errno: savedErrno != 0 ? Errno(rawValue: savedErrno) : nil, call: call,
                            detail: "libnl: \(String(cString: nl_geterror(result)))")
     }
 
@@ -36,7 +36,7 @@ enum LibNL {
         Glibc.errno = 0
         guard let pointer = body() else {
             let savedErrno = Glibc.errno
-            throw NetlinkError(code: .system, errno: savedErrno != 0 ? savedErrno : ENOMEM, call: call)
+            throw NetlinkError(code: .system, errno: savedErrno != 0 ? Errno(rawValue: savedErrno) : .noMemory, call: call)
         }
         return pointer
     }
@@ -84,7 +84,7 @@ final class NetlinkSocket: Sendable {
             for option in [NETLINK_EXT_ACK, NETLINK_CAP_ACK] {
                 var one: Int32 = 1
                 guard setsockopt(fd, Int32(SOL_NETLINK), option, &one, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
-                    throw NetlinkError(code: .system, errno: Glibc.errno, call: "setsockopt",
+                    throw NetlinkError(code: .system, errno: .current, call: "setsockopt",
                                        detail: "netlink option \(option)")
                 }
             }
@@ -120,7 +120,7 @@ final class NetlinkSocket: Sendable {
             guard let cache else { throw NetlinkError(code: .system, call: "genl_ctrl_alloc_cache") }
             defer { nl_cache_free(cache) }
             guard let family = genl_ctrl_search_by_name(cache, name) else {
-                throw NetlinkError(code: missingCode, errno: ENOENT, call: "genl_ctrl_search_by_name",
+                throw NetlinkError(code: missingCode, errno: .noSuchFile, call: "genl_ctrl_search_by_name",
                                    detail: "no generic netlink family \"\(name)\"")
             }
             defer { genl_family_put(family) }

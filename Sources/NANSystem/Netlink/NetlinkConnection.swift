@@ -179,30 +179,37 @@ final class NetlinkConnection: Sendable {
         while true {
             // recv(2) directly rather than nl_recv(): libnl reports ENOBUFS as NLE_NOMEM, merging an
             // overrun with an allocation failure; we must tell them apart.
-            let (received, error, datagram) = buffer.withLock { buffer -> (Int, Int32, [UInt8]) in
+            let outcome = buffer.withLock { buffer -> Result<(Int, [UInt8]), Errno> in
                 let capacity = buffer.count
-                let received = buffer.withUnsafeMutableBytes {
-                    recv(fd, $0.baseAddress, capacity, Int32(MSG_DONTWAIT) | Int32(MSG_TRUNC))
+                do throws(Errno) {
+                    let received = try SystemCall.retrying {
+                        buffer.withUnsafeMutableBytes {
+                            recv(fd, $0.baseAddress, capacity, Int32(MSG_DONTWAIT) | Int32(MSG_TRUNC))
+                        }
+                    }
+                    return .success((received, received > 0 ? Array(buffer[0..<min(received, capacity)]) : []))
+                } catch {
+                    return .failure(error)
                 }
-                let error = received < 0 ? Glibc.errno : 0
-                return (received, error, received > 0 ? Array(buffer[0..<min(received, capacity)]) : [])
             }
             let capacity = 256 * 1024
-            if received < 0 {
-                switch error {
-                case EAGAIN, EWOULDBLOCK: return
-                case EINTR: continue
-                case ENOBUFS:
-                    failAllPending(NetlinkError(code: .overrun, errno: ENOBUFS, call: "recv"))
-                    onInbound(.overrun)
-                    continue
-                default:
-                    let failure = NetlinkError(code: .system, errno: error, call: "recv")
-                    failAllPending(failure)
-                    onInbound(.failed(failure))
-                    stopReader()
-                    return
-                }
+            let received: Int
+            let datagram: [UInt8]
+            switch outcome {
+            case .success(let value):
+                (received, datagram) = value
+            case .failure(.wouldBlock):
+                return
+            case .failure(.noBufferSpace):
+                failAllPending(NetlinkError(code: .overrun, errno: .noBufferSpace, call: "recv"))
+                onInbound(.overrun)
+                continue
+            case .failure(let error):
+                let failure = NetlinkError(code: .system, errno: error, call: "recv")
+                failAllPending(failure)
+                onInbound(.failed(failure))
+                stopReader()
+                return
             }
             if received == 0 { return }
             if received > capacity {
@@ -251,7 +258,7 @@ final class NetlinkConnection: Sendable {
             do {
                 let ack = try NetlinkAck(message)
                 if ack.error < 0 {
-                    outcome = .failure(.kernel(errno: -ack.error, kernelMessage: ack.kernelMessage, call: call))
+                    outcome = .failure(.kernel(errno: Errno(rawValue: -ack.error), kernelMessage: ack.kernelMessage, call: call))
                 } else {
                     outcome = .success(ack.error)
                 }

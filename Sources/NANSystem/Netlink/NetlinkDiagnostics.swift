@@ -16,8 +16,15 @@ public enum NetlinkDiagnostics {
     /// The folder messages are recorded into, if any.
     public static var recordingDirectory: String? { directory.withLock { $0 } }
 
-    /// A recorder for a new connection, or nil when not recording.
+    /// Why messages are not recorded into `directory`, or nil if they can be: it must be a folder no other
+    /// user may write to.
+    public static func refusal(ofRecordingDirectory directory: String) -> String? {
+        NetlinkRecorder.refusal(of: directory)
+    }
+
+    /// A recorder for a new connection, or nil when not recording (or the folder is refused).
     static func recorder() -> NetlinkRecorder? {
-        recordingDirectory.map(NetlinkRecorder.init(directory:))
+        guard let directory = recordingDirectory, NetlinkRecorder.refusal(of: directory) == nil else { return nil }
+        return NetlinkRecorder(directory: directory)
     }
 }

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// An error from the netlink layer: a kernel refusal, a missing family, a socket failure or a
 /// message that could not be decoded.
 ///
@@ -10,8 +6,8 @@ import Glibc
 public struct NetlinkError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure this is.
     public var code: Code
-    /// The positive errno the kernel or the system call returned, if there was one.
-    public var errno: Int32?
+    /// The errno the kernel or the system call returned, if there was one.
+    public var errno: Errno?
     /// The kernel's own explanation (netlink extended ack, `NLMSGERR_ATTR_MSG`), if it sent one.
     public var kernelMessage: String?
     /// The call that failed: an nl80211 or hwsim command name (`NL80211_CMD_START_NAN`) or a libnl or
@@ -21,7 +17,7 @@ public struct NetlinkError: Error, Sendable, Hashable, CustomStringConvertible {
     public var detail: String?
 
     /// Creates an error.
-    public init(code: Code, errno: Int32? = nil, kernelMessage: String? = nil, call: String, detail: String? = nil) {
+    public init(code: Code, errno: Errno? = nil, kernelMessage: String? = nil, call: String, detail: String? = nil) {
         self.code = code
         self.errno = errno
         self.kernelMessage = kernelMessage
@@ -44,7 +40,7 @@ public struct NetlinkError: Error, Sendable, Hashable, CustomStringConvertible {
         public static var permissionDenied: Self { Self(.permissionDenied) }
         /// The wiphy, wireless device or interface does not exist (any more): `ENODEV`.
         public static var noSuchDevice: Self { Self(.noSuchDevice) }
-        /// NAN is already running on this device: `EEXIST` from `START_NAN`.
+        /// NAN is already running on this device: `EEXIST` from `START_NAN` (set by ``NL80211Session/startNAN(on:configuration:)``).
         public static var alreadyRunning: Self { Self(.alreadyRunning) }
         /// NAN is not running on this device (or the interface is down): `ENOTCONN`, or `ENETDOWN`, which
         /// Linux 7.2 returns for `CHANGE_NAN_CONFIG` after `STOP_NAN`.
@@ -95,7 +91,7 @@ public struct NetlinkError: Error, Sendable, Hashable, CustomStringConvertible {
     /// One line: what failed, why, and what the user can do about it.
     public var description: String {
         var line = "\(call): \(code)"
-        if let errno { line += " (\(Self.errnoName(errno)))" }
+        if let errno { line += " (\(errno.name))" }
         if let kernelMessage, !kernelMessage.isEmpty { line += ": kernel says \"\(kernelMessage)\"" }
         if let detail, !detail.isEmpty { line += ": \(detail)" }
         if let hint { line += "; \(hint)" }
@@ -120,55 +116,36 @@ public struct NetlinkError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The symbolic name of an errno, e.g. `EPERM`, or its number.
-    static func errnoName(_ value: Int32) -> String {
-        switch value {
-        case EPERM: "EPERM"
-        case ENOENT: "ENOENT"
-        case EINTR: "EINTR"
-        case EIO: "EIO"
-        case E2BIG: "E2BIG"
-        case EAGAIN: "EAGAIN"
-        case ENOMEM: "ENOMEM"
-        case EACCES: "EACCES"
-        case EBUSY: "EBUSY"
-        case EEXIST: "EEXIST"
-        case ENODEV: "ENODEV"
-        case EINVAL: "EINVAL"
-        case ENOSPC: "ENOSPC"
-        case ERANGE: "ERANGE"
-        case EMSGSIZE: "EMSGSIZE"
-        case EOPNOTSUPP: "EOPNOTSUPP"
-        case ENOBUFS: "ENOBUFS"
-        case ENOTCONN: "ENOTCONN"
-        case ENOLINK: "ENOLINK"
-        case EALREADY: "EALREADY"
-        case EINPROGRESS: "EINPROGRESS"
-        case ERFKILL: "ERFKILL"
-        case ENETDOWN: "ENETDOWN"
-        default: "errno \(value)"
-        }
-    }
-
     /// Maps a kernel errno from a refused command to an error, keeping the errno and the message.
     ///
     /// - Parameters:
-    ///   - errno: the positive errno from the kernel's `NLMSG_ERROR`.
+    /// What an errno means for one particular command (such as `EEXIST` from `START_NAN`) is decided
+    /// by that command's caller, which re-codes the error; here only the meanings that hold for every
+    /// command are applied.
+    ///
+    /// - Parameters:
+    ///   - errno: the errno from the kernel's `NLMSG_ERROR`.
     ///   - kernelMessage: the extended-ack text, if any.
     ///   - call: the command name, e.g. `NL80211_CMD_START_NAN`.
-    static func kernel(errno: Int32, kernelMessage: String?, call: String) -> NetlinkError {
+    static func kernel(errno: Errno, kernelMessage: String?, call: String) -> NetlinkError {
         let code: Code
         switch errno {
-        case EPERM, EACCES: code = .permissionDenied
-        case ENODEV: code = .noSuchDevice
-        case EEXIST where call == "NL80211_CMD_START_NAN": code = .alreadyRunning
-        case ENOTCONN, ENETDOWN: code = .notRunning
-        case EOPNOTSUPP: code = .notSupported
-        case EBUSY: code = .busy
-        case ENOBUFS: code = .overrun
+        case .notPermitted, .accessDenied: code = .permissionDenied
+        case .noSuchDevice: code = .noSuchDevice
+        case .notConnected, .networkDown: code = .notRunning
+        case .notSupported: code = .notSupported
+        case .busy: code = .busy
+        case .noBufferSpace: code = .overrun
         default: code = .kernel
         }
         return NetlinkError(code: code, errno: errno, kernelMessage: kernelMessage, call: call)
+    }
+
+    /// This error with another code (a command's caller giving an errno its meaning for that command).
+    public func recoded(as code: Code) -> NetlinkError {
+        var copy = self
+        copy.code = code
+        return copy
     }
 
     /// A decoding failure at a byte offset of a kernel message.

@@ -17,13 +17,14 @@ public struct MACAddress: Hashable, Sendable, Comparable, CustomStringConvertibl
         self.init(o[0], o[1], o[2], o[3], o[4], o[5])
     }
 
-    /// Parses `aa:bb:cc:dd:ee:ff` (also `-` separated, either case); `nil` if malformed.
+    /// Parses `aa:bb:cc:dd:ee:ff` (also `-` separated, either case, two digits per byte); `nil` if
+    /// malformed (a sign such as `+2` is not a hex digit).
     public init?(_ text: String) {
         let parts = text.split(separator: text.contains("-") ? "-" : ":", omittingEmptySubsequences: false)
         guard parts.count == 6 else { return nil }
         var o = [UInt8]()
         for part in parts {
-            guard part.count == 2, let value = UInt8(part, radix: 16) else { return nil }
+            guard part.utf8.count == 2, let value = Hex.byte(part) else { return nil }
             o.append(value)
         }
         self.init(o[0], o[1], o[2], o[3], o[4], o[5])
@@ -47,12 +48,7 @@ public struct MACAddress: Hashable, Sendable, Comparable, CustomStringConvertibl
     public var isLocallyAdministered: Bool { octets.0 & 0x02 != 0 }
 
     /// Lower-case colon-separated form, `aa:bb:cc:dd:ee:ff`.
-    public var description: String {
-        bytes.map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 0x10 ? "0" + hex : hex
-        }.joined(separator: ":")
-    }
+    public var description: String { Hex.string(bytes, separator: ":") }
 
     /// Compares addresses as 48-bit big-endian numbers.
     public static func < (lhs: MACAddress, rhs: MACAddress) -> Bool {

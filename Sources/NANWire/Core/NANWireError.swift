@@ -6,26 +6,42 @@
 public struct NANWireError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The class of failure.
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
-        /// A stable name for the kind, used in messages and tests.
-        public let name: String
-        init(_ name: String) { self.name = name }
+        private enum Wrapped: Hashable, Sendable {
+            case truncated, overlong, outOfRange, duplicate, missing, notThisFrame, malformed, tooLarge
+        }
+        private let wrapped: Wrapped
+        private init(_ wrapped: Wrapped) { self.wrapped = wrapped }
 
         /// The input ended before a field that had to be there.
-        public static let truncated = Kind("truncated")
+        public static var truncated: Kind { Kind(.truncated) }
         /// A length field claims more bytes than its container holds, or a body is longer than its layout allows.
-        public static let overlong = Kind("overlong")
+        public static var overlong: Kind { Kind(.overlong) }
         /// A field holds a value the layout does not allow (reserved type, bad length for its kind, …).
-        public static let outOfRange = Kind("out of range")
+        public static var outOfRange: Kind { Kind(.outOfRange) }
         /// An attribute or entry that may appear once appeared twice.
-        public static let duplicate = Kind("duplicate")
+        public static var duplicate: Kind { Kind(.duplicate) }
         /// An attribute a frame must carry is missing.
-        public static let missing = Kind("missing")
+        public static var missing: Kind { Kind(.missing) }
         /// The bytes are not the frame this decoder reads (wrong category, OUI, type or frame control).
-        public static let notThisFrame = Kind("not this frame")
+        public static var notThisFrame: Kind { Kind(.notThisFrame) }
         /// A nested structure does not line up with its container (entries do not fill their list exactly).
-        public static let malformed = Kind("malformed")
+        public static var malformed: Kind { Kind(.malformed) }
         /// A value is too large to encode in its length field.
-        public static let tooLarge = Kind("too large to encode")
+        public static var tooLarge: Kind { Kind(.tooLarge) }
+
+        /// A stable name for the kind, used in messages: `truncated`, `out of range`, ...
+        public var name: String {
+            switch wrapped {
+            case .truncated: "truncated"
+            case .overlong: "overlong"
+            case .outOfRange: "out of range"
+            case .duplicate: "duplicate"
+            case .missing: "missing"
+            case .notThisFrame: "not this frame"
+            case .malformed: "malformed"
+            case .tooLarge: "too large to encode"
+            }
+        }
 
         /// The kind's name.
         public var description: String { name }

@@ -10,9 +10,6 @@ public struct OUI: RawRepresentable, Hashable, Sendable, CustomStringConvertible
 
     /// `50-6f-9a` form.
     public var description: String {
-        [rawValue >> 16, rawValue >> 8, rawValue].map { v in
-            let b = UInt8(truncatingIfNeeded: v)
-            return b < 0x10 ? "0" + String(b, radix: 16) : String(b, radix: 16)
-        }.joined(separator: "-")
+        Hex.string([rawValue >> 16, rawValue >> 8, rawValue].map { UInt8(truncatingIfNeeded: $0) }, separator: "-")
     }
 }

@@ -20,26 +20,15 @@ public struct ServiceID: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses 12 hex digits, optionally separated by `:`; `nil` if malformed.
     public init?(hex: String) {
-        let digits = hex.filter { $0 != ":" }
-        guard digits.count == 12 else { return nil }
-        var o = [UInt8]()
-        var i = digits.startIndex
-        while i < digits.endIndex {
-            let j = digits.index(i, offsetBy: 2)
-            guard let v = UInt8(digits[i..<j], radix: 16) else { return nil }
-            o.append(v)
-            i = j
-        }
-        self.init(o[0], o[1], o[2], o[3], o[4], o[5])
+        guard let bytes = Hex.bytes(hex, separators: ":"), bytes.count == 6 else { return nil }
+        self.init(bytes: bytes)
     }
 
     /// The six bytes as an array.
     public var bytes: [UInt8] { [octets.0, octets.1, octets.2, octets.3, octets.4, octets.5] }
 
     /// Twelve lower-case hex digits.
-    public var description: String {
-        bytes.map { b in b < 0x10 ? "0" + String(b, radix: 16) : String(b, radix: 16) }.joined()
-    }
+    public var description: String { Hex.string(bytes) }
 
     /// Equality by bytes.
     public static func == (lhs: ServiceID, rhs: ServiceID) -> Bool { lhs.octets == rhs.octets }

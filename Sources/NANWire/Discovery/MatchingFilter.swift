@@ -52,7 +52,7 @@ public struct MatchingFilter: Hashable, Sendable, CustomStringConvertible {
     /// Elements as hex, `*` for wildcards.
     public var description: String {
         "[" + elements.map { e in
-            e.isEmpty ? "*" : e.map { b in (b < 0x10 ? "0" : "") + String(b, radix: 16) }.joined()
+            e.isEmpty ? "*" : Hex.string(e)
         }.joined(separator: ", ") + "]"
     }
 

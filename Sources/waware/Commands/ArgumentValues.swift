@@ -1,3 +1,5 @@
+import NANWire
+
 /// Conversions from command-line words to the values commands work with. Each returns `nil` for a word it
 /// cannot accept, so ``ParsedValues/option(_:expected:_:)`` can name the option in its error.
 enum ArgumentValues {
@@ -58,7 +60,7 @@ enum ArgumentValues {
         let parts = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == ":" || $0 == "-" })
         var bytes: [UInt8] = []
         for part in parts {
-            guard (1...2).contains(part.count), let byte = UInt8(part, radix: 16) else { return nil }
+            guard let byte = Hex.byte(part) else { return nil }
             bytes.append(byte)
         }
         return bytes

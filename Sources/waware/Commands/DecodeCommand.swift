@@ -86,8 +86,9 @@ struct DecodeCommand: Command {
         let bytes: [UInt8]
         switch source {
         case .bytes(let given): bytes = given
-        case .standardInput: bytes = DecodeInput.bytes(contents: DecodeInput.readStandardInput())
-        case .file(let path): bytes = DecodeInput.bytes(contents: try DecodeInput.read(path))
+        case .standardInput:
+            bytes = try DecodeInput.bytes(contents: try DecodeInput.readStandardInput(), source: "standard input")
+        case .file(let path): bytes = try DecodeInput.bytes(contents: try DecodeInput.read(path), source: "'\(path)'")
         case .recording(let path):
             try decodeRecording(path, output)
             return

@@ -1,42 +1,39 @@
-import Foundation
+import FoundationEssentials
 import NANSystem
 import NANWire
 
 /// Where `waware decode` gets its bytes and how it turns them into NANWire values.
 enum DecodeInput {
-    /// Parses hex text: pairs of digits, optionally prefixed `0x`, with spaces, line breaks, `:` or `-`
-    /// between bytes. Returns nil for anything else (an odd digit count, a non-hex character, no digits).
+    /// The separators allowed between hex bytes of a frame: spaces, line breaks, `:` and `-`.
+    static let hexSeparators = " \t\r\n:-"
+
+    /// The largest input read from a file or standard input (a NAN frame is at most a few kB; a hex
+    /// dump of one twice that; a recording of a few hundred frames well under this).
+    static let maximumInput = 16 << 20
+
+    /// Parses hex text: pairs of digits, each group optionally prefixed `0x`, with spaces, line breaks,
+    /// `:` or `-` between bytes. Returns nil for anything else (an odd digit count, a non-hex character,
+    /// no digits).
     static func bytes(hex text: String) -> [UInt8]? {
-        var digits = text.filter { !($0.isWhitespace || $0 == ":" || $0 == "-") }
-        if digits.hasPrefix("0x") || digits.hasPrefix("0X") { digits.removeFirst(2) }
-        guard !digits.isEmpty, digits.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.count / 2)
-        var index = digits.startIndex
-        while index < digits.endIndex {
-            let next = digits.index(index, offsetBy: 2)
-            guard let byte = UInt8(digits[index..<next], radix: 16) else { return nil }
-            bytes.append(byte)
-            index = next
-        }
-        return bytes
+        Hex.bytes(text, separators: hexSeparators, allowsPrefix: true)
     }
 
-    /// The frame in a file's (or standard input's) contents: hex text when every byte is a hex digit or a
-    /// separator, else the raw bytes themselves.
-    static func bytes(contents: [UInt8]) -> [UInt8] {
-        let hexText = contents.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
-                 UInt8(ascii: "A")...UInt8(ascii: "F"), UInt8(ascii: "x"), UInt8(ascii: "X"), UInt8(ascii: ":"),
-                 UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
-                return true
-            default:
-                return false
-            }
+    /// The frame in a file's (or standard input's) contents: hex text when it is text (printable ASCII
+    /// and white space only: a NAN frame always holds other bytes, e.g. its OUI 50 6f 9a), else the raw
+    /// bytes themselves.
+    /// - Throws: ``ValidationError`` for text that is not well-formed hex (an odd digit count, a letter
+    ///   that is not a hex digit), rather than decoding the characters as if they were frame bytes.
+    static func bytes(contents: [UInt8], source: String) throws -> [UInt8] {
+        let isText = contents.allSatisfy { byte in
+            (0x20...0x7e).contains(byte) || byte == 0x09 || byte == 0x0a || byte == 0x0d
         }
-        if hexText, let decoded = bytes(hex: String(decoding: contents, as: UTF8.self)) { return decoded }
-        return contents
+        guard isText else { return contents }
+        guard let decoded = bytes(hex: String(decoding: contents, as: UTF8.self)) else {
+            throw ValidationError(
+                "\(source) holds text that is not hex: expected pairs of hex digits (an even count), optionally "
+                    + "0x-prefixed, separated by spaces, line breaks, ':' or '-'")
+        }
+        return decoded
     }
 
     /// Decodes `bytes` as a whole 802.11 management frame, or as an action body when it starts with a
@@ -54,28 +51,39 @@ enum DecodeInput {
         }
     }
 
-    /// Reads a whole file.
-    /// - Throws: ``CommandFailure`` naming the file.
+    /// Reads a whole file (a regular file, at most ``maximumInput`` bytes).
+    /// - Throws: ``CommandFailure`` naming the file and what is wrong.
     static func read(_ path: String) throws -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure("cannot read '\(path)': no such file or not readable")
+        let contents: [UInt8]?
+        do throws(FileError) {
+            contents = try FileContents.readRegularFile(at: path, limit: maximumInput, what: "", followingSymbolicLinks: true)
+        } catch {
+            throw CommandFailure(
+                "cannot read '\(path)': \(error.problem ?? error.errno.description)",
+                code: error.isPermissionDenied ? .permissionDenied : .failure)
         }
-        return [UInt8](data)
+        guard let contents else { throw CommandFailure("cannot read '\(path)': no such file") }
+        return contents
     }
 
-    /// Reads standard input to its end.
-    static func readStandardInput() -> [UInt8] {
-        [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+    /// Reads standard input to its end, at most ``maximumInput`` bytes.
+    /// - Throws: ``CommandFailure`` if reading fails or the input is larger.
+    static func readStandardInput() throws -> [UInt8] {
+        do throws(FileError) {
+            return try StandardStream.standardInput.readAll(limit: maximumInput)
+        } catch {
+            throw CommandFailure("cannot read standard input: \(error.problem ?? error.errno.description)")
+        }
     }
 
     /// The recording files under `path`: the file itself, or a folder's `.nlmsg`/`.nlmsgs` files in name
     /// order (the recorder's numbering is the order messages arrived).
     static func recordingFiles(_ path: String) throws -> [String] {
-        var isFolder: ObjCBool = false
+        var isFolder = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
             throw CommandFailure("cannot read '\(path)': no such file or folder")
         }
-        guard isFolder.boolValue else { return [path] }
+        guard isFolder else { return [path] }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
         return names.filter { $0.hasSuffix(".nlmsg") || $0.hasSuffix(".nlmsgs") }.sorted().map { "\(path)/\($0)" }
     }

@@ -45,6 +45,7 @@ struct DevicesAddCommand: Command {
         }
         self.addresses = addresses
         name = values.positional(Self.namePositional) ?? ""
+        try DevicesCommand.checkName(name)
         let vendor = values.option(Self.vendorOption)
         let model = values.option(Self.modelOption)
         if vendor != nil || model != nil {
@@ -54,7 +55,7 @@ struct DevicesAddCommand: Command {
                 throw ValidationError(error.message)
             }
         }
-        store = DevicesCommand.store(from: values)
+        store = try DevicesCommand.store(from: values)
         json = values.flag(FlagKey.json)
     }
 

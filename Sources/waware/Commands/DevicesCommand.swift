@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import NANSystem
 import NANWire
 import WiFiAware
 
@@ -28,9 +29,27 @@ struct DevicesCommand: Command {
     init(from values: ParsedValues) throws {}
 
     /// The store `--store` names, or the default one.
-    static func store(from values: ParsedValues) -> WADeviceStore {
-        guard let path = values.option(Self.storeOption) else { return .default }
-        return WADeviceStore(url: URL(fileURLWithPath: path))
+    static func store(from values: ParsedValues) throws -> WADeviceStore {
+        var store = WADeviceStore.default
+        if let path = values.option(Self.storeOption) {
+            guard !path.isEmpty else { throw ValidationError("--store needs the path of a store file, e.g. ./devices.json") }
+            store = WADeviceStore(url: URL(fileURLWithPath: path))
+        }
+        let seconds = store.lockTimeout.components.seconds
+        store.lockWaitNotice = { lock in
+            try? StandardStream.standardError.write(
+                "waware: waiting for another process to release \(lock) (at most \(seconds) s)\n")
+        }
+        return store
+    }
+
+    /// Checks a device name given on the command line (a bad name is a usage error, like a bad address).
+    static func checkName(_ name: String) throws {
+        do {
+            try WAPairedDevice.validateName(name)
+        } catch {
+            throw ValidationError(error.message)
+        }
     }
 }
 
@@ -55,7 +74,7 @@ struct DeviceRecord: Codable, Equatable, Sendable {
         addresses = device.managementAddresses.map(\.description)
         vendor = device.pairingInfo?.vendorName
         model = device.pairingInfo?.modelName
-        added = ISO8601DateFormatter().string(from: device.dateAdded)
+        added = device.dateAdded.formatted(Date.ISO8601FormatStyle())
     }
 
     /// `name  id  addresses`, plus vendor and model when known.

@@ -17,7 +17,7 @@ struct DevicesListCommand: Command {
     var json: Bool
 
     init(from values: ParsedValues) throws {
-        store = DevicesCommand.store(from: values)
+        store = try DevicesCommand.store(from: values)
         json = values.flag(FlagKey.json)
     }
 

@@ -23,7 +23,7 @@ struct DevicesRemoveCommand: Command {
 
     init(from values: ParsedValues) throws {
         reference = values.positional(Self.devicePositional) ?? ""
-        store = DevicesCommand.store(from: values)
+        store = try DevicesCommand.store(from: values)
         json = values.flag(FlagKey.json)
     }
 

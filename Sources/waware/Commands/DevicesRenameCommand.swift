@@ -25,7 +25,8 @@ struct DevicesRenameCommand: Command {
     init(from values: ParsedValues) throws {
         reference = values.positional(Self.devicePositional) ?? ""
         newName = values.positional(Self.newNamePositional) ?? ""
-        store = DevicesCommand.store(from: values)
+        try DevicesCommand.checkName(newName)
+        store = try DevicesCommand.store(from: values)
         json = values.flag(FlagKey.json)
     }
 

@@ -50,19 +50,19 @@ struct SubscribeCommand: Command {
 
     init(from parsed: ParsedValues) throws {
         values = try DiscoveryArguments.values(from: parsed)
-        delay = try parsed.option(Self.delayOption, expected: "a number of seconds such as 0.25") { text in
+        delay = try parsed.option(Self.delayOption, expected: "a number of seconds from 0 to 999999, such as 0.25") { text in
             Double(text).flatMap { $0 >= 0 && $0 < 1e6 ? $0 : nil }
         }
         active = parsed.flag(Self.activeFlag)
-        count = try parsed.option(Self.countOption, expected: "a number from 1", ArgumentValues.integer(in: 1...100_000))
-        timeout = try parsed.option(Self.timeoutOption, expected: "a number of seconds such as 5 or 0.5") { text in
+        count = try parsed.option(Self.countOption, expected: "a number from 1 to 100000", ArgumentValues.integer(in: 1...100_000))
+        timeout = try parsed.option(Self.timeoutOption, expected: "a number of seconds above 0 and below 10000000, such as 5 or 0.5") { text in
             Double(text).flatMap { $0 > 0 && $0 < 1e7 ? $0 : nil }
         }
         send = parsed.option(Self.sendOption).map { Array($0.utf8) }
         if let send, send.count > 255 {
             throw ValidationError("--send is \(send.count) bytes; at most 255 fit in a follow-up")
         }
-        messages = try parsed.option(Self.messagesOption, expected: "a number from 0", ArgumentValues.integer(in: 0...100_000)) ?? 0
+        messages = try parsed.option(Self.messagesOption, expected: "a number from 0 to 100000", ArgumentValues.integer(in: 0...100_000)) ?? 0
         let include = try parsed.option(Self.srfIncludeOption, expected: "MAC addresses separated by ','", DiscoveryArguments.addresses)
         let exclude = try parsed.option(Self.srfExcludeOption, expected: "MAC addresses separated by ','", DiscoveryArguments.addresses)
         if include != nil && exclude != nil {

@@ -78,13 +78,15 @@ enum DiscoveryArguments {
         if info.count > 255 {
             throw ValidationError("service info is \(info.count) bytes; at most 255 fit in a discovery frame")
         }
-        let both = try parsed.option(Self.matchFilterOption, expected: "elements separated by ','", matchingFilter)
-        let rx = try parsed.option(Self.rxFilterOption, expected: "elements separated by ','", matchingFilter) ?? both
-        let tx = try parsed.option(Self.txFilterOption, expected: "elements separated by ','", matchingFilter) ?? both
-        let seconds = try parsed.option(Self.ttlOption, expected: "a number of seconds such as 10 or 2.5") { text in
-            Double(text).flatMap { $0 > 0 && $0 < 1e7 ? $0 : nil }
+        let both = try matchingFilter(parsed, Self.matchFilterOption)
+        let rx = try matchingFilter(parsed, Self.rxFilterOption) ?? both
+        let tx = try matchingFilter(parsed, Self.txFilterOption) ?? both
+        let seconds = try parsed.option(
+            Self.ttlOption, expected: "a number of seconds from 0.001 to 10000000, such as 10 or 2.5"
+        ) { text in
+            Double(text).flatMap { $0.isFinite && $0 >= 0.001 && $0 <= 1e7 ? $0 : nil }
         }
-        let windows = try parsed.option(Self.ttlDwOption, expected: "a number of discovery windows from 1", ArgumentValues.integer(in: 1...1_000_000))
+        let windows = try parsed.option(Self.ttlDwOption, expected: "a number of discovery windows from 1 to 1000000", ArgumentValues.integer(in: 1...1_000_000))
         var devices = DeviceChoice.anyDevice
         if let names = parsed.option(Self.deviceOption) {
             let list = names.split(separator: ",").map(String.init)
@@ -103,22 +105,26 @@ enum DiscoveryArguments {
 
     /// Parses hex bytes, with or without `:` separators; nil if malformed.
     static func hexBytes(_ text: String) -> [UInt8]? {
-        let digits = text.filter { $0 != ":" && $0 != " " }
-        guard digits.count.isMultiple(of: 2) else { return nil }
-        var bytes: [UInt8] = []
-        var index = digits.startIndex
-        while index < digits.endIndex {
-            let next = digits.index(index, offsetBy: 2)
-            guard let byte = UInt8(digits[index..<next], radix: 16) else { return nil }
-            bytes.append(byte)
-            index = next
-        }
-        return bytes
+        Hex.bytes(text, separators: ": ")
     }
 
-    /// Parses a matching filter's command-line form.
-    static func matchingFilter(_ text: String) -> MatchingFilter? {
-        try? MatchingFilter(text: text)
+    /// Parses a matching filter's command-line form (elements separated by ',', `*` for a wildcard).
+    /// - Throws: ``ValidationError`` saying how long the filter is when it does not fit in a frame.
+    static func matchingFilter(_ parsed: ParsedValues, _ key: OptionKey) throws -> MatchingFilter? {
+        guard let text = parsed.option(key) else { return nil }
+        let name = key.spec.name
+        do {
+            return try MatchingFilter(text: text)
+        } catch {
+            let elements = text.split(separator: ",", omittingEmptySubsequences: false)
+            let encoded = elements.reduce(0) { $0 + 1 + ($1 == "*" ? 0 : $1.utf8.count) }
+            if encoded > 255 || elements.contains(where: { $0.utf8.count > 255 }) {
+                throw ValidationError(
+                    "--\(name) encodes to \(encoded) bytes (each element and its length byte); at most 255 fit in a "
+                        + "discovery frame")
+            }
+            throw ValidationError("--\(name): \(error)")
+        }
     }
 
     /// Parses a comma-separated list of MAC addresses.

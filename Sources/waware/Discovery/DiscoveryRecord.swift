@@ -63,7 +63,7 @@ struct DiscoveryRecord: Codable, Equatable, Sendable {
     /// Sets `info` (if printable) and `infoHex`.
     mutating func setInfo(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
-        infoHex = bytes.map { ($0 < 0x10 ? "0" : "") + String($0, radix: 16) }.joined()
+        infoHex = Hex.string(bytes)
         if let text = String(validating: bytes, as: UTF8.self), text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0 != "\u{7f}" }) {
             info = text
         }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import NANLogging
 import NANSystem
 
@@ -9,6 +9,11 @@ enum Diagnostics {
     /// Applies the process-wide settings; `main` calls it once, before any command runs.
     static func configure(environment: [String: String] = ProcessInfo.processInfo.environment) {
         NetlinkDiagnostics.record(into: environment["WAWARE_NL_RECORD"])
+        if let folder = environment["WAWARE_NL_RECORD"], !folder.isEmpty,
+            let refusal = NetlinkDiagnostics.refusal(ofRecordingDirectory: folder)
+        {
+            try? StandardStream.standardError.write("waware: not recording netlink messages: \(refusal)\n")
+        }
     }
 
     /// The logger handed to the libraries: trace lines on standard error with `WAWARE_TRACE=1`, else none.
@@ -22,6 +27,6 @@ enum Diagnostics {
 /// processes' traces line up.
 struct StandardErrorTrace: LogHandler {
     func log(level: LogLevel, label: String, message: String) {
-        FileHandle.standardError.write(Data("trace \(String(format3: Date().timeIntervalSince1970)) \(message)\n".utf8))
+        try? StandardStream.standardError.write("trace \(String(format3: Date().timeIntervalSince1970)) \(message)\n")
     }
 }

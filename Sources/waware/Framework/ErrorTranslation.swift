@@ -1,4 +1,5 @@
 import NANSystem
+import WiFiAware
 
 /// Turns any error a command throws into the one line the user sees and the status the tool exits with.
 ///
@@ -16,6 +17,8 @@ enum ErrorTranslation {
             return CommandFailure(usage.description, code: .usage)
         case let netlink as NetlinkError:
             return failure(for: netlink)
+        case let error as WAError:
+            return failure(for: error)
         case is CancellationError:
             return CommandFailure("interrupted", code: .failure)
         default:
@@ -24,6 +27,27 @@ enum ErrorTranslation {
     }
 
     /// The message and exit code for a library error.
+    /// A library error: its message, and the exit code its code stands for. A kernel refusal keeps the
+    /// netlink error's own code (no nl80211, hwsim missing, NAN already running), as a direct netlink
+    /// error would get.
+    static func failure(for error: WAError) -> CommandFailure {
+        if let netlink = error.underlying as? NetlinkError {
+            let direct = failure(for: netlink)
+            if direct.code != .failure { return CommandFailure(error.message, code: direct.code) }
+        }
+        return CommandFailure(error.message, code: exitCode(for: error.code))
+    }
+
+    /// The documented exit code of a WAError code.
+    static func exitCode(for code: WAError.Code) -> ExitCode {
+        switch code {
+        case .permissionDenied: .permissionDenied
+        case .adapterNotFound: .adapterNotFound
+        case .wifiAwareUnsupported: .nanUnsupported
+        default: .failure
+        }
+    }
+
     static func failure(for error: NetlinkError) -> CommandFailure {
         let kernelSays = error.kernelMessage.map { " (kernel: \($0))" } ?? ""
         switch error.code {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import NANSystem
 
 /// Where a command writes: results to standard output, the one-line failure to standard error.
 ///
@@ -7,7 +8,7 @@ import Foundation
 struct Output: Sendable {
     /// Writes `text` and a newline to standard output.
     func write(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        try? StandardStream.standardOutput.write(text + "\n")
     }
 
     /// Writes `value` as one line of JSON (sorted keys) to standard output.
@@ -18,7 +19,7 @@ struct Output: Sendable {
 
     /// Writes `waware: <message>` to standard error, folded onto one line.
     func fail(_ message: String) {
-        FileHandle.standardError.write(Data(("waware: " + Self.oneLine(message) + "\n").utf8))
+        try? StandardStream.standardError.write("waware: " + Self.oneLine(message) + "\n")
     }
 
     /// `value` encoded as compact JSON with sorted keys and unescaped slashes.
@@ -31,7 +32,8 @@ struct Output: Sendable {
 
     /// `message` with line breaks replaced by "; " so a failure is always one line.
     static func oneLine(_ message: String) -> String {
-        message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        message.split(whereSeparator: \.isNewline)
+            .map { String($0.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()) }
             .filter { !$0.isEmpty }.joined(separator: "; ")
     }
 }

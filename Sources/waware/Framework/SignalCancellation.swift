@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import NANSystem
 import Synchronization
 
 /// Turns SIGINT and SIGTERM into task cancellation, so a long-running command stops through its normal,
@@ -15,12 +15,12 @@ enum SignalCancellation {
     static func run<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
         let task = Task { try await body() }
         let state = SignalState()
-        let sources = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+        let sources = [ProcessControl.Signal.interrupt, .terminate].map { signal in
+            ProcessControl.ignore(signal)
+            let source = DispatchSource.makeSignalSource(signal: signal.rawValue, queue: .global())
             source.setEventHandler {
                 if state.noteSignal() {
-                    exit(128 + number)
+                    ProcessControl.exit(128 + signal.rawValue)
                 }
                 task.cancel()
             }

@@ -1,3 +1,5 @@
+import NANWire
+
 /// One NAN channel named by an event record (`channelsEvacuated`): the fields the kernel reported.
 ///
 /// The field names are part of the JSON schema documented in docs/cli.md.
@@ -26,6 +28,6 @@ struct EventChannel: Codable, Equatable, Sendable {
 
     /// Bytes as lowercase hex without separators, for record fields.
     static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { ($0 < 0x10 ? "0" : "") + String($0, radix: 16) }.joined()
+        Hex.string(bytes)
     }
 }

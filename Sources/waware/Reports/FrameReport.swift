@@ -162,7 +162,7 @@ struct FrameReport: Encodable, Sendable, Equatable {
 
     /// Lower-case hex without separators.
     static func hex<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
-        bytes.map { ($0 < 0x10 ? "0" : "") + String($0, radix: 16) }.joined()
+        Hex.string(bytes)
     }
 
     private static func hex16(_ value: UInt16) -> String {
@@ -225,14 +225,7 @@ extension FrameReport {
 
     /// A hex string shown as quoted text when its bytes are printable, else as `0x…`.
     private static func quotedOrHex(_ hexString: String) -> String {
-        var bytes: [UInt8] = []
-        var index = hexString.startIndex
-        while index < hexString.endIndex {
-            let next = hexString.index(index, offsetBy: 2)
-            guard let byte = UInt8(hexString[index..<next], radix: 16) else { return "0x" + hexString }
-            bytes.append(byte)
-            index = next
-        }
+        guard let bytes = Hex.bytes(hexString) else { return "0x" + hexString }
         return text(bytes).map { "\"\($0)\"" } ?? "0x" + hexString
     }
 }

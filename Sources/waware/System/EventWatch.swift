@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import NANSystem
 
 /// The work behind `waware events`: print nl80211 events, optionally of one adapter, until cancelled.

@@ -22,7 +22,7 @@
 #   ww ARGS...               run "$WAWARE" ARGS with a time limit (WW_TIMEOUT, default 30 s, scaled); a
 #                            hang is reported as such (exit 124) instead of eating the scenario's timeout
 # Time limits
-#   scaled SECONDS           SECONDS times WAWARE_VM_TIME_SCALE (default 3): every limit a scenario waits
+#   scaled SECONDS           SECONDS times WAWARE_VM_TIME_SCALE (default 4): every limit a scenario waits
 #                            up to (wait_for_line, wait_bg, ww, `--timeout` of a waware it runs, the
 #                            scenario's own timeout in the runner) is scaled, so a loaded 2-core host, where
 #                            software emulation runs many times slower, does not fail a correct scenario.
@@ -52,7 +52,7 @@ SCENARIO_OUT=${SCENARIO_OUT:-/tmp/$SCENARIO_NAME}
 mkdir -p "$SCENARIO_OUT"
 _lib_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
-TIME_SCALE=${WAWARE_VM_TIME_SCALE:-3}
+TIME_SCALE=${WAWARE_VM_TIME_SCALE:-4}
 scaled() { awk -v s="$1" -v k="$TIME_SCALE" 'BEGIN { printf "%d", s * k + 0.5 }'; }
 
 PHYS=()

@@ -52,7 +52,7 @@ for name in "$@"; do
     limit=$(awk -F': *' '/^# timeout:/ { print $2; exit }' "$script")
     limit=${limit:-${WAWARE_VM_SCENARIO_TIMEOUT:-120}}
     # Scaled like every limit inside the scenarios (lib.sh): a loaded host slows emulation many times.
-    limit=$(awk -v s="$limit" -v k="${WAWARE_VM_TIME_SCALE:-3}" 'BEGIN { printf "%d", s * k + 0.5 }')
+    limit=$(awk -v s="$limit" -v k="${WAWARE_VM_TIME_SCALE:-4}" 'BEGIN { printf "%d", s * k + 0.5 }')
     dmesg -C
     modprobe mac80211_hwsim radios=0
     report "scenario $name: start (timeout ${limit}s)"

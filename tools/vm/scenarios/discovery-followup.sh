@@ -1,7 +1,7 @@
 #!/bin/bash
 # Follow-up messages both ways: the subscriber sends "ping" to the publisher it found, the publisher
 # answers "pong"; both are delivered and acknowledged.
-# timeout: 90
+# timeout: 120
 source "$(dirname "$0")/../guest/lib.sh"
 
 sim_radios 2

@@ -1,7 +1,7 @@
 #!/bin/bash
 # A passive subscribe on one radio finds an unsolicited publish on another, with the right service info,
 # the publisher's NMI address and instance, and radio facts (signal, frequency) from its frames.
-# timeout: 90
+# timeout: 150
 source "$(dirname "$0")/../guest/lib.sh"
 
 step "two NAN radios in namespaces dA and dB"

@@ -9,6 +9,9 @@
 // The C library only for write(2) and exit: no Foundation (see docs/benchmarks.md, memory).
 import Glibc
 import WiFiAware
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Writes `text` straight to a file descriptor (unbuffered, so logs of background runs are complete).
 /// A write error (a closed pipe, a full disk) drops the rest of the text; it never traps.

@@ -65,6 +65,10 @@ public struct PublishConfiguration: Sendable {
     public var offersDataPath = false
     /// Lifetime.
     public var timeToLive: TimeToLive = .forever
+    /// Report a subscriber `.lost` when none of its frames was heard for this many DW periods; nil (the
+    /// default) forgets it silently after ``DiscoveryEngine/Options/forgetAfterPeriods`` instead, since a
+    /// subscriber that was answered may stay silent. Either way a subscriber heard again is reported again.
+    public var lostAfterPeriods: Int? = nil
 
     /// Makes a configuration with defaults (solicited and unsolicited, no filters, no limit).
     public init(serviceID: ServiceID) { self.serviceID = serviceID }
@@ -88,6 +92,15 @@ public struct SubscribeConfiguration: Sendable {
     public var closeRangeOnly = false
     /// Lifetime.
     public var timeToLive: TimeToLive = .forever
+    /// Report a publisher `.lost` when none of its frames was heard for this many DW periods (512 TU,
+    /// 0.524 s each); nil never reports it (it is still forgotten, silently, after a long silence). A
+    /// publisher heard again after being lost is reported again. An answered active subscribe asks again
+    /// when a publisher it found has been silent for half this time, so a solicited-only publisher is
+    /// not lost while it is there.
+    public var lostAfterPeriods: Int? = SubscribeConfiguration.defaultLostAfterPeriods
+
+    /// The default of ``lostAfterPeriods``: 20 DW periods, about 10.5 s.
+    public static let defaultLostAfterPeriods = 20
 
     /// Makes a passive subscribe without filters or limit.
     public init(serviceID: ServiceID) { self.serviceID = serviceID }

@@ -13,11 +13,20 @@ extension DiscoveryEngine {
             return
         }
         guard frame.source != localAddress else { return }
+        // Address 3 of an SDF is the sender's cluster ID: frames of another cluster are not for us.
+        if let ours = cluster, let theirs = frame.cluster, theirs != ours {
+            statistics.foreignClusterFrames += 1
+            options.logger.trace("rx from \(frame.source) in cluster \(theirs): not ours, ignored")
+            return
+        }
         if options.logger.isEnabled(.trace) {
             let kinds = frame.announcements.map { "\($0.kind)#\($0.instanceID.rawValue)>\($0.requestorInstanceID.rawValue)" }
             options.logger.trace("rx from \(frame.source) [\(kinds.joined(separator: ","))] \(signal ?? 0) dBm")
         }
-        peers.heard(frame.source, frequency: frequency, signal: signal, window: window, at: clock.now)
+        let functions = self.functions
+        peers.heard(frame.source, frequency: frequency, signal: signal, window: window, period: period, at: clock.now) {
+            Set(functions.values.flatMap { $0.reported.keys.map(\.peer) })
+        }
         let close = (signal ?? Int.min) >= options.closeRangeSignal
         for item in frame.announcements {
             switch item.kind {
@@ -35,13 +44,34 @@ extension DiscoveryEngine {
             radio: peers.facts(for: peer) ?? PeerRadioFacts(discoveryWindowsHeard: 0, lastHeard: clock.now))
     }
 
-    /// Reports `event` unless the same peer instance was already reported with the same service info.
-    func report(_ id: InstanceID, key: PeerKey, info: [UInt8], _ event: DiscoveryEvent) {
+    /// Notes that function `id` heard the peer instance `key` now, and reports `event` unless that instance
+    /// was already reported with the same service info. The function's memory is bounded: when full, the
+    /// instance heard least recently is forgotten (and reported lost if the function reports losses).
+    func report(_ id: InstanceID, key: PeerKey, info: [UInt8], _ event: @autoclosure () -> DiscoveryEvent) {
         guard var function = functions[id] else { return }
-        if function.reported[key] == info { return }
-        function.reported[key] = info
+        if let previous = function.reported[key] {
+            function.reported[key]?.lastPeriod = period
+            if previous.info == info {
+                functions[id] = function
+                return
+            }
+            function.reported[key]?.info = info
+        } else {
+            if function.reported.count >= max(1, options.reportedLimit),
+                let oldest = function.reported.min(by: { $0.value.lastPeriod < $1.value.lastPeriod })?.key
+            {
+                function.reported[oldest] = nil
+                statistics.reportedEvicted += 1
+                deliver(.lost(lostPeer(oldest, local: id, reported: function.lostAfterPeriods != nil)), to: function)
+            }
+            function.reported[key] = Reported(info: info, lastPeriod: period)
+        }
         functions[id] = function
-        deliver(event, to: function)
+        deliver(event(), to: function)
+    }
+
+    func lostPeer(_ key: PeerKey, local: InstanceID, reported: Bool) -> LostPeer {
+        LostPeer(peer: key.peer, peerInstanceID: key.instance, localInstanceID: local, reported: reported)
     }
 
     func deliver(_ event: DiscoveryEvent, to function: LocalFunction) {
@@ -50,12 +80,17 @@ extension DiscoveryEngine {
 
     /// A peer publishes: tell every matching subscribe.
     func publishHeard(_ item: ServiceAnnouncement, from peer: MACAddress, close: Bool) {
+        // Decide on a snapshot, then change `functions` (mutating while iterating it copied it per match).
+        var matches: [InstanceID] = []
         for (id, function) in functions {
             guard case .subscribe(let c) = function.role, c.serviceID == item.serviceID else { continue }
             if item.requestorInstanceID.rawValue != 0 && item.requestorInstanceID != id { continue }
             guard MatchingFilter.matches(subscriber: c.receiveFilter, publisher: item.matchFilter) else { continue }
             if let srf = c.responseFilter, !srf.shouldRespond(peer) { continue }
             if (c.closeRangeOnly || item.rangeLimited) && !close { continue }
+            matches.append(id)
+        }
+        for id in matches {
             functions[id]?.answered = true
             report(
                 id, key: PeerKey(peer: peer, instance: item.instanceID), info: item.serviceInfo,
@@ -73,11 +108,13 @@ extension DiscoveryEngine {
             if let srf = item.responseFilter, !srf.shouldRespond(localAddress) { continue }
             if (c.closeRangeOnly || item.rangeLimited) && !close { continue }
             replies.append((id, announcement(for: c, id: id, requestor: item.instanceID), c.broadcastReplies))
+        }
+        guard !replies.isEmpty else { return }
+        for (id, _, _) in replies {
             report(
                 id, key: PeerKey(peer: peer, instance: item.instanceID), info: item.serviceInfo,
                 .replied(result(item, from: peer, local: id)))
         }
-        guard !replies.isEmpty else { return }
         if !options.replyImmediately {
             guard await nextWindow() else { return }
         }
@@ -93,10 +130,25 @@ extension DiscoveryEngine {
             statistics.unmatchedFollowUps += 1
             return
         }
+        // A message is a sign of life of the peer instance that sent it.
+        let key = PeerKey(peer: peer, instance: item.instanceID)
+        if function.reported[key] != nil { functions[item.requestorInstanceID]?.reported[key]?.lastPeriod = period }
         let message = ReceivedMessage(
             peer: peer, peerInstanceID: item.instanceID, localInstanceID: item.requestorInstanceID,
             payload: item.serviceInfo,
             radio: peers.facts(for: peer) ?? PeerRadioFacts(discoveryWindowsHeard: 0, lastHeard: clock.now))
         deliver(.messageReceived(message), to: function)
+    }
+
+    /// The kernel dropped events: DW notifications, frames or TX statuses may be missing. Frames waiting for
+    /// a TX status are settled now as not acknowledged (their status may be among the lost; a follow-up is
+    /// then sent again in the next DW instead of after the status timeout), and the overrun is counted.
+    func eventsLost() {
+        statistics.radioEventOverruns += 1
+        options.logger.trace("radio events lost (netlink overrun): resynchronising")
+        let waiters = statusWaiters
+        statusWaiters.removeAll()
+        earlyStatuses.removeAll()
+        for waiter in waiters.values { waiter.resume(returning: false) }
     }
 }

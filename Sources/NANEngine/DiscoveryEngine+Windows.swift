@@ -13,6 +13,10 @@ extension DiscoveryEngine {
         }
         statistics.discoveryWindows += 1
         let startsPeriod = !NANTiming.isFiveGigahertzOrAbove(frequency)
+        if startsPeriod {
+            period += 1
+            forgetSilentPeers()
+        }
         var announcements: [ServiceAnnouncement] = []
         var expired: [InstanceID] = []
         for id in functions.keys.sorted() {
@@ -32,7 +36,7 @@ extension DiscoveryEngine {
                     function.windowsSinceAnnouncement = 0
                     announcements.append(announcement(for: c, id: id, requestor: InstanceID(rawValue: 0)))
                 }
-            case .subscribe(let c) where c.active && !function.answered:
+            case .subscribe(let c) where c.active && (!function.answered || needsRefresh(function)):
                 announcements.append(subscribeAnnouncement(for: c, id: id))
             default:
                 break
@@ -49,13 +53,40 @@ extension DiscoveryEngine {
         }
     }
 
+    /// Forgets peers and reported peer instances not heard for too long: a function that reports losses
+    /// (`lostAfterPeriods`) is told `.lost`; the others forget after `forgetAfterPeriods`, and are told too
+    /// (`reported: false`) so their consumer can drop its own record. Either way the instance, heard again,
+    /// is reported again.
+    func forgetSilentPeers() {
+        peers.expire(period: period)
+        for id in functions.keys.sorted() {
+            guard var function = functions[id], !function.reported.isEmpty else { continue }
+            let limit = max(1, function.lostAfterPeriods ?? options.forgetAfterPeriods)
+            let silent = function.reported.filter { period - $0.value.lastPeriod > limit }.keys
+            guard !silent.isEmpty else { continue }
+            for key in silent.sorted(by: { ($0.peer, $0.instance.rawValue) < ($1.peer, $1.instance.rawValue) }) {
+                function.reported[key] = nil
+                deliver(.lost(lostPeer(key, local: id, reported: function.lostAfterPeriods != nil)), to: function)
+            }
+            functions[id] = function
+        }
+    }
+
+    /// An answered active subscribe asks again when a publisher it found has been silent for half its loss
+    /// time (a solicited-only publisher speaks only when asked).
+    func needsRefresh(_ function: LocalFunction) -> Bool {
+        guard let lostAfter = function.lostAfterPeriods else { return false }
+        let half = max(1, lostAfter / 2)
+        return function.reported.values.contains { period - $0.lastPeriod >= half }
+    }
+
     /// Splits announcements into frames that fit the frame budget.
     func batches(_ announcements: [ServiceAnnouncement]) -> [OutgoingDiscoveryFrame] {
         var frames: [OutgoingDiscoveryFrame] = []
         var current = OutgoingDiscoveryFrame(destination: .broadcast, announcements: [])
         var size = 0
         for item in announcements {
-            let cost = 40 + item.serviceInfo.count + (item.matchFilter?.bytes.count ?? 0) + srfSize(item.responseFilter)
+            let cost = announcementCost(item)
             if size + cost > options.frameBudget && !current.announcements.isEmpty {
                 frames.append(current)
                 current = OutgoingDiscoveryFrame(destination: .broadcast, announcements: [])
@@ -79,6 +110,11 @@ extension DiscoveryEngine {
         ServiceAnnouncement(
             kind: .subscribe, serviceID: c.serviceID, instanceID: id, matchFilter: c.transmitFilter,
             responseFilter: c.responseFilter, serviceInfo: c.serviceInfo, rangeLimited: c.closeRangeOnly)
+    }
+
+    /// About how many bytes `item` takes in a frame (Service Descriptor attribute, header share).
+    func announcementCost(_ item: ServiceAnnouncement) -> Int {
+        40 + item.serviceInfo.count + (item.matchFilter?.bytes.count ?? 0) + srfSize(item.responseFilter)
     }
 
     func srfSize(_ filter: ServiceResponseFilter?) -> Int {

@@ -23,6 +23,13 @@ actor DiscoveryEngine {
         var frameBudget = 1200
         /// Session events buffered per consumer.
         var eventBuffer = 256
+        /// Most peers the peer table keeps (it is fed by frames from the air).
+        var peerLimit = 512
+        /// Peer instances each local function remembers having reported (for de-duplication and loss).
+        var reportedLimit = 256
+        /// DW periods of silence after which a peer, or a reported peer instance of a function that does
+        /// not report losses, is forgotten.
+        var forgetAfterPeriods = 128
         /// Receives one line per DW, frame sent or received, at `trace` level, for timing diagnostics.
         var logger: Logger = .disabled
     }
@@ -46,15 +53,30 @@ actor DiscoveryEngine {
         var instance: InstanceID
     }
 
+    /// What a function reported about one peer instance: the service info (a change is reported again)
+    /// and the DW period it was last heard in.
+    struct Reported {
+        var info: [UInt8]
+        var lastPeriod: Int
+    }
+
     struct LocalFunction {
         var role: Role
         var continuation: AsyncStream<DiscoveryEvent>.Continuation
         var windowsLeft: Int?
         var windowsSinceAnnouncement = Int.max / 2
         var answered = false
-        var reported: [PeerKey: [UInt8]] = [:]
+        var reported: [PeerKey: Reported] = [:]
         var expiry: Task<Void, Never>?
         var offloadCookie: UInt64?
+
+        /// DW periods of silence after which a reported peer instance is reported lost; nil: never.
+        var lostAfterPeriods: Int? {
+            switch role {
+            case .publish(let c): c.lostAfterPeriods
+            case .subscribe(let c): c.lostAfterPeriods
+            }
+        }
     }
 
     nonisolated let radio: any DiscoveryRadio
@@ -67,8 +89,10 @@ actor DiscoveryEngine {
     var windowsSinceJoin = 0
     var instanceIDs = InstanceAllocator()
     var functions: [InstanceID: LocalFunction] = [:]
-    var peers = PeerTable()
+    var peers: PeerTable
     var window = 0
+    /// DW periods seen (a period starts with its 2.4 GHz DW); the clock of peer ages.
+    var period = 0
     var windowFrequency: Int?
     var windowWaiters: [CheckedContinuation<Bool, Never>] = []
     var clusterWaiters: [CheckedContinuation<Bool, Never>] = []
@@ -82,6 +106,7 @@ actor DiscoveryEngine {
         self.codec = codec
         self.options = options
         self.localAddress = radio.localAddress
+        self.peers = PeerTable(limit: options.peerLimit, maximumAge: options.forgetAfterPeriods)
     }
 
     // MARK: Running
@@ -123,7 +148,9 @@ actor DiscoveryEngine {
                 finish(id, reason: reason)
             }
         case .interfaceRemoved:
-            shutDown(reason: .failure)
+            shutDown(reason: .deviceRemoved)
+        case .eventsLost:
+            eventsLost()
         }
     }
 
@@ -183,6 +210,7 @@ actor DiscoveryEngine {
     /// Starts a subscribe; its events arrive on the returned stream.
     func subscribe(_ configuration: SubscribeConfiguration) async throws -> (InstanceID, AsyncStream<DiscoveryEvent>) {
         try checkServiceInfo(configuration.serviceInfo)
+        try checkFitsInFrame(configuration)
         return try await start(.subscribe(configuration), timeToLive: configuration.timeToLive)
     }
 
@@ -255,6 +283,27 @@ actor DiscoveryEngine {
         instanceIDs.release(id)
     }
 
+    /// A service response filter's body (control byte + addresses or Bloom bits) follows a one-byte length
+    /// in the Service Descriptor attribute: at most 255 bytes, so at most 42 addresses.
+    static let maximumResponseFilterBody = 255
+
+    /// A subscribe whose announcement cannot be sent (a service response filter longer than its length
+    /// byte allows, or a frame over the budget) would send nothing, silently, in every DW, and take the
+    /// other announcements of its frame down with it: refuse it now.
+    func checkFitsInFrame(_ c: SubscribeConfiguration) throws {
+        let filterBody = max(0, srfSize(c.responseFilter) - 1)
+        if filterBody > Self.maximumResponseFilterBody {
+            switch c.responseFilter?.addressSet {
+            case .addresses(let list)?:
+                throw DiscoveryError.responseFilterTooLong(list.count, limit: (Self.maximumResponseFilterBody - 1) / 6)
+            default:
+                throw DiscoveryError.tooLong(filterBody, limit: Self.maximumResponseFilterBody)
+            }
+        }
+        let cost = announcementCost(subscribeAnnouncement(for: c, id: InstanceID(rawValue: 1)))
+        if cost > options.frameBudget { throw DiscoveryError.tooLong(cost, limit: options.frameBudget) }
+    }
+
     func checkServiceInfo(_ info: [UInt8]) throws {
         if info.count > Self.maximumServiceInfo {
             throw DiscoveryError.tooLong(info.count, limit: Self.maximumServiceInfo)
@@ -265,6 +314,9 @@ actor DiscoveryEngine {
 
     /// Every peer heard, with radio facts.
     func knownPeers() -> [Peer] { peers.all }
+
+    /// How many peer instances the function `id` remembers having reported (tests check the bound).
+    func reportedCount(_ id: InstanceID) -> Int { functions[id]?.reported.count ?? 0 }
 
     /// The local instance IDs in use.
     var activeInstances: [InstanceID] { functions.keys.sorted() }

@@ -55,6 +55,10 @@ public struct DiscoveryError: Error, Hashable, Sendable, CustomStringConvertible
     public static func tooLong(_ count: Int, limit: Int) -> DiscoveryError {
         DiscoveryError(.tooLong, "message of \(count) bytes is longer than the \(limit) bytes a discovery frame carries; shorten it")
     }
+    /// A service response filter lists more addresses than a discovery frame carries.
+    public static func responseFilterTooLong(_ count: Int, limit: Int) -> DiscoveryError {
+        DiscoveryError("a service response filter of \(count) addresses does not fit in a discovery frame (at most \(limit)); list fewer addresses or use a Bloom filter")
+    }
     /// All 255 instance IDs are in use.
     public static let tooManyServices = DiscoveryError(.tooManyServices, "all 255 NAN instance IDs are in use; stop a publish or subscribe first")
     /// The publish or subscribe has ended.

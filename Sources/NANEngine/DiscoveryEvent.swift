@@ -50,6 +50,19 @@ public struct ReceivedMessage: Hashable, Sendable {
     public var radio: PeerRadioFacts
 }
 
+/// A peer instance a session had reported and no longer hears.
+public struct LostPeer: Hashable, Sendable {
+    /// The peer's NMI address.
+    public var peer: MACAddress
+    /// The peer's instance ID.
+    public var peerInstanceID: InstanceID
+    /// Our publish or subscribe that had reported it.
+    public var localInstanceID: InstanceID
+    /// Whether the session asked to be told (its `lostAfterPeriods` ran out); false when the engine only
+    /// forgot the peer (long silence, or a full table) and will report it again if heard.
+    public var reported: Bool
+}
+
 /// Why a publish or subscribe ended.
 public enum TerminationReason: Hashable, Sendable, CustomStringConvertible {
     /// Stopped by its owner.
@@ -58,12 +71,15 @@ public enum TerminationReason: Hashable, Sendable, CustomStringConvertible {
     case timeToLiveExpired
     /// The radio or driver failed.
     case failure
+    /// The NAN interface or its adapter went away (radio deleted, driver unloaded, unplugged).
+    case deviceRemoved
     /// nl80211's name for it.
     public var description: String {
         switch self {
         case .userRequest: "user-request"
         case .timeToLiveExpired: "ttl"
         case .failure: "error"
+        case .deviceRemoved: "device-removed"
         }
     }
 }
@@ -86,6 +102,9 @@ public enum DiscoveryEvent: Hashable, Sendable {
     case replied(DiscoveryResult)
     /// A follow-up message arrived.
     case messageReceived(ReceivedMessage)
+    /// A peer instance reported before is no longer heard (or was forgotten); heard again, it is reported
+    /// again with `.discovered` or `.replied`.
+    case lost(LostPeer)
     /// The session ended; no more events follow.
     case terminated(TerminationReason)
 }

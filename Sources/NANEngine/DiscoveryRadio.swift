@@ -46,6 +46,8 @@ enum RadioEvent: Sendable {
     case functionTerminated(cookie: UInt64, reason: TerminationReason)
     /// The NAN interface is gone.
     case interfaceRemoved
+    /// The kernel dropped events (a netlink overrun): DWs, frames or TX statuses may be missing.
+    case eventsLost
 }
 
 /// A NAN function handed to a driver that offloads discovery (the ADD_NAN_FUNCTION contents).

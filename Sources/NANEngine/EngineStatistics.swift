@@ -18,4 +18,10 @@ public struct EngineStatistics: Hashable, Sendable {
     public var unmatchedFollowUps = 0
     /// Session events dropped because a consumer fell behind.
     public var eventsDropped = 0
+    /// Service discovery frames from another NAN cluster (address 3 is not our cluster ID), ignored.
+    public var foreignClusterFrames = 0
+    /// Times the kernel dropped radio events (netlink overrun) and the engine resynchronised.
+    public var radioEventOverruns = 0
+    /// Peer instances a function forgot to stay within its bound while still hearing them (a storm).
+    public var reportedEvicted = 0
 }

@@ -63,6 +63,8 @@ final class NL80211Radio: DiscoveryRadio, Sendable {
             return .interfaceRemoved
         case .wiphyRemoved(let wiphy) where wiphy == interface(wdev):
             return .interfaceRemoved
+        case .overrun:
+            return .eventsLost
         default:
             return nil
         }

@@ -1,32 +1,83 @@
 import NANWire
 
-/// What the engine knows about every peer it heard: radio facts from its discovery frames.
+/// What the engine knows about the peers it heard: radio facts from their discovery frames.
+///
+/// Fed by frames from the air, so it is bounded: at most `limit` peers, and a peer not heard for
+/// `maximumAge` DW periods is forgotten. When full, peers the caller does not protect (no local
+/// function has reported them) go first, least recently heard first.
 struct PeerTable: Sendable {
     private struct Record {
         var facts: PeerRadioFacts
         var lastWindowCounted: Int
+        var lastPeriod: Int
     }
     private var records: [MACAddress: Record] = [:]
+    /// Most peers kept.
+    let limit: Int
+    /// DW periods of silence after which a peer is forgotten.
+    let maximumAge: Int
 
-    /// Notes a frame from `peer` heard during discovery window number `window`.
-    mutating func heard(_ peer: MACAddress, frequency: Int?, signal: Int?, window: Int, at now: ContinuousClock.Instant) {
+    init(limit: Int = 512, maximumAge: Int = 128) {
+        self.limit = max(1, limit)
+        self.maximumAge = max(1, maximumAge)
+    }
+
+    /// How many peers are kept.
+    var count: Int { records.count }
+
+    /// Notes a frame from `peer` heard during discovery window number `window` of DW period `period`.
+    /// `protected` gives the peers to keep if the table is full.
+    mutating func heard(
+        _ peer: MACAddress, frequency: Int?, signal: Int?, window: Int, period: Int, at now: ContinuousClock.Instant,
+        protected: () -> Set<MACAddress> = { [] }
+    ) {
         if var record = records[peer] {
             record.facts.signal = signal ?? record.facts.signal
             record.facts.frequency = frequency ?? record.facts.frequency
             record.facts.lastHeard = now
+            record.lastPeriod = period
             if record.lastWindowCounted != window {
                 record.facts.discoveryWindowsHeard += 1
                 record.lastWindowCounted = window
             }
             records[peer] = record
-        } else {
-            let facts = PeerRadioFacts(signal: signal, frequency: frequency, discoveryWindowsHeard: 1, lastHeard: now)
-            records[peer] = Record(facts: facts, lastWindowCounted: window)
+            return
+        }
+        if records.count >= limit { makeRoom(period: period, protected: protected) }
+        let facts = PeerRadioFacts(signal: signal, frequency: frequency, discoveryWindowsHeard: 1, lastHeard: now)
+        records[peer] = Record(facts: facts, lastWindowCounted: window, lastPeriod: period)
+    }
+
+    /// Forgets the peers not heard for `maximumAge` periods by `period`.
+    mutating func expire(period: Int) {
+        guard !records.isEmpty else { return }
+        records = records.filter { period - $0.value.lastPeriod <= maximumAge }
+    }
+
+    /// Frees a quarter of the table (so a storm of new sources costs amortised O(1) per frame): first
+    /// what is too old, then unprotected peers, then any, least recently heard first.
+    private mutating func makeRoom(period: Int, protected: () -> Set<MACAddress>) {
+        expire(period: period)
+        let target = limit - max(1, limit / 4)
+        guard records.count > target else { return }
+        let keep = protected()
+        let byAge = records.sorted { $0.value.lastPeriod < $1.value.lastPeriod }
+        var excess = records.count - target
+        for (address, _) in byAge where excess > 0 && !keep.contains(address) {
+            records[address] = nil
+            excess -= 1
+        }
+        for (address, _) in byAge where excess > 0 && records[address] != nil {
+            records[address] = nil
+            excess -= 1
         }
     }
 
     /// The facts about one peer, if heard.
     func facts(for peer: MACAddress) -> PeerRadioFacts? { records[peer]?.facts }
+
+    /// The DW period `peer` was last heard in, if it is known.
+    func lastPeriod(of peer: MACAddress) -> Int? { records[peer]?.lastPeriod }
 
     /// Every peer heard, most recently heard first.
     var all: [Peer] {

@@ -50,6 +50,8 @@ struct OutgoingDiscoveryFrame: Sendable {
 struct IncomingDiscoveryFrame: Sendable {
     var source: MACAddress
     var announcements: [ServiceAnnouncement]
+    /// Address 3 of the frame: the cluster ID it was sent in; nil if the codec does not say.
+    var cluster: MACAddress? = nil
 }
 
 /// Turns engine frames into bytes and back. The real one is built on NANWire; tests may use their own.

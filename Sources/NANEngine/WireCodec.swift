@@ -35,7 +35,7 @@ struct WireCodec: DiscoveryFrameCodec {
                 rangeLimited: d.discoveryRangeLimited,
                 offersDataPath: message.descriptorExtension?.control.contains(.dataPathRequired) ?? false)
         }
-        return IncomingDiscoveryFrame(source: frame.header.source, announcements: announcements)
+        return IncomingDiscoveryFrame(source: frame.header.source, announcements: announcements, cluster: frame.header.bssid)
     }
 
     private static func controlType(_ kind: ServiceAnnouncement.Kind) -> ServiceDescriptorAttribute.ControlType {

@@ -2,22 +2,39 @@ import NANEngine
 import NANWire
 
 /// The endpoints a session has reported, and the rules for discovered / updated / lost: pure state,
-/// fed engine events, store changes and clock ticks.
+/// fed engine events and store changes.
+///
+/// The engine decides when a peer is lost (not heard for the session's loss time) or forgotten, and says
+/// so with `.lost`; `known` mirrors what the engine remembers, so it is bounded by the engine's bound. A peer
+/// the selection does not admit yet is remembered too (at most ``pendingLimit``, dropped when the engine
+/// forgets it), so that pairing its device later reports it at once.
 struct EndpointTracker: Sendable {
     let service: WAServiceName
-    let peerTimeout: Duration?
     private(set) var known: [WAEndpoint.ID: WAEndpoint] = [:]
+    /// Peers heard but not admitted by the selection, newest result each.
+    private(set) var pending: [WAEndpoint.ID: WAEndpoint] = [:]
+    /// Most peers kept in ``pending``.
+    static let pendingLimit = 256
 
-    init(service: WAServiceName, peerTimeout: Duration?) {
+    init(service: WAServiceName) {
         self.service = service
-        self.peerTimeout = peerTimeout
     }
 
     /// The events to report for one engine event; nothing for peers the filter does not admit.
     mutating func handle(_ event: DiscoveryEvent, filter: PeerFilter) -> [WASessionEvent] {
         switch event {
         case .discovered(let result), .replied(let result):
-            guard filter.admits(result.peer) else { return [] }
+            let id = WAEndpoint.ID(address: result.peer, instanceID: result.peerInstanceID)
+            guard filter.admits(result.peer) else {
+                if pending[id] == nil && pending.count >= Self.pendingLimit,
+                    let oldest = pending.min(by: { $0.value.performance.lastHeard < $1.value.performance.lastHeard })?.key
+                {
+                    pending[oldest] = nil
+                }
+                pending[id] = makeEndpoint(result, device: nil)
+                return []
+            }
+            pending[id] = nil
             let endpoint = makeEndpoint(result, device: filter.device(at: result.peer))
             let previous = known.updateValue(endpoint, forKey: endpoint.id)
             return [previous == nil ? .discovered(endpoint) : .updated(endpoint)]
@@ -33,12 +50,18 @@ struct EndpointTracker: Sendable {
             endpoint.performance = WAPerformanceReport(message.radio)
             if known[id] != nil { known[id] = endpoint }
             return [.messageReceived(WAMessage(endpoint: endpoint, payload: message.payload))]
+        case .lost(let lost):
+            let id = WAEndpoint.ID(address: lost.peer, instanceID: lost.peerInstanceID)
+            pending[id] = nil
+            guard let endpoint = known.removeValue(forKey: id) else { return [] }
+            return lost.reported ? [.lost(endpoint)] : []
         case .terminated:
             return []
         }
     }
 
-    /// After the store changed: endpoints whose device left the selection are lost.
+    /// After the store changed: endpoints whose device left the selection are lost, and peers heard
+    /// before their device was selected are discovered.
     mutating func refilter(_ filter: PeerFilter) -> [WASessionEvent] {
         var events: [WASessionEvent] = []
         for (id, endpoint) in known.sorted(by: { $0.value.description < $1.value.description }) {
@@ -46,23 +69,17 @@ struct EndpointTracker: Sendable {
                 known[id]?.device = filter.device(at: endpoint.address)
             } else {
                 known[id] = nil
+                pending[id] = endpoint
                 events.append(.lost(endpoint))
             }
         }
-        return events
-    }
-
-    /// Endpoints not heard for `peerTimeout` by `now` are lost. `peers` holds the engine's latest radio facts.
-    mutating func expire(peers: [Peer], now: ContinuousClock.Instant) -> [WASessionEvent] {
-        guard let peerTimeout else { return [] }
-        let lastHeard = Dictionary(peers.map { ($0.address, $0.radio.lastHeard) }, uniquingKeysWith: max)
-        var events: [WASessionEvent] = []
-        for (id, endpoint) in known.sorted(by: { $0.value.description < $1.value.description }) {
-            let heard = max(lastHeard[endpoint.address] ?? endpoint.performance.lastHeard, endpoint.performance.lastHeard)
-            if now - heard > peerTimeout {
-                known[id] = nil
-                events.append(.lost(endpoint))
-            }
+        let admitted = pending.filter { filter.admits($0.key.address) && known[$0.key] == nil }
+        for (id, waiting) in admitted.sorted(by: { ($0.key.address, $0.key.instanceID) < ($1.key.address, $1.key.instanceID) }) {
+            pending[id] = nil
+            var endpoint = waiting
+            endpoint.device = filter.device(at: endpoint.address)
+            known[id] = endpoint
+            events.append(.discovered(endpoint))
         }
         return events
     }
@@ -80,5 +97,15 @@ extension WAPerformanceReport {
         self.init(
             signalStrength: facts.signal, frequency: facts.frequency,
             discoveryWindowsHeard: facts.discoveryWindowsHeard, lastHeard: facts.lastHeard)
+    }
+}
+
+extension Duration {
+    /// This duration in whole DW periods (512 TU), rounded up, at least 1: how `peerTimeout` reaches the engine.
+    var discoveryWindowPeriods: Int {
+        let seconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
+        let periods = (seconds / NANTiming.discoveryWindowPeriodSeconds - 1e-9).rounded(.up)
+        guard periods.isFinite else { return Int.max / 2 }
+        return max(1, Int(min(periods, Double(Int32.max))))
     }
 }

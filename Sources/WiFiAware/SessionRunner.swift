@@ -11,7 +11,6 @@ struct SessionRunner: Sendable {
     let role: ServiceLease.Role
     let service: WAServiceName
     let selection: WADeviceSelection
-    let peerTimeout: Duration?
     let handle: SessionHandle
     let start: @Sendable (any DiscoveryBackend) async throws -> BackendSession
 
@@ -42,10 +41,19 @@ struct SessionRunner: Sendable {
             }
             handle.started(session)
             output.yield(.started(session.instanceID))
-            let reason = await loop(session, filter: filter, output: output)
+            let end = await loop(session, filter: filter, output: output)
             await session.stop()
             handle.ended()
-            if let reason { output.yield(.terminated(reason)) }
+            switch end {
+            case .deviceRemoved:
+                throw WAError(
+                    .deviceRemoved,
+                    message: "\(system.adapterName) went away (removed, unplugged or its driver unloaded) while the \(role.rawValue) of \(service) ran")
+            case .terminated(let reason):
+                output.yield(.terminated(reason))
+            case .cancelled:
+                break
+            }
             output.finish()
         } catch {
             handle.ended()
@@ -71,38 +79,25 @@ struct SessionRunner: Sendable {
     private func loop(
         _ session: BackendSession, filter: PeerFilter,
         output: AsyncThrowingStream<WASessionEvent, any Error>.Continuation
-    ) async -> WATerminationReason? {
-        let state = SharedSessionState(filter: filter, tracker: EndpointTracker(service: service, peerTimeout: peerTimeout))
+    ) async -> End {
+        let state = SharedSessionState(filter: filter, tracker: EndpointTracker(service: service))
         return await withTaskGroup(of: Void.self) { group in
             let store = system.store
             group.addTask {
-                // Errors (a store turned unreadable) keep the last good selection.
-                do {
-                    for try await devices in store.allDevices {
-                        state.withLock { state in
-                            state.filter.update(devices: devices)
-                            for event in state.tracker.refilter(state.filter) { deliver(event, to: output) }
-                        }
-                    }
-                } catch {}
-            }
-            if let peerTimeout {
-                let backend = system.backend
-                group.addTask {
-                    let period = min(peerTimeout / 4, .seconds(1))
-                    while (try? await Task.sleep(for: period)) != nil {
-                        let peers = await backend.peers()
-                        state.withLock { state in
-                            for event in state.tracker.expire(peers: peers, now: .now) { deliver(event, to: output) }
-                        }
+                // A failed read (a store briefly corrupt while hand-edited, or unreadable) keeps the last good
+                // selection and the watch goes on: the next good read applies what changed meanwhile.
+                await Self.watch(store) { devices in
+                    state.withLock { state in
+                        state.filter.update(devices: devices)
+                        for event in state.tracker.refilter(state.filter) { deliver(event, to: output) }
                     }
                 }
             }
-            var reason: WATerminationReason = .failure  // the engine's events ended without saying why
+            var end: End = .terminated(.failure)  // the engine's events ended without saying why
             var events = session.makeIterator()
             while let event = await events.next() {
                 if case .terminated(let why) = event {
-                    reason = WATerminationReason(why)
+                    end = why == .deviceRemoved ? .deviceRemoved : .terminated(WATerminationReason(why))
                     break
                 }
                 state.withLock { state in
@@ -110,7 +105,30 @@ struct SessionRunner: Sendable {
                 }
             }
             group.cancelAll()
-            return Task.isCancelled ? nil : reason
+            return Task.isCancelled ? .cancelled : end
+        }
+    }
+
+    /// How a session loop ended.
+    enum End {
+        /// The engine ended the session for this reason.
+        case terminated(WATerminationReason)
+        /// The adapter or its NAN interface went away.
+        case deviceRemoved
+        /// The consuming task was cancelled.
+        case cancelled
+    }
+
+    /// Applies every snapshot of `store` until the task is cancelled. A failed read does not end the watch:
+    /// it starts again after a pause (the store's own poll interval), beginning with a fresh read.
+    static func watch(_ store: WADeviceStore, pause: Duration = .milliseconds(500), apply: @Sendable (WAPairedDevice.Devices) -> Void) async {
+        while !Task.isCancelled {
+            do {
+                for try await devices in store.allDevices { apply(devices) }
+                return  // cancelled
+            } catch {
+                try? await Task.sleep(for: pause)
+            }
         }
     }
 }
@@ -139,7 +157,7 @@ extension WATerminationReason {
         switch reason {
         case .userRequest: self = .userRequest
         case .timeToLiveExpired: self = .timeLimitReached
-        case .failure: self = .failure
+        case .failure, .deviceRemoved: self = .failure
         }
     }
 }

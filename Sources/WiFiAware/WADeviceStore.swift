@@ -311,10 +311,14 @@ public struct WADeviceStore: Sendable {
     private static func checkNameIsFree(
         _ name: String, in devices: WAPairedDevice.Devices, except id: WAPairedDevice.ID?
     ) throws(WAError) {
-        if let other = devices.values.first(where: { $0.name == name && $0.id != id }) {
+        let key = WAPairedDevice.lookalikeKey(name)
+        if let other = devices.values.first(where: { WAPairedDevice.lookalikeKey($0.name) == key && $0.id != id }) {
+            let same = other.name == name
             throw WAError(
                 .invalidArgument,
-                message: "a paired device is already named '\(name)' (\(other.id)); choose another name")
+                message: same
+                    ? "a paired device is already named '\(name)' (\(other.id)); choose another name"
+                    : "the name looks the same as that of paired device \(other.id) (spaces differ); choose another name")
         }
     }
 

@@ -74,6 +74,7 @@ extension WAError {
             case permissionDenied
             case adapterNotFound
             case kernel
+            case deviceRemoved
             case invalidServiceName
             case servicesFileNotFound
             case servicesFileInvalid
@@ -118,6 +119,9 @@ extension WAError {
         public static var adapterNotFound: Self { Self(.adapterNotFound) }
         /// The kernel refused a request; see ``WAError/errno`` and ``WAError/kernelMessage``.
         public static var kernel: Self { Self(.kernel) }
+        /// The adapter or its NAN interface went away while a session ran (radio deleted, driver unloaded,
+        /// unplugged). The sessions on it have ended.
+        public static var deviceRemoved: Self { Self(.deviceRemoved) }
 
         // Configuration and storage codes.
 
@@ -161,6 +165,8 @@ extension WAError {
                 "the adapter was not found; list adapters with `waware list`"
             case .kernel:
                 "the kernel refused the request"
+            case .deviceRemoved:
+                "the adapter went away (removed, unplugged or its driver unloaded); see `waware list`"
             case .invalidServiceName:
                 "the service name is invalid; use _name._tcp or _name._udp with 1-15 letters, digits or '-'"
             case .servicesFileNotFound:
@@ -214,6 +220,8 @@ extension WAError {
     public static var adapterNotFound: Code { .adapterNotFound }
     /// The code ``Code/kernel``.
     public static var kernel: Code { .kernel }
+    /// The code ``Code/deviceRemoved``.
+    public static var deviceRemoved: Code { .deviceRemoved }
     /// The code ``Code/invalidServiceName``.
     public static var invalidServiceName: Code { .invalidServiceName }
     /// The code ``Code/servicesFileNotFound``.

@@ -107,7 +107,33 @@ extension WAPairedDevice {
     /// The longest device name, in UTF-8 bytes.
     public static let maximumNameLength = 64
 
-    /// Checks a user-visible device name: 1-64 bytes of UTF-8, no control characters,
+    /// Whether `scalar` shows as nothing (or moves the text) on a terminal: controls (C0, DEL, C1), format
+    /// characters (bidi overrides and isolates, zero-width spaces and joiners, BOM), line and paragraph separators.
+    static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator: true
+        default: false
+        }
+    }
+
+    /// What a name looks like: invisible characters removed, every run of whitespace (no-break, ideographic,
+    /// tab ...) one space, trimmed. Two names with the same look-alike key cannot be told apart on screen.
+    static func lookalikeKey(_ name: String) -> String {
+        var key = ""
+        var pendingSpace = false
+        for scalar in name.unicodeScalars where !isInvisible(scalar) {
+            if scalar.properties.isWhitespace {
+                pendingSpace = !key.isEmpty
+                continue
+            }
+            if pendingSpace { key.append(" ") }
+            pendingSpace = false
+            key.unicodeScalars.append(scalar)
+        }
+        return key
+    }
+
+    /// Checks a user-visible device name: 1-64 bytes of UTF-8, no control, bidi or zero-width characters,
     /// no leading or trailing spaces.
     public static func validateName(_ name: String) throws(WAError) {
         guard !name.isEmpty else {
@@ -118,8 +144,10 @@ extension WAPairedDevice {
                 .invalidArgument,
                 message: "the device name is \(name.utf8.count) bytes; at most \(maximumNameLength) are allowed")
         }
-        guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw WAError(.invalidArgument, message: "the device name must not contain control characters")
+        guard !name.unicodeScalars.contains(where: isInvisible) else {
+            throw WAError(
+                .invalidArgument,
+                message: "the device name must not contain control, line-break, bidi or zero-width characters")
         }
         guard name.first?.isWhitespace == false, name.last?.isWhitespace == false else {
             throw WAError(.invalidArgument, message: "the device name must not begin or end with a space")

@@ -69,7 +69,7 @@ public struct WAPublisher: AsyncSequence, Sendable {
         let (service, parameters) = (service, parameters)
         return SessionRunner(
             system: system, role: .publish, service: service.name, selection: devices,
-            peerTimeout: parameters.peerTimeout, handle: handle,
+            handle: handle,
             start: { backend in try await backend.publish(try Self.configuration(service, parameters)) })
     }
 
@@ -87,6 +87,7 @@ public struct WAPublisher: AsyncSequence, Sendable {
         configuration.closeRangeOnly = parameters.closeRangeOnly
         configuration.offersDataPath = service.wantsDataPath
         configuration.timeToLive = TimeToLive(duration: parameters.timeLimit, discoveryWindows: parameters.discoveryWindowLimit)
+        configuration.lostAfterPeriods = parameters.peerTimeout?.discoveryWindowPeriods
         return configuration
     }
 }

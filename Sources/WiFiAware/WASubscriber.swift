@@ -69,7 +69,7 @@ public struct WASubscriber: AsyncSequence, Sendable {
         let (service, parameters) = (service, parameters)
         return SessionRunner(
             system: system, role: .subscribe, service: service.name, selection: devices,
-            peerTimeout: parameters.peerTimeout, handle: handle,
+            handle: handle,
             start: { backend in try await backend.subscribe(try Self.configuration(service, parameters)) })
     }
 
@@ -84,6 +84,7 @@ public struct WASubscriber: AsyncSequence, Sendable {
         configuration.responseFilter = parameters.responseFilter
         configuration.closeRangeOnly = parameters.closeRangeOnly
         configuration.timeToLive = TimeToLive(duration: parameters.timeLimit, discoveryWindows: parameters.discoveryWindowLimit)
+        configuration.lostAfterPeriods = parameters.peerTimeout?.discoveryWindowPeriods
         return configuration
     }
 }

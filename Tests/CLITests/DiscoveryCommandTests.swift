@@ -25,8 +25,30 @@ private func command<C: Command>(_ type: C.Type, _ words: [String]) throws -> C 
     #expect(config.responseFilter?.include == false)
     #expect(config.responseFilter?.shouldRespond(MACAddress(2, 0, 0, 0, 0, 1)) == false)
     #expect(config.discoveryWindowLimit == 9)
-    #expect(config.peerTimeout == nil)
+    #expect(config.peerTimeout?.discoveryWindowPeriodsForTest == 20)  // --lost-after's default
     #expect(c.count == 2)
+}
+
+@Test func lostAfterSetsThePeerTimeoutInDiscoveryWindowPeriodsAndZeroTurnsItOff() throws {
+    let c = try command(SubscribeCommand.self, ["subscribe", "_chat._tcp", "--lost-after", "8"])
+    #expect(c.parameters.peerTimeout == .microseconds(8 * 524_288))
+    let off = try command(SubscribeCommand.self, ["subscribe", "_chat._tcp", "--lost-after", "0"])
+    #expect(off.parameters.peerTimeout == nil)
+}
+
+@Test func aResponseFilterListLongerThanAFrameCarriesIsAUsageError() throws {
+    let many = (16..<59).map { "02:00:00:00:00:" + String($0, radix: 16) }.joined(separator: ",")
+    #expect(throws: ValidationError.self) {
+        _ = try command(SubscribeCommand.self, ["subscribe", "_chat._tcp", "--srf-include", many])
+    }
+    _ = try command(SubscribeCommand.self, ["subscribe", "_chat._tcp", "--srf-include", many, "--srf-bloom"])
+}
+
+extension Duration {
+    /// Whole DW periods (512 TU), as the engine will count them.
+    fileprivate var discoveryWindowPeriodsForTest: Int {
+        Int((Double(components.seconds) + Double(components.attoseconds) / 1e18) / 0.524288 + 0.5)
+    }
 }
 
 @Test func severalServicesAreSeparatedByCommas() throws {

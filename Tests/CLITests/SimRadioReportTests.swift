@@ -21,6 +21,19 @@ private let radios = [
     #expect(try Simulator.select("phy1", from: named).id == 1)
 }
 
+@Test func noRadioHereSaysRadiosInOtherNamespacesAreNotVisible() {
+    do {
+        _ = try Simulator.select("phy3", from: [])
+        Issue.record("expected a failure")
+    } catch let error as CommandFailure {
+        #expect(error.code == .adapterNotFound)
+        #expect(error.message.contains("in this network namespace"))
+        #expect(error.message.contains("other network namespaces are not visible"))
+    } catch {
+        Issue.record("unexpected \(error)")
+    }
+}
+
 @Test func unknownSimRadioIsAdapterNotFoundListingTheRadios() {
     do {
         _ = try Simulator.select("7", from: radios)

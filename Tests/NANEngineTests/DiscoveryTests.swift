@@ -378,13 +378,13 @@ import Testing
         #expect(found.first?.radio.signal == -50)
     }
 
-    @Test func interfaceRemovalEndsEverySessionWithReasonError() async throws {
+    @Test func interfaceRemovalEndsEverySessionWithReasonDeviceRemoved() async throws {
         let bench = await Bench()
         let subscriber = try await bench.engines[0].subscribe(SubscribeConfiguration(serviceID: service("chat")))
         await bench.engines[0].core.handle(.interfaceRemoved)
         var events: [DiscoveryEvent] = []
         for await event in subscriber { events.append(event) }
-        #expect(events == [.terminated(.failure)])
+        #expect(events == [.terminated(.deviceRemoved)])
         await #expect(throws: DiscoveryError.engineStopped) {
             _ = try await bench.engines[0].subscribe(SubscribeConfiguration(serviceID: service("chat")))
         }

@@ -70,7 +70,11 @@ func testAddress(_ n: Int) -> MACAddress {
             let cases: [(String, [MACAddress], String)] = [
                 ("", [testAddress(2)], "must not be empty"),
                 (" Desk", [testAddress(2)], "begin or end with a space"),
-                ("Tab\there", [testAddress(2)], "control characters"),
+                ("Tab\there", [testAddress(2)], "control, line-break, bidi or zero-width characters"),
+                ("Desk\u{202E}", [testAddress(2)], "control, line-break, bidi or zero-width characters"),
+                ("De\u{200B}sk", [testAddress(2)], "control, line-break, bidi or zero-width characters"),
+                ("Line\u{2028}break", [testAddress(2)], "control, line-break, bidi or zero-width characters"),
+                ("Shelf\u{85}", [testAddress(2)], "control, line-break, bidi or zero-width characters"),
                 (String(repeating: "n", count: 65), [testAddress(2)], "at most 64"),
                 ("Lamp", [], "at least one management address"),
                 ("Lamp", [broadcast], "multicast or broadcast"),
@@ -86,6 +90,22 @@ func testAddress(_ n: Int) -> MACAddress {
                 }
             }
             #expect(try store.devices().count == 1)
+        }
+    }
+
+    @Test func aNameThatLooksLikeAnotherIsRefused() async throws {
+        try await withTemporaryDirectory { folder in
+            let store = WADeviceStore(url: folder.appendingPathComponent("devices.json"))
+            try store.add(name: "Kitchen Speaker", managementAddresses: [testAddress(1)])
+            for lookalike in ["Kitchen\u{00A0}Speaker", "Kitchen  Speaker", "Kitchen\u{3000}Speaker"] {
+                #expect {
+                    try store.add(name: lookalike, managementAddresses: [testAddress(2)])
+                } throws: { ($0 as? WAError)?.message.contains("looks the same") == true }
+            }
+            let other = try store.add(name: "Kitchen Lamp", managementAddresses: [testAddress(3)])
+            #expect {
+                try store.rename(other.id, to: "Kitchen\u{2003}Speaker")
+            } throws: { ($0 as? WAError)?.code == .invalidArgument }
         }
     }
 

@@ -134,23 +134,104 @@ import Testing
         }
     }
 
-    @Test func aPeerNotHeardForThePeerTimeoutIsLost() async throws {
+    @Test func aPeerTheEngineLosesIsReportedLost() async throws {
         try await withTemporaryDirectory { folder in
             try await withFakeSystem(in: folder) { system, backend in
                 try system.store.add(name: "A", managementAddresses: [testAddress(1)])
-                var parameters = WASubscriberParameters()
-                parameters.peerTimeout = .milliseconds(200)
-                var events = system.subscribe(to: chatSubscribe, parameters: parameters).makeAsyncIterator()
+                var events = system.subscribe(to: chatSubscribe).makeAsyncIterator()
                 _ = try await events.next()
                 backend.emit(.discovered(result(from: 1)))
                 _ = try await events.next()
-                let clock = ContinuousClock()
-                let start = clock.now
-                guard case .lost = try await events.next() else {
+                backend.emit(.lost(LostPeer(peer: testAddress(1), peerInstanceID: InstanceID(7), localInstanceID: InstanceID(1), reported: true)))
+                guard case .lost(let lost) = try await events.next() else {
                     Issue.record("expected the silent peer to be lost")
                     return
                 }
-                #expect(clock.now - start >= .milliseconds(150))
+                #expect(lost.address == testAddress(1))
+                // Heard again: discovered again.
+                backend.emit(.discovered(result(from: 1)))
+                guard case .discovered = try await events.next() else {
+                    Issue.record("expected the peer to be found again")
+                    return
+                }
+            }
+        }
+    }
+
+    @Test func thePeerTimeoutReachesTheEngineInDiscoveryWindowPeriods() async throws {
+        var parameters = WASubscriberParameters()
+        #expect(try WASubscriber.configuration(chatSubscribe, parameters).lostAfterPeriods == 20)  // 10 s
+        parameters.peerTimeout = .milliseconds(200)
+        #expect(try WASubscriber.configuration(chatSubscribe, parameters).lostAfterPeriods == 1)
+        parameters.peerTimeout = nil
+        #expect(try WASubscriber.configuration(chatSubscribe, parameters).lostAfterPeriods == nil)
+        #expect(try WAPublisher.configuration(chatPublish, WAPublisherParameters()).lostAfterPeriods == nil)
+    }
+
+    @Test func aPeerHeardBeforeItsDeviceWasPairedIsDiscoveredWhenPaired() async throws {
+        try await withTemporaryDirectory { folder in
+            try await withFakeSystem(in: folder) { system, backend in
+                try system.store.add(name: "A", managementAddresses: [testAddress(1)])
+                let subscriber = system.subscribe(to: chatSubscribe)
+                let stopper = Task { try await Task.sleep(for: .seconds(10)); await subscriber.stop() }
+                defer { stopper.cancel() }
+                var events = subscriber.makeAsyncIterator()
+                _ = try await events.next()
+                // Heard once, unpaired: not reported; the engine will not report it again (same info).
+                backend.emit(.discovered(result(from: 2, info: "hi")))
+                try await Task.sleep(for: .milliseconds(300))  // the session has handled it
+                try system.store.add(name: "B", managementAddresses: [testAddress(2)])
+                guard case .discovered(let endpoint) = try await events.next() else {
+                    Issue.record("expected the newly paired peer to be discovered")
+                    return
+                }
+                #expect(endpoint.address == testAddress(2))
+                #expect(endpoint.device?.name == "B")
+                #expect(endpoint.serviceInfo == Array("hi".utf8))
+            }
+        }
+    }
+
+    @Test func removalsAreAppliedAfterAReadOfAStoreThatWasBrieflyCorrupt() async throws {
+        try await withTemporaryDirectory { folder in
+            try await withFakeSystem(in: folder) { system, backend in
+                let storeURL = folder.appendingPathComponent("devices.json")
+                try system.store.add(name: "B", managementAddresses: [testAddress(2)])
+                let onlyB = try Data(contentsOf: storeURL)
+                try system.store.add(name: "A", managementAddresses: [testAddress(1)])
+                let subscriber = system.subscribe(to: chatSubscribe)
+                let stopper = Task { try await Task.sleep(for: .seconds(15)); await subscriber.stop() }
+                defer { stopper.cancel() }
+                var events = subscriber.makeAsyncIterator()
+                _ = try await events.next()
+                backend.emit(.discovered(result(from: 1)))
+                _ = try await events.next()
+                // A hand edit: first half-written (corrupt), read by the watcher, then the finished file.
+                try Data("{\"version\": 1, \"devi".utf8).write(to: storeURL)
+                try await Task.sleep(for: .milliseconds(1500))
+                try onlyB.write(to: storeURL)
+                guard case .lost(let lost) = try await events.next() else {
+                    Issue.record("expected A to be lost after the store was fixed")
+                    return
+                }
+                #expect(lost.address == testAddress(1))
+            }
+        }
+    }
+
+    @Test func theAdapterGoingAwayEndsTheSessionWithDeviceRemoved() async throws {
+        try await withTemporaryDirectory { folder in
+            try await withFakeSystem(in: folder) { system, backend in
+                var events = system.subscribe(to: chatSubscribe, from: .anyDevice).makeAsyncIterator()
+                _ = try await events.next()
+                backend.emit(.terminated(.deviceRemoved))
+                do {
+                    while try await events.next() != nil {}
+                    Issue.record("the session ended without an error")
+                } catch let error as WAError {
+                    #expect(error.code == .deviceRemoved)
+                    #expect(error.message.contains("phy0"))
+                }
             }
         }
     }

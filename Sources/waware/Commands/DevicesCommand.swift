@@ -79,8 +79,8 @@ struct DeviceRecord: Codable, Equatable, Sendable {
 
     /// `name  id  addresses`, plus vendor and model when known.
     var text: String {
-        var line = "\(name)  \(id)  \(addresses.joined(separator: ","))"
-        let about = [vendor, model].compactMap { $0 }
+        var line = "\(TerminalText.escaped(name))  \(id)  \(addresses.joined(separator: ","))"
+        let about = [vendor, model].compactMap { $0 }.map(TerminalText.escaped)
         if !about.isEmpty { line += "  (" + about.joined(separator: " ") + ")" }
         return line
     }

@@ -37,6 +37,7 @@ struct SubscribeCommand: Command {
             Self.srfExcludeOption.spec,
             Self.srfBloomFlag.spec,
             Self.delayOption.spec,
+            Self.lostAfterOption.spec,
         ]
 
     var values: DiscoveryArguments.Values
@@ -47,6 +48,16 @@ struct SubscribeCommand: Command {
     var messages: Int
     var responseFilter: ServiceResponseFilter?
     var delay: Double?
+    /// DW periods of silence before a publisher is reported lost; nil never.
+    var lostAfter: Int?
+
+    /// --lost-after's default: 20 DW periods, the API's 10 s peer timeout.
+    static let defaultLostAfter = 20
+    /// One DW period, 512 TU of 1024 µs.
+    static let discoveryWindowPeriodMicroseconds: Int64 = 512 * 1024
+
+    /// Most addresses a service response filter list carries (its body follows a one-byte length).
+    static let maximumResponseFilterAddresses = 42
 
     init(from parsed: ParsedValues) throws {
         values = try DiscoveryArguments.values(from: parsed)
@@ -54,6 +65,9 @@ struct SubscribeCommand: Command {
             Double(text).flatMap { $0 >= 0 && $0 < 1e6 ? $0 : nil }
         }
         active = parsed.flag(Self.activeFlag)
+        let lost = try parsed.option(Self.lostAfterOption, expected: "a number of DW periods from 0 to 1000000", ArgumentValues.integer(in: 0...1_000_000))
+            ?? Self.defaultLostAfter
+        lostAfter = lost == 0 ? nil : lost
         count = try parsed.option(Self.countOption, expected: "a number from 1 to 100000", ArgumentValues.integer(in: 1...100_000))
         timeout = try parsed.option(Self.timeoutOption, expected: "a number of seconds above 0 and below 10000000, such as 5 or 0.5") { text in
             Double(text).flatMap { $0 > 0 && $0 < 1e7 ? $0 : nil }
@@ -72,11 +86,16 @@ struct SubscribeCommand: Command {
             let set: ServiceResponseFilter.AddressSet
             if parsed.flag(Self.srfBloomFlag) {
                 do {
-                    set = .bloomFilter(try BloomFilter(index: 0, length: max(8, list.count * 2), addresses: list))
+                    set = .bloomFilter(try BloomFilter(index: 0, length: min(254, max(8, list.count * 2)), addresses: list))
                 } catch {
                     throw ValidationError("cannot build a Bloom filter of \(list.count) addresses: \(error)")
                 }
             } else {
+                guard list.count <= Self.maximumResponseFilterAddresses else {
+                    throw ValidationError(
+                        "--srf-\(include != nil ? "include" : "exclude") lists \(list.count) addresses; at most "
+                            + "\(Self.maximumResponseFilterAddresses) fit in a discovery frame (add --srf-bloom to send a Bloom filter)")
+                }
                 set = .addresses(list)
             }
             responseFilter = ServiceResponseFilter(include: include != nil, addressSet: set)
@@ -100,8 +119,9 @@ struct SubscribeCommand: Command {
         p.closeRangeOnly = values.closeRange
         p.timeLimit = values.timeLimit
         p.discoveryWindowLimit = values.discoveryWindowLimit
-        // A publisher is printed when found; "lost" is printed only when its device leaves the selection.
-        p.peerTimeout = nil
+        // A publisher is printed when found, and "lost" when not heard for --lost-after DW periods or when its
+        // device leaves the selection.
+        p.peerTimeout = lostAfter.map { .microseconds(Int64($0) * Self.discoveryWindowPeriodMicroseconds) }
         return p
     }
 
@@ -199,4 +219,5 @@ extension SubscribeCommand {
     static let srfExcludeOption = OptionKey("srf-exclude", value: "macs", help: "These publishers may not answer.")
     static let srfBloomFlag = FlagKey("srf-bloom", help: "Send the service response filter as a Bloom filter rather than a list.")
     static let delayOption = OptionKey("delay", value: "seconds", help: "Wait this long after NAN is up before subscribing.")
+    static let lostAfterOption = OptionKey("lost-after", value: "DWs", help: "Print 'lost' for a publisher not heard for this many DW periods (0.524 s each; default 20, 0 never).")
 }

@@ -79,8 +79,8 @@ struct DiscoveryRecord: Codable, Equatable, Sendable {
         // A `peer` record (waware peers) already starts with the word.
         if let peer { parts.append(event == "peer" ? peer : "peer \(peer)") }
         if let peerInstance { parts.append("peer-instance \(peerInstance)") }
-        if let device { parts.append("device \"\(device)\"") }
-        if let info { parts.append("info \"\(info)\"") } else if let infoHex { parts.append("info-hex \(infoHex)") }
+        if let device { parts.append("device \"\(TerminalText.escaped(device))\"") }
+        if let info { parts.append("info \"\(TerminalText.escaped(info))\"") } else if let infoHex { parts.append("info-hex \(infoHex)") }
         if let dataPath, dataPath { parts.append("data-path") }
         if let signal { parts.append("signal \(signal) dBm") }
         if let frequency { parts.append("\(frequency) MHz") }

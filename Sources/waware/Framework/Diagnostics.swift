@@ -27,6 +27,6 @@ enum Diagnostics {
 /// processes' traces line up.
 struct StandardErrorTrace: LogHandler {
     func log(level: LogLevel, label: String, message: String) {
-        try? StandardStream.standardError.write("trace \(String(format3: Date().timeIntervalSince1970)) \(message)\n")
+        Output.emit("trace \(String(format3: Date().timeIntervalSince1970)) \(message)\n", to: .standardError)
     }
 }

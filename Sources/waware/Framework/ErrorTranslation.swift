@@ -44,6 +44,7 @@ enum ErrorTranslation {
         case .permissionDenied: .permissionDenied
         case .adapterNotFound: .adapterNotFound
         case .wifiAwareUnsupported: .nanUnsupported
+        case .deviceRemoved: .deviceRemoved
         default: .failure
         }
     }

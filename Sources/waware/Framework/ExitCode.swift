@@ -30,6 +30,10 @@ struct ExitCode: Error, RawRepresentable, Hashable, Sendable, CustomStringConver
     /// `waware decode` was given bytes the NAN codec rejects (cut off, overlong, a reserved value).
     static let malformedFrame = ExitCode(rawValue: 16)
 
+    /// Writing the output failed: standard output or error is full, closed or broken (`EX_IOERR`). A reader
+    /// that went away (`EPIPE`) ends the command quietly with this code.
+    static let outputFailed = ExitCode(rawValue: 74)
+
     /// The command line is wrong: unknown command or option, missing or invalid value (`EX_USAGE`).
     static let usage = ExitCode(rawValue: 64)
     /// The kernel has no nl80211 (cfg80211 is not built or not loaded), so there is no Wi-Fi to talk to
@@ -52,6 +56,7 @@ struct ExitCode: Error, RawRepresentable, Hashable, Sendable, CustomStringConver
         (.malformedFrame, "malformedFrame", "decode: the bytes are not a well-formed NAN frame"),
         (.usage, "usage", "bad command line (EX_USAGE)"),
         (.nl80211Unavailable, "nl80211Unavailable", "the kernel has no nl80211/cfg80211 (EX_UNAVAILABLE)"),
+        (.outputFailed, "outputFailed", "writing the output failed (disk full, closed pipe: then quietly) (EX_IOERR)"),
         (.permissionDenied, "permissionDenied", "not permitted; run as root or with CAP_NET_ADMIN (EX_NOPERM)"),
     ]
 

@@ -4,22 +4,42 @@ import NANSystem
 /// Where a command writes: results to standard output, the one-line failure to standard error.
 ///
 /// Writes go straight to the file descriptor (no stdio buffering) so streaming commands show each event
-/// as it happens even when piped.
+/// as it happens even when piped. A write that fails ends the process with ``ExitCode/outputFailed``: quietly
+/// when the reader went away (`EPIPE`), otherwise with one line on standard error (or nothing more, if
+/// standard error is what failed).
 struct Output: Sendable {
     /// Writes `text` and a newline to standard output.
+    /// Characters a terminal would act on are escaped (``TerminalText/escapedLines(_:)``).
     func write(_ text: String) {
-        try? StandardStream.standardOutput.write(text + "\n")
+        Self.emit(TerminalText.escapedLines(text) + "\n", to: .standardOutput)
+    }
+
+    /// Writes `text` to `stream`, or ends the process as ``Output`` describes.
+    static func emit(_ text: String, to stream: StandardStream) {
+        do {
+            try stream.write(text)
+        } catch {
+            ProcessControl.exit(writeFailed(error, on: stream).rawValue)
+        }
+    }
+
+    /// Reports a failed write (when there is someone to tell) and returns the status to exit with.
+    static func writeFailed(_ error: Errno, on stream: StandardStream) -> ExitCode {
+        if error != .brokenPipe && stream.descriptor == StandardStream.standardOutput.descriptor {
+            try? StandardStream.standardError.write("waware: cannot write to standard output: \(error)\n")
+        }
+        return .outputFailed
     }
 
     /// Writes `value` as one line of JSON (sorted keys) to standard output.
     /// - Throws: the encoder's error if `value` cannot be encoded.
     func writeJSON<T: Encodable>(_ value: T) throws {
-        write(try Self.json(value))
+        Self.emit(TerminalText.escapedJSON(try Self.json(value)) + "\n", to: .standardOutput)
     }
 
     /// Writes `waware: <message>` to standard error, folded onto one line.
     func fail(_ message: String) {
-        try? StandardStream.standardError.write("waware: " + Self.oneLine(message) + "\n")
+        Self.emit("waware: " + TerminalText.escapedLines(Self.oneLine(message)) + "\n", to: .standardError)
     }
 
     /// `value` encoded as compact JSON with sorted keys and unescaped slashes.

@@ -217,7 +217,7 @@ extension FrameReport {
             if let body = attribute.bodyHex { fields.append(("body", body.isEmpty ? "(empty)" : body)) }
             let width = fields.map(\.0.count).max() ?? 0
             for (name, value) in fields {
-                lines.append("    \(name):" + String(repeating: " ", count: width - name.count + 1) + value)
+                lines.append("    \(name):" + String(repeating: " ", count: width - name.count + 1) + TerminalText.escaped(value))
             }
         }
         return lines

@@ -317,7 +317,7 @@ actor DataPathEngine {
         let connection = DataPathConnection(
             id: link.id, interfaceName: interface.name, localNDI: interface.address, peerNDI: link.peerNDI,
             localAddress: InterfaceIdentifier(eui64Of: interface.address).linkLocalAddress,
-            peerAddress: peerIID.linkLocalAddress, cipherSuite: "open", peerServiceInfo: link.peerServiceInfo,
+            peerAddress: peerIID.linkLocalAddress, cipherSuite: link.pairwiseKey.map { "\($0.cipherSuite)" } ?? "open", peerServiceInfo: link.peerServiceInfo,
             isInitiator: link.isInitiator)
         connectionReports.append(connection)
         report(link.id, .connected(connection), final: false)

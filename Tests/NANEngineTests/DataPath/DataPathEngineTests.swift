@@ -45,6 +45,9 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
     func addPeerDataStation(_ link: NDPLink, on interface: DataInterface) async throws {
         state.withLock { _ = $0.stations.insert(link.peerNDI) }
     }
+    func installPairwiseKey(_ key: DataPathPairwiseKey, for peerNDI: MACAddress, of peerNMI: MACAddress,
+                            on interface: DataInterface) async throws {}
+    func authorizePeerDataStation(_ peerNDI: MACAddress, of peerNMI: MACAddress, on interface: DataInterface) async throws {}
     func removePeerDataStation(_ peerNDI: MACAddress, of peerNMI: MACAddress, on interface: DataInterface) async {
         state.withLock { _ = $0.stations.remove(peerNDI) }
     }

@@ -5,3 +5,8 @@
 #include <openssl/hmac.h>
 #include <openssl/rand.h>
 #include <openssl/err.h>
+// SAE (NAN pairing): elliptic-curve points and big numbers, HKDF.
+#include <openssl/bn.h>
+#include <openssl/ec.h>
+#include <openssl/obj_mac.h>
+#include <openssl/kdf.h>

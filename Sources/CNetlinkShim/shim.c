@@ -1,5 +1,30 @@
 #include "CNetlinkShim.h"
 #include <linux/genetlink.h>
+#include <errno.h>
+#include <net/if.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+int cnl_set_interface_up(const char *name, int up) {
+    if (strlen(name) >= IFNAMSIZ) return -EINVAL;
+    int fd = socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -errno;
+    struct ifreq request;
+    memset(&request, 0, sizeof request);
+    strncpy(request.ifr_name, name, IFNAMSIZ - 1);
+    int result = 0;
+    if (ioctl(fd, SIOCGIFFLAGS, &request) < 0) {
+        result = -errno;
+    } else {
+        if (up) request.ifr_flags |= IFF_UP; else request.ifr_flags &= ~IFF_UP;
+        if (ioctl(fd, SIOCSIFFLAGS, &request) < 0) result = -errno;
+    }
+    close(fd);
+    return result;
+}
 
 // NANSystem's Swift codec (Netlink/NetlinkMessage.swift, NetlinkAttributes.swift) writes and reads these
 // headers by offset. If a libc or kernel header ever disagreed, the build fails here.

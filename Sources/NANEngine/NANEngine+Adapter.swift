@@ -22,7 +22,8 @@ extension NANEngine {
         let radio = try await NL80211Radio(runtime: runtime)
         var engineOptions = DiscoveryEngine.Options()
         engineOptions.logger = options.logger.labelled("discovery")
-        return try await run(radio: radio, codec: WireCodec(), options: engineOptions, body)
+        let dataPath = try await DataPathTap.make(runtime: runtime, logger: options.logger.labelled("data-path"))
+        return try await run(radio: radio, codec: WireCodec(), options: engineOptions, dataPath: dataPath, body)
     }
 
     /// Brings up NAN on `adapter` with the runtime's start policy and runs a discovery engine on it for the

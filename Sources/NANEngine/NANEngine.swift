@@ -6,6 +6,13 @@ public import NANWire
 /// The same API works whether the driver leaves discovery to user space (hwsim) or offloads it.
 public struct NANEngine: Sendable {
     let core: DiscoveryEngine
+    /// The data-path engine, when the radio can carry data paths.
+    let dataPath: DataPathEngine?
+
+    init(core: DiscoveryEngine, dataPath: DataPathEngine? = nil) {
+        self.core = core
+        self.dataPath = dataPath
+    }
 
     /// Our NAN Management Interface (NMI) address.
     public var localAddress: MACAddress { core.localAddress }
@@ -44,17 +51,19 @@ public struct NANEngine: Sendable {
     /// Runs an engine over `radio` for the duration of `body`; every session ends when it returns.
     static func run<Result: Sendable>(
         radio: any DiscoveryRadio, codec: any DiscoveryFrameCodec,
-        options: DiscoveryEngine.Options = .init(),
+        options: DiscoveryEngine.Options = .init(), dataPath: DataPathEngine? = nil,
         _ body: (NANEngine) async throws -> Result
     ) async throws -> Result {
         let core = DiscoveryEngine(radio: radio, codec: codec, options: options)
         let pump = Task { await core.run() }
         defer { pump.cancel() }
         do {
-            let result = try await body(NANEngine(core: core))
+            let result = try await body(NANEngine(core: core, dataPath: dataPath))
+            await dataPath?.shutDown()
             await core.shutDown(reason: .userRequest)
             return result
         } catch {
+            await dataPath?.shutDown()
             await core.shutDown(reason: .userRequest)
             throw error
         }

@@ -184,31 +184,22 @@ public final class WASystem: Sendable {
         for task in running { await task.value }
     }
 
-    /// The adapter `reference` names, or the only NAN-capable one.
+    /// The adapter `reference` names, or the default one, by the rule the CLI shares
+    /// (`NANSystem.AdapterChoice`); it must be able to do Wi-Fi Aware.
     static func select(_ reference: String?, from adapters: [Adapter]) throws(WAError) -> Adapter {
         let chosen: Adapter
-        if let reference {
-            let name = reference.split(separator: "/").last.map(String.init) ?? reference
-            guard
-                let match = adapters.first(where: { $0.name == name })
-                    ?? adapters.first(where: { UInt32(name) == $0.wiphy.rawValue })
-                    ?? adapters.first(where: { $0.interfaces.contains { $0.name == name } })
-            else {
-                let known = adapters.isEmpty ? "there are no Wi-Fi adapters" : "adapters: " + adapters.map(\.name).joined(separator: ", ")
-                throw WAError(.adapterNotFound, message: "no adapter '\(reference)' (\(known)); list them with `waware list`")
-            }
-            chosen = match
-        } else {
-            let capable = adapters.filter(\.nan.isSupported)
-            guard let only = capable.first else {
-                throw WAError(.wifiAwareUnsupported)
-            }
-            guard capable.count == 1 else {
-                throw WAError(
-                    .invalidArgument,
-                    message: "several adapters have NAN (" + capable.map(\.name).joined(separator: ", ") + "); name one")
-            }
-            chosen = only
+        switch AdapterChoice.choose(reference, from: adapters) {
+        case .chosen(let adapter):
+            chosen = adapter
+        case .notFound(let reference):
+            let known = adapters.isEmpty ? "there are no Wi-Fi adapters" : "adapters: " + adapters.map(\.name).joined(separator: ", ")
+            throw WAError(.adapterNotFound, message: "no adapter '\(reference)' (\(known)); list them with `waware list`")
+        case .noAdapters, .noneWithNAN:
+            throw WAError(.wifiAwareUnsupported)
+        case .severalWithNAN(let capable):
+            throw WAError(
+                .invalidArgument,
+                message: "several adapters have NAN (" + capable.map(\.name).joined(separator: ", ") + "); name one")
         }
         if let reason = chosen.nan.unsupportedReason {
             throw WAError(.wifiAwareUnsupported, message: "\(chosen.name) cannot do Wi-Fi Aware: \(reason)")

@@ -40,14 +40,18 @@ enum BinaryRunner {
     }
 
     /// Runs `waware` with `arguments`, standard input read from the file at `standardInput` (the null
-    /// device when nil), started through `launcher` (e.g. `setpriv --reuid=65534 ...`) when given.
-    static func run(_ arguments: [String], standardInput: String?, launcher: [String] = []) throws -> Result {
+    /// device when nil), started through `launcher` (e.g. `setpriv --reuid=65534 ...`) when given; another
+    /// program of the package than `waware` with `executable`.
+    static func run(
+        _ arguments: [String], standardInput: String?, launcher: [String] = [], executable: URL? = nil
+    ) throws -> Result {
         let process = Process()
+        let program = executable ?? binaryURL
         if let first = launcher.first {
             process.executableURL = URL(fileURLWithPath: first)
-            process.arguments = Array(launcher.dropFirst()) + [binaryURL.path] + arguments
+            process.arguments = Array(launcher.dropFirst()) + [program.path] + arguments
         } else {
-            process.executableURL = binaryURL
+            process.executableURL = program
             process.arguments = arguments
         }
         let out = Pipe()

@@ -109,3 +109,17 @@ import Testing
         #expect(result.stderr.contains("permission denied"))
     }
 }
+
+/// The example program on the public API refuses timeouts that are not a Duration.
+@Suite struct ExampleProgramTests {
+    static var example: String { BinaryRunner.binaryURL.deletingLastPathComponent().appendingPathComponent("aware-example").path }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: example)), arguments: ["inf", "1e300", "nan"])
+    func anInfiniteTimeoutIsRefusedNotATrap(value: String) throws {
+        let result = try BinaryRunner.run(
+            ["subscribe", "_chat._tcp", "--timeout", value], standardInput: nil,
+            executable: URL(fileURLWithPath: Self.example))
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("--timeout needs a number of seconds from 0 to 31536000"))
+    }
+}

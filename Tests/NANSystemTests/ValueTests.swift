@@ -50,6 +50,8 @@ private func wiphyMessage(index: UInt32, name: String, types: [InterfaceType], b
         #expect(wdev?.description == "0x300000002")
         #expect(WirelessDeviceID("12") == WirelessDeviceID(rawValue: 12))
         #expect(WirelessDeviceID("0xzz") == nil)
+        #expect(WirelessDeviceID("+12") == nil)
+        #expect(WirelessDeviceID("0x+3") == nil)
     }
 
     @Test func bandsAndTypesPrintAsIWDoes() {

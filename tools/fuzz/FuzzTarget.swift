@@ -3,7 +3,8 @@
 // Built by tools/fuzz/run with `swiftc -sanitize=fuzzer,address` together with the NANWire sources (one
 // module), so this file is not part of the package. The decoder under test is chosen by the environment
 // variable NANWIRE_FUZZ_DECODER: sdf, naf, frame, management, attributes or keydescriptor (the RSN key
-// descriptor a Shared-Key Descriptor attribute carries, tried with both NCS-SK MIC lengths).
+// descriptor a Shared-Key Descriptor attribute carries, tried with both NCS-SK MIC lengths) or pasn (a PASN
+// Authentication frame body and its PASN Parameters element).
 //
 // libFuzzer hands the input over as a raw pointer; converting it to an array is the only unsafe step
 // and it stays in this harness. Any decoder outcome is fine except a trap or a sanitizer report; a value
@@ -11,7 +12,7 @@
 // libFuzzer saves the input.
 
 enum FuzzDecoder: String {
-    case sdf, naf, frame, management, attributes, keydescriptor
+    case sdf, naf, frame, management, attributes, keydescriptor, pasn
 }
 
 nonisolated(unsafe) var selectedDecoder: FuzzDecoder?
@@ -37,6 +38,9 @@ func fuzz(_ bytes: [UInt8]) {
     case .naf:
         guard let naf = try? NANActionFrame(actionBody: bytes) else { return }
         if let message = try? DataPathMessage(naf) {
+            // The peer schedule we would install from it: total on any availability.
+            let peer = PeerAvailability(message.availability)
+            check(peer.commonSlots(with: .preferred(fiveGHz: .channel149)).allSatisfy { (0..<32).contains($0) }, "peer schedule")
             check((try? DataPathMessage(NANActionFrame(actionBody: message.frame().encoded()))) == message, "data path message")
             if let skda = message.sharedKeyDescriptor { checkKeyDescriptor(skda.keyDescriptor) }
         }
@@ -52,6 +56,14 @@ func fuzz(_ bytes: [UInt8]) {
         check((try? NANManagementFrame(bytes: frame.encoded())) == frame, "management frame")
     case .keydescriptor:
         checkKeyDescriptor(bytes[...])
+    case .pasn:
+        guard let frame = try? PASNAuthenticationFrame(decoding: bytes[...]) else { return }
+        check((try? frame.encoded()) == bytes, "PASN authentication body")
+        if let parameters = try? frame.parameters(), let element = try? parameters.element(sequence: frame.sequence) {
+            var rebuilt = frame
+            rebuilt.elements = [element]
+            check((try? PASNAuthenticationFrame(decoding: rebuilt.encoded()[...]).parameters()) == parameters, "PASN parameters")
+        }
     case .attributes:
         guard let list = try? NANAttribute.decodeList(ByteReader(bytes)) else { return }
         var writer = ByteWriter()

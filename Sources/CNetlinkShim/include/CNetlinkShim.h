@@ -9,4 +9,9 @@
 #include <netlink/netlink.h>
 #include <netlink/attr.h>
 
+/// Sets or clears IFF_UP on the netdev `name` (a NAN data interface), through SIOCGIFFLAGS/SIOCSIFFLAGS.
+/// Exists because ioctl is variadic and `struct ifreq` a union, neither of which Swift imports usably.
+/// Returns 0, or -errno.
+int cnl_set_interface_up(const char *name, int up);
+
 #endif

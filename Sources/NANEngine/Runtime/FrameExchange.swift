@@ -65,17 +65,7 @@ extension NANRuntime {
             router.remove(key)
             throw error
         }
-        let router = self.router
-        let timer = Task {
-            try? await Task.sleep(for: timeout)
-            router.expire(key)
-        }
-        defer { timer.cancel() }
-        let outcome = await withTaskCancellationHandler {
-            await router.wait(key)
-        } onCancel: {
-            router.expire(key)
-        }
+        let outcome = await router.wait(key, timeout: timeout)
         try Task.checkCancellation()
         switch outcome {
         case .response(.frameReceived(_, let frequency, let signal, let bytes), let acknowledged):

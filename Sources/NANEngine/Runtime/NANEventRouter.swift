@@ -244,6 +244,21 @@ final class NANEventRouter: Sendable {
         }
     }
 
+    /// Waits for a waiter's outcome for at most `timeout`; removes it. Cancelling the calling task ends the
+    /// wait at once, like a timeout.
+    func wait(_ key: Int, timeout: Duration) async -> WaitOutcome {
+        let timer = Task {
+            try? await Task.sleep(for: timeout)
+            self.expire(key)
+        }
+        defer { timer.cancel() }
+        return await withTaskCancellationHandler {
+            await wait(key)
+        } onCancel: {
+            expire(key)
+        }
+    }
+
     /// Ends a wait early (timeout, cancellation, failed send).
     func expire(_ key: Int) {
         state.withLock { state in

@@ -152,18 +152,8 @@ public actor NANRuntime {
     /// Waits until NAN has joined (or started) a cluster; returns its ID, or nil on timeout or when the
     /// session ends.
     public nonisolated func waitForCluster(timeout: Duration) async -> MACAddress? {
-        let router = self.router
         let key = router.addWaiter(NANEventRouter.Waiter(cluster: true))
-        let timer = Task {
-            try? await Task.sleep(for: timeout)
-            router.expire(key)
-        }
-        defer { timer.cancel() }
-        let outcome = await withTaskCancellationHandler {
-            await router.wait(key)
-        } onCancel: {
-            router.expire(key)
-        }
+        let outcome = await router.wait(key, timeout: timeout)
         if case .cluster(let id) = outcome { return id }
         return nil
     }

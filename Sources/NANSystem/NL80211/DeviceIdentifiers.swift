@@ -1,3 +1,5 @@
+internal import NANWire
+
 /// A wireless radio ("phy"), as numbered by the kernel.
 ///
 /// The corresponding nl80211 attribute is `NL80211_ATTR_WIPHY` (u32).
@@ -25,9 +27,11 @@ public struct WirelessDeviceID: RawRepresentable, Hashable, Sendable, Comparable
     public var wiphy: WiphyIndex { WiphyIndex(rawValue: UInt32(truncatingIfNeeded: rawValue >> 32)) }
     /// Hexadecimal, as `iw wdev 0x… ` takes it.
     public var description: String { "0x" + String(rawValue, radix: 16) }
-    /// Parses `0x300000002` or a decimal number.
+    /// Parses `0x300000002` or a decimal number (digits only: no sign).
     public init?(_ text: String) {
-        let value = text.hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : UInt64(text)
+        let digits = text.hasPrefix("0x") ? text.dropFirst(2) : text[...]
+        guard digits.utf8.allSatisfy({ Hex.digitValue($0) != nil }) else { return nil }
+        let value = text.hasPrefix("0x") ? UInt64(digits, radix: 16) : UInt64(digits)
         guard let value else { return nil }
         rawValue = value
     }

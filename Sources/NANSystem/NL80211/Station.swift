@@ -47,11 +47,18 @@ public struct NANStationParameters: Sendable, Hashable {
     public var vhtCapability: [UInt8]?
     /// The peer's HE capabilities element body, if it has one.
     public var heCapability: [UInt8]?
+    /// Supported rates in units of 500 kbit/s (`STA_SUPPORTED_RATES`); nil leaves it out, as Linux 7.2 wants for NAN stations.
+    public var supportedRates: [UInt8]?
+    /// Listen interval (`STA_LISTEN_INTERVAL`); nil leaves it out.
+    public var listenInterval: UInt16?
+    /// Association ID (`STA_AID`), 1…2007; nil leaves it out.
+    public var associationID: UInt16?
 
     /// Creates parameters.
     public init(scope: StationScope, peer: MACAddress, flagMask: StationFlags = [.authenticated, .associated],
                 flagSet: StationFlags = [.authenticated, .associated],
-                htCapability: [UInt8]? = nil, vhtCapability: [UInt8]? = nil, heCapability: [UInt8]? = nil) {
+                htCapability: [UInt8]? = nil, vhtCapability: [UInt8]? = nil, heCapability: [UInt8]? = nil,
+                supportedRates: [UInt8]? = nil, listenInterval: UInt16? = nil, associationID: UInt16? = nil) {
         self.scope = scope
         self.peer = peer
         self.flagMask = flagMask
@@ -59,6 +66,9 @@ public struct NANStationParameters: Sendable, Hashable {
         self.htCapability = htCapability
         self.vhtCapability = vhtCapability
         self.heCapability = heCapability
+        self.supportedRates = supportedRates
+        self.listenInterval = listenInterval
+        self.associationID = associationID
     }
 }
 
@@ -208,6 +218,9 @@ extension NL80211Request {
         try putScope(p.scope, into: &w)
         try w.put(A.mac, bytes: p.peer.bytes)
         try putFlags(mask: p.flagMask, set: p.flagSet, into: &w)
+        if let rates = p.supportedRates { try w.put(A.staSupportedRates, bytes: rates) }
+        if let interval = p.listenInterval { try w.put(A.staListenInterval, interval) }
+        if let aid = p.associationID { try w.put(A.staAid, aid) }
         if let ht = p.htCapability { try w.put(A.htCapability, bytes: ht) }
         if let vht = p.vhtCapability { try w.put(A.vhtCapability, bytes: vht) }
         if let he = p.heCapability { try w.put(A.heCapability, bytes: he) }

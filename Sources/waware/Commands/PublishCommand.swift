@@ -20,6 +20,7 @@ struct PublishCommand: Command {
             Example("waware publish _chat._tcp --info hello", "Publish with service info 'hello'."),
             Example("waware publish _chat._tcp --solicited --answer pong --json", "Answer only active subscribes; reply 'pong' to each message."),
             Example("waware publish _chat._tcp --ttl 10", "Publish for 10 seconds."),
+            Example("waware publish _chat._tcp --accept-data-paths --open", "Accept open data paths; print each one's interface and addresses."),
         ]
     )
 
@@ -30,7 +31,8 @@ struct PublishCommand: Command {
             Self.unsolicitedFlag.spec,
             Self.answerOption.spec,
             Self.dataPathFlag.spec,
-        ]
+            DataPathArguments.acceptFlag.spec,
+        ] + DataPathArguments.security
 
     var values: DiscoveryArguments.Values
     /// Answer active subscribes.
@@ -39,6 +41,8 @@ struct PublishCommand: Command {
     var unsolicited: Bool
     var answer: [UInt8]?
     var dataPath: Bool
+    /// How accepted data paths are protected; nil when data paths are not accepted.
+    var acceptSecurity: WADataPathSecurity?
 
     init(from parsed: ParsedValues) throws {
         values = try DiscoveryArguments.values(from: parsed)
@@ -48,7 +52,9 @@ struct PublishCommand: Command {
         self.solicited = solicited || !unsolicited
         self.unsolicited = unsolicited || !solicited
         answer = parsed.option(Self.answerOption).map { Array($0.utf8) }
-        dataPath = parsed.flag(Self.dataPathFlag)
+        acceptSecurity = try DataPathArguments.security(
+            from: parsed, required: parsed.flag(DataPathArguments.acceptFlag), flag: "accept-data-paths")
+        dataPath = parsed.flag(Self.dataPathFlag) || acceptSecurity != nil
         if let answer, answer.count > 255 {
             throw ValidationError("--answer is \(answer.count) bytes; at most 255 fit in a follow-up")
         }
@@ -96,11 +102,21 @@ struct PublishCommand: Command {
     ) async throws {
         var records = SessionRecords(service: name, start: start)
         var ended = false
+        var accepting: Task<Void, any Error>?
+        defer { accepting?.cancel() }
         for try await event in publisher {
             switch event {
             case .started(let id):
                 records.instance = Int(id.rawValue)
                 try records.started(phy: phy, address: system.localAddress).write(json: values.json, to: output)
+                if let acceptSecurity {
+                    let (json, devices) = (values.json, try values.devices.selection(in: system.store))
+                    accepting = Task {
+                        for try await event in system.acceptDataPaths(for: publisher, from: devices, security: acceptSecurity) {
+                            try DataPathRecord.from(event, service: name, since: start).write(json: json, to: output)
+                        }
+                    }
+                }
             case .discovered(let endpoint), .updated(let endpoint):
                 let delivery = startAnswer(endpoint, publisher: publisher)
                 var r = records.record("replied")

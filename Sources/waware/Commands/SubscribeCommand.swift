@@ -22,6 +22,7 @@ struct SubscribeCommand: Command {
             Example("waware subscribe _chat._tcp --count 1", "Wait for one publisher."),
             Example("waware subscribe _chat._tcp --active --timeout 5 --json", "Ask actively for 5 seconds, JSON lines."),
             Example("waware subscribe _chat._tcp --count 1 --send ping --messages 1", "Send 'ping' to the publisher found and wait for its answer."),
+            Example("waware subscribe _chat._tcp --count 1 --data-path --open", "Set up an open data path to the publisher found; keep it until Ctrl-C."),
         ]
     )
 
@@ -38,7 +39,8 @@ struct SubscribeCommand: Command {
             Self.srfBloomFlag.spec,
             Self.delayOption.spec,
             Self.lostAfterOption.spec,
-        ]
+            DataPathArguments.requestFlag.spec,
+        ] + DataPathArguments.security
 
     var values: DiscoveryArguments.Values
     var active: Bool
@@ -48,6 +50,8 @@ struct SubscribeCommand: Command {
     var messages: Int
     var responseFilter: ServiceResponseFilter?
     var delay: Double?
+    /// How the requested data path is protected; nil when none is requested.
+    var dataPathSecurity: WADataPathSecurity?
     /// DW periods of silence before a publisher is reported lost; nil never.
     var lostAfter: Int?
 
@@ -61,6 +65,8 @@ struct SubscribeCommand: Command {
 
     init(from parsed: ParsedValues) throws {
         values = try DiscoveryArguments.values(from: parsed)
+        dataPathSecurity = try DataPathArguments.security(
+            from: parsed, required: parsed.flag(DataPathArguments.requestFlag), flag: "data-path")
         delay = try parsed.option(Self.delayOption, expected: "a number of seconds from 0 to 999999, such as 0.25") { text in
             Double(text).flatMap { $0 >= 0 && $0 < 1e6 ? $0 : nil }
         }
@@ -159,6 +165,8 @@ struct SubscribeCommand: Command {
         var found = 0
         var received = 0
         var reason: WATerminationReason?
+        var dataPath: Task<Void, any Error>?
+        defer { dataPath?.cancel() }
         func done() -> Bool { count.map { found >= $0 && received >= messages } ?? false }
         for try await event in subscriber {
             switch event {
@@ -167,6 +175,17 @@ struct SubscribeCommand: Command {
                 try records.started(phy: phy, address: system.localAddress).write(json: values.json, to: output)
             case .discovered(let endpoint), .updated(let endpoint):
                 found += 1
+                if let dataPathSecurity, dataPath == nil {
+                    let json = values.json
+                    dataPath = Task {
+                        try await system.withDataPath(to: endpoint, security: dataPathSecurity) { connection, events in
+                            try DataPathRecord.from(.connected(connection), service: name, since: start).write(json: json, to: output)
+                            for await event in events {
+                                try DataPathRecord.from(event, service: name, since: start).write(json: json, to: output)
+                            }
+                        }
+                    }
+                }
                 // The follow-up starts before anything is printed: if it reaches the radio within the DW in
                 // which the publish arrived, it is delivered in that same DW.
                 var sending = records.record("sending")
@@ -194,6 +213,14 @@ struct SubscribeCommand: Command {
                 reason = why
             }
             if done() { await subscriber.stop() }
+        }
+        if let dataPath {
+            // The data path outlives the discovery: keep it until Ctrl-C, --timeout or the peer ends it.
+            try await withTaskCancellationHandler {
+                try await dataPath.value
+            } onCancel: {
+                dataPath.cancel()
+            }
         }
         let timedOut = reason == .userRequest && !done() && !Task.isCancelled && timeout != nil
         var end = records.record("terminated")

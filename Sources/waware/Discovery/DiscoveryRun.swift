@@ -6,8 +6,8 @@ import WiFiAware
 enum DiscoveryRun {
     /// Selects the adapter (as every command does), then runs `body` with Wi-Fi Aware up on it: the path
     /// `publish` and `subscribe` take, through the public WiFiAware API.
-    /// - Throws: ``CommandFailure`` for a missing or NAN-less adapter, the netlink error behind a kernel
-    ///   refusal (so the exit codes stay those of the other commands), other `WAError`s, or what `body` throws.
+    /// - Throws: ``CommandFailure`` for a missing or NAN-less adapter, `WAError` (ErrorTranslation maps it to
+    ///   the exit code of the kernel refusal behind it), or what `body` throws.
     static func withSystem<Result: Sendable>(
         adapter reference: String?, masterPreference: UInt8,
         _ body: (WASystem, AdapterReport) async throws -> Result
@@ -18,13 +18,8 @@ enum DiscoveryRun {
         var options = WASystemOptions()
         options.masterPreference = masterPreference
         options.logger = Diagnostics.logger()
-        do {
-            return try await WASystem.run(adapter: report.phy, options: options) { system in
-                try await body(system, report)
-            }
-        } catch let error as WAError {
-            if let netlink = error.underlying as? NetlinkError { throw netlink }
-            throw error
+        return try await WASystem.run(adapter: report.phy, options: options) { system in
+            try await body(system, report)
         }
     }
 

@@ -2,7 +2,7 @@
 # waware publish and subscribe run through the WiFiAware API: on C, `subscribe --paired` and `--device NAME`
 # report only the paired publisher A (with its device name) and never B, which an unrestricted subscribe
 # hears; an unknown device name fails on one line; one process cannot publish one service twice.
-# timeout: 180
+# timeout: 240
 source "$(dirname "$0")/../guest/lib.sh"
 
 state=$(mktemp -d)

@@ -1,0 +1,359 @@
+public import NANWire
+
+/// The NAN data-path engine of one NAN interface: runs ``DataPathNegotiations`` against the radio, keeps
+/// the NDI, the schedule and the peer stations, and reports ``DataPathEvent``s.
+///
+/// The NDI and our schedule are set up with the first publish that accepts data paths or the first
+/// request, and removed (schedule cleared first) at ``shutDown()``.
+actor DataPathEngine {
+    let radio: any DataPathRadio
+    private(set) var negotiations: DataPathNegotiations?
+    private(set) var interface: DataInterface?
+    private var cluster: MACAddress = .broadcast
+    private var windowFrequency: Int?
+    private var sequence: UInt16 = 0
+
+    private struct Outgoing {
+        var bytes: [UInt8]
+        var ndp: NDPIdentifier
+        var attempts: Int
+        /// Sent once, never retried (terminations, keepalives).
+        var last: Bool
+        /// A keepalive to this peer NMI: its acknowledgement is the peer's sign of life.
+        var keepalive: MACAddress? = nil
+    }
+    private var waiting: [Outgoing] = []
+    private var inFlight: [UInt64: Outgoing] = [:]
+    /// A frame is retried at this many DWs before the data path is given up.
+    static let maximumAttempts = 8
+    static let maximumQueued = 64
+    /// How long a setup may take (generous: NAFs wait for DWs, and a loaded machine is slow).
+
+    private var pathWatchers: [NDPIdentifier: AsyncStream<DataPathEvent>.Continuation] = [:]
+    private var publishWatchers: [InstanceID: AsyncStream<DataPathEvent>.Continuation] = [:]
+    private var pathPublish: [NDPIdentifier: InstanceID] = [:]
+    private var established: [NDPIdentifier: NDPLink] = [:]
+    private let clock = ContinuousClock()
+
+    /// Per peer with data paths up: keepalives not acknowledged in a row, and when the last went out.
+    private var liveness: [MACAddress: (misses: Int, lastProbe: ContinuousClock.Instant)] = [:]
+    /// Per data path: the station's packet count and when it last changed (for the idle timeout).
+    private var activity: [NDPIdentifier: (packets: UInt64, since: ContinuousClock.Instant)] = [:]
+    /// How often a peer with data paths up is probed (a Schedule Update Notification NAF, acknowledged by
+    /// its radio).
+    var keepaliveInterval: Duration = .seconds(2)
+    /// After this many unacknowledged probes in a row the peer is lost and its data paths end.
+    var peerLossMisses = 5
+    /// A data path with no packets either way for this long is ended (nil: never).
+    var idleTimeout: Duration? = nil
+
+    /// Sets the idle timeout (nil: never).
+    func setIdleTimeout(_ timeout: Duration?) { idleTimeout = timeout }
+
+    /// Sets how often peers are probed and after how many unanswered probes they are lost.
+    func setKeepalive(interval: Duration, misses: Int) {
+        keepaliveInterval = interval
+        peerLossMisses = max(1, misses)
+    }
+
+    /// Receives one line per NAF sent or received and per kernel step (diagnostics); nil for none.
+    let trace: (@Sendable (String) -> Void)?
+
+    init(radio: any DataPathRadio, trace: (@Sendable (String) -> Void)? = nil) {
+        self.radio = radio
+        self.trace = trace
+    }
+
+    /// The data paths that are up.
+    var connections: [NDPLink] { Array(established.values) }
+    /// The data paths that are up, as reported when they connected.
+    private(set) var connectionReports: [DataPathConnection] = []
+
+    // MARK: Set-up
+
+    private func ready() async throws -> DataPathNegotiations {
+        if let negotiations { return negotiations }
+        let created = try await radio.createDataInterface()
+        interface = created
+        var chosen: DataPathSchedule?
+        for candidate in radio.fiveGHzCandidates + [nil] as [DataPathChannel?] {
+            let schedule = DataPathSchedule.preferred(fiveGHz: candidate)
+            do {
+                try await radio.setLocalSchedule(schedule)
+                trace?("dp local schedule \(schedule.channels) committed \(schedule.committedSlotCount) slots")
+                chosen = schedule
+                break
+            } catch {
+                trace?("dp local schedule with \(candidate.map { "\($0)" } ?? "2.4 GHz only") refused: \(error)")
+                if candidate == nil { await radio.removeDataInterface(created); interface = nil; throw error }
+            }
+        }
+        let (capability, elements) = radio.capabilities
+        let nmi = radio.localAddress.bytes
+        let local = DataPathLocalDevice(
+            nmi: radio.localAddress, schedule: chosen ?? .preferred(fiveGHz: nil), deviceCapability: capability,
+            capabilityElements: elements, ndcID: MACAddress(0x50, 0x6f, 0x9a, 0x01, nmi[4], nmi[5]))
+        let table = DataPathNegotiations(local: local, localNDI: created.address)
+        negotiations = table
+        return table
+    }
+
+    /// Accepts data-path requests to our publish `publishID`; the stream reports each one. Ends with the engine.
+    func accept(publishID: InstanceID, serviceInfo: [UInt8] = [], from peers: Set<MACAddress>? = nil) async throws
+        -> AsyncStream<DataPathEvent> {
+        _ = try await ready()
+        negotiations?.acceptingPublishes.insert(publishID)
+        negotiations?.admittedPeers[publishID] = peers
+        negotiations?.responseServiceInfo[publishID] = serviceInfo
+        let (stream, continuation) = AsyncStream.makeStream(of: DataPathEvent.self, bufferingPolicy: .bufferingNewest(64))
+        publishWatchers[publishID]?.finish()
+        publishWatchers[publishID] = continuation
+        return stream
+    }
+
+    /// Stops accepting requests to `publishID` (data paths already up stay up).
+    func stopAccepting(publishID: InstanceID) {
+        negotiations?.acceptingPublishes.remove(publishID)
+        negotiations?.admittedPeers[publishID] = nil
+        publishWatchers.removeValue(forKey: publishID)?.finish()
+    }
+
+    /// Asks `peer` for a data path to its publish `publishID`; the stream reports how it goes.
+    func request(to peer: MACAddress, publishID: InstanceID, serviceInfo: [UInt8] = []) async throws
+        -> (NDPIdentifier, AsyncStream<DataPathEvent>) {
+        _ = try await ready()
+        guard var table = negotiations,
+              let (id, actions) = table.initiate(to: peer, publishID: publishID, serviceInfo: serviceInfo, now: clock.now) else {
+            throw DataPathError.tooManyDataPaths
+        }
+        negotiations = table
+        let (stream, continuation) = AsyncStream.makeStream(of: DataPathEvent.self, bufferingPolicy: .bufferingNewest(16))
+        pathWatchers[id] = continuation
+        await perform(actions)
+        return (id, stream)
+    }
+
+    /// Ends a data path from our side.
+    func end(_ id: NDPIdentifier) async {
+        guard var table = negotiations else { return }
+        let actions = table.terminate(id)
+        negotiations = table
+        await perform(actions)
+    }
+
+    /// Ends every data path (telling the peers), removes the stations, clears the schedule and deletes the NDI.
+    func shutDown() async {
+        if var table = negotiations {
+            let actions = table.phases.keys.flatMap { table.terminate($0) }
+            negotiations = table
+            await perform(actions)
+        }
+        for continuation in publishWatchers.values { continuation.finish() }
+        publishWatchers.removeAll()
+        if negotiations != nil { await radio.clearLocalSchedule() }
+        if let interface { await radio.removeDataInterface(interface) }
+        interface = nil
+        negotiations = nil
+    }
+
+    // MARK: Radio events
+
+    func handle(_ event: DataPathRadioEvent) async {
+        switch event {
+        case .clusterJoined(let id):
+            cluster = id
+        case .discoveryWindow(let frequency):
+            windowFrequency = frequency
+            let due = waiting
+            waiting.removeAll()
+            for item in due { await transmit(item) }
+            await expire()
+            await supervise()
+        case .frameReceived(let bytes):
+            await received(bytes)
+        case .transmitStatus(let cookie, let acknowledged):
+            guard let item = inFlight.removeValue(forKey: cookie) else { return }
+            trace?("dp tx status cookie \(cookie) acked \(acknowledged) attempt \(item.attempts) \(item.ndp)")
+            if let peer = item.keepalive, let state = liveness[peer] {
+                let misses = acknowledged ? 0 : state.misses + 1
+                liveness[peer] = (misses, state.lastProbe)
+                if misses >= peerLossMisses {
+                    trace?("dp peer \(peer) lost after \(misses) unacknowledged keepalives")
+                    await lose(peer)
+                }
+                return
+            }
+            if acknowledged || item.last { return }
+            if item.attempts >= Self.maximumAttempts {
+                if var table = negotiations {
+                    let actions = table.drop(item.ndp, reason: DataPathEndReason(.timeout))
+                    negotiations = table
+                    await perform(actions)
+                }
+            } else if waiting.count < Self.maximumQueued {
+                waiting.append(item)
+            }
+        }
+    }
+
+    private func expire() async {
+        guard var table = negotiations else { return }
+        let actions = table.tick(now: clock.now)
+        negotiations = table
+        await perform(actions)
+    }
+
+    private func received(_ bytes: [UInt8]) async {
+        guard var table = negotiations,
+              let frame = try? NANManagementFrame(bytes: bytes), case .action(let naf) = frame.body,
+              frame.header.destination == radio.localAddress else { return }
+        if liveness[frame.header.source] != nil { liveness[frame.header.source]?.misses = 0 }
+        guard let message = try? DataPathMessage(naf) else { return }
+        let actions = table.receive(message, from: frame.header.source, now: clock.now)
+        negotiations = table
+        trace?("dp rx \(message.subtype) status \(message.ndp.status.rawValue) from \(frame.header.source) ndp \(message.ndp.ndpID) -> \(actions.count) actions")
+        await perform(actions)
+    }
+
+    // MARK: Peer loss and idle data paths
+
+    /// Probes peers that are due and ends data paths that have been idle too long.
+    private func supervise() async {
+        let now = clock.now
+        for (peer, state) in liveness where now - state.lastProbe >= keepaliveInterval {
+            liveness[peer]?.lastProbe = now
+            guard let local = negotiations?.local else { continue }
+            let message = ScheduleMessage(subtype: .scheduleUpdateNotification, ndl: nil,
+                                          availability: [local.schedule.availabilityAttribute])
+            sequence &+= 1
+            let header = ManagementHeader(destination: peer, source: radio.localAddress, bssid: cluster, sequenceControl: sequence << 4)
+            guard let bytes = try? NANManagementFrame(header: header, body: .action(message.frame())).encoded(),
+                  let any = established.values.first(where: { $0.id.peer == peer }) else { continue }
+            await transmit(Outgoing(bytes: bytes, ndp: any.id, attempts: 0, last: true, keepalive: peer))
+        }
+        guard let idleTimeout, let interface else { return }
+        for link in established.values {
+            guard let packets = await radio.packetCount(of: link.peerNDI, on: interface) else { continue }
+            if let seen = activity[link.id], seen.packets == packets {
+                if now - seen.since >= idleTimeout, var table = negotiations {
+                    let actions = table.terminate(link.id, reason: DataPathEndReason(.idle, code: .unspecified))
+                    negotiations = table
+                    await perform(actions)
+                }
+            } else {
+                activity[link.id] = (packets, now)
+            }
+        }
+    }
+
+    /// The peer stopped answering: its data paths end without a termination frame.
+    private func lose(_ peer: MACAddress) async {
+        liveness[peer] = nil
+        guard var table = negotiations else { return }
+        let ids = table.phases.keys.filter { $0.peer == peer }
+        let actions = ids.flatMap { table.drop($0, reason: DataPathEndReason(.peerLost)) }
+        negotiations = table
+        await perform(actions)
+    }
+
+    // MARK: Actions
+
+    private func perform(_ actions: [DataPathAction]) async {
+        for action in actions {
+            switch action {
+            case .send(let message, let peer, let ndp):
+                sequence &+= 1
+                let header = ManagementHeader(destination: peer, source: radio.localAddress, bssid: cluster,
+                                              sequenceControl: sequence << 4)
+                guard let bytes = try? NANManagementFrame(header: header, body: .action(message.frame())).encoded() else { continue }
+                await transmit(Outgoing(bytes: bytes, ndp: ndp, attempts: 0, last: message.subtype == .dataPathTermination))
+            case .requested(let id, let publishID, let info):
+                pathPublish[id] = publishID
+                publishWatchers[publishID]?.yield(.requested(id, serviceInfo: info))
+            case .establish(let link):
+                trace?("dp establish \(link.id) peer NDI \(link.peerNDI) common slots \(link.peerAvailability.maps.count) maps")
+                await establish(link)
+            case .ended(let id, let reason, let wasEstablished):
+                trace?("dp ended \(id) \(reason)")
+                if wasEstablished || established[id] != nil { await tearDown(id) }
+                waiting.removeAll { $0.ndp == id && !$0.last }
+                report(id, .terminated(id, reason), final: true)
+            }
+        }
+    }
+
+    private func transmit(_ item: Outgoing) async {
+        var item = item
+        item.attempts += 1
+        do {
+            let cookie = try await radio.transmit(item.bytes, frequency: windowFrequency)
+            trace?("dp tx \(item.bytes.count > 30 ? item.bytes[30] : 0) cookie \(cookie) attempt \(item.attempts) freq \(windowFrequency ?? 0) \(item.ndp)")
+            inFlight[cookie] = item
+            if inFlight.count > Self.maximumQueued, let oldest = inFlight.keys.min() { inFlight.removeValue(forKey: oldest) }
+        } catch {
+            trace?("dp tx failed: \(error)")
+            if item.attempts < Self.maximumAttempts && !item.last && waiting.count < Self.maximumQueued { waiting.append(item) }
+        }
+    }
+
+    private func establish(_ link: NDPLink) async {
+        guard let interface else { return }
+        do {
+            try await radio.addPeer(link)
+            try await radio.addPeerDataStation(link, on: interface)
+        } catch {
+            if var table = negotiations {
+                let reason = DataPathEndReason(.kernelFailure, code: .resourceLimitation, detail: "\(error)")
+                let actions = table.terminate(link.id, reason: reason)
+                negotiations = table
+                established[link.id] = link
+                await perform(actions)
+            }
+            return
+        }
+        established[link.id] = link
+        if liveness[link.id.peer] == nil { liveness[link.id.peer] = (0, clock.now) }
+        let peerIID = link.peerInterfaceID ?? InterfaceIdentifier(eui64Of: link.peerNDI)
+        let connection = DataPathConnection(
+            id: link.id, interfaceName: interface.name, localNDI: interface.address, peerNDI: link.peerNDI,
+            localAddress: InterfaceIdentifier(eui64Of: interface.address).linkLocalAddress,
+            peerAddress: peerIID.linkLocalAddress, cipherSuite: "open", peerServiceInfo: link.peerServiceInfo,
+            isInitiator: link.isInitiator)
+        connectionReports.append(connection)
+        report(link.id, .connected(connection), final: false)
+    }
+
+    private func tearDown(_ id: NDPIdentifier) async {
+        connectionReports.removeAll { $0.id == id }
+        activity[id] = nil
+        guard let link = established.removeValue(forKey: id), let interface else { return }
+        if !established.values.contains(where: { $0.id.peer == link.id.peer }) { liveness[link.id.peer] = nil }
+        if !established.values.contains(where: { $0.peerNDI == link.peerNDI }) {
+            await radio.removePeerDataStation(link.peerNDI, of: link.id.peer, on: interface)
+        }
+        if !established.values.contains(where: { $0.id.peer == link.id.peer }) {
+            await radio.removePeer(link.id.peer)
+        }
+    }
+
+    private func report(_ id: NDPIdentifier, _ event: DataPathEvent, final: Bool) {
+        if let watcher = pathWatchers[id] {
+            watcher.yield(event)
+            if final { pathWatchers.removeValue(forKey: id)?.finish() }
+        }
+        if let publishID = pathPublish[id] {
+            publishWatchers[publishID]?.yield(event)
+            if final { pathPublish.removeValue(forKey: id) }
+        }
+    }
+}
+
+/// Data-path failures the engine reports itself (the kernel's come as they are).
+public struct DataPathError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What went wrong.
+    public let description: String
+    /// The table of data paths is full.
+    public static let tooManyDataPaths = DataPathError(description: "too many data paths at once")
+    /// The engine has stopped.
+    public static let stopped = DataPathError(description: "the data-path engine has stopped")
+}

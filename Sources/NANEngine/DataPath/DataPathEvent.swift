@@ -1,0 +1,33 @@
+public import NANWire
+
+/// A data path that is up.
+public struct DataPathConnection: Hashable, Sendable {
+    /// Which data path.
+    public var id: NDPIdentifier
+    /// The local NDI netdev name, e.g. `nan0data`.
+    public var interfaceName: String
+    /// Our NDI address.
+    public var localNDI: MACAddress
+    /// The peer's NDI address.
+    public var peerNDI: MACAddress
+    /// Our IPv6 link-local address on the NDI.
+    public var localAddress: String
+    /// The peer's IPv6 link-local address (from the interface identifier it sent, else its NDI address).
+    public var peerAddress: String
+    /// `open`, `NCS-SK-128` or `NCS-SK-256`.
+    public var cipherSuite: String
+    /// The service info the peer sent in its NDP message.
+    public var peerServiceInfo: [UInt8]
+    /// Whether we initiated it.
+    public var isInitiator: Bool
+}
+
+/// What happens to data paths.
+public enum DataPathEvent: Hashable, Sendable {
+    /// A peer asks for a data path to our publish (we answer by our acceptance policy).
+    case requested(NDPIdentifier, serviceInfo: [UInt8])
+    /// The data path is up.
+    case connected(DataPathConnection)
+    /// The data path is over (or never came up).
+    case terminated(NDPIdentifier, DataPathEndReason)
+}

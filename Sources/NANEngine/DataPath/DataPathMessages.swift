@@ -1,0 +1,133 @@
+public import NANWire
+
+/// What we say about ourselves in every data-path NAF: addresses, capabilities and schedule.
+public struct DataPathLocalDevice: Hashable, Sendable {
+    /// Our NAN management interface address.
+    public var nmi: MACAddress
+    /// Our committed schedule.
+    public var schedule: DataPathSchedule
+    /// Our Device Capability attribute.
+    public var deviceCapability: DeviceCapabilityAttribute
+    /// Our HT (and VHT) capability elements, sent in an Element Container so the peer can add our station.
+    public var capabilityElements: [InformationElement]
+    /// The NDC ID we propose.
+    public var ndcID: MACAddress
+
+    /// Creates the description.
+    public init(nmi: MACAddress, schedule: DataPathSchedule, deviceCapability: DeviceCapabilityAttribute,
+                capabilityElements: [InformationElement], ndcID: MACAddress) {
+        self.nmi = nmi
+        self.schedule = schedule
+        self.deviceCapability = deviceCapability
+        self.capabilityElements = capabilityElements
+        self.ndcID = ndcID
+    }
+}
+
+/// The IPv6 interface identifier carried in the NDPE attribute (TLV type 0).
+public struct InterfaceIdentifier: Hashable, Sendable, CustomStringConvertible {
+    /// The 8 bytes.
+    public var bytes: [UInt8]
+
+    /// Wraps 8 bytes; nil for another length.
+    public init?<C: Collection>(bytes: C) where C.Element == UInt8 {
+        guard bytes.count == 8 else { return nil }
+        self.bytes = Array(bytes)
+    }
+
+    /// The modified EUI-64 identifier of a MAC address (U/L bit flipped, `ff:fe` in the middle): the one
+    /// Linux gives an interface's link-local address by default, so carrying it names that address.
+    public init(eui64Of mac: MACAddress) {
+        let m = mac.bytes
+        bytes = [m[0] ^ 0x02, m[1], m[2], 0xff, 0xfe, m[3], m[4], m[5]]
+    }
+
+    /// The link-local address `fe80::…` with this identifier, in the usual text form.
+    public var linkLocalAddress: String {
+        var groups: [String] = []
+        for index in stride(from: 0, to: 8, by: 2) {
+            groups.append(String(UInt16(bytes[index]) << 8 | UInt16(bytes[index + 1]), radix: 16))
+        }
+        return "fe80::" + groups.joined(separator: ":")
+    }
+
+    /// `fe80::…`.
+    public var description: String { linkLocalAddress }
+}
+
+/// Builds the data-path NAFs in the shape deployed stacks send (wpa_supplicant 2.12): Device Capability,
+/// NDPE, NAN Availability, NDC, NDL, Element Container.
+public enum DataPathMessages {
+    /// The OUI and protocol type in front of service info in an NDPE TLV (Wi-Fi Alliance, generic).
+    static let serviceInfoPrefix: [UInt8] = [0x50, 0x6f, 0x9a, 0x02]
+
+    static func tlvs(interfaceID: InterfaceIdentifier?, serviceInfo: [UInt8]) -> [NDPETLV] {
+        var list: [NDPETLV] = []
+        if let interfaceID { list.append(NDPETLV(type: NDPETLV.ipv6LinkLocal, value: interfaceID.bytes[...])) }
+        if !serviceInfo.isEmpty { list.append(NDPETLV(type: NDPETLV.serviceInfo, value: (serviceInfoPrefix + serviceInfo)[...])) }
+        return list
+    }
+
+    static func elementContainer(_ local: DataPathLocalDevice) -> ElementContainerAttribute? {
+        local.capabilityElements.isEmpty ? nil : ElementContainerAttribute(mapIDField: 0, elements: local.capabilityElements)
+    }
+
+    /// Data Path Request (initiator → responder).
+    public static func request(_ local: DataPathLocalDevice, id: NDPIdentifier, dialogToken: UInt8, publishID: InstanceID,
+                               interfaceID: InterfaceIdentifier?, serviceInfo: [UInt8]) -> DataPathMessage {
+        let ndpe = NDPExtensionAttribute(dialogToken: dialogToken, type: .request, initiatorNDI: id.initiatorNDI, ndpID: id.ndpID,
+                                         confirmRequired: true, publishID: publishID,
+                                         tlvs: tlvs(interfaceID: interfaceID, serviceInfo: serviceInfo))
+        let ndl = NDLAttribute(dialogToken: dialogToken, type: .request)
+        return DataPathMessage(subtype: .dataPathRequest, ndp: .ndpExtension(ndpe), deviceCapability: local.deviceCapability,
+                               availability: [local.schedule.availabilityAttribute], ndl: ndl,
+                               elementContainer: elementContainer(local))
+    }
+
+    /// Data Path Response (responder → initiator), accepting or rejecting.
+    public static func response(_ local: DataPathLocalDevice, id: NDPIdentifier, dialogToken: UInt8, responderNDI: MACAddress?,
+                                accepted: Bool, reason: NANReasonCode = .none, interfaceID: InterfaceIdentifier?,
+                                serviceInfo: [UInt8]) -> DataPathMessage {
+        let status: NDPStatus = accepted ? .accepted : .rejected
+        let ndpe = NDPExtensionAttribute(dialogToken: dialogToken, type: .response, status: status, reasonCode: reason,
+                                         initiatorNDI: id.initiatorNDI, ndpID: id.ndpID, responderNDI: responderNDI,
+                                         tlvs: accepted ? tlvs(interfaceID: interfaceID, serviceInfo: serviceInfo) : [])
+        guard accepted else { return DataPathMessage(subtype: .dataPathResponse, ndp: .ndpExtension(ndpe)) }
+        let ndl = NDLAttribute(dialogToken: dialogToken, type: .response, status: .accepted, ndcAttributePresent: true)
+        return DataPathMessage(subtype: .dataPathResponse, ndp: .ndpExtension(ndpe), deviceCapability: local.deviceCapability,
+                               availability: [local.schedule.availabilityAttribute],
+                               ndl: ndl, ndc: local.schedule.ndcAttribute(ndcID: local.ndcID),
+                               elementContainer: elementContainer(local))
+    }
+
+    /// Data Path Confirm (initiator → responder).
+    public static func confirm(_ local: DataPathLocalDevice, id: NDPIdentifier, dialogToken: UInt8, accepted: Bool,
+                               reason: NANReasonCode = .none) -> DataPathMessage {
+        let ndpe = NDPExtensionAttribute(dialogToken: dialogToken, type: .confirm, status: accepted ? .accepted : .rejected,
+                                         reasonCode: reason, initiatorNDI: id.initiatorNDI, ndpID: id.ndpID)
+        return DataPathMessage(subtype: .dataPathConfirm, ndp: .ndpExtension(ndpe), deviceCapability: local.deviceCapability,
+                               availability: accepted ? [local.schedule.availabilityAttribute] : [])
+    }
+
+    /// Data Path Termination (either side).
+    public static func termination(id: NDPIdentifier, dialogToken: UInt8, reason: NANReasonCode) -> DataPathMessage {
+        let ndpe = NDPExtensionAttribute(dialogToken: dialogToken, type: .terminate, reasonCode: reason,
+                                         initiatorNDI: id.initiatorNDI, ndpID: id.ndpID)
+        return DataPathMessage(subtype: .dataPathTermination, ndp: .ndpExtension(ndpe))
+    }
+
+    /// The interface identifier and service info a peer's NDPE (or NDP) carried.
+    static func peerExtras(_ descriptor: NDPDescriptor) -> (InterfaceIdentifier?, [UInt8]) {
+        switch descriptor {
+        case .ndp(let a):
+            return (nil, a.specificInfo.map(Array.init) ?? [])
+        case .ndpExtension(let a):
+            let iid = a.tlvs.first(where: { $0.type == NDPETLV.ipv6LinkLocal }).flatMap { InterfaceIdentifier(bytes: $0.value) }
+            var info: [UInt8] = []
+            if let tlv = a.tlvs.first(where: { $0.type == NDPETLV.serviceInfo }) {
+                info = tlv.value.count >= 4 ? Array(tlv.value.dropFirst(4)) : []
+            }
+            return (iid, info)
+        }
+    }
+}

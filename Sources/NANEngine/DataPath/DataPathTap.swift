@@ -1,0 +1,48 @@
+import NANLogging
+import NANSystem
+import NANWire
+
+/// Registers the data-path engine as a client of the NAN device runtime: NAFs, DWs, transmit status and
+/// the cluster come on its own stream, pumped into the engine by one task.
+enum DataPathTap {
+    /// What the data path registers for.
+    static let interest = NANEventInterest(kinds: [.cluster, .discoveryWindow, .transmitStatus],
+                                           framePrefixes: [NANFramePrefix.nanAction], bufferSize: 256)
+
+    /// A data-path engine on `runtime` if its adapter can carry data paths (NAN data interfaces and a
+    /// user-space discovery engine); nil otherwise.
+    static func make(runtime: NANRuntime, logger: Logger) async throws -> DataPathEngine? {
+        guard runtime.adapter.nan.dataInterface, runtime.discoveryMode == .userSpace else { return nil }
+        let stream = try await runtime.events(for: interest)
+        let trace: @Sendable (String) -> Void = { line in logger.trace(line) }
+        let radio = NL80211DataPathRadio(
+            session: runtime.session, interface: runtime.managementInterface, adapter: runtime.adapter,
+            fiveGHzEnabled: runtime.adapter.nan.bands.contains(.band5GHz), trace: trace)
+        let engine = DataPathEngine(radio: radio, trace: trace)
+        let wdev = runtime.managementInterface.wdev
+        Task {
+            do {
+                for try await event in stream {
+                    if let translated = translate(event, wdev: wdev) { await engine.handle(translated) }
+                }
+            } catch {}
+        }
+        return engine
+    }
+
+    /// The data path's view of one runtime event; nil for the rest.
+    static func translate(_ event: NL80211Event, wdev: WirelessDeviceID) -> DataPathRadioEvent? {
+        switch event {
+        case .clusterJoined(let from, let clusterID, _) where from == wdev:
+            return .clusterJoined(clusterID)
+        case .nextDiscoveryWindow(let from, let frequency) where from == wdev:
+            return .discoveryWindow(frequency: Int(frequency.rawValue))
+        case .frameReceived(let from, _, _, let bytes) where from == nil || from == wdev:
+            return .frameReceived(bytes: bytes)
+        case .frameTxStatus(let cookie, let acked):
+            return .transmitStatus(cookie: cookie.rawValue, acknowledged: acked)
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,47 @@
+public import NANWire
+
+extension NANEngine {
+    /// Whether this radio can carry data paths (NAN data interfaces and a user-space discovery engine).
+    public var supportsDataPath: Bool { dataPath != nil }
+
+    /// Accepts data-path requests to our publish `publishID` (open data paths); the stream reports each
+    /// request, connection and termination. It ends when ``stopAcceptingDataPaths(publishID:)`` is called
+    /// or the engine stops.
+    ///
+    /// - Throws: `DataPathError.notSupported` without data-path support, or the kernel's error creating
+    ///   the data interface or installing the schedule.
+    /// `peers` limits who may connect (NMI addresses); nil accepts anyone.
+    public func acceptDataPaths(publishID: InstanceID, serviceInfo: [UInt8] = [], from peers: Set<MACAddress>? = nil) async throws
+        -> AsyncStream<DataPathEvent> {
+        guard let dataPath else { throw DataPathError.notSupported }
+        return try await dataPath.accept(publishID: publishID, serviceInfo: serviceInfo, from: peers)
+    }
+
+    /// Stops accepting requests to `publishID`; data paths already up stay up.
+    public func stopAcceptingDataPaths(publishID: InstanceID) async {
+        await dataPath?.stopAccepting(publishID: publishID)
+    }
+
+    /// Requests an (open) data path to `peer`'s publish `publishID`. The stream reports `.connected` or
+    /// `.terminated`, then `.terminated` when it ends.
+    public func requestDataPath(to peer: MACAddress, publishID: InstanceID, serviceInfo: [UInt8] = []) async throws
+        -> (NDPIdentifier, AsyncStream<DataPathEvent>) {
+        guard let dataPath else { throw DataPathError.notSupported }
+        return try await dataPath.request(to: peer, publishID: publishID, serviceInfo: serviceInfo)
+    }
+
+    /// Ends a data path (a termination is sent to the peer).
+    public func endDataPath(_ id: NDPIdentifier) async {
+        await dataPath?.end(id)
+    }
+
+    /// The data paths that are up.
+    public func dataPaths() async -> [DataPathConnection] {
+        await dataPath?.connectionReports ?? []
+    }
+}
+
+extension DataPathError {
+    /// The radio cannot carry data paths.
+    public static let notSupported = DataPathError(description: "this adapter cannot carry NAN data paths")
+}

@@ -1,0 +1,71 @@
+public import NANWire
+
+/// What names one NAN data path on the air: the peer's NMI, the initiator's NDI and the NDP ID the
+/// initiator chose.
+public struct NDPIdentifier: Hashable, Sendable, CustomStringConvertible {
+    /// The peer's NAN management interface address.
+    public var peer: MACAddress
+    /// The initiator's NAN data interface address.
+    public var initiatorNDI: MACAddress
+    /// The NDP ID (1…255).
+    public var ndpID: UInt8
+
+    /// Creates an identifier.
+    public init(peer: MACAddress, initiatorNDI: MACAddress, ndpID: UInt8) {
+        self.peer = peer
+        self.initiatorNDI = initiatorNDI
+        self.ndpID = ndpID
+    }
+
+    /// `ndp 1 peer 42:00:00:00:00:00 initiator 52:…`.
+    public var description: String { "ndp \(ndpID) peer \(peer) initiator \(initiatorNDI)" }
+}
+
+/// Why a data path ended or failed, with the NAN reason code when the air said one.
+public struct DataPathEndReason: Hashable, Sendable, CustomStringConvertible {
+    /// What happened.
+    public struct Kind: Hashable, Sendable {
+        let name: String
+        /// We ended it (API call, scope left, process ending).
+        public static let localRequest = Kind(name: "local-request")
+        /// The peer sent a Data Path Termination.
+        public static let peerRequest = Kind(name: "peer-request")
+        /// The peer rejected the request, or our confirm.
+        public static let rejected = Kind(name: "rejected")
+        /// No answer in time.
+        public static let timeout = Kind(name: "timeout")
+        /// No frame from the peer for too long.
+        public static let peerLost = Kind(name: "peer-lost")
+        /// No traffic for the idle timeout.
+        public static let idle = Kind(name: "idle")
+        /// The kernel refused a step (interface, station, schedule).
+        public static let kernelFailure = Kind(name: "kernel-failure")
+        /// The peer's messages did not follow the protocol.
+        public static let protocolError = Kind(name: "protocol-error")
+        /// Too many data paths at once.
+        public static let resourceLimit = Kind(name: "resource-limit")
+    }
+
+    /// What happened.
+    public var kind: Kind
+    /// The NAN reason code carried or sent, `.none` if none.
+    public var code: NANReasonCode
+
+    /// What failed, for a local failure (e.g. the kernel's error); not sent on the air.
+    public var detail: String?
+
+    /// Creates a reason.
+    public init(_ kind: Kind, code: NANReasonCode = .none, detail: String? = nil) {
+        self.kind = kind
+        self.code = code
+        self.detail = detail
+    }
+
+    /// The kind's name: `local-request`, `peer-request`, `rejected`, `timeout`, …
+    public var name: String { kind.name }
+
+    /// `rejected (reason 10)`.
+    public var description: String {
+        (code == .none ? kind.name : "\(kind.name) (reason \(code.rawValue))") + (detail.map { ": \($0)" } ?? "")
+    }
+}

@@ -1,0 +1,80 @@
+/// Our committed availability for data links: which channel each of the 32 16-TU slots of the 512-TU
+/// NAN period is spent on.
+///
+/// The choice ([docs/data-path.md](../../docs/data-path.md)): the discovery windows (slot 0 on 2.4 GHz,
+/// slot 8 on 5 GHz) stay free; 2.4 GHz channel 6 is always in the schedule, so a 2.4 GHz-only peer finds a
+/// common slot; when a 5 GHz channel is allowed it takes every other slot, for throughput.
+public struct DataPathSchedule: Hashable, Sendable {
+    /// The number of slots in a period.
+    public static let slotCount = 32
+    /// The slots of the discovery windows: slot 0 (2.4 GHz DW) and slot 8 (5 GHz DW).
+    public static let discoveryWindowSlots: Set<Int> = [0, 8]
+    /// The availability map our schedule is announced in.
+    public static let mapID: UInt8 = 1
+
+    /// The channels, referred to by position from ``slots``.
+    public var channels: [DataPathChannel]
+    /// 32 entries: a position in ``channels``, or nil when the radio is not committed.
+    public var slots: [Int?]
+    /// The availability sequence id (incremented on change).
+    public var sequenceID: UInt8
+
+    /// Creates a schedule; `slots` must have 32 entries referring to `channels`.
+    public init(channels: [DataPathChannel], slots: [Int?], sequenceID: UInt8 = 1) {
+        self.channels = channels
+        self.slots = slots
+        self.sequenceID = sequenceID
+    }
+
+    /// The default choice: channel 6 in slot 1 and `fiveGHz` (when allowed) in every other slot outside the
+    /// DWs; with no 5 GHz channel, channel 6 in every slot outside the DWs.
+    public static func preferred(fiveGHz: DataPathChannel?) -> DataPathSchedule {
+        var slots = [Int?](repeating: nil, count: slotCount)
+        guard let fiveGHz else {
+            for slot in 0..<slotCount where !discoveryWindowSlots.contains(slot) { slots[slot] = 0 }
+            return DataPathSchedule(channels: [.channel6], slots: slots)
+        }
+        slots[1] = 0
+        for slot in 2..<slotCount where !discoveryWindowSlots.contains(slot) { slots[slot] = 1 }
+        return DataPathSchedule(channels: [.channel6, fiveGHz], slots: slots)
+    }
+
+    /// The slots committed on the channel at `position`.
+    public func slots(of position: Int) -> [Int] {
+        (0..<Self.slotCount).filter { slots.indices.contains($0) && slots[$0] == position }
+    }
+
+    /// The number of committed slots.
+    public var committedSlotCount: Int { slots.lazy.filter { $0 != nil }.count }
+
+    /// The first committed slot (where the NDC schedule goes), if any.
+    public var firstCommittedSlot: Int? { slots.firstIndex(where: { $0 != nil }) }
+
+    /// A 4-byte bitmap of `slots` (bit n = slot n) in a time bitmap with 16-TU bits and a 512-TU period.
+    public static func timeBitmap(_ slots: [Int]) -> TimeBitmap {
+        var bytes = [UInt8](repeating: 0, count: 4)
+        for slot in slots where (0..<slotCount).contains(slot) { bytes[slot / 8] |= 1 << (slot % 8) }
+        // Bit duration 16 TU (0), period 512 TU (code 3), start offset 0.
+        return TimeBitmap(control: 3 << 3, bitmap: bytes[...])
+    }
+
+    /// The NAN Availability attribute announcing this schedule: one committed entry per channel.
+    public var availabilityAttribute: NANAvailabilityAttribute {
+        let entries = channels.indices.compactMap { (position) -> AvailabilityEntry? in
+            let committed = slots(of: position)
+            guard !committed.isEmpty else { return nil }
+            // Type committed (bit 0), RX NSS 1 (bits 8–11).
+            return AvailabilityEntry(control: 0x0001 | 1 << 8, timeBitmap: Self.timeBitmap(committed),
+                                     bandChannels: .channels([channels[position].channelEntry]))
+        }
+        // Map ID, committed changed (bit 4).
+        return NANAvailabilityAttribute(sequenceID: sequenceID, control: UInt16(Self.mapID) | 1 << 4, entries: entries)
+    }
+
+    /// The NDC attribute proposing `ndcID` with its schedule in our first committed slot.
+    public func ndcAttribute(ndcID: MACAddress) -> NDCAttribute {
+        let slot = firstCommittedSlot.map { [$0] } ?? []
+        return NDCAttribute(ndcID: ndcID, selected: true,
+                            schedule: [ScheduleEntry(mapID: Self.mapID, timeBitmap: Self.timeBitmap(slot))])
+    }
+}

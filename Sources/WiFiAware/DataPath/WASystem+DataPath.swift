@@ -1,0 +1,110 @@
+import NANEngine
+public import NANWire
+
+extension WASystem {
+    var dataPathEngine: NANEngine? { backend as? NANEngine }
+
+    /// Accepts data-path requests to a running publisher (Apple's listener accepting connections). The
+    /// stream reports each request, connection and termination; it ends when the publisher ends or the
+    /// task consuming it is cancelled, which stops accepting (data paths already up stay until the
+    /// system ends).
+    ///
+    /// - Parameters:
+    ///   - publisher: A publisher being iterated (its publish must be running).
+    ///   - devices: Whose requests to accept: `.anyDevice`, or paired devices.
+    ///   - security: `.open` (explicit), or a passphrase or PMK (NCS-SK).
+    public func acceptDataPaths(for publisher: WAPublisher, from devices: WADeviceSelection = .anyDevice,
+                                security: WADataPathSecurity) -> AsyncThrowingStream<WADataPathEvent, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: WADataPathEvent.self, bufferingPolicy: .bufferingNewest(64))
+        let handle = publisher.handle
+        let store = store
+        let engine = dataPathEngine
+        let task = Task {
+            do {
+                try security.check()
+                guard let engine, engine.supportsDataPath else {
+                    throw WAError(.wifiAwareUnsupported, message: "this adapter cannot carry NAN data paths")
+                }
+                let admitted = try devices.resolve(in: try store.devices())
+                    .map { Set($0.values.flatMap(\.managementAddresses)) }
+                var publishID = handle.instanceID
+                while publishID == nil {
+                    try await Task.sleep(for: .milliseconds(20))
+                    publishID = handle.instanceID
+                }
+                guard let publishID else { return }
+                let events = try await engine.acceptDataPaths(publishID: publishID, from: admitted)
+                var connections: [NDPIdentifier: WADataPathConnection] = [:]
+                await withTaskCancellationHandler {
+                    for await event in events { continuation.yield(WADataPathEvent(event, connections: &connections)) }
+                } onCancel: {
+                    Task { await engine.stopAcceptingDataPaths(publishID: publishID) }
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: WAError.from(error, while: "accept data paths"))
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    /// Requests a data path to a discovered endpoint, runs `body` with it once it is up, and tears it down
+    /// when `body` returns or throws (or the task is cancelled).
+    ///
+    /// - Throws: ``WAError/Code/connectionFailed`` (with the NAN reason) when the peer rejects or does not
+    ///   answer, ``WAError/Code/noRadioResources`` when too many data paths are up, or what `body` throws.
+    public func withDataPath<Result: Sendable>(
+        to endpoint: WAEndpoint, security: WADataPathSecurity,
+        _ body: (WADataPathConnection, AsyncStream<WADataPathEvent>) async throws -> Result
+    ) async throws -> Result {
+        try security.check()
+        guard let engine = dataPathEngine, engine.supportsDataPath else {
+            throw WAError(.wifiAwareUnsupported, message: "this adapter cannot carry NAN data paths")
+        }
+        let id: NDPIdentifier
+        let events: AsyncStream<DataPathEvent>
+        do {
+            (id, events) = try await engine.requestDataPath(to: endpoint.address, publishID: endpoint.instanceID)
+        } catch let error as DataPathError where error == .tooManyDataPaths {
+            throw WAError(.noRadioResources, message: "too many data paths are up on \(adapterName)", underlying: error)
+        } catch {
+            throw WAError.from(error, while: "request a data path")
+        }
+        var connections: [NDPIdentifier: WADataPathConnection] = [:]
+        var iterator = events.makeAsyncIterator()
+        var connection: WADataPathConnection?
+        while connection == nil, let event = await iterator.next() {
+            switch WADataPathEvent(event, connections: &connections) {
+            case .connected(let c): connection = c
+            case .terminated(_, _, let reason):
+                throw WAError(.connectionFailed, message: "the data path to \(endpoint.address) failed: \(reason)")
+            case .requested: break
+            }
+        }
+        guard let connection else {
+            await engine.endDataPath(id)
+            throw WAError(.connectionFailed, message: "the data path to \(endpoint.address) did not come up")
+        }
+        let (rest, continuation) = AsyncStream.makeStream(of: WADataPathEvent.self, bufferingPolicy: .bufferingNewest(16))
+        let forward = Task {
+            var connections = connections
+            while let event = await iterator.next() { continuation.yield(WADataPathEvent(event, connections: &connections)) }
+            continuation.finish()
+        }
+        defer { forward.cancel() }
+        do {
+            let result = try await body(connection, rest)
+            await engine.endDataPath(id)
+            return result
+        } catch {
+            await engine.endDataPath(id)
+            throw error
+        }
+    }
+
+    /// The data paths up on this system's adapter.
+    public func dataPaths() async -> [WADataPathConnection] {
+        await dataPathEngine?.dataPaths().map(WADataPathConnection.init) ?? []
+    }
+}

@@ -1,0 +1,129 @@
+import Testing
+import NANWire
+import Synchronization
+@testable import NANEngine
+
+/// A radio that records the kernel calls and passes frames to a linked peer engine.
+private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
+    let localAddress: MACAddress
+    let ndi: MACAddress
+    let sent = Mutex<[(cookie: UInt64, subtype: UInt8)]>([])
+    let state = Mutex<(interfaces: Int, stations: Set<MACAddress>, schedule: Bool, cookie: UInt64)>((0, [], false, 0))
+    let deliverTo = Mutex<(@Sendable ([UInt8]) async -> Void)?>(nil)
+    var deliver: (@Sendable ([UInt8]) async -> Void)? {
+        get { deliverTo.withLock { $0 } }
+        set { deliverTo.withLock { $0 = newValue } }
+    }
+    var failStations = false
+
+    init(nmi: MACAddress, ndi: MACAddress) {
+        localAddress = nmi
+        self.ndi = ndi
+    }
+
+    var fiveGHzCandidates: [DataPathChannel] { [.channel149] }
+    var capabilities: (DeviceCapabilityAttribute, [InformationElement]) {
+        (DeviceCapabilityAttribute(committedDWInfo: 1, supportedBands: 0x14), [])
+    }
+    func transmit(_ frame: [UInt8], frequency: Int?) async throws -> UInt64 {
+        let cookie = state.withLock { $0.cookie += 1; return $0.cookie }
+        sent.withLock { $0.append((cookie, frame.count > 30 ? frame[30] : 0)) }
+        await deliver?(frame)
+        return cookie
+    }
+    func createDataInterface() async throws -> DataInterface {
+        state.withLock { $0.interfaces += 1 }
+        return DataInterface(name: "nan0data", index: 7, address: ndi)
+    }
+    func removeDataInterface(_ interface: DataInterface) async { state.withLock { $0.interfaces -= 1 } }
+    func setLocalSchedule(_ schedule: DataPathSchedule) async throws { state.withLock { $0.schedule = true } }
+    func clearLocalSchedule() async { state.withLock { $0.schedule = false } }
+    func addPeer(_ link: NDPLink) async throws {
+        if failStations { throw DataPathError.stopped }
+        state.withLock { _ = $0.stations.insert(link.id.peer) }
+    }
+    func addPeerDataStation(_ link: NDPLink, on interface: DataInterface) async throws {
+        state.withLock { _ = $0.stations.insert(link.peerNDI) }
+    }
+    func removePeerDataStation(_ peerNDI: MACAddress, of peerNMI: MACAddress, on interface: DataInterface) async {
+        state.withLock { _ = $0.stations.remove(peerNDI) }
+    }
+    func packetCount(of peerNDI: MACAddress, on interface: DataInterface) async -> UInt64? { 0 }
+    func removePeer(_ peerNMI: MACAddress) async { state.withLock { _ = $0.stations.remove(peerNMI) } }
+    var leftovers: Bool { state.withLock { $0.interfaces != 0 || !$0.stations.isEmpty || $0.schedule } }
+}
+
+@Suite struct DataPathEngineTests {
+    let nmiA = MACAddress(0x42, 0, 0, 0, 0, 0)
+    let nmiB = MACAddress(0x42, 0, 0, 0, 1, 0)
+
+    private func pair() -> (DataPathEngine, DataPathEngine, FakeDataPathRadio, FakeDataPathRadio) {
+        let radioA = FakeDataPathRadio(nmi: nmiA, ndi: MACAddress(0x52, 0, 0, 0, 0, 0))
+        let radioB = FakeDataPathRadio(nmi: nmiB, ndi: MACAddress(0x52, 0, 0, 0, 1, 0))
+        let a = DataPathEngine(radio: radioA)
+        let b = DataPathEngine(radio: radioB)
+        // Deliver asynchronously, as the air does.
+        radioA.deliver = { bytes in Task { await b.handle(.frameReceived(bytes: bytes)) } }
+        radioB.deliver = { bytes in Task { await a.handle(.frameReceived(bytes: bytes)) } }
+        return (a, b, radioA, radioB)
+    }
+
+    @Test func bothSidesConnectAndLeaveNothingWhenOneEnds() async throws {
+        let (a, b, radioA, radioB) = pair()
+        let accepted = try await a.accept(publishID: InstanceID(1))
+        let (id, events) = try await b.request(to: nmiA, publishID: InstanceID(1))
+        var bIterator = events.makeAsyncIterator()
+        guard case .connected(let connection) = await bIterator.next() else { Issue.record("B not connected"); return }
+        #expect(connection.peerAddress == InterfaceIdentifier(eui64Of: radioA.ndi).linkLocalAddress)
+        var aIterator = accepted.makeAsyncIterator()
+        guard case .requested = await aIterator.next(), case .connected = await aIterator.next() else {
+            Issue.record("A not connected"); return
+        }
+        await b.end(id)
+        guard case .terminated(_, let reason) = await bIterator.next() else { Issue.record("B not ended"); return }
+        #expect(reason.kind == .localRequest)
+        guard case .terminated(_, let peerReason) = await aIterator.next() else { Issue.record("A not ended"); return }
+        #expect(peerReason.kind == .peerRequest)
+        await a.shutDown()
+        await b.shutDown()
+        #expect(!radioA.leftovers && !radioB.leftovers)
+    }
+
+    @Test func aPeerThatStopsAcknowledgingIsLostAndNothingStays() async throws {
+        let (a, b, radioA, _) = pair()
+        await a.setKeepalive(interval: .zero, misses: 3)
+        let accepted = try await a.accept(publishID: InstanceID(1))
+        let (_, events) = try await b.request(to: nmiA, publishID: InstanceID(1))
+        var bIterator = events.makeAsyncIterator()
+        guard case .connected = await bIterator.next() else { Issue.record("B not connected"); return }
+        var aIterator = accepted.makeAsyncIterator()
+        guard case .requested = await aIterator.next(), case .connected = await aIterator.next() else {
+            Issue.record("A not connected"); return
+        }
+        // B vanishes: A's keepalives (Schedule Update Notifications, subtype 13) go unacknowledged.
+        radioA.deliver = nil
+        for _ in 0..<3 {
+            await a.handle(.discoveryWindow(frequency: 2437))
+            let probe = try #require(radioA.sent.withLock { $0.last(where: { $0.subtype == 13 }) })
+            await a.handle(.transmitStatus(cookie: probe.cookie, acknowledged: false))
+        }
+        guard case .terminated(_, let reason) = await aIterator.next() else { Issue.record("A did not lose B"); return }
+        #expect(reason.kind == .peerLost)
+        #expect(radioA.state.withLock { $0.stations.isEmpty })
+        await a.shutDown()
+        #expect(!radioA.leftovers)
+    }
+
+    @Test func aKernelFailureEndsTheDataPathAndCleansUp() async throws {
+        let (a, b, radioA, radioB) = pair()
+        radioB.failStations = true
+        _ = try await a.accept(publishID: InstanceID(1))
+        let (_, events) = try await b.request(to: nmiA, publishID: InstanceID(1))
+        var iterator = events.makeAsyncIterator()
+        guard case .terminated(_, let reason) = await iterator.next() else { Issue.record("not ended"); return }
+        #expect(reason.kind == .kernelFailure)
+        await a.shutDown()
+        await b.shutDown()
+        #expect(!radioA.leftovers && !radioB.leftovers)
+    }
+}

@@ -1,0 +1,183 @@
+import Testing
+import NANWire
+@testable import NANEngine
+
+/// The open NDP request wpa_supplicant 2.12 sent (../shared/fixtures/wpa_supplicant-2.12/open-ndp-naf-data-path-request-01.hex).
+private let wpaOpenRequest = "d0000000420000000000420000000100506f9a01ee4000000409506f9a18050f09000049041417220000082a02000003291600010000520000000100010901010700506f9a02aabbcc124c000131000e00e1121800040e00000011512000000e00e112180004f0ffffff11800100012700ea029151ff0700730f000074030000750300007c0f00007d1f00007e0300007f030000802100001406000100001019001d2b00002d1a72101bffff000000000000000000000100000000000000000000bf0cfa048003aaaa0000aaaa0000"
+
+private func message(_ hex: String) throws -> (MACAddress, DataPathMessage) {
+    let frame = try NANManagementFrame(bytes: hexBytes(hex))
+    guard case .action(let naf) = frame.body else { throw NANWireError(.notThisFrame, at: 0, "not a NAF") }
+    return (frame.header.source, try DataPathMessage(naf))
+}
+
+private let publisherNMI = MACAddress(0x42, 0, 0, 0, 0, 0)
+private let subscriberNMI = MACAddress(0x42, 0, 0, 0, 1, 0)
+private let publisherNDI = MACAddress(0x52, 0, 0, 0, 0, 0)
+private let subscriberNDI = MACAddress(0x52, 0, 0, 0, 1, 0)
+
+private func device(_ nmi: MACAddress, fiveGHz: DataPathChannel? = .channel149) -> DataPathLocalDevice {
+    DataPathLocalDevice(nmi: nmi, schedule: .preferred(fiveGHz: fiveGHz),
+                        deviceCapability: DeviceCapabilityAttribute(committedDWInfo: 0x0009, supportedBands: 0x14, capabilities: 0x08),
+                        capabilityElements: [InformationElement(id: 45, body: [UInt8](repeating: 0, count: 26)[...])],
+                        ndcID: MACAddress(0x50, 0x6f, 0x9a, 0x01, 0, 1))
+}
+
+/// Sends `message` through the air: encode to bytes and type again, as a receiver would.
+private func overTheAir(_ message: DataPathMessage) throws -> DataPathMessage {
+    var writer = ByteWriter()
+    try message.frame().encode(into: &writer)
+    return try DataPathMessage(NANActionFrame(actionBody: writer.bytes))
+}
+
+private func sends(_ actions: [DataPathAction]) -> [DataPathMessage] {
+    actions.compactMap { if case .send(let m, _, _) = $0 { return m } else { return nil } }
+}
+
+private func begin(_ table: inout DataPathNegotiations, publish: UInt8, info: [UInt8], now: ContinuousClock.Instant) throws
+    -> (NDPIdentifier, [DataPathAction]) {
+    let started = table.initiate(to: publisherNMI, publishID: InstanceID(publish), serviceInfo: info, now: now)
+    return try #require(started)
+}
+
+@Suite struct DataPathNegotiationTests {
+    let now = ContinuousClock.now
+
+    @Test func schedulePutsChannel6AndFiveGHzOutsideTheDiscoveryWindows() {
+        let schedule = DataPathSchedule.preferred(fiveGHz: .channel149)
+        #expect(schedule.slots[0] == nil && schedule.slots[8] == nil)
+        #expect(schedule.slots(of: 0) == [1])
+        #expect(schedule.committedSlotCount == 30)
+        let only24 = DataPathSchedule.preferred(fiveGHz: nil)
+        #expect(only24.channels == [.channel6] && only24.committedSlotCount == 30)
+    }
+
+    @Test func availabilityAttributeReadsBackAsTheSameSlots() throws {
+        let schedule = DataPathSchedule.preferred(fiveGHz: .channel44)
+        let peer = PeerAvailability([schedule.availabilityAttribute])
+        #expect(peer.maps.count == 1)
+        #expect(peer.channels.map(\.channel.frequency) == [2437, 5220])
+        #expect(peer.commonSlots(with: schedule).count == 30)
+        #expect(peer.commonSlots(with: .preferred(fiveGHz: .channel149)) == [1])
+    }
+
+    @Test func wpaSupplicantRequestIsAcceptedWithItsScheduleAndServiceInfo() throws {
+        let (source, request) = try message(wpaOpenRequest)
+        #expect(source == subscriberNMI)
+        let peer = PeerAvailability(request.availability)
+        #expect(peer.channels.map(\.channel.frequency) == [2437, 5180])
+        #expect(peer.maps.first?.slots[1] == 0 && peer.maps.first?.slots[4] == 1)
+        var table = DataPathNegotiations(local: device(publisherNMI), localNDI: publisherNDI)
+        table.acceptingPublishes = [InstanceID(1)]
+        let actions = table.receive(request, from: source, now: now)
+        guard case .requested(let id, _, let info) = actions.first else { Issue.record("no request reported"); return }
+        #expect(info == [0xaa, 0xbb, 0xcc])
+        #expect(id.initiatorNDI == subscriberNDI && id.ndpID == 1)
+        let response = try #require(sends(actions).first)
+        #expect(response.ndp.status == .accepted && response.ndp.responderNDI == publisherNDI)
+        #expect(response.ndc != nil && response.ndl?.status == .accepted)
+    }
+
+    @Test func openSetupEndToEndEstablishesBothSides() throws {
+        var initiator = DataPathNegotiations(local: device(subscriberNMI), localNDI: subscriberNDI)
+        var responder = DataPathNegotiations(local: device(publisherNMI), localNDI: publisherNDI)
+        responder.acceptingPublishes = [InstanceID(3)]
+        let (id, start) = try begin(&initiator, publish: 3, info: [1, 2], now: now)
+        let request = try overTheAir(try #require(sends(start).first))
+        let answer = responder.receive(request, from: subscriberNMI, now: now)
+        let response = try overTheAir(try #require(sends(answer).first))
+        let afterResponse = initiator.receive(response, from: publisherNMI, now: now)
+        let confirm = try overTheAir(try #require(sends(afterResponse).first))
+        guard case .establish(let initiatorLink) = afterResponse.last else { Issue.record("initiator not established"); return }
+        #expect(initiatorLink.peerNDI == publisherNDI)
+        #expect(initiatorLink.peerInterfaceID == InterfaceIdentifier(eui64Of: publisherNDI))
+        let afterConfirm = responder.receive(confirm, from: subscriberNMI, now: now)
+        guard case .establish(let responderLink) = afterConfirm.first else { Issue.record("responder not established"); return }
+        #expect(responderLink.peerNDI == subscriberNDI && responderLink.peerServiceInfo == [1, 2])
+        #expect(responderLink.peerAvailability.commonSlots(with: responder.local.schedule).count == 30)
+        #expect(initiator.phases[id] == .established && responder.phases[id.with(peer: subscriberNMI)] == .established)
+    }
+
+    @Test func requestForAPublishThatDoesNotAcceptIsRejectedAndLeavesNothing() throws {
+        var initiator = DataPathNegotiations(local: device(subscriberNMI), localNDI: subscriberNDI)
+        var responder = DataPathNegotiations(local: device(publisherNMI), localNDI: publisherNDI)
+        let (_, start) = try begin(&initiator, publish: 3, info: [], now: now)
+        let answer = responder.receive(try overTheAir(sends(start)[0]), from: subscriberNMI, now: now)
+        #expect(responder.phases.isEmpty)
+        let rejection = try overTheAir(try #require(sends(answer).first))
+        #expect(rejection.ndp.status == .rejected && rejection.ndp.reasonCode == .ndpRejected)
+        let ended = initiator.receive(rejection, from: publisherNMI, now: now)
+        guard case .ended(_, let reason, false) = ended.first else { Issue.record("initiator did not end"); return }
+        #expect(reason.kind == .rejected && reason.code == .ndpRejected)
+        #expect(initiator.phases.isEmpty)
+    }
+
+    @Test func outOfOrderAndForeignMessagesChangeNothing() throws {
+        var initiator = DataPathNegotiations(local: device(subscriberNMI), localNDI: subscriberNDI)
+        var responder = DataPathNegotiations(local: device(publisherNMI), localNDI: publisherNDI)
+        responder.acceptingPublishes = [InstanceID(3)]
+        let (id, start) = try begin(&initiator, publish: 3, info: [], now: now)
+        let request = try overTheAir(sends(start)[0])
+        // A confirm before any request, a response nobody asked for, a termination of an unknown NDP.
+        let confirm = DataPathMessages.confirm(device(subscriberNMI), id: id, dialogToken: 1, accepted: true)
+        #expect(responder.receive(confirm, from: subscriberNMI, now: now).isEmpty)
+        let stray = DataPathMessages.response(device(publisherNMI), id: id, dialogToken: 99, responderNDI: publisherNDI,
+                                              accepted: true, interfaceID: nil, serviceInfo: [])
+        #expect(initiator.receive(stray, from: publisherNMI, now: now).isEmpty)
+        #expect(initiator.receive(stray, from: MACAddress(0x42, 9, 9, 9, 9, 9), now: now).isEmpty)
+        let other = NDPIdentifier(peer: publisherNMI, initiatorNDI: subscriberNDI, ndpID: 77)
+        #expect(initiator.receive(DataPathMessages.termination(id: other, dialogToken: 1, reason: .none), from: publisherNMI, now: now).isEmpty)
+        #expect(initiator.phases == [id: .requestSent] && responder.phases.isEmpty)
+        // Our own frames echoed back, and a request naming our own NDI as initiator, are ignored.
+        #expect(initiator.receive(request, from: subscriberNMI, now: now).isEmpty)
+        // A repeated request gets the same response again without a second entry.
+        let first = responder.receive(request, from: subscriberNMI, now: now)
+        let again = responder.receive(request, from: subscriberNMI, now: now)
+        #expect(sends(first).first == sends(again).first && responder.phases.count == 1)
+    }
+
+    @Test func setupsExpireAndTheTableIsBounded() throws {
+        var initiator = DataPathNegotiations(local: device(subscriberNMI), localNDI: subscriberNDI)
+        initiator.maximumEntries = 3
+        for _ in 0..<3 { _ = try begin(&initiator, publish: 1, info: [], now: now) }
+        #expect(initiator.initiate(to: publisherNMI, publishID: InstanceID(1), serviceInfo: [], now: now) == nil)
+        let expired = initiator.tick(now: now.advanced(by: .seconds(600)))
+        #expect(expired.filter { if case .ended = $0 { return true } else { return false } }.count == 3)
+        #expect(initiator.phases.isEmpty)
+    }
+
+    @Test func terminationFromThePeerEndsAnEstablishedPath() throws {
+        var initiator = DataPathNegotiations(local: device(subscriberNMI), localNDI: subscriberNDI)
+        var responder = DataPathNegotiations(local: device(publisherNMI), localNDI: publisherNDI)
+        responder.acceptingPublishes = [InstanceID(3)]
+        let (id, start) = try begin(&initiator, publish: 3, info: [], now: now)
+        let answer = responder.receive(try overTheAir(sends(start)[0]), from: subscriberNMI, now: now)
+        let confirmActions = initiator.receive(try overTheAir(sends(answer)[0]), from: publisherNMI, now: now)
+        _ = responder.receive(try overTheAir(sends(confirmActions)[0]), from: subscriberNMI, now: now)
+        let bye = responder.terminate(id.with(peer: subscriberNMI))
+        guard case .ended(_, _, true) = bye.last else { Issue.record("responder did not end"); return }
+        let ended = initiator.receive(try overTheAir(sends(bye)[0]), from: publisherNMI, now: now)
+        guard case .ended(_, let reason, true) = ended.first else { Issue.record("initiator did not end"); return }
+        #expect(reason.kind == .peerRequest)
+        #expect(initiator.phases.isEmpty && responder.phases.isEmpty)
+    }
+
+    @Test func hostileAvailabilityBitmapsNeverTrap() {
+        for control in [UInt16(0), 0x7, 0x3f, 0x7fff, 0xffff] {
+            for bytes in [[UInt8](), [0xff], [UInt8](repeating: 0xff, count: 255)] {
+                let slots = PeerAvailability.slots(of: TimeBitmap(control: control, bitmap: bytes[...]))
+                #expect(slots.allSatisfy { (0..<32).contains($0) })
+            }
+        }
+    }
+
+    @Test func interfaceIdentifierIsTheKernelsEUI64() {
+        let iid = InterfaceIdentifier(eui64Of: MACAddress(0x52, 0, 0, 0, 1, 0))
+        #expect(iid.bytes == [0x50, 0, 0, 0xff, 0xfe, 0, 1, 0])
+        #expect(iid.linkLocalAddress == "fe80::5000:ff:fe00:100")
+    }
+}
+
+extension NDPIdentifier {
+    func with(peer: MACAddress) -> NDPIdentifier { NDPIdentifier(peer: peer, initiatorNDI: initiatorNDI, ndpID: ndpID) }
+}

@@ -5,6 +5,10 @@ import NANWire
 extension DiscoveryEngine {
     /// Encodes and sends a frame; returns its cookie, or nil if it could not be sent.
     func transmit(_ frame: OutgoingDiscoveryFrame, frequency: Int?) async -> UInt64? {
+        var frame = frame
+        if frame.identityResolution == nil, let identityResolution, frame.announcements.contains(where: { $0.kind != .followUp }) {
+            frame.identityResolution = identityResolution
+        }
         do {
             let bytes = try codec.encode(frame, source: localAddress, cluster: cluster ?? .broadcast)
             let cookie = try await radio.transmit(bytes, frequency: frequency)

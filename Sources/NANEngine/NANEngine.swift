@@ -45,6 +45,11 @@ public struct NANEngine: Sendable {
     /// Every peer heard so far, most recent first, with radio facts from its discovery frames.
     public func peers() async -> [Peer] { await core.knownPeers() }
 
+    /// Makes our publish and subscribe frames carry `nira` (a NAN Identity Resolution attribute from our
+    /// NIK over our NMI, ``NANIdentityKey/identityResolution(nmi:)``), so paired devices recognise us
+    /// whatever our NMI; nil stops. Make a fresh one at every NMI change. Offloaded discovery ignores it.
+    public func setIdentityResolution(_ nira: IdentityResolutionAttribute?) async { await core.setIdentityResolution(nira) }
+
     /// Counters of frames, windows and drops.
     public func statistics() async -> EngineStatistics { await core.statistics }
 

@@ -99,9 +99,11 @@ actor DataPathEngine {
     }
 
     /// Accepts data-path requests to our publish `publishID`; the stream reports each one. Ends with the engine.
-    func accept(publishID: InstanceID, serviceInfo: [UInt8] = [], from peers: Set<MACAddress>? = nil) async throws
-        -> AsyncStream<DataPathEvent> {
+    /// With `security`, only NCS-SK requests with that credential are accepted; without, only open ones.
+    func accept(publishID: InstanceID, serviceInfo: [UInt8] = [], from peers: Set<MACAddress>? = nil,
+                security: NDPSecurityPolicy? = nil) async throws -> AsyncStream<DataPathEvent> {
         _ = try await ready()
+        negotiations?.publishSecurity[publishID] = security
         negotiations?.acceptingPublishes.insert(publishID)
         negotiations?.admittedPeers[publishID] = peers
         negotiations?.responseServiceInfo[publishID] = serviceInfo
@@ -115,15 +117,18 @@ actor DataPathEngine {
     func stopAccepting(publishID: InstanceID) {
         negotiations?.acceptingPublishes.remove(publishID)
         negotiations?.admittedPeers[publishID] = nil
+        negotiations?.publishSecurity[publishID] = nil
         publishWatchers.removeValue(forKey: publishID)?.finish()
     }
 
-    /// Asks `peer` for a data path to its publish `publishID`; the stream reports how it goes.
-    func request(to peer: MACAddress, publishID: InstanceID, serviceInfo: [UInt8] = []) async throws
-        -> (NDPIdentifier, AsyncStream<DataPathEvent>) {
+    /// Asks `peer` for a data path to its publish `publishID` (NCS-SK with `security`, else open); the stream
+    /// reports how it goes.
+    func request(to peer: MACAddress, publishID: InstanceID, serviceInfo: [UInt8] = [], security: NDPSecurityPolicy? = nil)
+        async throws -> (NDPIdentifier, AsyncStream<DataPathEvent>) {
         _ = try await ready()
         guard var table = negotiations,
-              let (id, actions) = table.initiate(to: peer, publishID: publishID, serviceInfo: serviceInfo, now: clock.now) else {
+              let (id, actions) = try table.initiate(to: peer, publishID: publishID, serviceInfo: serviceInfo,
+                                                     security: security, now: clock.now) else {
             throw DataPathError.tooManyDataPaths
         }
         negotiations = table
@@ -209,7 +214,8 @@ actor DataPathEngine {
               frame.header.destination == radio.localAddress else { return }
         if liveness[frame.header.source] != nil { liveness[frame.header.source]?.misses = 0 }
         guard let message = try? DataPathMessage(naf) else { return }
-        let actions = table.receive(message, from: frame.header.source, now: clock.now)
+        let body = Array(bytes.dropFirst(ManagementHeader.length))
+        let actions = table.receive(message, body: body, from: frame.header.source, now: clock.now)
         negotiations = table
         trace?("dp rx \(message.subtype) status \(message.ndp.status.rawValue) from \(frame.header.source) ndp \(message.ndp.ndpID) -> \(actions.count) actions")
         await perform(actions)
@@ -267,6 +273,19 @@ actor DataPathEngine {
                                               sequenceControl: sequence << 4)
                 guard let bytes = try? NANManagementFrame(header: header, body: .action(message.frame())).encoded() else { continue }
                 await transmit(Outgoing(bytes: bytes, ndp: ndp, attempts: 0, last: message.subtype == .dataPathTermination))
+            case .sendSealed(let message, let body, let peer, let ndp):
+                // The MIC covers these exact bytes: sent as they are, after the header.
+                sequence &+= 1
+                let header = ManagementHeader(destination: peer, source: radio.localAddress, bssid: cluster,
+                                              sequenceControl: sequence << 4)
+                var writer = ByteWriter(capacity: ManagementHeader.length + body.count)
+                header.encode(into: &writer)
+                writer.writeBytes(body)
+                trace?("dp tx sealed \(message.subtype) \(ndp)")
+                await transmit(Outgoing(bytes: writer.bytes, ndp: ndp, attempts: 0, last: false))
+            case .refused(let id, let publishID, let reason):
+                trace?("dp refused \(id): \(reason)")
+                publishWatchers[publishID]?.yield(.terminated(id, reason))
             case .requested(let id, let publishID, let info):
                 pathPublish[id] = publishID
                 publishWatchers[publishID]?.yield(.requested(id, serviceInfo: info))
@@ -301,6 +320,10 @@ actor DataPathEngine {
         do {
             try await radio.addPeer(link)
             try await radio.addPeerDataStation(link, on: interface)
+            if let key = link.key {
+                trace?("dp install \(key) on \(interface.name), then authorize")
+                try await radio.installKey(key, for: link, on: interface)
+            }
         } catch {
             if var table = negotiations {
                 let reason = DataPathEndReason(.kernelFailure, code: .resourceLimitation, detail: "\(error)")
@@ -317,7 +340,7 @@ actor DataPathEngine {
         let connection = DataPathConnection(
             id: link.id, interfaceName: interface.name, localNDI: interface.address, peerNDI: link.peerNDI,
             localAddress: InterfaceIdentifier(eui64Of: interface.address).linkLocalAddress,
-            peerAddress: peerIID.linkLocalAddress, cipherSuite: "open", peerServiceInfo: link.peerServiceInfo,
+            peerAddress: peerIID.linkLocalAddress, cipherSuite: link.cipherSuiteName, peerServiceInfo: link.peerServiceInfo,
             isInitiator: link.isInitiator)
         connectionReports.append(connection)
         report(link.id, .connected(connection), final: false)

@@ -38,8 +38,13 @@ protocol DataPathRadio: Sendable {
     func clearLocalSchedule() async
     /// Adds the peer's NMI station (with its HT/VHT elements) and installs its schedule.
     func addPeer(_ link: NDPLink) async throws
-    /// Adds the peer's NDI station on `interface` and authorizes it.
+    /// Adds the peer's NDI station on `interface`; authorizes it at once only for an open data path
+    /// (`link.key == nil`): a secure one is authorized by ``installKey(_:for:on:)``.
     func addPeerDataStation(_ link: NDPLink, on interface: DataInterface) async throws
+    /// For a secure data path, after ``addPeerDataStation(_:on:)``: installs the pairwise key for the peer's
+    /// NDI station (`NEW_KEY`: `key.temporalKey`, `key.cipherSelector`, index `key.keyIndex`, MAC
+    /// `key.peerNDI`), then authorizes the station. The station must not carry data before this returns.
+    func installKey(_ key: NDPInstallableKey, for link: NDPLink, on interface: DataInterface) async throws
     /// Removes the peer's NDI station from `interface`.
     func removePeerDataStation(_ peerNDI: MACAddress, of peerNMI: MACAddress, on interface: DataInterface) async
     /// Packets received and sent by the peer's NDI station on `interface`, if the kernel reports them.

@@ -47,6 +47,8 @@ func show(_ event: WASessionEvent, service: String) -> Bool {
     case .lost(let endpoint): say("lost " + describe(endpoint))
     case .messageReceived(let message):
         say("message \"\(String(decoding: message.payload, as: UTF8.self))\" from " + describe(message.endpoint))
+    case .eventsLost(let dropped):
+        say("radio events lost (\(dropped.map { "\($0)" } ?? "an unknown number")); resynchronised")
     case .terminated(let reason):
         say("terminated \(reason)")
         return false

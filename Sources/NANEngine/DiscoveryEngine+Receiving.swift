@@ -140,15 +140,58 @@ extension DiscoveryEngine {
         deliver(.messageReceived(message), to: function)
     }
 
-    /// The kernel dropped events: DW notifications, frames or TX statuses may be missing. Frames waiting for
-    /// a TX status are settled now as not acknowledged (their status may be among the lost; a follow-up is
-    /// then sent again in the next DW instead of after the status timeout), and the overrun is counted.
-    func eventsLost() {
+    /// The kernel dropped events: DW notifications, frames, TX statuses, the interface's removal or a
+    /// cluster change may be missing. The engine resynchronises (see ``EventLoss``):
+    /// - frames waiting for a TX status are settled now as not acknowledged (their status may be among the
+    ///   lost; a follow-up is then sent again in the next DW instead of after the status timeout);
+    /// - peers are treated conservatively: the loss clock of every reported peer instance restarts now
+    ///   (silence the engine caused is not held against a peer), and active subscribes ask again in the next
+    ///   DW, so a publisher whose frames were lost is heard again soon;
+    /// - the radio is asked again: an interface that is gone ends every session (`deviceRemoved`), a cluster
+    ///   the radio is in now is adopted;
+    /// - every session is told (``DiscoveryEvent/eventsLost(_:)``), and the overrun is counted.
+    func eventsLost(dropped: Int?) async {
         statistics.radioEventOverruns += 1
-        options.logger.trace("radio events lost (netlink overrun): resynchronising")
+        options.logger.trace("radio events lost (netlink overrun, \(dropped.map(String.init) ?? "unknown") dropped): resynchronising")
         let waiters = statusWaiters
         statusWaiters.removeAll()
         earlyStatuses.removeAll()
         for waiter in waiters.values { waiter.resume(returning: false) }
+        for id in functions.keys.sorted() {
+            guard var function = functions[id] else { continue }
+            for key in function.reported.keys { function.reported[key]?.lastPeriod = period }
+            if case .subscribe(let c) = function.role, c.active { function.answered = false }
+            functions[id] = function
+        }
+        await resynchronizeWithRadio()
+        guard !stopped else { return }
+        let loss = EventLoss(droppedEvents: dropped)
+        for id in functions.keys.sorted() {
+            if let function = functions[id] { deliver(.eventsLost(loss), to: function) }
+        }
+    }
+
+    /// Asks the radio for what the lost events may have said: whether our interface still exists, and the
+    /// cluster. A failed query changes nothing (it is tried again at the next overrun).
+    func resynchronizeWithRadio() async {
+        let snapshot: RadioSnapshot?
+        do {
+            snapshot = try await radio.snapshot()
+        } catch {
+            statistics.resynchronizationFailures += 1
+            options.logger.trace("resynchronising: the radio could not be asked (\(error)); keeping what we know")
+            return
+        }
+        guard let snapshot, !stopped else { return }
+        guard snapshot.interfacePresent else {
+            options.logger.trace("resynchronising: the NAN interface is gone")
+            shutDown(reason: .deviceRemoved)
+            return
+        }
+        if let now = snapshot.cluster, now != cluster {
+            options.logger.trace("resynchronising: cluster \(now) (was \(cluster.map { "\($0)" } ?? "none"))")
+            cluster = now
+            wakeClusterWaiters()
+        }
     }
 }

@@ -149,8 +149,8 @@ actor DiscoveryEngine {
             }
         case .interfaceRemoved:
             shutDown(reason: .deviceRemoved)
-        case .eventsLost:
-            eventsLost()
+        case .eventsLost(let dropped):
+            await eventsLost(dropped: dropped)
         }
     }
 

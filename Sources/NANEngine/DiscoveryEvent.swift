@@ -63,6 +63,22 @@ public struct LostPeer: Hashable, Sendable {
     public var reported: Bool
 }
 
+/// The radio's events were lost (a netlink overrun) and the engine resynchronised: it asked the kernel
+/// whether the NAN interface is still there and which cluster it is in, settled the frames that were
+/// waiting for a TX status as not acknowledged, restarted the loss clock of every peer it had reported (a
+/// peer is not reported lost for frames the engine itself missed), and made active subscribes ask again
+/// in the next DW. Discoveries and messages that arrived during the loss may be missing: a publisher
+/// still announcing is reported when heard next, but a follow-up message that was lost is gone.
+public struct EventLoss: Hashable, Sendable {
+    /// How many events were dropped, when known; nil when the kernel's socket overflowed (it does not
+    /// say how many).
+    public var droppedEvents: Int?
+    /// Makes a value.
+    public init(droppedEvents: Int?) {
+        self.droppedEvents = droppedEvents
+    }
+}
+
 /// Why a publish or subscribe ended.
 public enum TerminationReason: Hashable, Sendable, CustomStringConvertible {
     /// Stopped by its owner.
@@ -105,6 +121,8 @@ public enum DiscoveryEvent: Hashable, Sendable {
     /// A peer instance reported before is no longer heard (or was forgotten); heard again, it is reported
     /// again with `.discovered` or `.replied`.
     case lost(LostPeer)
+    /// Radio events were lost (netlink overrun) and the engine resynchronised; the session goes on.
+    case eventsLost(EventLoss)
     /// The session ended; no more events follow.
     case terminated(TerminationReason)
 }

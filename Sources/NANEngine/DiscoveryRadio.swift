@@ -20,6 +20,13 @@ protocol DiscoveryRadio: Sendable {
     func addFunction(_ function: OffloadedFunction) async throws -> OffloadedFunctionHandle
     /// Offload path: removes a NAN function (DEL_NAN_FUNCTION) by cookie.
     func removeFunction(cookie: UInt64) async throws
+    /// Asks the kernel for the interface's state again (after an overrun); nil when the radio cannot tell.
+    func snapshot() async throws -> RadioSnapshot?
+}
+
+extension DiscoveryRadio {
+    /// A radio that cannot be asked: the engine keeps what it knows.
+    func snapshot() async throws -> RadioSnapshot? { nil }
 }
 
 /// Who runs service discovery: us, or the driver's firmware.
@@ -46,8 +53,17 @@ enum RadioEvent: Sendable {
     case functionTerminated(cookie: UInt64, reason: TerminationReason)
     /// The NAN interface is gone.
     case interfaceRemoved
-    /// The kernel dropped events (a netlink overrun): DWs, frames or TX statuses may be missing.
-    case eventsLost
+    /// The kernel or the runtime dropped events (a netlink overrun): DWs, frames, TX statuses, even the
+    /// interface's removal or a cluster change may be missing. `droppedEvents` nil: the count is unknown.
+    case eventsLost(droppedEvents: Int?)
+}
+
+/// What the radio says about itself when asked again, after events were lost.
+struct RadioSnapshot: Sendable, Equatable {
+    /// The NAN interface still exists (false: it was removed, with the event that said so lost).
+    var interfacePresent: Bool
+    /// The cluster the radio is in now, if known.
+    var cluster: MACAddress?
 }
 
 /// A NAN function handed to a driver that offloads discovery (the ADD_NAN_FUNCTION contents).

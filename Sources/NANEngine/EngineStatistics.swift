@@ -22,6 +22,8 @@ public struct EngineStatistics: Hashable, Sendable {
     public var foreignClusterFrames = 0
     /// Times the kernel dropped radio events (netlink overrun) and the engine resynchronised.
     public var radioEventOverruns = 0
+    /// Times the radio could not be asked for its state after an overrun (the engine kept what it knew).
+    public var resynchronizationFailures = 0
     /// Peer instances a function forgot to stay within its bound while still hearing them (a storm).
     public var reportedEvicted = 0
 }

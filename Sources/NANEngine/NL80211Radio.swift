@@ -5,6 +5,7 @@ import NANWire
 /// runtime's events for discovery in, frames and functions out on the runtime's session.
 final class NL80211Radio: DiscoveryRadio, Sendable {
     let session: NL80211Session
+    let runtime: NANRuntime
     let interface: NANInterface
     let discoveryMode: DiscoveryMode
     private let stream: AsyncThrowingStream<NL80211Event, any Error>
@@ -21,6 +22,7 @@ final class NL80211Radio: DiscoveryRadio, Sendable {
     /// Registers discovery with `runtime` and wraps its stream.
     init(runtime: NANRuntime) async throws {
         session = runtime.session
+        self.runtime = runtime
         interface = runtime.managementInterface
         discoveryMode = runtime.discoveryMode
         stream = try await runtime.events(for: Self.interest(runtime.discoveryMode))
@@ -63,8 +65,8 @@ final class NL80211Radio: DiscoveryRadio, Sendable {
             return .interfaceRemoved
         case .wiphyRemoved(let wiphy) where wiphy == interface(wdev):
             return .interfaceRemoved
-        case .overrun:
-            return .eventsLost
+        case .overrun(let dropped):
+            return .eventsLost(droppedEvents: dropped)
         default:
             return nil
         }
@@ -76,6 +78,14 @@ final class NL80211Radio: DiscoveryRadio, Sendable {
         let cookie = try await session.sendFrame(
             frame, on: interface.wdev, frequency: frequency.map { Frequency(rawValue: UInt32(clamping: $0)) })
         return cookie.rawValue
+    }
+
+    /// After an overrun: whether our NMI is still in the kernel's interface dump, and the cluster the
+    /// runtime last saw joined (its router reads every event of the session, so a client's own overrun
+    /// did not hide a join from it; a kernel socket overrun may have).
+    func snapshot() async throws -> RadioSnapshot? {
+        let present = try await session.interfaces().contains { $0.wdev == interface.wdev }
+        return RadioSnapshot(interfacePresent: present, cluster: runtime.cluster)
     }
 
     func addFunction(_ function: OffloadedFunction) async throws -> OffloadedFunctionHandle {

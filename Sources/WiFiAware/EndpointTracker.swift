@@ -55,6 +55,9 @@ struct EndpointTracker: Sendable {
             pending[id] = nil
             guard let endpoint = known.removeValue(forKey: id) else { return [] }
             return lost.reported ? [.lost(endpoint)] : []
+        case .eventsLost(let loss):
+            // The engine keeps its memory of peers across a loss, so `known` stays as it is.
+            return [.eventsLost(droppedEvents: loss.droppedEvents)]
         case .terminated:
             return []
         }

@@ -98,6 +98,11 @@ public enum WASessionEvent: Hashable, Sendable {
     case lost(WAEndpoint)
     /// A selected peer sent a message.
     case messageReceived(WAMessage)
+    /// The kernel dropped radio events (a netlink overrun; `droppedEvents` nil when it did not say how
+    /// many) and the engine resynchronised with the radio; the session goes on. Discoveries, updates or
+    /// messages that arrived meanwhile may be missing: a peer still announcing is reported when heard
+    /// next, a lost message is gone. Peers are not reported lost because of the gap.
+    case eventsLost(droppedEvents: Int?)
     /// The session ended; nothing follows.
     case terminated(WATerminationReason)
 }

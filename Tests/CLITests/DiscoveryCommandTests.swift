@@ -130,3 +130,14 @@ extension Duration {
     message.peer = "42:00:00:00:00:00"
     #expect(message.text == "message peer 42:00:00:00:00:00")
 }
+
+@Test func radioEventsLostArePrintedAsOneWarningLineThatSaysTheSessionGoesOn() {
+    let records = SessionRecords(service: "_chat._tcp", instance: 1, start: .now)
+    for dropped in [12, nil] as [Int?] {
+        let line = records.eventsLostNotice(droppedEvents: dropped)
+        #expect(!line.contains("\n"))
+        #expect(line.hasPrefix("warning: _chat._tcp: radio events were lost (netlink overrun"))
+        #expect(line.contains("still running"))
+    }
+    #expect(records.eventsLostNotice(droppedEvents: 12).contains("12 events dropped"))
+}

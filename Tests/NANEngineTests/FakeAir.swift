@@ -45,6 +45,11 @@ actor FakeAir {
     private var nextCookie: UInt64 = 100
     /// Radios that do not acknowledge unicast frames (to test delivery failure).
     var deaf: Set<MACAddress> = []
+    /// Radios losing events as a netlink overrun does: how many more to drop, and whether DW notifications
+    /// are dropped too (else only frames and TX statuses).
+    private var losing: [MACAddress: (remaining: Int, windows: Bool)] = [:]
+    /// Events dropped per radio and not yet reported to it.
+    private var dropped: [MACAddress: Int] = [:]
     private(set) var delivery = Delivery.atOnce
     private(set) var statusTiming = StatusTiming.beforeReturn
     let codec: any DiscoveryFrameCodec
@@ -59,6 +64,33 @@ actor FakeAir {
     func makeDeaf(_ address: MACAddress) { deaf.insert(address) }
     func hear(_ address: MACAddress) { deaf.remove(address) }
     func deliver(_ delivery: Delivery) { self.delivery = delivery }
+
+    /// Forces an overrun on the radio at `address`: its next `count` events (frames and TX statuses, and DW
+    /// notifications too with `windows`) are dropped, and the radio then reads
+    /// `.eventsLost(droppedEvents: count)` before its next event, as the runtime's router reports a full
+    /// client buffer.
+    func overrun(_ address: MACAddress, losing count: Int, windows: Bool = true) {
+        losing[address] = (count, windows)
+    }
+
+    /// Hands one event to the radio at `address`, unless an overrun drops it; a radio that lost events is
+    /// told so first.
+    private func handOver(_ event: RadioEvent, to address: MACAddress) async {
+        guard let engine = engines[address] else { return }
+        if let loss = losing[address], loss.remaining > 0 {
+            let isWindow: Bool
+            if case .discoveryWindow = event { isWindow = true } else { isWindow = false }
+            if !isWindow || loss.windows {
+                losing[address] = loss.remaining > 1 ? (loss.remaining - 1, loss.windows) : nil
+                dropped[address, default: 0] += 1
+                return
+            }
+        }
+        if let count = dropped.removeValue(forKey: address) {
+            await engine.handle(.eventsLost(droppedEvents: count))
+        }
+        await engine.handle(event)
+    }
     func reportStatus(_ timing: StatusTiming) { statusTiming = timing }
 
     /// Frames sent by `source` so far.
@@ -73,7 +105,7 @@ actor FakeAir {
             await status(acknowledged, cookie: frame.cookie, to: frame.source)
         }
         for address in engines.keys.sorted(by: { $0.bytes.lexicographicallyPrecedes($1.bytes) }) {
-            await engines[address]?.handle(.discoveryWindow(frequency: frequency))
+            await handOver(.discoveryWindow(frequency: frequency), to: address)
         }
     }
 
@@ -96,24 +128,24 @@ actor FakeAir {
     private func deliverNow(_ bytes: [UInt8], from source: MACAddress, frequency: Int) async -> Bool {
         let destination = (try? codec.decode(bytes)).flatMap { _ in Self.destination(of: bytes) }
         var acknowledged = false
-        for (address, engine) in engines where address != source {
+        for address in engines.keys where address != source {
             guard destination == .broadcast || destination == address, !deaf.contains(address) else { continue }
             if destination == address { acknowledged = true }
-            await engine.handle(.frameReceived(bytes: bytes, frequency: frequency, signal: signals[source]))
+            await handOver(.frameReceived(bytes: bytes, frequency: frequency, signal: signals[source]), to: address)
         }
         return acknowledged
     }
 
     /// Tells the sender the TX status of `cookie`, now, later or never, as ``statusTiming`` says.
     private func status(_ acknowledged: Bool, cookie: UInt64, to source: MACAddress) async {
-        guard let engine = engines[source] else { return }
+        guard engines[source] != nil else { return }
         switch statusTiming {
         case .beforeReturn:
-            await engine.handle(.transmitStatus(cookie: cookie, acknowledged: acknowledged))
+            await handOver(.transmitStatus(cookie: cookie, acknowledged: acknowledged), to: source)
         case .after(let delay):
             Task {
                 try? await Task.sleep(for: delay)
-                await engine.handle(.transmitStatus(cookie: cookie, acknowledged: acknowledged))
+                await self.handOver(.transmitStatus(cookie: cookie, acknowledged: acknowledged), to: source)
             }
         case .never:
             break

@@ -26,8 +26,17 @@ import Testing
         let start = NetlinkError.kernel(errno: .fileExists, kernelMessage: nil, call: "NL80211_CMD_START_NAN")
         #expect(start.code == .kernel)
         #expect(NL80211Session.startNANRefusal(start).code == .alreadyRunning)
+    }
+
+    /// What the radio-contention VM scenario saw: a second process's START_NAN on the same radio is refused
+    /// with EBUSY, which is NAN running there already, not a generic "busy".
+    @Test func ebusyOnStartNANMeansAnotherProcessRunsNANOnTheRadio() {
         let busy = NetlinkError.kernel(errno: .busy, kernelMessage: nil, call: "NL80211_CMD_START_NAN")
-        #expect(NL80211Session.startNANRefusal(busy).code == .busy)
+        let refusal = NL80211Session.startNANRefusal(busy)
+        #expect(refusal.code == .alreadyRunning)
+        #expect(refusal.errno == .busy)
+        let other = NetlinkError.kernel(errno: .invalidArgument, kernelMessage: nil, call: "NL80211_CMD_START_NAN")
+        #expect(NL80211Session.startNANRefusal(other).code == other.code)
     }
 
     @Test func errnoHasNamesAndTheSystemsText() {

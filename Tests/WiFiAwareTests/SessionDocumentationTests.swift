@@ -38,6 +38,7 @@ import Testing
                     case .updated(let endpoint): print("new service info from", endpoint)
                     case .lost(let endpoint): print("lost", endpoint)
                     case .messageReceived(let message): print(message.endpoint, "says", message.payload)
+                    case .eventsLost(let dropped): print("radio events lost:", dropped ?? -1, "(resynchronised)")
                     case .terminated(let reason): print("ended:", reason)
                     }
                 }

@@ -134,6 +134,29 @@ import Testing
         }
     }
 
+    @Test func radioEventsLostAreReportedWithTheirCountAndTheSessionGoesOn() async throws {
+        try await withTemporaryDirectory { folder in
+            try await withFakeSystem(in: folder) { system, backend in
+                try system.store.add(name: "A", managementAddresses: [testAddress(1)])
+                var events = system.subscribe(to: chatSubscribe).makeAsyncIterator()
+                _ = try await events.next()
+                backend.emit(.discovered(result(from: 1)))
+                _ = try await events.next()
+                backend.emit(.eventsLost(EventLoss(droppedEvents: 4)))
+                #expect(try await events.next() == .eventsLost(droppedEvents: 4))
+                backend.emit(.eventsLost(EventLoss(droppedEvents: nil)))
+                #expect(try await events.next() == .eventsLost(droppedEvents: nil))
+                // The endpoint found before the loss is still known: a message from it is delivered.
+                backend.emit(.messageReceived(message(from: 1, "still here")))
+                guard case .messageReceived(let message) = try await events.next() else {
+                    Issue.record("expected the message after the loss")
+                    return
+                }
+                #expect(message.endpoint.address == testAddress(1))
+            }
+        }
+    }
+
     @Test func aPeerTheEngineLosesIsReportedLost() async throws {
         try await withTemporaryDirectory { folder in
             try await withFakeSystem(in: folder) { system, backend in

@@ -123,8 +123,9 @@ public actor NANRuntime {
     /// in order, the next one tried when the kernel refuses one (dual band falling back to 2.4 GHz).
     ///
     /// - Returns: the configuration the kernel accepted.
-    /// - Throws: the kernel's `NetlinkError` for the last configuration refused; ``NANRuntimeError``
-    ///   `alreadyStarted`.
+    /// - Throws: the kernel's `NetlinkError` for the last configuration refused (at once, with no other
+    ///   configuration tried, when it is `alreadyRunning`: NAN runs on the radio for another owner);
+    ///   ``NANRuntimeError`` `alreadyStarted`.
     @discardableResult
     public func start(_ options: NANStartOptions = NANStartOptions()) async throws -> NANConfiguration {
         guard started == nil, !stopped else { throw NANRuntimeError.alreadyStarted }
@@ -135,6 +136,9 @@ public actor NANRuntime {
                 try await session.startNAN(on: managementInterface.wdev, configuration: configuration)
                 started = configuration
                 return configuration
+            } catch let error as NetlinkError where error.code == .alreadyRunning {
+                // Another NAN owns the radio: other bands would be refused the same way.
+                throw error
             } catch {
                 logger.warning("\(adapter.name) refused NAN with bands \(configuration.bands.map { "\($0)" } ?? "default"): \(error)")
                 lastError = error

@@ -161,9 +161,13 @@ public final class NL80211Session: Sendable {
         }
     }
 
-    /// What a refusal of `START_NAN` means: `EEXIST` is NAN running on the interface already.
+    /// What a refusal of `START_NAN` means: `EEXIST` is NAN running on this interface already, and `EBUSY`
+    /// is NAN running on another NAN interface of the same radio (another process owns the radio's NAN,
+    /// as mac80211 allows one NAN interface started per radio): both are "NAN is already running".
     static func startNANRefusal(_ error: NetlinkError) -> NetlinkError {
-        error.code == .kernel && error.errno == .fileExists ? error.recoded(as: .alreadyRunning) : error
+        guard error.errno == .fileExists || error.errno == .busy, error.code == .kernel || error.code == .busy
+        else { return error }
+        return error.recoded(as: .alreadyRunning)
     }
 
     /// Changes the running NAN configuration (all settings are replaced; the cluster id is ignored).

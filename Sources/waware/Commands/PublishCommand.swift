@@ -127,6 +127,8 @@ struct PublishCommand: Command {
                 var r = records.record("lost")
                 r.describe(endpoint)
                 try r.write(json: values.json, to: output)
+            case .eventsLost(let dropped):
+                output.fail(records.eventsLostNotice(droppedEvents: dropped))
             case .messageReceived(let message):
                 // Answer first, print after: an answer that reaches the radio within the DW in which the
                 // message arrived goes out in that same DW.

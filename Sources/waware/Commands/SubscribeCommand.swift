@@ -206,6 +206,8 @@ struct SubscribeCommand: Command {
                 var r = records.record("lost")
                 r.describe(endpoint)
                 try r.write(json: values.json, to: output)
+            case .eventsLost(let dropped):
+                output.fail(records.eventsLostNotice(droppedEvents: dropped))
             case .messageReceived(let message):
                 received += 1
                 try records.message(message).write(json: values.json, to: output)

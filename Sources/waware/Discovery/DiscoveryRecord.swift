@@ -133,6 +133,14 @@ struct SessionRecords: Sendable {
         return r
     }
 
+    /// The one line on standard error (after `waware: `) when the radio's events were lost: the session goes
+    /// on, so it is a notice, not a record on standard output.
+    func eventsLostNotice(droppedEvents: Int?) -> String {
+        let count = droppedEvents.map { "\($0) events dropped" } ?? "the kernel did not say how many were dropped"
+        return "warning: \(service): radio events were lost (netlink overrun, \(count)); resynchronised with the "
+            + "radio and still running, but discoveries or messages that arrived meanwhile may be missing"
+    }
+
     /// `sent`: a follow-up we sent to `endpoint` and its delivery status.
     func sent(_ payload: [UInt8], to endpoint: WAEndpoint, status: WADeliveryStatus) -> DiscoveryRecord {
         var r = record("sent")

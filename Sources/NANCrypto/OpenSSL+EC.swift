@@ -192,6 +192,12 @@ final class P256Curve {
         try check(EC_POINT_mul(group, r.raw, nil, p.raw, scalar.raw, context), "EC_POINT_mul")
         return r
     }
+    /// `scalar * G`, G the curve's generator.
+    func multiplyGenerator(_ scalar: BigNumber) throws(CryptoError) -> Point {
+        let r = try newPoint()
+        try check(EC_POINT_mul(group, r.raw, scalar.raw, nil, nil, context), "EC_POINT_mul")
+        return r
+    }
     /// `p + q`.
     func add(_ p: Point, _ q: Point) throws(CryptoError) -> Point {
         let r = try newPoint()

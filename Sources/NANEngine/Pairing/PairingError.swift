@@ -18,6 +18,12 @@ public struct PairingError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let timedOut = Code("timed out")
         /// A bounded table is full.
         public static let tableFull = Code("table full")
+        /// The PIN or passphrase differs between the two sides (an SAE confirm did not verify).
+        public static let wrongPassword = Code("wrong PIN or passphrase")
+        /// A PASN MIC did not verify, or the peer proved no knowledge of the expected key.
+        public static let authenticationFailed = Code("authentication failed")
+        /// A pairing verification named a device we hold no pairing key for.
+        public static let unknownPeer = Code("unknown paired device")
         /// libcrypto failed.
         public static let crypto = Code("cryptographic failure")
         /// The code's name.

@@ -1,0 +1,350 @@
+public import NANWire
+
+/// How a pairing engine reaches its peers: PASN Authentication frames on the NMI, and SDF follow-ups
+/// carrying the NIK key data (a Shared Key Descriptor attribute). The runtime adapter sends them with
+/// nl80211; tests join two engines directly.
+public protocol PairingLink: Sendable {
+    /// Sends a whole Authentication frame (header included).
+    func send(authentication frame: [UInt8]) async throws
+    /// Sends a follow-up to `peer` carrying `keyDescriptor`.
+    func send(keyDescriptor: SharedKeyDescriptorAttribute, to peer: MACAddress) async throws
+}
+
+/// A device paired with this one: where it was last seen, its NIK (which resolves its NIRAs) and the
+/// cached pairing (NPK and AKM). Never printed with its keys.
+public struct PairedDeviceKeys: Sendable, CustomStringConvertible {
+    /// The NMI the device had when it paired, which names it in this engine.
+    public let id: MACAddress
+    /// The NMI it was last seen with.
+    public var lastAddress: MACAddress
+    /// Its NIK, nil if it sent none.
+    public var nik: NANIdentityKey?
+    /// The NPK and AKM.
+    public var pairing: CachedPairing
+    /// How long the peer said its NIK stays valid, in seconds.
+    public var nikLifetime: UInt32?
+    /// Creates a record (from the store, say).
+    public init(id: MACAddress, lastAddress: MACAddress, nik: NANIdentityKey?, pairing: CachedPairing, nikLifetime: UInt32? = nil) {
+        self.id = id; self.lastAddress = lastAddress; self.nik = nik; self.pairing = pairing; self.nikLifetime = nikLifetime
+    }
+    /// Without keys.
+    public var description: String { "PairedDeviceKeys(\(id), last seen as \(lastAddress), \(pairing.akm), NIK \(nik == nil ? "no" : "yes"))" }
+}
+
+/// What the pairing engine reports.
+public enum PairingEvent: Sendable {
+    /// A pairing setup finished (either role) and the NIKs were exchanged.
+    case paired(PairedDeviceKeys)
+    /// A paired device was verified with its cached NPK (either role); the ND-PMK is fresh.
+    case verified(PairedDeviceKeys)
+    /// An attempt with the device at the address failed.
+    case failed(MACAddress, PairingError)
+}
+
+/// NAN pairing on one device: runs PASN setup and verification as initiator (``pair(with:publishID:method:)``)
+/// or responder (frames fed to ``handle(authentication:)``), exchanges NIKs in follow-ups, keeps the paired
+/// devices and resolves their NIRAs. Attempts are bounded by count and by age; a frame 1 beyond the
+/// bound is refused with a status frame. I/O goes through the ``PairingLink``.
+public actor PairingEngine {
+    /// Bounds of the attempts table and the NIK lifetime we announce.
+    public struct Limits: Sendable {
+        /// Attempts in progress at once (both roles).
+        public var maximumAttempts: Int
+        /// How long one attempt may take, NIK exchange included.
+        public var attemptLifetime: Duration
+        /// The lifetime announced with our NIK, in seconds.
+        public var nikLifetime: UInt32
+        /// Creates limits.
+        public init(maximumAttempts: Int = 8, attemptLifetime: Duration = .seconds(10), nikLifetime: UInt32 = 30 * 86_400) {
+            self.maximumAttempts = max(1, maximumAttempts); self.attemptLifetime = attemptLifetime; self.nikLifetime = nikLifetime
+        }
+    }
+
+    private enum Role: Sendable {
+        case initiator(PASNPairingInitiator)
+        case responder(PASNPairingResponder)
+    }
+
+    private struct Attempt {
+        var role: Role
+        let token: UInt64
+        let started: ContinuousClock.Instant
+        let publishID: InstanceID
+        var result: PairingResult?
+        var sentNIK = false
+        var verifying: MACAddress?
+        var waiter: CheckedContinuation<Result<PairedDeviceKeys, PairingError>, Never>?
+    }
+
+    /// Our NMI.
+    public nonisolated let localAddress: MACAddress
+    /// The cluster (the BSSID of our Authentication frames).
+    public nonisolated let cluster: MACAddress
+    /// What the engine reports, in order.
+    public nonisolated let events: AsyncStream<PairingEvent>
+    private let eventSink: AsyncStream<PairingEvent>.Continuation
+    private let identity: NANIdentityKey
+    private let link: any PairingLink
+    private let limits: Limits
+    private var policy: PASNPairingResponder.Policy
+    private var attempts: [MACAddress: Attempt] = [:]
+    private var devices: [MACAddress: PairedDeviceKeys] = [:]
+    private var resolver: IdentityResolver<MACAddress>
+    private var nextToken: UInt64 = 1
+
+    /// An engine for the device at `localAddress` with NIK `identity`. `policy` says what we accept as
+    /// responder (its identity is replaced by ours); `devices` are the pairings already stored.
+    public init(localAddress: MACAddress, cluster: MACAddress, identity: NANIdentityKey, link: any PairingLink,
+                policy: PASNPairingResponder.Policy = .init(), devices: [PairedDeviceKeys] = [], limits: Limits = .init(),
+                resolverCapacity: Int = 256) {
+        self.localAddress = localAddress; self.cluster = cluster; self.identity = identity; self.link = link; self.limits = limits
+        var policy = policy
+        policy.identity = identity
+        self.policy = policy
+        var resolver = IdentityResolver<MACAddress>(capacity: resolverCapacity)
+        for device in devices {
+            self.devices[device.id] = device
+            if let nik = device.nik { try? resolver.add(nik, for: device.id) }
+        }
+        self.resolver = resolver
+        (events, eventSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
+    }
+
+    /// The paired devices.
+    public var pairedDevices: [PairedDeviceKeys] { Array(devices.values) }
+    /// Attempts in progress.
+    public var attemptCount: Int { attempts.count }
+
+    /// Changes what we accept as responder (the PIN the user was shown, say).
+    public func setPolicy(password: [UInt8]?, allowsOpportunistic: Bool) {
+        policy.password = password
+        policy.allowsOpportunistic = allowsOpportunistic
+    }
+
+    /// A fresh NIRA for our NMI, to carry in publish and subscribe messages.
+    public func identityResolution() throws(PairingError) -> IdentityResolutionAttribute {
+        try identity.identityResolution(nmi: localAddress)
+    }
+
+    /// The paired device that sent `nira` from `transmitter`, its last address updated; nil for none.
+    public func resolve(_ nira: IdentityResolutionAttribute, from transmitter: MACAddress) -> PairedDeviceKeys? {
+        guard let id = resolver.resolve(nira, from: transmitter), var device = devices[id] else { return nil }
+        device.lastAddress = transmitter
+        devices[id] = device
+        return device
+    }
+
+    /// Pairs with (setup) or verifies (``PairingMethod/verification(_:)``) the device at `peer`, whose
+    /// publish instance is `publishID`. Returns the paired device once the NIKs are exchanged (setup) or
+    /// the cached NPK is proved (verification).
+    public func pair(with peer: MACAddress, publishID: InstanceID, method: PairingMethod, verifying device: MACAddress? = nil) async throws(PairingError) -> PairedDeviceKeys {
+        expire()
+        guard attempts[peer] == nil else { throw PairingError(.unexpectedMessage, "already pairing with \(peer)") }
+        guard attempts.count < limits.maximumAttempts else { throw PairingError(.tableFull, "\(attempts.count) pairing attempts in progress") }
+        let peerNIK = device.flatMap { devices[$0]?.nik }
+        var initiator = try PASNPairingInitiator(own: localAddress, peer: peer, publishID: publishID, method: method,
+                                                 identity: identity, peerIdentity: peerNIK)
+        let frame = try PASNManagementFrame(body: initiator.start(), destination: peer, source: localAddress, bssid: cluster).encoded()
+        let token = newToken()
+        var attempt = Attempt(role: .initiator(initiator), token: token, started: .now, publishID: publishID)
+        attempt.verifying = device
+        attempts[peer] = attempt
+        scheduleTimeout(peer, token)
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<PairedDeviceKeys, PairingError>, Never>) in
+            attempts[peer]?.waiter = continuation
+            Task { await self.transmit(frame, to: peer, token: token) }
+        }
+        return try result.get()
+    }
+
+    /// Verifies the stored pairing `device` (its NPK, its NIK) at its current address `peer`.
+    public func verify(_ device: MACAddress, at peer: MACAddress, publishID: InstanceID) async throws(PairingError) -> PairedDeviceKeys {
+        guard let record = devices[device] else { throw PairingError(.unknownPeer, "no pairing with \(device)") }
+        return try await pair(with: peer, publishID: publishID, method: .verification(record.pairing), verifying: device)
+    }
+
+    /// Forgets a paired device (unpairing).
+    public func remove(_ device: MACAddress) {
+        devices[device] = nil
+        resolver.remove(device)
+    }
+
+    /// Takes a received Authentication frame (header included); frames for other addresses, or not
+    /// PASN, are ignored.
+    public func handle(authentication bytes: [UInt8]) async {
+        expire()
+        guard let frame = try? PASNManagementFrame(bytes: bytes), frame.header.destination == localAddress else { return }
+        let peer = frame.header.source
+        switch frame.body.sequence {
+        case 1: await respond(to: frame.body, from: peer)
+        case 2: await initiatorReceives(frame.body, from: peer)
+        default: await responderReceives(frame.body, from: peer)
+        }
+    }
+
+    /// Takes a Shared Key Descriptor attribute received in a follow-up from `peer`: the peer's NIK after
+    /// a pairing setup.
+    public func handle(keyDescriptor: SharedKeyDescriptorAttribute, from peer: MACAddress) async {
+        guard var attempt = attempts[peer], let result = attempt.result, result.kind == .setup else { return }
+        do {
+            let wrapped = try NIKKeyDescriptor.wrappedKeyData(of: keyDescriptor)
+            let (nik, lifetime) = try NIKKeyData.unwrap(wrapped, kek: result.keys.kek)
+            guard let pairing = CachedPairing(npk: result.keys.npk, akm: result.keys.akm) else { throw PairingError(.crypto, "NPK of the wrong length") }
+            if !attempt.sentNIK {
+                attempt.sentNIK = true
+                attempts[peer] = attempt
+                try await sendNIK(to: peer, kek: result.keys.kek, publishID: attempt.publishID)
+            }
+            try resolver.add(nik, for: peer)
+            let device = PairedDeviceKeys(id: peer, lastAddress: peer, nik: nik, pairing: pairing, nikLifetime: lifetime)
+            devices[peer] = device
+            finish(peer, token: attempt.token, .success(device), event: .paired(device))
+        } catch let error as PairingError {
+            finish(peer, token: attempt.token, .failure(error), event: .failed(peer, error))
+        } catch {
+            let failure = PairingError(.malformed, "\(error)")
+            finish(peer, token: attempt.token, .failure(failure), event: .failed(peer, failure))
+        }
+    }
+
+    // MARK: Roles
+
+    private func respond(to frame: PASNAuthenticationFrame, from peer: MACAddress) async {
+        if let existing = attempts[peer], case .initiator = existing.role { return }   // simultaneous: ours goes on
+        if let existing = attempts[peer] {
+            finish(peer, token: existing.token, .failure(PairingError(.unexpectedMessage, "restarted by the peer")), event: nil)
+        }
+        guard attempts.count < limits.maximumAttempts else {
+            await transmitBody(PASNPairing.failureFrame(sequence: 2), to: peer)
+            return
+        }
+        let publishID = (try? PASNPairingElements.attribute(CipherSuiteInfoAttribute.self, in: PASNPairingElements.nanAttributes(in: frame)))??
+            .entries.first?.publishID ?? InstanceID(0)
+        var responder = PASNPairingResponder(own: localAddress, peer: peer, publishID: publishID, policy: policy)
+        let lookup: (IdentityResolutionAttribute, MACAddress) -> CachedPairing? = { nira, transmitter in
+            self.resolveForVerification(nira, transmitter)
+        }
+        do {
+            let reply = try responder.receive(frame1: frame, cachedPairing: lookup)
+            let token = newToken()
+            var attempt = Attempt(role: .responder(responder), token: token, started: .now, publishID: publishID)
+            attempt.verifying = verifyingCandidate
+            verifyingCandidate = nil
+            attempts[peer] = attempt
+            scheduleTimeout(peer, token)
+            await transmitBody(reply, to: peer)
+        } catch {
+            verifyingCandidate = nil
+            eventSink.yield(.failed(peer, error))
+            await transmitBody(responder.failureFrame, to: peer)
+        }
+    }
+
+    private var verifyingCandidate: MACAddress?
+
+    private func resolveForVerification(_ nira: IdentityResolutionAttribute, _ transmitter: MACAddress) -> CachedPairing? {
+        guard let id = resolver.resolve(nira, from: transmitter), let device = devices[id] else { return nil }
+        verifyingCandidate = id
+        return device.pairing
+    }
+
+    private func initiatorReceives(_ frame: PASNAuthenticationFrame, from peer: MACAddress) async {
+        guard var attempt = attempts[peer], case .initiator(var initiator) = attempt.role else { return }
+        do {
+            let (frame3, result) = try initiator.receive(frame)
+            attempt.role = .initiator(initiator)
+            attempt.result = result
+            attempt.sentNIK = result.kind == .setup
+            attempts[peer] = attempt
+            await transmitBody(frame3, to: peer)
+            if result.kind == .verification {
+                completeVerification(peer, attempt: attempt)
+            } else {
+                try await sendNIK(to: peer, kek: result.keys.kek, publishID: attempt.publishID)
+            }
+        } catch let error as PairingError {
+            await transmitBody(initiator.failureFrame, to: peer)
+            finish(peer, token: attempt.token, .failure(error), event: .failed(peer, error))
+        } catch {
+            let failure = PairingError(.malformed, "\(error)")
+            finish(peer, token: attempt.token, .failure(failure), event: .failed(peer, failure))
+        }
+    }
+
+    private func responderReceives(_ frame: PASNAuthenticationFrame, from peer: MACAddress) async {
+        guard var attempt = attempts[peer], case .responder(var responder) = attempt.role else { return }
+        do {
+            let result = try responder.receive(frame3: frame)
+            attempt.role = .responder(responder)
+            attempt.result = result
+            attempts[peer] = attempt
+            if result.kind == .verification { completeVerification(peer, attempt: attempt) }
+        } catch {
+            finish(peer, token: attempt.token, .failure(error), event: .failed(peer, error))
+        }
+    }
+
+    private func completeVerification(_ peer: MACAddress, attempt: Attempt) {
+        guard let id = attempt.verifying, var device = devices[id] else {
+            let error = PairingError(.unknownPeer, "verified a device no longer stored")
+            finish(peer, token: attempt.token, .failure(error), event: .failed(peer, error))
+            return
+        }
+        device.lastAddress = peer
+        devices[id] = device
+        finish(peer, token: attempt.token, .success(device), event: .verified(device))
+    }
+
+    // MARK: Plumbing
+
+    private func sendNIK(to peer: MACAddress, kek: [UInt8], publishID: InstanceID) async throws {
+        let wrapped = try NIKKeyData.wrap(identity, lifetime: limits.nikLifetime, kek: kek)
+        try await link.send(keyDescriptor: NIKKeyDescriptor.attribute(publishID: publishID, wrappedKeyData: wrapped), to: peer)
+    }
+
+    private func transmit(_ frame: [UInt8], to peer: MACAddress, token: UInt64) async {
+        do { try await link.send(authentication: frame) } catch {
+            let failure = PairingError(.timedOut, "PASN frame to \(peer) not sent: \(error)")
+            finish(peer, token: token, .failure(failure), event: .failed(peer, failure))
+        }
+    }
+
+    private func transmitBody(_ body: PASNAuthenticationFrame, to peer: MACAddress) async {
+        guard let bytes = try? PASNManagementFrame(body: body, destination: peer, source: localAddress, bssid: cluster).encoded() else { return }
+        try? await link.send(authentication: bytes)
+    }
+
+    private func finish(_ peer: MACAddress, token: UInt64, _ result: Result<PairedDeviceKeys, PairingError>, event: PairingEvent?) {
+        guard let attempt = attempts[peer], attempt.token == token else { return }
+        attempts[peer] = nil
+        attempt.waiter?.resume(returning: result)
+        if let event { eventSink.yield(event) }
+    }
+
+    private func newToken() -> UInt64 {
+        defer { nextToken += 1 }
+        return nextToken
+    }
+
+    private func scheduleTimeout(_ peer: MACAddress, _ token: UInt64) {
+        let lifetime = limits.attemptLifetime
+        Task { [weak self] in
+            try? await Task.sleep(for: lifetime)
+            await self?.timeOut(peer, token)
+        }
+    }
+
+    private func timeOut(_ peer: MACAddress, _ token: UInt64) {
+        let error = PairingError(.timedOut, "pairing with \(peer) did not finish in \(limits.attemptLifetime)")
+        finish(peer, token: token, .failure(error), event: .failed(peer, error))
+    }
+
+    /// Fails attempts older than their lifetime (the timers do it too; this bounds the table even when
+    /// a timer is late).
+    private func expire() {
+        let now = ContinuousClock.now
+        for (peer, attempt) in attempts where now - attempt.started > limits.attemptLifetime {
+            timeOut(peer, attempt.token)
+        }
+    }
+}

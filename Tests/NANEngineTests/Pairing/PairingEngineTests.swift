@@ -1,0 +1,122 @@
+@testable import NANEngine
+import NANWire
+import Testing
+
+/// Two (or three) pairing engines over a loopback air: every Authentication frame and follow-up goes
+/// through its wire codec to the addressed engine at once. Pairing with a PIN (SAE), opportunistically
+/// (PASN), a wrong PIN on both sides, verification with the cached NPK after the peer's NMI changed, and
+/// the attempts table's bounds.
+@Suite struct PairingEngineTests {
+    actor LoopbackAir {
+        var engines: [MACAddress: PairingEngine] = [:]
+        func attach(_ engine: PairingEngine) { engines[engine.localAddress] = engine }
+        func deliver(authentication frame: [UInt8]) async {
+            guard let header = try? PASNManagementFrame(bytes: frame), let engine = engines[header.header.destination] else { return }
+            await engine.handle(authentication: frame)
+        }
+        func deliver(_ attribute: SharedKeyDescriptorAttribute, from source: MACAddress, to peer: MACAddress) async {
+            guard let engine = engines[peer], let bytes = try? attribute.encoded(),
+                  let decoded = try? SharedKeyDescriptorAttribute(decoding: bytes) else { return }
+            await engine.handle(keyDescriptor: decoded, from: source)
+        }
+    }
+
+    struct Link: PairingLink {
+        let air: LoopbackAir
+        let source: MACAddress
+        func send(authentication frame: [UInt8]) async throws { await air.deliver(authentication: frame) }
+        func send(keyDescriptor: SharedKeyDescriptorAttribute, to peer: MACAddress) async throws {
+            await air.deliver(keyDescriptor, from: source, to: peer)
+        }
+    }
+
+    static let a = MACAddress(0x02, 0, 0, 0, 0, 0x0a), b = MACAddress(0x02, 0, 0, 0, 0, 0x0b)
+    static let cluster = MACAddress(0x50, 0x6f, 0x9a, 0x01, 0x00, 0x01)
+    static let pin = Array("123456".utf8)
+
+    static func engine(_ address: MACAddress, on air: LoopbackAir, identity: NANIdentityKey? = nil, devices: [PairedDeviceKeys] = [],
+                       limits: PairingEngine.Limits = .init()) async throws -> PairingEngine {
+        let engine = PairingEngine(localAddress: address, cluster: cluster, identity: try identity ?? .random(),
+                                   link: Link(air: air, source: address), devices: devices, limits: limits)
+        await air.attach(engine)
+        return engine
+    }
+
+    static func failure(_ body: () async throws -> Void) async -> PairingError.Code? {
+        do { try await body(); return nil } catch let error as PairingError { return error.code } catch { return nil }
+    }
+
+    @Test func pinPairingLeavesEachSideThePeersNIKAndTheSameNPK() async throws {
+        let air = LoopbackAir()
+        let nikA = try NANIdentityKey.random(), nikB = try NANIdentityKey.random()
+        let engineA = try await Self.engine(Self.a, on: air, identity: nikA)
+        let engineB = try await Self.engine(Self.b, on: air, identity: nikB)
+        await engineB.setPolicy(password: Self.pin, allowsOpportunistic: false)
+        let device = try await engineA.pair(with: Self.b, publishID: InstanceID(1), method: .password(Self.pin))
+        #expect(device.nik == nikB && device.pairing.akm == .sae)
+        let onB = try #require(await engineB.pairedDevices.first)
+        #expect(onB.nik == nikA && onB.pairing.npk == device.pairing.npk)
+        let counts = (await engineA.attemptCount, await engineB.attemptCount)
+        #expect(counts == (0, 0))
+    }
+
+    @Test func opportunisticPairingNeedsTheResponderToAllowIt() async throws {
+        let air = LoopbackAir()
+        let engineA = try await Self.engine(Self.a, on: air), engineB = try await Self.engine(Self.b, on: air)
+        #expect(await Self.failure { _ = try await engineA.pair(with: Self.b, publishID: InstanceID(1), method: .opportunistic) } == .rejected)
+        await engineB.setPolicy(password: nil, allowsOpportunistic: true)
+        let device = try await engineA.pair(with: Self.b, publishID: InstanceID(1), method: .opportunistic)
+        #expect(device.pairing.akm == .pasn)
+        #expect(await engineB.pairedDevices.first?.pairing.npk == device.pairing.npk)
+    }
+
+    @Test func wrongPINFailsOnBothSidesAndStoresNothing() async throws {
+        let air = LoopbackAir()
+        let engineA = try await Self.engine(Self.a, on: air), engineB = try await Self.engine(Self.b, on: air)
+        await engineB.setPolicy(password: Array("000000".utf8), allowsOpportunistic: false)
+        var events = engineB.events.makeAsyncIterator()
+        #expect(await Self.failure { _ = try await engineA.pair(with: Self.b, publishID: InstanceID(1), method: .password(Self.pin)) } == .wrongPassword)
+        guard case .failed(let peer, let error)? = await events.next() else { Issue.record("no failure on the responder"); return }
+        #expect(peer == Self.a && error.code == .wrongPassword)
+        let stored = (await engineA.pairedDevices.count, await engineB.pairedDevices.count)
+        #expect(stored == (0, 0))
+    }
+
+    @Test func verificationAfterAnNMIChangeResolvesAndProvesThePeer() async throws {
+        let air = LoopbackAir()
+        let nikB = try NANIdentityKey.random()
+        let engineA = try await Self.engine(Self.a, on: air)
+        let engineB = try await Self.engine(Self.b, on: air, identity: nikB)
+        await engineB.setPolicy(password: Self.pin, allowsOpportunistic: false)
+        let paired = try await engineA.pair(with: Self.b, publishID: InstanceID(1), method: .password(Self.pin))
+
+        // B restarts NAN with a new random NMI, keeping its NIK and its pairings.
+        let newB = MACAddress(0x06, 0x11, 0x22, 0x33, 0x44, 0x55)
+        let restartedB = try await Self.engine(newB, on: air, identity: nikB, devices: engineB.pairedDevices)
+        let nira = try await restartedB.identityResolution()
+        let resolved = try #require(await engineA.resolve(nira, from: newB))
+        #expect(resolved.id == Self.b && resolved.lastAddress == newB)
+        #expect(await engineA.resolve(nira, from: Self.b) == nil)   // replayed from another address
+
+        var events = restartedB.events.makeAsyncIterator()
+        let verified = try await engineA.verify(resolved.id, at: newB, publishID: InstanceID(1))
+        #expect(verified.pairing.npk == paired.pairing.npk && verified.lastAddress == newB)
+        guard case .verified(let onB)? = await events.next() else { Issue.record("B did not verify A"); return }
+        #expect(onB.id == Self.a)
+
+        // An unpaired device C is never resolved as B.
+        let engineC = try await Self.engine(MACAddress(0x02, 0, 0, 0, 0, 0x0c), on: air)
+        #expect(await engineA.resolve(try engineC.identityResolution(), from: engineC.localAddress) == nil)
+    }
+
+    @Test func attemptsAreBoundedByCountAndAge() async throws {
+        let air = LoopbackAir()
+        let engineA = try await Self.engine(Self.a, on: air, limits: .init(maximumAttempts: 1, attemptLifetime: .milliseconds(300)))
+        let silent = MACAddress(0x02, 0, 0, 0, 0, 0x99)   // nobody answers
+        async let first = Self.failure { _ = try await engineA.pair(with: silent, publishID: InstanceID(1), method: .opportunistic) }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(await Self.failure { _ = try await engineA.pair(with: Self.b, publishID: InstanceID(1), method: .opportunistic) } == .tableFull)
+        #expect(await first == .timedOut)
+        #expect(await engineA.attemptCount == 0)
+    }
+}

@@ -320,10 +320,6 @@ actor DataPathEngine {
         do {
             try await radio.addPeer(link)
             try await radio.addPeerDataStation(link, on: interface)
-            if let key = link.key {
-                trace?("dp install \(key) on \(interface.name), then authorize")
-                try await radio.installKey(key, for: link, on: interface)
-            }
         } catch {
             if var table = negotiations {
                 let reason = DataPathEndReason(.kernelFailure, code: .resourceLimitation, detail: "\(error)")
@@ -340,7 +336,7 @@ actor DataPathEngine {
         let connection = DataPathConnection(
             id: link.id, interfaceName: interface.name, localNDI: interface.address, peerNDI: link.peerNDI,
             localAddress: InterfaceIdentifier(eui64Of: interface.address).linkLocalAddress,
-            peerAddress: peerIID.linkLocalAddress, cipherSuite: link.cipherSuiteName, peerServiceInfo: link.peerServiceInfo,
+            peerAddress: peerIID.linkLocalAddress, cipherSuite: link.pairwiseKey.map { "\($0.cipherSuite)" } ?? "open", peerServiceInfo: link.peerServiceInfo,
             isInitiator: link.isInitiator)
         connectionReports.append(connection)
         report(link.id, .connected(connection), final: false)

@@ -22,12 +22,9 @@ public struct NDPLink: Hashable, Sendable {
     public var peerServiceInfo: [UInt8]
     /// The publish instance the data path is for.
     public var publishID: InstanceID
-    /// The pairwise key of a secure data path (NCS-SK): install it for the peer's NDI station with
-    /// `NEW_KEY`, then authorize the station. Nil for an open data path (authorize at once).
-    public var key: NDPInstallableKey? = nil
-
-    /// `open`, `NCS-SK-128` or `NCS-SK-256`.
-    public var cipherSuiteName: String { key.map { "\($0.suite)" } ?? "open" }
+    /// The pairwise key of a secure data path, installed before the peer's NDI station is authorized; nil
+    /// for an open one.
+    public var pairwiseKey: DataPathPairwiseKey? = nil
 }
 
 /// What the negotiation asks its owner to do.
@@ -418,7 +415,7 @@ public struct DataPathNegotiations: Sendable {
         NDPLink(id: id, isInitiator: entry.isInitiator, localNDI: entry.localNDI, peerNDI: peerNDI,
                 peerAvailability: availability, peerCommittedDW: entry.peerCommittedDW, peerElements: entry.peerElements,
                 peerInterfaceID: entry.peerInterfaceID, peerServiceInfo: entry.peerServiceInfo, publishID: entry.publishID,
-                key: entry.key)
+                pairwiseKey: entry.key.flatMap { DataPathPairwiseKey(cipherSuite: $0.suite, temporalKey: $0.temporalKey) })
     }
 
     private static func send(_ outgoing: Outgoing, _ id: NDPIdentifier) -> DataPathAction {

@@ -113,20 +113,25 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
         try await step("add the peer's NDI station") {
             try await addStation(Self.stationVariants(scope: scope, peer: link.peerNDI, ht: nil, vht: nil), kind: "NDI")
         }
-        guard link.key == nil else { return }   // a secure data path: authorized by installKey, after NEW_KEY
-        try await step("authorize the peer's NDI station") {
-            try await session.setStationFlags(scope, peer: link.peerNDI, mask: .authorized, set: .authorized)
+        if let key = link.pairwiseKey {
+            try await installPairwiseKey(key, for: link.peerNDI, of: link.id.peer, on: data)
+        }
+        try await authorizePeerDataStation(link.peerNDI, of: link.id.peer, on: data)
+    }
+
+    func installPairwiseKey(_ key: DataPathPairwiseKey, for peerNDI: MACAddress, of peerNMI: MACAddress,
+                            on data: DataInterface) async throws {
+        let scope = StationScope.dataInterface(InterfaceIndex(rawValue: data.index), peerManagementAddress: peerNMI)
+        try await step("install the \(key.cipherSuite) key for the peer's NDI station") {
+            try await session.addKey(NANKey(scope: scope, peer: peerNDI, cipher: CipherSuite(rawValue: key.cipherSuite.keyCipherSelector),
+                                            index: 0, data: key.temporalKey))
         }
     }
 
-    func installKey(_ key: NDPInstallableKey, for link: NDPLink, on data: DataInterface) async throws {
-        let scope = StationScope.dataInterface(InterfaceIndex(rawValue: data.index), peerManagementAddress: link.id.peer)
-        try await step("install the \(key.suite) key for the peer's NDI station") {
-            try await session.addKey(NANKey(scope: scope, peer: key.peerNDI, cipher: CipherSuite(rawValue: key.cipherSelector),
-                                            index: key.keyIndex, data: key.temporalKey))
-        }
+    func authorizePeerDataStation(_ peerNDI: MACAddress, of peerNMI: MACAddress, on data: DataInterface) async throws {
+        let scope = StationScope.dataInterface(InterfaceIndex(rawValue: data.index), peerManagementAddress: peerNMI)
         try await step("authorize the peer's NDI station") {
-            try await session.setStationFlags(scope, peer: key.peerNDI, mask: .authorized, set: .authorized)
+            try await session.setStationFlags(scope, peer: peerNDI, mask: .authorized, set: .authorized)
         }
     }
 

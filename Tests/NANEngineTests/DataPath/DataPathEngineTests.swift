@@ -16,7 +16,7 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
     }
     var failStations = false
     /// Keys installed per peer NDI, and the NDI stations authorized (only after their key, if secure).
-    let security = Mutex<(keys: [MACAddress: NDPInstallableKey], authorized: Set<MACAddress>, authorizedBeforeKey: Bool)>(([:], [], false))
+    let security = Mutex<(keys: [MACAddress: DataPathPairwiseKey], authorized: Set<MACAddress>, authorizedBeforeKey: Bool)>(([:], [], false))
 
     init(nmi: MACAddress, ndi: MACAddress) {
         localAddress = nmi
@@ -46,15 +46,20 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
     }
     func addPeerDataStation(_ link: NDPLink, on interface: DataInterface) async throws {
         state.withLock { _ = $0.stations.insert(link.peerNDI) }
-        if link.key == nil { security.withLock { _ = $0.authorized.insert(link.peerNDI) } }
+        // As the real radio: a secure data path's key goes in before the station is authorized.
+        if let key = link.pairwiseKey { try await installPairwiseKey(key, for: link.peerNDI, of: link.id.peer, on: interface) }
+        try await authorizePeerDataStation(link.peerNDI, of: link.id.peer, on: interface)
     }
-    func installKey(_ key: NDPInstallableKey, for link: NDPLink, on interface: DataInterface) async throws {
-        guard state.withLock({ $0.stations.contains(key.peerNDI) }) else { throw DataPathError.stopped }
+    func installPairwiseKey(_ key: DataPathPairwiseKey, for peerNDI: MACAddress, of peerNMI: MACAddress,
+                            on interface: DataInterface) async throws {
+        guard state.withLock({ $0.stations.contains(peerNDI) }) else { throw DataPathError.stopped }
         security.withLock {
-            if $0.authorized.contains(key.peerNDI) { $0.authorizedBeforeKey = true }
-            $0.keys[key.peerNDI] = key
-            $0.authorized.insert(key.peerNDI)
+            if $0.authorized.contains(peerNDI) { $0.authorizedBeforeKey = true }
+            $0.keys[peerNDI] = key
         }
+    }
+    func authorizePeerDataStation(_ peerNDI: MACAddress, of peerNMI: MACAddress, on interface: DataInterface) async throws {
+        security.withLock { _ = $0.authorized.insert(peerNDI) }
     }
     func removePeerDataStation(_ peerNDI: MACAddress, of peerNMI: MACAddress, on interface: DataInterface) async {
         state.withLock { _ = $0.stations.remove(peerNDI) }
@@ -161,7 +166,7 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         #expect(other.cipherSuite == "\(suite)")
         let keyOnA = try #require(radioA.security.withLock { $0.keys[radioB.ndi] })
         let keyOnB = try #require(radioB.security.withLock { $0.keys[radioA.ndi] })
-        #expect(keyOnA.temporalKey == keyOnB.temporalKey && keyOnA.suite == suite)
+        #expect(keyOnA.temporalKey == keyOnB.temporalKey && keyOnA.cipherSuite == suite)
         #expect(!radioA.security.withLock(\.authorizedBeforeKey) && !radioB.security.withLock(\.authorizedBeforeKey))
         await b.end(id)
         guard case .terminated = await bIterator.next(), case .terminated = await aIterator.next() else {

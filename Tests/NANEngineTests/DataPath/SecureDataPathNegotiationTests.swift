@@ -104,13 +104,13 @@ private func handshake(_ pair: inout Pair, _ suite: NDPCipherSuite) throws -> Ha
         #expect(run.response.message.ndp.status == .continued && run.response.message.ndp.securityPresentFlag)
         #expect(run.confirm.message.ndp.status == .continued && run.confirm.message.sharedKeyDescriptor != nil)
         #expect(run.keyInstall.message.subtype == .dataPathKeyInstall && run.keyInstall.message.ndp.status == .accepted)
-        let initiatorKey = try #require(run.initiatorLink.key)
-        let responderKey = try #require(run.responderLink.key)
-        #expect(initiatorKey.suite == suite && responderKey.suite == suite)
+        let initiatorKey = try #require(run.initiatorLink.pairwiseKey)
+        let responderKey = try #require(run.responderLink.pairwiseKey)
+        #expect(initiatorKey.cipherSuite == suite && responderKey.cipherSuite == suite)
         #expect(initiatorKey.temporalKey == responderKey.temporalKey && initiatorKey.temporalKey.count == suite.tkLength)
-        #expect(initiatorKey.cipherSelector == (suite == .sk128 ? 0x000F_AC04 : 0x000F_AC09))
-        #expect(initiatorKey.peerNDI == publisherNDI && responderKey.peerNDI == subscriberNDI)
-        #expect(run.initiatorLink.cipherSuiteName == "\(suite)" && run.responderLink.peerServiceInfo == [7])
+        #expect(initiatorKey.cipherSuite.keyCipherSelector == (suite == .sk128 ? 0x000F_AC04 : 0x000F_AC09))
+        #expect(run.initiatorLink.peerNDI == publisherNDI && run.responderLink.peerNDI == subscriberNDI)
+        #expect(run.responderLink.peerServiceInfo == [7])
         #expect(pair.initiator.phases.values.allSatisfy { $0 == .established })
         #expect(pair.responder.phases.values.allSatisfy { $0 == .established })
         #expect(pair.initiator.entries.values.allSatisfy { $0.keyExchange == nil })
@@ -121,7 +121,7 @@ private func handshake(_ pair: inout Pair, _ suite: NDPCipherSuite) throws -> Ha
         let pmk = try NDPPairwiseMasterKey(passphrase: "correct horse", suite: .sk128, serviceID: Run.serviceID, publisherNMI: publisherNMI)
         var pair = Pair(publisher: NDPSecurityPolicy(credential: .pmk(pmk), serviceID: Run.serviceID))
         let run = try handshake(&pair, .sk128)
-        #expect(run.initiatorLink.key?.temporalKey == run.responderLink.key?.temporalKey)
+        #expect(run.initiatorLink.pairwiseKey?.temporalKey == run.responderLink.pairwiseKey?.temporalKey)
     }
 
     @Test func aWrongPassphraseIsRefusedOnBothSidesAndLeavesNothing() throws {
@@ -286,7 +286,7 @@ private func handshake(_ pair: inout Pair, _ suite: NDPCipherSuite) throws -> Ha
         let afterConfirm = responder.receive(try DataPathMessage(NANActionFrame(actionBody: confirm)), body: confirm,
                                              from: subscriberNMI, now: .now)
         let link = try #require(established(afterConfirm))
-        #expect(link.key?.suite == .sk128 && link.key?.peerNDI == subscriberNDI)
+        #expect(link.pairwiseKey?.cipherSuite == .sk128 && link.peerNDI == subscriberNDI)
         let install = try #require(try onAir(afterConfirm).first)
         let theirInstall = try #require(try DataPathMessage(NANActionFrame(actionBody: keyInstall)).sharedKeyDescriptor?
             .decodedKeyDescriptor(micLength: 16))
@@ -318,6 +318,6 @@ private func handshake(_ pair: inout Pair, _ suite: NDPCipherSuite) throws -> Ha
         let afterInstall = initiator.receive(try DataPathMessage(NANActionFrame(actionBody: keyInstall)), body: keyInstall,
                                              from: publisherNMI, now: .now)
         let link = try #require(established(afterInstall))
-        #expect(link.key?.peerNDI == publisherNDI && link.key?.temporalKey.count == 16)
+        #expect(link.peerNDI == publisherNDI && link.pairwiseKey?.temporalKey.count == 16)
     }
 }

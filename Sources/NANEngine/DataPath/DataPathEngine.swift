@@ -44,11 +44,22 @@ actor DataPathEngine {
     var keepaliveInterval: Duration = .seconds(2)
     /// After this many unacknowledged probes in a row the peer is lost and its data paths end.
     var peerLossMisses = 5
-    /// A data path with no packets either way for this long is ended (nil: never).
+    /// A data path with no packets either way for this long is ended (nil: never), unless it was given
+    /// its own with ``request(to:publishID:serviceInfo:idleTimeout:)`` or ``accept(publishID:serviceInfo:from:idleTimeout:)``.
     var idleTimeout: Duration? = nil
+    /// Idle timeouts asked for per publish (applied to the data paths it accepts) and per requested data path.
+    private var publishIdleTimeouts: [InstanceID: Duration] = [:]
+    private var pathIdleTimeouts: [NDPIdentifier: Duration] = [:]
 
-    /// Sets the idle timeout (nil: never).
+    /// Sets the default idle timeout (nil: never).
     func setIdleTimeout(_ timeout: Duration?) { idleTimeout = timeout }
+
+    /// The idle timeout of one data path.
+    func idleTimeout(of id: NDPIdentifier) -> Duration? {
+        if let own = pathIdleTimeouts[id] { return own }
+        if let publishID = pathPublish[id], let forPublish = publishIdleTimeouts[publishID] { return forPublish }
+        return idleTimeout
+    }
 
     /// Sets how often peers are probed and after how many unanswered probes they are lost.
     func setKeepalive(interval: Duration, misses: Int) {
@@ -100,10 +111,13 @@ actor DataPathEngine {
 
     /// Accepts data-path requests to our publish `publishID`; the stream reports each one. Ends with the engine.
     /// With `security`, only NCS-SK requests with that credential are accepted; without, only open ones.
+    /// `idleTimeout` ends each accepted data path after that long without a packet either way (nil: the
+    /// engine's default).
     func accept(publishID: InstanceID, serviceInfo: [UInt8] = [], from peers: Set<MACAddress>? = nil,
-                security: NDPSecurityPolicy? = nil) async throws -> AsyncStream<DataPathEvent> {
+                security: NDPSecurityPolicy? = nil, idleTimeout: Duration? = nil) async throws -> AsyncStream<DataPathEvent> {
         _ = try await ready()
         negotiations?.publishSecurity[publishID] = security
+        publishIdleTimeouts[publishID] = idleTimeout
         negotiations?.acceptingPublishes.insert(publishID)
         negotiations?.admittedPeers[publishID] = peers
         negotiations?.responseServiceInfo[publishID] = serviceInfo
@@ -119,12 +133,14 @@ actor DataPathEngine {
         negotiations?.admittedPeers[publishID] = nil
         negotiations?.publishSecurity[publishID] = nil
         publishWatchers.removeValue(forKey: publishID)?.finish()
+        publishIdleTimeouts[publishID] = nil
     }
 
     /// Asks `peer` for a data path to its publish `publishID` (NCS-SK with `security`, else open); the stream
-    /// reports how it goes.
-    func request(to peer: MACAddress, publishID: InstanceID, serviceInfo: [UInt8] = [], security: NDPSecurityPolicy? = nil)
-        async throws -> (NDPIdentifier, AsyncStream<DataPathEvent>) {
+    /// reports how it goes. `idleTimeout` ends it after that long without a packet either way (nil: the
+    /// engine's default).
+    func request(to peer: MACAddress, publishID: InstanceID, serviceInfo: [UInt8] = [], security: NDPSecurityPolicy? = nil,
+                 idleTimeout: Duration? = nil) async throws -> (NDPIdentifier, AsyncStream<DataPathEvent>) {
         _ = try await ready()
         guard var table = negotiations,
               let (id, actions) = try table.initiate(to: peer, publishID: publishID, serviceInfo: serviceInfo,
@@ -134,6 +150,7 @@ actor DataPathEngine {
         negotiations = table
         let (stream, continuation) = AsyncStream.makeStream(of: DataPathEvent.self, bufferingPolicy: .bufferingNewest(16))
         pathWatchers[id] = continuation
+        pathIdleTimeouts[id] = idleTimeout
         await perform(actions)
         return (id, stream)
     }
@@ -237,11 +254,13 @@ actor DataPathEngine {
                   let any = established.values.first(where: { $0.id.peer == peer }) else { continue }
             await transmit(Outgoing(bytes: bytes, ndp: any.id, attempts: 0, last: true, keepalive: peer))
         }
-        guard let idleTimeout, let interface else { return }
+        guard let interface else { return }
         for link in established.values {
-            guard let packets = await radio.packetCount(of: link.peerNDI, on: interface) else { continue }
+            guard let limit = idleTimeout(of: link.id),
+                  let packets = await radio.packetCount(of: link.peerNDI, on: interface) else { continue }
             if let seen = activity[link.id], seen.packets == packets {
-                if now - seen.since >= idleTimeout, var table = negotiations {
+                if now - seen.since >= limit, var table = negotiations {
+                    trace?("dp \(link.id) idle for \(now - seen.since): ending it")
                     let actions = table.terminate(link.id, reason: DataPathEndReason(.idle, code: .unspecified))
                     negotiations = table
                     await perform(actions)
@@ -295,6 +314,7 @@ actor DataPathEngine {
             case .ended(let id, let reason, let wasEstablished):
                 trace?("dp ended \(id) \(reason)")
                 if wasEstablished || established[id] != nil { await tearDown(id) }
+                pathIdleTimeouts[id] = nil
                 waiting.removeAll { $0.ndp == id && !$0.last }
                 report(id, .terminated(id, reason), final: true)
             }
@@ -345,6 +365,7 @@ actor DataPathEngine {
     private func tearDown(_ id: NDPIdentifier) async {
         connectionReports.removeAll { $0.id == id }
         activity[id] = nil
+        pathIdleTimeouts[id] = nil
         guard let link = established.removeValue(forKey: id), let interface else { return }
         if !established.values.contains(where: { $0.id.peer == link.id.peer }) { liveness[link.id.peer] = nil }
         if !established.values.contains(where: { $0.peerNDI == link.peerNDI }) {

@@ -11,11 +11,14 @@ extension NANEngine {
     ///
     /// - Throws: `DataPathError.notSupported` without data-path support, or the kernel's error creating
     ///   the data interface or installing the schedule.
-    /// `peers` limits who may connect (NMI addresses); nil accepts anyone.
+    /// `peers` limits who may connect (NMI addresses); nil accepts anyone. `idleTimeout` ends each accepted
+    /// data path after that long with no packet either way (reason `idle`); nil: never.
     public func acceptDataPaths(publishID: InstanceID, serviceInfo: [UInt8] = [], from peers: Set<MACAddress>? = nil,
-                                security: NDPSecurityPolicy? = nil) async throws -> AsyncStream<DataPathEvent> {
+                                security: NDPSecurityPolicy? = nil, idleTimeout: Duration? = nil) async throws
+        -> AsyncStream<DataPathEvent> {
         guard let dataPath else { throw DataPathError.notSupported }
-        return try await dataPath.accept(publishID: publishID, serviceInfo: serviceInfo, from: peers, security: security)
+        return try await dataPath.accept(publishID: publishID, serviceInfo: serviceInfo, from: peers, security: security,
+                                         idleTimeout: idleTimeout)
     }
 
     /// Stops accepting requests to `publishID`; data paths already up stay up.
@@ -25,12 +28,15 @@ extension NANEngine {
 
     /// Requests a data path to `peer`'s publish `publishID`: NCS-SK with `security` (its first suite), open
     /// without. The stream reports `.connected` or `.terminated`, then `.terminated` when it ends.
+    /// `idleTimeout` ends it after that long with no packet either way (reason `idle`); nil: never.
     ///
     /// - Throws: ``NDPSecurityError`` when the credential cannot be used, `DataPathError.tooManyDataPaths`.
     public func requestDataPath(to peer: MACAddress, publishID: InstanceID, serviceInfo: [UInt8] = [],
-                                security: NDPSecurityPolicy? = nil) async throws -> (NDPIdentifier, AsyncStream<DataPathEvent>) {
+                                security: NDPSecurityPolicy? = nil, idleTimeout: Duration? = nil) async throws
+        -> (NDPIdentifier, AsyncStream<DataPathEvent>) {
         guard let dataPath else { throw DataPathError.notSupported }
-        return try await dataPath.request(to: peer, publishID: publishID, serviceInfo: serviceInfo, security: security)
+        return try await dataPath.request(to: peer, publishID: publishID, serviceInfo: serviceInfo, security: security,
+                                          idleTimeout: idleTimeout)
     }
 
     /// Ends a data path (a termination is sent to the peer).

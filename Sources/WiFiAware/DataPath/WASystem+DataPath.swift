@@ -15,8 +15,10 @@ extension WASystem {
     ///   - security: `.open` (explicit), or a passphrase or PMK (NCS-SK): then only requests with the same
     ///     credential and one of its suites are accepted. A request refused (another passphrase, open
     ///     against secure) is reported as `.terminated` with reason `security-failure`.
+    ///   - idleTimeout: Each accepted data path ends (reason `idle`) after this long with no packet either
+    ///     way; nil: never.
     public func acceptDataPaths(for publisher: WAPublisher, from devices: WADeviceSelection = .anyDevice,
-                                security: WADataPathSecurity) -> AsyncThrowingStream<WADataPathEvent, any Error> {
+                                security: WADataPathSecurity, idleTimeout: Duration? = nil) -> AsyncThrowingStream<WADataPathEvent, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: WADataPathEvent.self, bufferingPolicy: .bufferingNewest(64))
         let handle = publisher.handle
         let serviceName = publisher.service.name.rawValue
@@ -36,7 +38,8 @@ extension WASystem {
                     publishID = handle.instanceID
                 }
                 guard let publishID else { return }
-                let events = try await engine.acceptDataPaths(publishID: publishID, from: admitted, security: policy)
+                let events = try await engine.acceptDataPaths(publishID: publishID, from: admitted, security: policy,
+                                                              idleTimeout: idleTimeout)
                 var connections: [NDPIdentifier: WADataPathConnection] = [:]
                 await withTaskCancellationHandler {
                     for await event in events { continuation.yield(WADataPathEvent(event, connections: &connections)) }
@@ -53,7 +56,8 @@ extension WASystem {
     }
 
     /// Requests a data path to a discovered endpoint, runs `body` with it once it is up, and tears it down
-    /// when `body` returns or throws (or the task is cancelled).
+    /// when `body` returns or throws (or the task is cancelled). With `idleTimeout` it ends by itself (a
+    /// `.terminated` event with reason `idle` in the stream) after that long with no packet either way.
     ///
     /// `security`: `.open` (explicit), or a passphrase or PMK: an NCS-SK data path with its first suite,
     /// which the publisher must accept with the same credential.
@@ -62,7 +66,7 @@ extension WASystem {
     ///   answer or the key exchange fails, ``WAError/Code/invalidArgument`` for an unusable passphrase or
     ///   PMK, ``WAError/Code/noRadioResources`` when too many data paths are up, or what `body` throws.
     public func withDataPath<Result: Sendable>(
-        to endpoint: WAEndpoint, security: WADataPathSecurity,
+        to endpoint: WAEndpoint, security: WADataPathSecurity, idleTimeout: Duration? = nil,
         _ body: (WADataPathConnection, AsyncStream<WADataPathEvent>) async throws -> Result
     ) async throws -> Result {
         let policy = try security.policy(service: endpoint.service.rawValue)
@@ -72,7 +76,8 @@ extension WASystem {
         let id: NDPIdentifier
         let events: AsyncStream<DataPathEvent>
         do {
-            (id, events) = try await engine.requestDataPath(to: endpoint.address, publishID: endpoint.instanceID, security: policy)
+            (id, events) = try await engine.requestDataPath(to: endpoint.address, publishID: endpoint.instanceID,
+                                                            security: policy, idleTimeout: idleTimeout)
         } catch let error as DataPathError where error == .tooManyDataPaths {
             throw WAError(.noRadioResources, message: "too many data paths are up on \(adapterName)", underlying: error)
         } catch {

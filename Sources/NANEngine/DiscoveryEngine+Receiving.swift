@@ -41,7 +41,8 @@ extension DiscoveryEngine {
         DiscoveryResult(
             peer: peer, peerInstanceID: item.instanceID, localInstanceID: local, serviceInfo: item.serviceInfo,
             offersDataPath: item.offersDataPath,
-            radio: peers.facts(for: peer) ?? PeerRadioFacts(discoveryWindowsHeard: 0, lastHeard: clock.now))
+            radio: peers.facts(for: peer) ?? PeerRadioFacts(discoveryWindowsHeard: 0, lastHeard: clock.now),
+            identityResolution: item.identityResolution)
     }
 
     /// Notes that function `id` heard the peer instance `key` now, and reports `event` unless that instance
@@ -136,7 +137,8 @@ extension DiscoveryEngine {
         let message = ReceivedMessage(
             peer: peer, peerInstanceID: item.instanceID, localInstanceID: item.requestorInstanceID,
             payload: item.serviceInfo,
-            radio: peers.facts(for: peer) ?? PeerRadioFacts(discoveryWindowsHeard: 0, lastHeard: clock.now))
+            radio: peers.facts(for: peer) ?? PeerRadioFacts(discoveryWindowsHeard: 0, lastHeard: clock.now),
+            identityResolution: item.identityResolution, keyDescriptor: item.keyDescriptor)
         deliver(.messageReceived(message), to: function)
     }
 

@@ -99,6 +99,8 @@ actor DiscoveryEngine {
     var statusWaiters: [UInt64: CheckedContinuation<Bool, Never>] = [:]
     var earlyStatuses: [UInt64: Bool] = [:]
     var stopped = false
+    /// Our NIRA, put in every publish and subscribe frame; nil when we have no NIK to announce.
+    var identityResolution: IdentityResolutionAttribute?
     var statistics = EngineStatistics()
 
     init(radio: any DiscoveryRadio, codec: any DiscoveryFrameCodec, options: Options = Options()) {
@@ -188,6 +190,9 @@ actor DiscoveryEngine {
     }
 
     /// Joined a cluster, and (user-space path) heard a DW notification since.
+    /// Sets (or clears) the NIRA our publish and subscribe frames carry.
+    func setIdentityResolution(_ nira: IdentityResolutionAttribute?) { identityResolution = nira }
+
     var isSynchronized: Bool {
         cluster != nil && (radio.discoveryMode == .offloaded || windowsSinceJoin > 0)
     }

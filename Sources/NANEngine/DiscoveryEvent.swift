@@ -34,6 +34,8 @@ public struct DiscoveryResult: Hashable, Sendable {
     public var offersDataPath: Bool
     /// The peer's radio facts when it matched.
     public var radio: PeerRadioFacts
+    /// The NIRA the peer's frame carried: resolve it against the paired devices' NIKs.
+    public var identityResolution: IdentityResolutionAttribute? = nil
 }
 
 /// A follow-up message from a peer.
@@ -48,6 +50,11 @@ public struct ReceivedMessage: Hashable, Sendable {
     public var payload: [UInt8]
     /// The sender's radio facts when it arrived.
     public var radio: PeerRadioFacts
+    /// The NIRA the sender's frame carried, if any.
+    public var identityResolution: IdentityResolutionAttribute? = nil
+    /// A Shared Key Descriptor attribute sent with the message: NAN pairing's NIK key data, for the
+    /// pairing engine (``PairingEngine/handle(keyDescriptor:from:)``).
+    public var keyDescriptor: SharedKeyDescriptorAttribute? = nil
 }
 
 /// A peer instance a session had reported and no longer hears.

@@ -42,8 +42,21 @@ public struct NANEngine: Sendable {
         try await core.send(payload, from: local, to: peer, peerInstanceID: peerInstanceID)
     }
 
+    /// Sends a follow-up carrying a Shared Key Descriptor attribute (NAN pairing's NIK key data) from our
+    /// instance `local` to a peer's instance. User-space discovery only.
+    public func send(
+        keyDescriptor: SharedKeyDescriptorAttribute, from local: InstanceID, to peer: MACAddress, peerInstanceID: InstanceID
+    ) async throws -> DeliveryStatus {
+        try await core.send([], from: local, to: peer, peerInstanceID: peerInstanceID, keyDescriptor: keyDescriptor)
+    }
+
     /// Every peer heard so far, most recent first, with radio facts from its discovery frames.
     public func peers() async -> [Peer] { await core.knownPeers() }
+
+    /// Makes our publish and subscribe frames carry `nira` (a NAN Identity Resolution attribute from our
+    /// NIK over our NMI, ``NANIdentityKey/identityResolution(nmi:)``), so paired devices recognise us
+    /// whatever our NMI; nil stops. Make a fresh one at every NMI change. Offloaded discovery ignores it.
+    public func setIdentityResolution(_ nira: IdentityResolutionAttribute?) async { await core.setIdentityResolution(nira) }
 
     /// Counters of frames, windows and drops.
     public func statistics() async -> EngineStatistics { await core.statistics }

@@ -21,6 +21,10 @@ struct ServiceAnnouncement: Sendable {
     var rangeLimited: Bool
     /// The sender offers a NAN data path for this service.
     var offersDataPath: Bool
+    /// The NAN Identity Resolution attribute of the frame that carried it (received announcements only).
+    var identityResolution: IdentityResolutionAttribute?
+    /// A Shared Key Descriptor attribute sent with a follow-up (NAN pairing's NIK key data).
+    var keyDescriptor: SharedKeyDescriptorAttribute?
 
     init(
         kind: Kind, serviceID: ServiceID, instanceID: InstanceID,
@@ -44,6 +48,8 @@ struct ServiceAnnouncement: Sendable {
 struct OutgoingDiscoveryFrame: Sendable {
     var destination: MACAddress
     var announcements: [ServiceAnnouncement]
+    /// Our NIRA, carried in publish and subscribe frames when we have a NIK.
+    var identityResolution: IdentityResolutionAttribute? = nil
 }
 
 /// A decoded service discovery frame from a peer.

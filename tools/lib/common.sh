@@ -79,3 +79,9 @@ need_build_deps() {
     command -v swift >/dev/null || die "swift is not installed (need a Swift 6 toolchain on PATH)"
     need_packages libnl-3-dev libnl-genl-3-dev libssl-dev pkg-config
 }
+
+# need_test_deps installs what `swift test` runs besides the package: the shells whose syntax the generated
+# completion scripts are checked with, and groff, which formats the generated manual page.
+need_test_deps() {
+    need_packages bash zsh fish groff-base
+}

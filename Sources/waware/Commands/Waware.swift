@@ -23,6 +23,7 @@ struct Waware: Command {
         subcommands: [
             ListCommand.self, InfoCommand.self, ClusterCommand.self, EventsCommand.self, ProbeCommand.self, SimCommand.self,
             PublishCommand.self, SubscribeCommand.self, DataPathsCommand.self, PeersCommand.self, DevicesCommand.self, DecodeCommand.self,
+            CompletionsCommand.self, ManualCommand.self,
         ]
     )
 

@@ -341,13 +341,20 @@ actor DataPathEngine {
             try await radio.addPeer(link)
             try await radio.addPeerDataStation(link, on: interface)
         } catch {
-            if var table = negotiations {
+            if var table = negotiations, table.phases[link.id] == .established {
                 let reason = DataPathEndReason(.kernelFailure, code: .resourceLimitation, detail: "\(error)")
                 let actions = table.terminate(link.id, reason: reason)
                 negotiations = table
                 established[link.id] = link
                 await perform(actions)
+            } else {
+                await undo(link, on: interface)
             }
+            return
+        }
+        // The data path may have ended, or the engine shut down, while the kernel steps ran: undo them.
+        guard negotiations?.phases[link.id] == .established, self.interface == interface else {
+            await undo(link, on: interface)
             return
         }
         established[link.id] = link
@@ -360,6 +367,17 @@ actor DataPathEngine {
             isInitiator: link.isInitiator)
         connectionReports.append(connection)
         report(link.id, .connected(connection), final: false)
+    }
+
+    /// Removes the stations `establish` added for a data path that is no longer in the table (those another
+    /// data path still uses stay).
+    private func undo(_ link: NDPLink, on interface: DataInterface) async {
+        if !established.values.contains(where: { $0.peerNDI == link.peerNDI }) {
+            await radio.removePeerDataStation(link.peerNDI, of: link.id.peer, on: interface)
+        }
+        if !established.values.contains(where: { $0.id.peer == link.id.peer }) {
+            await radio.removePeer(link.id.peer)
+        }
     }
 
     private func tearDown(_ id: NDPIdentifier) async {

@@ -93,6 +93,8 @@ public enum WAPairing {
             throw error
         } catch let error as PairingError {
             throw translate(error)
+        } catch let error as CancellationError {
+            throw error
         } catch {
             throw WAError.from(error, while: "pair on \(chosen.name)")
         }

@@ -68,7 +68,7 @@ struct PairCommand: Command {
         let device = try await SignalCancellation.run {
             try await WAPairing.run(adapter: adapter, role: role, deviceName: name, store: store,
                                     timeout: .milliseconds(Int64(timeout * 1000))) { line in
-                if !json { Output.emit(line, to: .standardError) }
+                if !json { Output.emit(line + "\n", to: .standardError) }
             }
         }
         let record = DeviceRecord(device)

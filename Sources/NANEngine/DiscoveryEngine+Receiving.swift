@@ -173,18 +173,30 @@ extension DiscoveryEngine {
         }
     }
 
+    /// How many interface dumps in a row must miss our NMI before it counts as gone. The dump that follows an
+    /// overrun is read while the kernel is still flooding the socket, and one that lost its own messages
+    /// would otherwise end a working session with `deviceRemoved`.
+    static let interfaceAbsenceConfirmations = 3
+
     /// Asks the radio for what the lost events may have said: whether our interface still exists, and the
-    /// cluster. A failed query changes nothing (it is tried again at the next overrun).
+    /// cluster. A failed query changes nothing (it is tried again at the next overrun). The interface counts
+    /// as gone only when ``interfaceAbsenceConfirmations`` answers, 100 ms apart, all miss it.
     func resynchronizeWithRadio() async {
-        let snapshot: RadioSnapshot?
-        do {
-            snapshot = try await radio.snapshot()
-        } catch {
-            statistics.resynchronizationFailures += 1
-            options.logger.trace("resynchronising: the radio could not be asked (\(error)); keeping what we know")
-            return
+        var answer: RadioSnapshot?
+        for attempt in 1...Self.interfaceAbsenceConfirmations {
+            do {
+                answer = try await radio.snapshot()
+            } catch {
+                statistics.resynchronizationFailures += 1
+                options.logger.trace("resynchronising: the radio could not be asked (\(error)); keeping what we know")
+                return
+            }
+            guard let current = answer, !current.interfacePresent, !stopped,
+                  attempt < Self.interfaceAbsenceConfirmations else { break }
+            options.logger.trace("resynchronising: the NAN interface is missing from the dump; asking again")
+            try? await Task.sleep(for: .milliseconds(100))
         }
-        guard let snapshot, !stopped else { return }
+        guard let snapshot = answer, !stopped else { return }
         guard snapshot.interfacePresent else {
             options.logger.trace("resynchronising: the NAN interface is gone")
             shutDown(reason: .deviceRemoved)

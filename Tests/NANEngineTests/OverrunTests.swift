@@ -1,3 +1,4 @@
+import Synchronization
 import NANSystem
 import NANWire
 import Testing
@@ -98,6 +99,21 @@ import Testing
         }
     }
 
+    /// The first dump after an overrun misses the NMI (it lost its own messages) but the next one has it:
+    /// the sessions go on, since one missing answer is not a removal.
+    @Test func oneDumpMissingTheInterfaceDoesNotEndTheSessions() async throws {
+        let present = RadioSnapshot(interfacePresent: true, cluster: Self.ourCluster)
+        let absent = RadioSnapshot(interfacePresent: false, cluster: Self.ourCluster)
+        let radio = SnapshotSequenceRadio(answers: [absent, present])
+        let core = DiscoveryEngine(radio: radio, codec: WireCodec())
+        await core.handle(.clusterJoined(Self.ourCluster))
+        let session = try await NANEngine(core: core).subscribe(SubscribeConfiguration(serviceID: service("chat")))
+        await core.handle(.eventsLost(droppedEvents: nil))
+        #expect(radio.asked == 2)
+        let events = await drain(session)
+        #expect(events == [.eventsLost(EventLoss(droppedEvents: nil)), .terminated(.userRequest)])
+    }
+
     /// The overrun hid a cluster change: the engine takes the radio's cluster, so the new cluster's frames
     /// are not dropped as foreign.
     @Test func aClusterChangeHiddenByAnOverrunIsAdopted() async throws {
@@ -162,6 +178,30 @@ struct SnapshotRadio: DiscoveryRadio {
         switch answer {
         case .snapshot(let snapshot): return snapshot
         case .failure: throw DiscoveryError("the radio cannot be asked")
+        }
+    }
+}
+
+/// A radio that answers the snapshots after an overrun from a list, in order (the last answer repeats),
+/// and counts how often it was asked.
+final class SnapshotSequenceRadio: DiscoveryRadio, Sendable {
+    private let state: Mutex<(answers: [RadioSnapshot], asked: Int)>
+    init(answers: [RadioSnapshot]) { state = Mutex((answers, 0)) }
+    /// How many snapshots were asked for.
+    var asked: Int { state.withLock { $0.asked } }
+    var localAddress: MACAddress { address(9) }
+    var discoveryMode: DiscoveryMode { .userSpace }
+    var events: AsyncStream<RadioEvent> { AsyncStream { $0.finish() } }
+    func transmit(_ frame: [UInt8], frequency: Int?) async throws -> UInt64 { 7 }
+    func addFunction(_ function: OffloadedFunction) async throws -> OffloadedFunctionHandle {
+        throw DiscoveryError("not offloaded")
+    }
+    func removeFunction(cookie: UInt64) async throws {}
+    func snapshot() async throws -> RadioSnapshot? {
+        state.withLock { state in
+            let index = min(state.asked, state.answers.count - 1)
+            state.asked += 1
+            return state.answers[index]
         }
     }
 }

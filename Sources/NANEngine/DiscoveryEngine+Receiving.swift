@@ -138,7 +138,7 @@ extension DiscoveryEngine {
             peer: peer, peerInstanceID: item.instanceID, localInstanceID: item.requestorInstanceID,
             payload: item.serviceInfo,
             radio: peers.facts(for: peer) ?? PeerRadioFacts(discoveryWindowsHeard: 0, lastHeard: clock.now),
-            identityResolution: item.identityResolution)
+            identityResolution: item.identityResolution, keyDescriptor: item.keyDescriptor)
         deliver(.messageReceived(message), to: function)
     }
 

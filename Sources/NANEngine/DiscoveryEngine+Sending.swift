@@ -54,13 +54,16 @@ extension DiscoveryEngine {
     }
 
     /// Sends a follow-up from our instance `local` to a peer's instance; reports whether it was acknowledged.
-    func send(_ payload: [UInt8], from local: InstanceID, to peer: MACAddress, peerInstanceID: InstanceID) async throws -> DeliveryStatus {
+    func send(_ payload: [UInt8], from local: InstanceID, to peer: MACAddress, peerInstanceID: InstanceID,
+              keyDescriptor: SharedKeyDescriptorAttribute? = nil) async throws -> DeliveryStatus {
         if payload.count > Self.maximumServiceInfo {
             throw DiscoveryError.tooLong(payload.count, limit: Self.maximumServiceInfo)
         }
         guard !stopped else { throw DiscoveryError.engineStopped }
         guard let function = functions[local] else { throw DiscoveryError.sessionEnded }
         if radio.discoveryMode == .offloaded {
+            // The driver builds offloaded follow-ups: it carries service info only.
+            if keyDescriptor != nil { throw DiscoveryError.offloadUnavailable }
             var followUp = OffloadedFunction(kind: .followUp, serviceID: function.role.serviceID)
             followUp.followUpID = peerInstanceID
             followUp.followUpRequestorID = local
@@ -69,13 +72,11 @@ extension DiscoveryEngine {
             _ = try await radio.addFunction(followUp)
             return .handedToDriver
         }
-        let frame = OutgoingDiscoveryFrame(
-            destination: peer,
-            announcements: [
-                ServiceAnnouncement(
-                    kind: .followUp, serviceID: function.role.serviceID, instanceID: local,
-                    requestorInstanceID: peerInstanceID, serviceInfo: payload)
-            ])
+        var followUp = ServiceAnnouncement(
+            kind: .followUp, serviceID: function.role.serviceID, instanceID: local,
+            requestorInstanceID: peerInstanceID, serviceInfo: payload)
+        followUp.keyDescriptor = keyDescriptor
+        let frame = OutgoingDiscoveryFrame(destination: peer, announcements: [followUp])
         for attempt in 0..<max(1, options.followUpAttempts) {
             if attempt > 0 || !options.followUpImmediately {
                 guard await nextWindow() else { break }

@@ -52,6 +52,9 @@ public struct ReceivedMessage: Hashable, Sendable {
     public var radio: PeerRadioFacts
     /// The NIRA the sender's frame carried, if any.
     public var identityResolution: IdentityResolutionAttribute? = nil
+    /// A Shared Key Descriptor attribute sent with the message: NAN pairing's NIK key data, for the
+    /// pairing engine (``PairingEngine/handle(keyDescriptor:from:)``).
+    public var keyDescriptor: SharedKeyDescriptorAttribute? = nil
 }
 
 /// A peer instance a session had reported and no longer hears.

@@ -42,6 +42,14 @@ public struct NANEngine: Sendable {
         try await core.send(payload, from: local, to: peer, peerInstanceID: peerInstanceID)
     }
 
+    /// Sends a follow-up carrying a Shared Key Descriptor attribute (NAN pairing's NIK key data) from our
+    /// instance `local` to a peer's instance. User-space discovery only.
+    public func send(
+        keyDescriptor: SharedKeyDescriptorAttribute, from local: InstanceID, to peer: MACAddress, peerInstanceID: InstanceID
+    ) async throws -> DeliveryStatus {
+        try await core.send([], from: local, to: peer, peerInstanceID: peerInstanceID, keyDescriptor: keyDescriptor)
+    }
+
     /// Every peer heard so far, most recent first, with radio facts from its discovery frames.
     public func peers() async -> [Peer] { await core.knownPeers() }
 

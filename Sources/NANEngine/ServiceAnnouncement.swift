@@ -23,6 +23,8 @@ struct ServiceAnnouncement: Sendable {
     var offersDataPath: Bool
     /// The NAN Identity Resolution attribute of the frame that carried it (received announcements only).
     var identityResolution: IdentityResolutionAttribute?
+    /// A Shared Key Descriptor attribute sent with a follow-up (NAN pairing's NIK key data).
+    var keyDescriptor: SharedKeyDescriptorAttribute?
 
     init(
         kind: Kind, serviceID: ServiceID, instanceID: InstanceID,

@@ -19,7 +19,8 @@ struct WireCodec: DiscoveryFrameCodec {
             return ServiceDiscoveryMessage(descriptor: descriptor, descriptorExtension: extensionAttribute)
         }
         let header = ManagementHeader(destination: frame.destination, source: source, bssid: cluster)
-        let extra: [NANAttribute] = frame.identityResolution.map { [.identityResolution($0)] } ?? []
+        var extra: [NANAttribute] = frame.identityResolution.map { [.identityResolution($0)] } ?? []
+        extra += frame.announcements.compactMap { $0.keyDescriptor.map { .sharedKeyDescriptor($0) } }
         let body = NANFrame.serviceDiscovery(ServiceDiscoveryFrame(messages: messages, extra: extra))
         return try NANManagementFrame(header: header, body: body).encoded()
     }
@@ -28,6 +29,7 @@ struct WireCodec: DiscoveryFrameCodec {
         let frame = try NANManagementFrame(bytes: bytes)
         guard case .serviceDiscovery(let sdf) = frame.body else { throw NotServiceDiscovery() }
         let nira = sdf.attributes.lazy.compactMap { if case .identityResolution(let a) = $0 { a } else { nil } }.first
+        let keyDescriptor = sdf.attributes.lazy.compactMap { if case .sharedKeyDescriptor(let a) = $0 { a } else { nil } }.first
         let announcements = try sdf.messages().map { message in
             let d = message.descriptor
             var announcement = ServiceAnnouncement(
@@ -37,6 +39,7 @@ struct WireCodec: DiscoveryFrameCodec {
                 rangeLimited: d.discoveryRangeLimited,
                 offersDataPath: message.descriptorExtension?.control.contains(.dataPathRequired) ?? false)
             announcement.identityResolution = nira
+            if announcement.kind == .followUp { announcement.keyDescriptor = keyDescriptor }
             return announcement
         }
         return IncomingDiscoveryFrame(source: frame.header.source, announcements: announcements, cluster: frame.header.bssid)

@@ -1,21 +1,23 @@
 internal import FoundationEssentials
 internal import NANWire
 
-// The paired-device store's file format (version 1):
+// The paired-device store's file format (version 2; version 1 had no keys and is still read):
 //
 // {
 //   "format": "waware-devices",
-//   "version": 1,
+//   "version": 2,
+//   "identityKey": "8899aabb…",            (this machine's NIK, made on first need)
 //   "devices": [
 //     { "id": "6f1c2b4e-…", "name": "Kitchen speaker", "managementAddresses": ["02:00:00:00:01:00"],
-//       "vendorName": "Acme", "modelName": "Speaker 2", "identityKey": "00112233…", "dateAdded": "2026-11-30T07:00:00Z" }
+//       "vendorName": "Acme", "modelName": "Speaker 2", "identityKey": "00112233…", "dateAdded": "2026-11-30T07:00:00Z",
+//       "pairingKey": "…64 hex digits…", "pairingMethod": "SAE" }
 //   ]
 // }
 
 /// Encodes and decodes the device store's file; a file that is not a version-1 store is a `Problem`.
 enum DeviceStoreFile {
     static let formatName = "waware-devices"
-    static let currentVersion = 1
+    static let currentVersion = 2
 
     /// Why a file could not be read as a device store.
     enum Problem: Error {
@@ -26,6 +28,11 @@ enum DeviceStoreFile {
     }
 
     static func decode(_ data: Data) throws(Problem) -> WAPairedDevice.Devices {
+        try decodeStore(data).devices
+    }
+
+    /// The devices and this machine's own NIK.
+    static func decodeStore(_ data: Data) throws(Problem) -> (devices: WAPairedDevice.Devices, ownIdentity: WAPairedDevice.IdentityKey?) {
         let document: Document
         do {
             document = try JSONDecoder.storeDecoder.decode(Document.self, from: data)
@@ -70,12 +77,20 @@ enum DeviceStoreFile {
             }
             devices[device.id] = device
         }
-        return devices
+        var own: WAPairedDevice.IdentityKey?
+        if let text = document.identityKey {
+            guard let bytes = bytes(fromHex: text), let key = try? WAPairedDevice.IdentityKey(bytes: bytes) else {
+                throw .corrupt("its own identity key is invalid")
+            }
+            own = key
+        }
+        return (devices, own)
     }
 
-    static func encode(_ devices: WAPairedDevice.Devices) -> Data {
+    static func encode(_ devices: WAPairedDevice.Devices, ownIdentity: WAPairedDevice.IdentityKey? = nil) -> Data {
         let records = devices.values.sorted { $0.id < $1.id }.map(Record.init)
-        let document = Document(format: formatName, version: currentVersion, devices: records)
+        let document = Document(format: formatName, version: currentVersion, identityKey: ownIdentity.map { hexText($0.bytes) },
+                                devices: records)
         // Encoding plain strings, arrays and dates cannot fail; an empty store is the fallback of last resort.
         return (try? JSONEncoder.storeEncoder.encode(document)) ?? Data()
     }
@@ -99,6 +114,7 @@ enum DeviceStoreFile {
     private struct Document: Codable {
         var format: String?
         var version: Int?
+        var identityKey: String?
         var devices: [Record]?
     }
 
@@ -110,6 +126,8 @@ enum DeviceStoreFile {
         var modelName: String?
         var identityKey: String?
         var dateAdded: Date
+        var pairingKey: String?
+        var pairingMethod: String?
 
         init(_ device: WAPairedDevice) {
             id = device.id.description
@@ -119,6 +137,8 @@ enum DeviceStoreFile {
             modelName = device.pairingInfo?.modelName
             identityKey = device.identityKey.map { hexText($0.bytes) }
             dateAdded = device.dateAdded
+            pairingKey = device.pairingKey.map { hexText($0.bytes) }
+            pairingMethod = device.pairingKey?.method.rawValue
         }
 
         func device(at index: Int) throws(Problem) -> WAPairedDevice {
@@ -158,9 +178,19 @@ enum DeviceStoreFile {
                 }
                 key = parsed
             }
+            var npk: WAPairedDevice.PairingKey?
+            if pairingKey != nil || pairingMethod != nil {
+                guard let pairingKey, let bytes = bytes(fromHex: pairingKey),
+                      let method = pairingMethod.flatMap(WAPairedDevice.PairingKey.Method.init(rawValue:)),
+                      let parsed = try? WAPairedDevice.PairingKey(bytes: bytes, method: method)
+                else {
+                    throw .corrupt("\(place) has an invalid pairing key or method")
+                }
+                npk = parsed
+            }
             return WAPairedDevice(
                 id: id, name: name, pairingInfo: pairingInfo, managementAddresses: addresses,
-                identityKey: key, dateAdded: dateAdded)
+                identityKey: key, dateAdded: dateAdded, pairingKey: npk)
         }
     }
 }

@@ -203,8 +203,16 @@ public struct WADeviceStore: Sendable {
         }
     }
 
-    private func modify<T>(
+    func modify<T>(
         _ change: (inout WAPairedDevice.Devices) throws(WAError) -> T
+    ) throws(WAError) -> T {
+        try modifyStore { (devices: inout WAPairedDevice.Devices, _: inout WAPairedDevice.IdentityKey?) throws(WAError) -> T in
+            try change(&devices)
+        }
+    }
+
+    func modifyStore<T>(
+        _ change: (inout WAPairedDevice.Devices, inout WAPairedDevice.IdentityKey?) throws(WAError) -> T
     ) throws(WAError) -> T {
         let folder = url.deletingLastPathComponent()
         do throws(FileError) {
@@ -218,9 +226,10 @@ public struct WADeviceStore: Sendable {
             at: lockPath, timeout: lockTimeout, waiting: { notice?(lockPath) }
         ) { () throws(WAError) -> T in
             var devices: WAPairedDevice.Devices = [:]
+            var own: WAPairedDevice.IdentityKey?
             if let data = try readData() {
                 do throws(DeviceStoreFile.Problem) {
-                    devices = try DeviceStoreFile.decode(data)
+                    (devices, own) = try DeviceStoreFile.decodeStore(data)
                 } catch {
                     if case .newerVersion = error {
                         throw unreadable(error, movedTo: nil)
@@ -228,8 +237,8 @@ public struct WADeviceStore: Sendable {
                     throw unreadable(error, movedTo: try moveAside())
                 }
             }
-            let result = try change(&devices)
-            try write(DeviceStoreFile.encode(devices))
+            let result = try change(&devices, &own)
+            try write(DeviceStoreFile.encode(devices, ownIdentity: own))
             return result
         }
         StoreChangeSignal.shared.notify(url)

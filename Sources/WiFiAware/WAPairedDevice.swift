@@ -68,8 +68,8 @@ public struct WAPairedDevice: Identifiable, Hashable, Sendable {
         }
     }
 
-    /// The peer's NAN Identity Key (NIK), which NAN pairing will record so that a peer can be
-    /// recognised behind its changing random addresses. Not set by anything yet.
+    /// The peer's NAN Identity Key (NIK), which NAN pairing records so that a peer can be recognised
+    /// behind its changing random addresses (and, in the store's header, this machine's own NIK).
     public struct IdentityKey: Hashable, Sendable, CustomStringConvertible {
         /// The key's 16 bytes.
         public let bytes: [UInt8]
@@ -89,6 +89,37 @@ public struct WAPairedDevice: Identifiable, Hashable, Sendable {
         public var description: String { "IdentityKey(16 bytes)" }
     }
 
+    /// The NAN pairing key (NPK) a PASN pairing left with the peer, and the AKM it was made with: what
+    /// verifies the peer later without the user, and what secures paired data paths. Never printed.
+    public struct PairingKey: Hashable, Sendable, CustomStringConvertible {
+        /// The NPK's 32 bytes.
+        public let bytes: [UInt8]
+        /// `SAE` (PIN or passphrase pairing) or `PASN` (opportunistic pairing).
+        public let method: Method
+
+        /// How the pairing was set up.
+        public enum Method: String, Hashable, Sendable {
+            /// SAE with a PIN or passphrase.
+            case sae = "SAE"
+            /// Opportunistic (no password).
+            case pasn = "PASN"
+        }
+
+        /// Wraps a key.
+        ///
+        /// - Throws: ``WAError/Code/invalidArgument`` unless `bytes` is 32 bytes.
+        public init(bytes: [UInt8], method: Method) throws(WAError) {
+            guard bytes.count == 32 else {
+                throw WAError(.invalidArgument, message: "a NAN pairing key is 32 bytes, not \(bytes.count)")
+            }
+            self.bytes = bytes
+            self.method = method
+        }
+
+        /// Never the key itself.
+        public var description: String { "PairingKey(\(method.rawValue), 32 bytes)" }
+    }
+
     /// The stable identity.
     public let id: ID
     /// The user-visible name, unique within a store.
@@ -101,6 +132,11 @@ public struct WAPairedDevice: Identifiable, Hashable, Sendable {
     public internal(set) var identityKey: IdentityKey?
     /// When the device was added to the store.
     public let dateAdded: Date
+    /// The pairing key, when the device was paired with NAN pairing (nil for an entry typed by hand).
+    public internal(set) var pairingKey: PairingKey? = nil
+
+    /// Whether NAN pairing made this entry (it holds a pairing key), rather than a hand-typed address.
+    public var isVerified: Bool { pairingKey != nil }
 }
 
 extension WAPairedDevice {

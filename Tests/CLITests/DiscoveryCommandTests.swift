@@ -141,3 +141,15 @@ extension Duration {
     }
     #expect(records.eventsLostNotice(droppedEvents: 12).contains("12 events dropped"))
 }
+
+@Test func idleTimeoutGoesWithADataPathAndIsSeconds() throws {
+    let sub = try command(SubscribeCommand.self, ["subscribe", "_chat._tcp", "--data-path", "--open", "--idle-timeout", "2.5"])
+    #expect(sub.idleTimeout == .milliseconds(2500))
+    let pub = try command(PublishCommand.self, ["publish", "_chat._tcp", "--accept-data-paths", "--open", "--idle-timeout", "60"])
+    #expect(pub.idleTimeout == .seconds(60))
+    #expect(try command(SubscribeCommand.self, ["subscribe", "_chat._tcp", "--data-path", "--open"]).idleTimeout == nil)
+    #expect(throws: (any Error).self) { try command(SubscribeCommand.self, ["subscribe", "_chat._tcp", "--idle-timeout", "5"]) }
+    #expect(throws: (any Error).self) {
+        try command(SubscribeCommand.self, ["subscribe", "_chat._tcp", "--data-path", "--open", "--idle-timeout", "0"])
+    }
+}

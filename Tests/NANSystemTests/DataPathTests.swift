@@ -125,36 +125,78 @@ private func message(_ command: NL80211Command, _ build: (inout NetlinkAttribute
     @Test func ndiStationNamesItsNMIAndFlags() throws {
         let request = try NL80211Request.newStation(NANStationParameters(
             scope: .dataInterface(InterfaceIndex(rawValue: 7), peerManagementAddress: nmi), peer: peer,
-            flagMask: [.authorized, .wme, .associated], flagSet: [.wme, .associated]))
+            flagMask: [.authorized, .authenticated, .associated], flagSet: [.authorized, .authenticated, .associated]))
         #expect(request.command == .newStation)
         let parsed = try NetlinkAttributes(parsing: request.attributes)
         #expect(try parsed.integer(NL80211Attribute.ifindex, as: UInt32.self) == 7)
         #expect(parsed.bytes(NL80211Attribute.nanNmiMac) == nmi.bytes)
         #expect(parsed.bytes(NL80211Attribute.mac) == peer.bytes)
-        // struct nl80211_sta_flag_update { mask, set }: authorized is bit 1, WME bit 3, associated bit 7.
-        #expect(parsed.bytes(NL80211Attribute.staFlags2) == [0x8a, 0, 0, 0, 0x88, 0, 0, 0])
+        // struct nl80211_sta_flag_update { mask, set }: authorized is bit 1, authenticated bit 5, associated bit 7.
+        #expect(parsed.bytes(NL80211Attribute.staFlags2) == [0xa2, 0, 0, 0, 0xa2, 0, 0, 0])
         #expect(!parsed.has(NL80211Attribute.wdev))
+        // Linux 7.2 refuses supported rates and capabilities on an NDI station.
+        #expect(!parsed.has(NL80211Attribute.staSupportedRates))
+        #expect(!parsed.has(NL80211Attribute.htCapability))
     }
 
-    @Test func nmiStationIsAddressedByWdevAndAddedAuthenticatedAndAssociated() throws {
+    @Test func nmiStationIsAddedByWdevAuthenticatedAndAssociatedWithoutCapabilities() throws {
         let parsed = try NetlinkAttributes(parsing: try NL80211Request.newStation(
-            NANStationParameters(scope: .managementInterface(wdev), peer: peer, htCapability: [1, 2])).attributes)
+            NANStationParameters(scope: .managementInterface(wdev), peer: peer)).attributes)
         #expect(try parsed.integer(NL80211Attribute.wdev, as: UInt64.self) == 2)
         // Authenticated is bit 5, associated bit 7.
         #expect(parsed.bytes(NL80211Attribute.staFlags2) == [0xa0, 0, 0, 0, 0xa0, 0, 0, 0])
-        #expect(parsed.bytes(NL80211Attribute.htCapability) == [1, 2])
+        // NEW_STATION would drop them (no WME on a NAN station): they go with SET_STATION.
+        #expect(!parsed.has(NL80211Attribute.htCapability))
+        #expect(!parsed.has(NL80211Attribute.staSupportedRates))
         #expect(!parsed.has(NL80211Attribute.nanNmiMac))
     }
 
+    @Test func nmiStationGetsThePeersHTCapabilitiesWhenAuthorized() throws {
+        let ht = [UInt8](repeating: 0, count: 25) + [7]
+        let vht = [UInt8](repeating: 1, count: 12)
+        let capabilities = try #require(NANPeerCapabilities(ht: ht, vht: vht))
+        let request = try NL80211Request.updateStation(.authorize(.managementInterface(wdev), peer: peer, capabilities: capabilities))
+        #expect(request.command == .setStation)
+        let parsed = try NetlinkAttributes(parsing: request.attributes)
+        #expect(try parsed.integer(NL80211Attribute.wdev, as: UInt64.self) == 2)
+        #expect(parsed.bytes(NL80211Attribute.mac) == peer.bytes)
+        #expect(parsed.bytes(NL80211Attribute.staFlags2) == [0x02, 0, 0, 0, 0x02, 0, 0, 0])
+        #expect(parsed.bytes(NL80211Attribute.htCapability) == ht)
+        #expect(parsed.bytes(NL80211Attribute.vhtCapability) == vht)
+    }
+
+    @Test func peerCapabilitiesRefuseBodiesOfTheWrongLength() {
+        #expect(NANPeerCapabilities(ht: [1, 2]) == nil)
+        #expect(NANPeerCapabilities(ht: [UInt8](repeating: 0, count: 26), vht: [1]) == nil)
+        #expect(NANPeerCapabilities(ht: [UInt8](repeating: 0, count: 26)) != nil)
+    }
+
+    @Test func ndiStationAuthorizationNamesNoNMIAndNoCapabilities() throws {
+        let scope = StationScope.dataInterface(InterfaceIndex(rawValue: 7), peerManagementAddress: nmi)
+        let parsed = try NetlinkAttributes(parsing: try NL80211Request.updateStation(.authorize(scope, peer: peer)).attributes)
+        #expect(try parsed.integer(NL80211Attribute.ifindex, as: UInt32.self) == 7)
+        #expect(!parsed.has(NL80211Attribute.nanNmiMac))
+        #expect(parsed.bytes(NL80211Attribute.staFlags2) == [0x02, 0, 0, 0, 0x02, 0, 0, 0])
+        let capabilities = try #require(NANPeerCapabilities(ht: [UInt8](repeating: 0, count: 26)))
+        #expect {
+            try NL80211Request.updateStation(.authorize(scope, peer: peer, capabilities: capabilities))
+        } throws: { ($0 as? NetlinkError)?.code == .invalidRequest }
+    }
+
     @Test func stationBreakingTheKernelsNANRulesIsRefusedBeforeSending() {
-        #expect {
-            try NL80211Request.newStation(NANStationParameters(scope: .managementInterface(wdev), peer: peer,
-                                                               flagMask: [], flagSet: []))
-        } throws: { ($0 as? NetlinkError)?.code == .invalidRequest }
-        #expect {
-            try NL80211Request.newStation(NANStationParameters(
-                scope: .dataInterface(InterfaceIndex(rawValue: 7), peerManagementAddress: nmi), peer: peer, heCapability: [1]))
-        } throws: { ($0 as? NetlinkError)?.code == .invalidRequest }
+        let ndi = StationScope.dataInterface(InterfaceIndex(rawValue: 7), peerManagementAddress: nmi)
+        func refused(_ build: () throws -> NL80211Request) -> Bool {
+            do { _ = try build(); return false } catch { return (error as? NetlinkError)?.code == .invalidRequest }
+        }
+        // Neither authenticated nor associated.
+        #expect(refused { try NL80211Request.newStation(NANStationParameters(scope: .managementInterface(wdev), peer: peer,
+                                                                              flagMask: [], flagSet: [])) })
+        // WME is the kernel's on NAN stations.
+        #expect(refused { try NL80211Request.newStation(NANStationParameters(scope: ndi, peer: peer,
+                                                                              flagMask: [.associated, .wme], flagSet: [.associated, .wme])) })
+        // SET_STATION on a NAN station changes only authorized and MFP.
+        #expect(refused { try NL80211Request.setStation(ndi, peer: peer, mask: .associated, set: []) })
+        #expect(refused { try NL80211Request.newStation(NANStationParameters(scope: ndi, peer: peer, associationID: 0)) })
     }
 
     @Test func stationDumpEntryDecodesCountersSignalAndRates() throws {
@@ -218,6 +260,18 @@ private func message(_ command: NL80211Command, _ build: (inout NetlinkAttribute
         #expect(try key.integer(NL80211KeyAttribute.cipher, as: UInt32.self) == 0x000F_AC04)
         #expect(try key.integer(NL80211KeyAttribute.type, as: UInt32.self) == 1)
         #expect(CipherSuite.ccmp128.description == "00-0f-ac:4")
+    }
+
+    @Test func keyOfTheWrongLengthForItsCipherIsRefusedBeforeSending() throws {
+        let index = InterfaceIndex(rawValue: 7)
+        #expect(throws: NetlinkError.self) {
+            try NL80211Request.newKey(.pairwise([UInt8](repeating: 1, count: 16), cipher: .gcmp256, peerNDI: peer, ofPeer: nmi, on: index))
+        }
+        let parsed = try NetlinkAttributes(parsing: try NL80211Request.newKey(
+            .pairwise([UInt8](repeating: 1, count: 32), cipher: .gcmp256, peerNDI: peer, ofPeer: nmi, on: index)).attributes)
+        #expect(try parsed.integer(NL80211Attribute.ifindex, as: UInt32.self) == 7)
+        let key = try #require(try parsed.nested(NL80211Attribute.key))
+        #expect(try key.integer(NL80211KeyAttribute.cipher, as: UInt32.self) == 0x000F_AC09)
     }
 
     @Test func localScheduleCarriesChannelsSlotsAndBlob() throws {

@@ -182,6 +182,49 @@ struct LiveKernelTests {
         }
     }
 
+    /// The order Linux 7.2 needs for a data path's stations: NMI station (authenticated, associated), then
+    /// its HT capabilities with SET_STATION (NEW_STATION drops them: a NAN station has no WME), then the NDI
+    /// station naming its NMI; then a pairwise key for it and its authorization, as a secure data path does.
+    @Test func ndiStationIsAcceptedOnceItsNMIStationHasHTCapabilities() async throws {
+        try await HWSim.withSession { hwsim in
+            _ = try await hwsim.addRadio(HWSimRadioConfiguration(name: "wwlive5", destroyOnClose: true))
+            try await NL80211.withSession { session in
+                let adapter = try #require(try await session.adapters().first { $0.name == "wwlive5" })
+                let nan = try await session.createNANInterface(on: adapter.wiphy, name: "wwnan5")
+                try await session.startNAN(on: nan.wdev, configuration: NANConfiguration(masterPreference: 10))
+                let peerNMI = try #require(MACAddress(bytes: [0x02, 0x00, 0x00, 0x00, 0x55, 0x01]))
+                let peerNDI = try #require(MACAddress(bytes: [0x02, 0x00, 0x00, 0x00, 0x55, 0x02]))
+                let nmi = StationScope.managementInterface(nan.wdev)
+                let ndi = try await session.createDataInterface(on: adapter.wiphy, name: "wwndi5")
+                let index = try #require(ndi.index)
+                let ndiScope = StationScope.dataInterface(index, peerManagementAddress: peerNMI)
+                do {
+                    try await session.addStation(NANStationParameters(scope: nmi, peer: peerNMI))
+                    // Without HT on the NMI station the kernel refuses the NDI station.
+                    await #expect(throws: NetlinkError.self) {
+                        try await session.addStation(NANStationParameters(scope: ndiScope, peer: peerNDI))
+                    }
+                    let ht: [UInt8] = [0x72, 0x10, 0x1b, 0xff, 0xff] + [UInt8](repeating: 0, count: 21)
+                    try await session.updateStation(.authorize(nmi, peer: peerNMI, capabilities: NANPeerCapabilities(ht: ht)))
+                    let flags: StationFlags = [.authenticated, .associated, .managementFrameProtection]
+                    try await session.addStation(NANStationParameters(scope: ndiScope, peer: peerNDI, flagMask: flags, flagSet: flags))
+                    #expect(try await session.stations(on: index).contains { $0.peer == peerNDI })
+                    if adapter.nan.secure {
+                        try await session.addKey(.pairwise([UInt8](repeating: 0x5a, count: 16), cipher: .ccmp128,
+                                                           peerNDI: peerNDI, ofPeer: peerNMI, on: index))
+                    }
+                    try await session.updateStation(.authorize(ndiScope, peer: peerNDI))
+                    try await session.removeStation(ndiScope, peer: peerNDI)
+                    try await session.removeStation(nmi, peer: peerNMI)
+                } catch let error as NetlinkError {
+                    Issue.record("data-path stations: \(error)")
+                }
+                try await session.deleteInterface(ndi.wdev)
+                try await session.stopNAN(on: nan.wdev)
+            }
+        }
+    }
+
     @Test func concurrentRequestsOnOneSessionAllGetTheirOwnReplies() async throws {
         try await HWSim.withSession { hwsim in
             _ = try await hwsim.addRadio(HWSimRadioConfiguration(name: "wwlive4", destroyOnClose: true))

@@ -194,14 +194,14 @@ func testAddress(_ n: Int) -> MACAddress {
     @Test func storeFromANewerVersionIsNeverTouched() async throws {
         try await withTemporaryDirectory { folder in
             let url = folder.appendingPathComponent("devices.json")
-            let newer = Data(#"{"format": "waware-devices", "version": 2, "devices": [], "groups": []}"#.utf8)
+            let newer = Data(#"{"format": "waware-devices", "version": 3, "devices": [], "groups": []}"#.utf8)
             try newer.write(to: url)
             let store = WADeviceStore(url: url)
             #expect {
                 try store.add(name: "Desk", managementAddresses: [testAddress(1)])
             } throws: { error in
                 guard let error = error as? WAError else { return false }
-                return error.code == .deviceStoreCorrupt && error.message.contains("newer waware (format version 2")
+                return error.code == .deviceStoreCorrupt && error.message.contains("newer waware (format version 3")
             }
             #expect(try Data(contentsOf: url) == newer)
             #expect(

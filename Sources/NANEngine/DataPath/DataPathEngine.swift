@@ -44,11 +44,22 @@ actor DataPathEngine {
     var keepaliveInterval: Duration = .seconds(2)
     /// After this many unacknowledged probes in a row the peer is lost and its data paths end.
     var peerLossMisses = 5
-    /// A data path with no packets either way for this long is ended (nil: never).
+    /// A data path with no packets either way for this long is ended (nil: never), unless it was given
+    /// its own with ``request(to:publishID:serviceInfo:idleTimeout:)`` or ``accept(publishID:serviceInfo:from:idleTimeout:)``.
     var idleTimeout: Duration? = nil
+    /// Idle timeouts asked for per publish (applied to the data paths it accepts) and per requested data path.
+    private var publishIdleTimeouts: [InstanceID: Duration] = [:]
+    private var pathIdleTimeouts: [NDPIdentifier: Duration] = [:]
 
-    /// Sets the idle timeout (nil: never).
+    /// Sets the default idle timeout (nil: never).
     func setIdleTimeout(_ timeout: Duration?) { idleTimeout = timeout }
+
+    /// The idle timeout of one data path.
+    func idleTimeout(of id: NDPIdentifier) -> Duration? {
+        if let own = pathIdleTimeouts[id] { return own }
+        if let publishID = pathPublish[id], let forPublish = publishIdleTimeouts[publishID] { return forPublish }
+        return idleTimeout
+    }
 
     /// Sets how often peers are probed and after how many unanswered probes they are lost.
     func setKeepalive(interval: Duration, misses: Int) {
@@ -99,9 +110,12 @@ actor DataPathEngine {
     }
 
     /// Accepts data-path requests to our publish `publishID`; the stream reports each one. Ends with the engine.
-    func accept(publishID: InstanceID, serviceInfo: [UInt8] = [], from peers: Set<MACAddress>? = nil) async throws
-        -> AsyncStream<DataPathEvent> {
+    /// `idleTimeout` ends each accepted data path after that long without a packet either way (nil: the
+    /// engine's default).
+    func accept(publishID: InstanceID, serviceInfo: [UInt8] = [], from peers: Set<MACAddress>? = nil,
+                idleTimeout: Duration? = nil) async throws -> AsyncStream<DataPathEvent> {
         _ = try await ready()
+        publishIdleTimeouts[publishID] = idleTimeout
         negotiations?.acceptingPublishes.insert(publishID)
         negotiations?.admittedPeers[publishID] = peers
         negotiations?.responseServiceInfo[publishID] = serviceInfo
@@ -116,10 +130,12 @@ actor DataPathEngine {
         negotiations?.acceptingPublishes.remove(publishID)
         negotiations?.admittedPeers[publishID] = nil
         publishWatchers.removeValue(forKey: publishID)?.finish()
+        publishIdleTimeouts[publishID] = nil
     }
 
     /// Asks `peer` for a data path to its publish `publishID`; the stream reports how it goes.
-    func request(to peer: MACAddress, publishID: InstanceID, serviceInfo: [UInt8] = []) async throws
+    /// `idleTimeout` ends it after that long without a packet either way (nil: the engine's default).
+    func request(to peer: MACAddress, publishID: InstanceID, serviceInfo: [UInt8] = [], idleTimeout: Duration? = nil) async throws
         -> (NDPIdentifier, AsyncStream<DataPathEvent>) {
         _ = try await ready()
         guard var table = negotiations,
@@ -129,6 +145,7 @@ actor DataPathEngine {
         negotiations = table
         let (stream, continuation) = AsyncStream.makeStream(of: DataPathEvent.self, bufferingPolicy: .bufferingNewest(16))
         pathWatchers[id] = continuation
+        pathIdleTimeouts[id] = idleTimeout
         await perform(actions)
         return (id, stream)
     }
@@ -231,11 +248,13 @@ actor DataPathEngine {
                   let any = established.values.first(where: { $0.id.peer == peer }) else { continue }
             await transmit(Outgoing(bytes: bytes, ndp: any.id, attempts: 0, last: true, keepalive: peer))
         }
-        guard let idleTimeout, let interface else { return }
+        guard let interface else { return }
         for link in established.values {
-            guard let packets = await radio.packetCount(of: link.peerNDI, on: interface) else { continue }
+            guard let limit = idleTimeout(of: link.id),
+                  let packets = await radio.packetCount(of: link.peerNDI, on: interface) else { continue }
             if let seen = activity[link.id], seen.packets == packets {
-                if now - seen.since >= idleTimeout, var table = negotiations {
+                if now - seen.since >= limit, var table = negotiations {
+                    trace?("dp \(link.id) idle for \(now - seen.since): ending it")
                     let actions = table.terminate(link.id, reason: DataPathEndReason(.idle, code: .unspecified))
                     negotiations = table
                     await perform(actions)
@@ -276,6 +295,7 @@ actor DataPathEngine {
             case .ended(let id, let reason, let wasEstablished):
                 trace?("dp ended \(id) \(reason)")
                 if wasEstablished || established[id] != nil { await tearDown(id) }
+                pathIdleTimeouts[id] = nil
                 waiting.removeAll { $0.ndp == id && !$0.last }
                 report(id, .terminated(id, reason), final: true)
             }
@@ -317,7 +337,7 @@ actor DataPathEngine {
         let connection = DataPathConnection(
             id: link.id, interfaceName: interface.name, localNDI: interface.address, peerNDI: link.peerNDI,
             localAddress: InterfaceIdentifier(eui64Of: interface.address).linkLocalAddress,
-            peerAddress: peerIID.linkLocalAddress, cipherSuite: "open", peerServiceInfo: link.peerServiceInfo,
+            peerAddress: peerIID.linkLocalAddress, cipherSuite: link.pairwiseKey.map { "\($0.cipherSuite)" } ?? "open", peerServiceInfo: link.peerServiceInfo,
             isInitiator: link.isInitiator)
         connectionReports.append(connection)
         report(link.id, .connected(connection), final: false)
@@ -326,6 +346,7 @@ actor DataPathEngine {
     private func tearDown(_ id: NDPIdentifier) async {
         connectionReports.removeAll { $0.id == id }
         activity[id] = nil
+        pathIdleTimeouts[id] = nil
         guard let link = established.removeValue(forKey: id), let interface else { return }
         if !established.values.contains(where: { $0.id.peer == link.id.peer }) { liveness[link.id.peer] = nil }
         if !established.values.contains(where: { $0.peerNDI == link.peerNDI }) {

@@ -22,6 +22,9 @@ public struct NDPLink: Hashable, Sendable {
     public var peerServiceInfo: [UInt8]
     /// The publish instance the data path is for.
     public var publishID: InstanceID
+    /// The pairwise key of a secure data path, installed before the peer's NDI station is authorized; nil
+    /// for an open one.
+    public var pairwiseKey: DataPathPairwiseKey? = nil
 }
 
 /// What the negotiation asks its owner to do.

@@ -36,10 +36,18 @@ protocol DataPathRadio: Sendable {
     func setLocalSchedule(_ schedule: DataPathSchedule) async throws
     /// Clears our schedule (before NAN stops).
     func clearLocalSchedule() async
-    /// Adds the peer's NMI station (with its HT/VHT elements) and installs its schedule.
+    /// Adds the peer's NMI station, installs its schedule, then gives the station the peer's HT/VHT
+    /// capabilities and authorizes it (the kernel refuses NDI stations of a peer whose NMI station has no HT).
     func addPeer(_ link: NDPLink) async throws
-    /// Adds the peer's NDI station on `interface` and authorizes it.
+    /// Adds the peer's NDI station on `interface`. Open (no ``NDPLink/pairwiseKey``): added authorized. Secure:
+    /// added with MFP and not authorized, then ``installPairwiseKey(_:for:of:on:)`` and
+    /// ``authorizePeerDataStation(_:of:on:)``, so no frame passes before the key is in.
     func addPeerDataStation(_ link: NDPLink, on interface: DataInterface) async throws
+    /// Installs a secure data path's TK (`NEW_KEY`, pairwise, index 0) for the peer's NDI station `peerNDI`.
+    func installPairwiseKey(_ key: DataPathPairwiseKey, for peerNDI: MACAddress, of peerNMI: MACAddress,
+                            on interface: DataInterface) async throws
+    /// Authorizes the peer's NDI station (after its key is in, for a secure data path).
+    func authorizePeerDataStation(_ peerNDI: MACAddress, of peerNMI: MACAddress, on interface: DataInterface) async throws
     /// Removes the peer's NDI station from `interface`.
     func removePeerDataStation(_ peerNDI: MACAddress, of peerNMI: MACAddress, on interface: DataInterface) async
     /// Packets received and sent by the peer's NDI station on `interface`, if the kernel reports them.

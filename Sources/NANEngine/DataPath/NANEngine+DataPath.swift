@@ -10,11 +10,12 @@ extension NANEngine {
     ///
     /// - Throws: `DataPathError.notSupported` without data-path support, or the kernel's error creating
     ///   the data interface or installing the schedule.
-    /// `peers` limits who may connect (NMI addresses); nil accepts anyone.
-    public func acceptDataPaths(publishID: InstanceID, serviceInfo: [UInt8] = [], from peers: Set<MACAddress>? = nil) async throws
-        -> AsyncStream<DataPathEvent> {
+    /// `peers` limits who may connect (NMI addresses); nil accepts anyone. `idleTimeout` ends each accepted
+    /// data path after that long with no packet either way (reason `idle`); nil: never.
+    public func acceptDataPaths(publishID: InstanceID, serviceInfo: [UInt8] = [], from peers: Set<MACAddress>? = nil,
+                                idleTimeout: Duration? = nil) async throws -> AsyncStream<DataPathEvent> {
         guard let dataPath else { throw DataPathError.notSupported }
-        return try await dataPath.accept(publishID: publishID, serviceInfo: serviceInfo, from: peers)
+        return try await dataPath.accept(publishID: publishID, serviceInfo: serviceInfo, from: peers, idleTimeout: idleTimeout)
     }
 
     /// Stops accepting requests to `publishID`; data paths already up stay up.
@@ -23,11 +24,12 @@ extension NANEngine {
     }
 
     /// Requests an (open) data path to `peer`'s publish `publishID`. The stream reports `.connected` or
-    /// `.terminated`, then `.terminated` when it ends.
-    public func requestDataPath(to peer: MACAddress, publishID: InstanceID, serviceInfo: [UInt8] = []) async throws
-        -> (NDPIdentifier, AsyncStream<DataPathEvent>) {
+    /// `.terminated`, then `.terminated` when it ends. `idleTimeout` ends it after that long with no packet
+    /// either way (reason `idle`); nil: never.
+    public func requestDataPath(to peer: MACAddress, publishID: InstanceID, serviceInfo: [UInt8] = [],
+                                idleTimeout: Duration? = nil) async throws -> (NDPIdentifier, AsyncStream<DataPathEvent>) {
         guard let dataPath else { throw DataPathError.notSupported }
-        return try await dataPath.request(to: peer, publishID: publishID, serviceInfo: serviceInfo)
+        return try await dataPath.request(to: peer, publishID: publishID, serviceInfo: serviceInfo, idleTimeout: idleTimeout)
     }
 
     /// Ends a data path (a termination is sent to the peer).

@@ -96,60 +96,72 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
                                sequenceID: availability.sequenceID, channels: channels, maps: maps)
     }
 
-    func addPeer(_ link: NDPLink) async throws {
-        let ht = link.peerElements.first(where: { $0.id == 45 }).map { Array($0.body) } ?? Self.htCapabilities
+    /// The peer's HT/VHT capabilities from its Element Container; ours when it sent no well-formed HT
+    /// element (the kernel needs HT on the NMI station before it takes an NDI station).
+    static func peerCapabilities(_ link: NDPLink) -> (NANPeerCapabilities, fromPeer: Bool) {
+        let ht = link.peerElements.first(where: { $0.id == 45 }).map { Array($0.body) }
         let vht = link.peerElements.first(where: { $0.id == 191 }).map { Array($0.body) }
+        if let ht, let both = NANPeerCapabilities(ht: ht, vht: vht) { return (both, true) }
+        if let ht, let htOnly = NANPeerCapabilities(ht: ht) { return (htOnly, true) }
+        return (NANPeerCapabilities(ht: htCapabilities)!, false)
+    }
+
+    func addPeer(_ link: NDPLink) async throws {
         let scope = StationScope.managementInterface(interface.wdev)
+        let peer = link.id.peer
         try await step("add the peer's NMI station") {
-            try await addStation(Self.stationVariants(scope: scope, peer: link.id.peer, ht: ht, vht: vht), kind: "NMI")
+            do {
+                try await session.addStation(NANStationParameters(scope: scope, peer: peer))
+                trace?("dp NMI station \(peer) added")
+            } catch let error as NetlinkError where error.code == .alreadyRunning {
+                trace?("dp NMI station \(peer) already there")
+            }
         }
         try await step("install the peer's schedule") {
             try await session.setPeerSchedule(Self.peerSchedule(link), on: interface.wdev)
+        }
+        let (capabilities, fromPeer) = Self.peerCapabilities(link)
+        try await step("give the peer's NMI station its HT capabilities and authorize it") {
+            try await session.updateStation(.authorize(scope, peer: peer, capabilities: capabilities))
+            trace?("dp NMI station \(peer) authorized with \(fromPeer ? "its" : "our") HT\(capabilities.vht == nil ? "" : "/VHT") capabilities")
         }
     }
 
     func addPeerDataStation(_ link: NDPLink, on data: DataInterface) async throws {
         let scope = StationScope.dataInterface(InterfaceIndex(rawValue: data.index), peerManagementAddress: link.id.peer)
+        let flags: StationFlags = link.pairwiseKey == nil ? [.authenticated, .associated, .authorized]
+            : [.authenticated, .associated, .managementFrameProtection]
         try await step("add the peer's NDI station") {
-            try await addStation(Self.stationVariants(scope: scope, peer: link.peerNDI, ht: nil, vht: nil), kind: "NDI")
-        }
-        try await step("authorize the peer's NDI station") {
-            try await session.setStationFlags(scope, peer: link.peerNDI, mask: .authorized, set: .authorized)
-        }
-    }
-
-    /// The NEW_STATION forms to try, most complete first: Linux 7.2's NAN station rules are young, so the
-    /// first form the kernel accepts is used (and traced). Capabilities only on NMI stations.
-    static func stationVariants(scope: StationScope, peer: MACAddress, ht: [UInt8]?, vht: [UInt8]?) -> [NANStationParameters] {
-        // Linux 7.2 refuses supported rates on NAN stations and capabilities on NDI stations, and wants
-        // them added authenticated or associated.
-        var list: [NANStationParameters] = []
-        if ht != nil || vht != nil {
-            list.append(NANStationParameters(scope: scope, peer: peer, htCapability: ht, vhtCapability: vht))
-            if vht != nil { list.append(NANStationParameters(scope: scope, peer: peer, htCapability: ht)) }
-        }
-        list.append(NANStationParameters(scope: scope, peer: peer))
-        list.append(NANStationParameters(scope: scope, peer: peer, flagMask: [.authenticated], flagSet: [.authenticated]))
-        return list
-    }
-
-    /// Adds a station with the first form the kernel takes; an existing station (a second data path to
-    /// the same peer) is fine.
-    private func addStation(_ variants: [NANStationParameters], kind: String) async throws {
-        var last: (any Error)?
-        for (number, parameters) in variants.enumerated() {
             do {
-                try await session.addStation(parameters)
-                trace?("dp \(kind) station \(parameters.peer) added with form \(number + 1) of \(variants.count)")
-                return
+                try await session.addStation(NANStationParameters(scope: scope, peer: link.peerNDI, flagMask: flags, flagSet: flags))
+                trace?("dp NDI station \(link.peerNDI) of \(link.id.peer) added on \(data.name)\(link.pairwiseKey == nil ? ", authorized" : "")")
             } catch let error as NetlinkError where error.code == .alreadyRunning {
-                return
-            } catch let error as NetlinkError where error.errno?.rawValue == 22 {
-                trace?("dp \(kind) station form \(number + 1) refused: \(error)")
-                last = error
+                trace?("dp NDI station \(link.peerNDI) already there")
             }
         }
-        if let last { throw last }
+        if let key = link.pairwiseKey {
+            try await installPairwiseKey(key, for: link.peerNDI, of: link.id.peer, on: data)
+            try await authorizePeerDataStation(link.peerNDI, of: link.id.peer, on: data)
+        }
+    }
+
+    func installPairwiseKey(_ key: DataPathPairwiseKey, for peerNDI: MACAddress, of peerNMI: MACAddress,
+                            on data: DataInterface) async throws {
+        try await step("install the \(key.cipherSuite) key for the peer's NDI station") {
+            guard adapter.nan.secure else {
+                throw DataPathError(description: "the adapter does not support keys on NAN interfaces (no SECURE_NAN)")
+            }
+            try await session.addKey(.pairwise(key.temporalKey, cipher: CipherSuite(rawValue: key.cipherSuite.keyCipherSelector),
+                                               peerNDI: peerNDI, ofPeer: peerNMI, on: InterfaceIndex(rawValue: data.index)))
+            trace?("dp \(key.cipherSuite) key installed for \(peerNDI) on \(data.name)")
+        }
+    }
+
+    func authorizePeerDataStation(_ peerNDI: MACAddress, of peerNMI: MACAddress, on data: DataInterface) async throws {
+        try await step("authorize the peer's NDI station") {
+            let scope = StationScope.dataInterface(InterfaceIndex(rawValue: data.index), peerManagementAddress: peerNMI)
+            try await session.updateStation(.authorize(scope, peer: peerNDI))
+        }
     }
 
     /// Runs one kernel step; a failure names the step.

@@ -60,21 +60,30 @@ public struct NANEventInterest: Sendable, Hashable {
     public var kinds: NANEventKinds
     /// Action-frame body prefixes.
     public var framePrefixes: [[UInt8]]
+    /// PASN Authentication frames (algorithm 7) to the NMI, for NAN pairing.
+    public var authenticationFrames: Bool = false
     /// Events kept for a client that falls behind; when full, newer events are dropped and counted, and the
     /// client then reads ``NANRuntimeEvent/overrun(droppedEvents:)`` before the next event.
     public var bufferSize: Int
 
     /// Makes an interest.
-    public init(kinds: NANEventKinds = [], framePrefixes: [[UInt8]] = [], bufferSize: Int = 1024) {
+    public init(kinds: NANEventKinds = [], framePrefixes: [[UInt8]] = [], authenticationFrames: Bool = false, bufferSize: Int = 1024) {
         self.kinds = kinds
         self.framePrefixes = framePrefixes
+        self.authenticationFrames = authenticationFrames
         self.bufferSize = max(2, bufferSize)
     }
 
     /// Whether a received frame's body starts with one of ``framePrefixes``.
     func wants(frame bytes: [UInt8]) -> Bool {
-        framePrefixes.contains { NANEventInterest.body(of: bytes, startsWith: $0) }
+        if bytes.count >= 2, bytes[0] & 0xFC == 0xB0, bytes[1] & 0x03 == 0 {
+            return authenticationFrames && NANEventInterest.body(of: bytes, startsWith: NANEventInterest.pasnPrefix)
+        }
+        return framePrefixes.contains { NANEventInterest.body(of: bytes, startsWith: $0) }
     }
+
+    /// The body prefix of PASN Authentication frames: algorithm 7 (little-endian).
+    static let pasnPrefix: [UInt8] = [0x07, 0x00]
 
     /// Whether `frame`'s body (after the 24-byte management header) starts with `prefix`.
     static func body(of frame: [UInt8], startsWith prefix: [UInt8]) -> Bool {

@@ -44,6 +44,7 @@ public actor NANRuntime {
 
     nonisolated let router: NANEventRouter
     private var registeredPrefixes: Set<[UInt8]> = []
+    private var authenticationRegistered = false
     private var started: NANConfiguration?
     private var stopped = false
 
@@ -115,6 +116,10 @@ public actor NANRuntime {
         for prefix in interest.framePrefixes where !registeredPrefixes.contains(prefix) {
             try await session.registerFrames(on: managementInterface.wdev, matching: prefix)
             registeredPrefixes.insert(prefix)
+        }
+        if interest.authenticationFrames, !authenticationRegistered {
+            try await session.registerFrames(on: managementInterface.wdev, type: .authentication, matching: NANEventInterest.pasnPrefix)
+            authenticationRegistered = true
         }
         return stream
     }

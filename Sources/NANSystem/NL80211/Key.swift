@@ -50,10 +50,33 @@ public struct NANKey: Sendable, Hashable {
     }
 }
 
+extension NANKey {
+    /// The pairwise key (TK) of a peer's NDI station on our NDI `interface`: key index 0, no RSC.
+    public static func pairwise(_ temporalKey: [UInt8], cipher: CipherSuite, peerNDI: MACAddress, ofPeer peerNMI: MACAddress,
+                                on interface: InterfaceIndex) -> NANKey {
+        NANKey(scope: .dataInterface(interface, peerManagementAddress: peerNMI), peer: peerNDI, cipher: cipher, index: 0, data: temporalKey)
+    }
+}
+
+extension CipherSuite {
+    /// The key length the cipher takes, for the ciphers a NAN data path uses (nil for the others).
+    var keyLength: Int? {
+        switch self {
+        case .ccmp128, .bipCMAC128: 16
+        case .gcmp256, .bipGMAC256: 32
+        default: nil
+        }
+    }
+}
+
 extension NL80211Request {
-    /// `NEW_KEY`.
+    /// `NEW_KEY`. A key whose length does not fit its cipher is refused before sending.
     static func newKey(_ key: NANKey) throws(NetlinkError) -> NL80211Request {
         typealias K = NL80211KeyAttribute
+        if let length = key.cipher.keyLength, key.data.count != length {
+            throw NetlinkError(code: .invalidRequest, call: "NL80211_CMD_NEW_KEY",
+                               detail: "a \(key.cipher) key is \(length) bytes, not \(key.data.count)")
+        }
         var w = NetlinkAttributeWriter()
         switch key.scope {
         case .managementInterface(let wdev): try w.put(A.wdev, wdev.rawValue)

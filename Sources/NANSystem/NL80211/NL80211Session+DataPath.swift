@@ -26,6 +26,12 @@ extension NL80211Session {
         _ = try await send(try .newStation(parameters))
     }
 
+    /// Changes a NAN station: its authorized/MFP flags, and for an NMI station the peer's HT/VHT capabilities
+    /// (which its NDI stations need: see ``NANStationParameters``).
+    public func updateStation(_ update: NANStationUpdate) async throws {
+        _ = try await send(try .updateStation(update))
+    }
+
     /// Changes a station's flags, e.g. `mask: .authorized, set: .authorized` once its keys are installed.
     public func setStationFlags(_ scope: StationScope, peer: MACAddress, mask: StationFlags, set: StationFlags) async throws {
         _ = try await send(try .setStation(scope, peer: peer, mask: mask, set: set))
@@ -48,7 +54,8 @@ extension NL80211Session {
         return try reply.messages.map { (message) throws(NetlinkError) in try StationInfo(decoding: message.attributes) }
     }
 
-    /// Installs a key.
+    /// Installs a key (`NEW_KEY`): on a NAN data interface, the pairwise key (TK) of a peer's NDI station,
+    /// before the station is authorized. Needs ``NANSupport/secure`` (`SECURE_NAN`).
     public func addKey(_ key: NANKey) async throws {
         _ = try await send(try .newKey(key))
     }

@@ -29,46 +29,94 @@ public struct StationFlags: OptionSet, Hashable, Sendable {
     public static let associated = StationFlags(.associated)
 }
 
-/// A peer station to add with ``NL80211Session/addStation(_:)``.
+/// A peer station to add with ``NL80211Session/addStation(_:)`` (`NL80211_CMD_NEW_STATION`).
+///
+/// Linux 7.2's rules for NAN stations, which ``NL80211Request/newStation(_:)`` checks before sending:
+/// no supported rates; flags only from authenticated, associated, authorized and MFP, with authenticated or
+/// associated set (WME is the kernel's: it sets it on NDI stations itself and refuses it in the mask); an NDI
+/// station names its NMI station (`NAN_NMI_MAC`) and carries no capabilities. The peer's HT/VHT capabilities
+/// go to its NMI station with ``NL80211Session/updateStation(_:)`` (`SET_STATION`), not here: NEW_STATION
+/// drops HT/VHT capabilities of a station added without WME, which a NAN station cannot ask for, and the kernel
+/// then refuses every NDI station of that peer (EINVAL: its NMI station has no HT).
 public struct NANStationParameters: Sendable, Hashable {
     /// The interface the station belongs to.
     public var scope: StationScope
     /// The peer's address (its NMI or NDI address).
     public var peer: MACAddress
-    /// Flags to change (`mask`) and their new values (`set`). Linux 7.2 adds a NAN station only if
-    /// `set` holds `.authenticated` or `.associated` (the default).
+    /// Flags to change (`mask`): a subset of authenticated, associated, authorized and MFP.
     public var flagMask: StationFlags
-    /// The values of the flags in ``flagMask``.
+    /// The values of the flags in ``flagMask``; must hold `.authenticated` or `.associated`.
     public var flagSet: StationFlags
-    /// The peer's HT capabilities element body, if it has one (NMI stations only: the kernel refuses
-    /// capabilities on NDI stations).
-    public var htCapability: [UInt8]?
-    /// The peer's VHT capabilities element body, if it has one.
-    public var vhtCapability: [UInt8]?
-    /// The peer's HE capabilities element body, if it has one.
-    public var heCapability: [UInt8]?
-    /// Supported rates in units of 500 kbit/s (`STA_SUPPORTED_RATES`); nil leaves it out, as Linux 7.2 wants for NAN stations.
-    public var supportedRates: [UInt8]?
-    /// Listen interval (`STA_LISTEN_INTERVAL`); nil leaves it out.
+    /// Listen interval (`STA_LISTEN_INTERVAL`); nil leaves it out (optional for NAN stations).
     public var listenInterval: UInt16?
-    /// Association ID (`STA_AID`), 1…2007; nil leaves it out.
+    /// Association ID (`STA_AID`), 1…2007; nil leaves it out (optional for NAN stations).
     public var associationID: UInt16?
 
-    /// Creates parameters.
+    /// Creates parameters: by default the station is added authenticated and associated, not authorized.
     public init(scope: StationScope, peer: MACAddress, flagMask: StationFlags = [.authenticated, .associated],
                 flagSet: StationFlags = [.authenticated, .associated],
-                htCapability: [UInt8]? = nil, vhtCapability: [UInt8]? = nil, heCapability: [UInt8]? = nil,
-                supportedRates: [UInt8]? = nil, listenInterval: UInt16? = nil, associationID: UInt16? = nil) {
+                listenInterval: UInt16? = nil, associationID: UInt16? = nil) {
         self.scope = scope
         self.peer = peer
         self.flagMask = flagMask
         self.flagSet = flagSet
-        self.htCapability = htCapability
-        self.vhtCapability = vhtCapability
-        self.heCapability = heCapability
-        self.supportedRates = supportedRates
         self.listenInterval = listenInterval
         self.associationID = associationID
+    }
+}
+
+/// A peer's HT (and VHT) Capabilities element bodies, for its NMI station. mac80211 parses them against the
+/// radio's own NAN PHY capabilities and copies the result to the peer's NDI stations, which it refuses while
+/// the NMI station has no HT.
+public struct NANPeerCapabilities: Sendable, Hashable {
+    /// The HT Capabilities element body: exactly 26 bytes (`NL80211_HT_CAPABILITY_LEN`).
+    public var ht: [UInt8]
+    /// The VHT Capabilities element body: exactly 12 bytes, if the peer has VHT.
+    public var vht: [UInt8]?
+
+    /// The length of an HT Capabilities element body.
+    public static let htLength = 26
+    /// The length of a VHT Capabilities element body.
+    public static let vhtLength = 12
+
+    /// Wraps the element bodies; nil unless the HT body is 26 bytes and the VHT body, if any, 12 bytes (the
+    /// kernel's attribute policy would refuse other lengths).
+    public init?(ht: [UInt8], vht: [UInt8]? = nil) {
+        guard ht.count == Self.htLength, vht.map({ $0.count == Self.vhtLength }) ?? true else { return nil }
+        self.ht = ht
+        self.vht = vht
+    }
+}
+
+/// A change to an existing NAN station with ``NL80211Session/updateStation(_:)`` (`NL80211_CMD_SET_STATION`).
+/// Linux 7.2 lets a NAN station change only its authorized and MFP flags, and an NMI station take the peer's
+/// capabilities.
+public struct NANStationUpdate: Sendable, Hashable {
+    /// The interface the station is on.
+    public var scope: StationScope
+    /// The peer's address (its NMI or NDI address).
+    public var peer: MACAddress
+    /// Flags to change: a subset of authorized and MFP.
+    public var flagMask: StationFlags
+    /// The values of the flags in ``flagMask``.
+    public var flagSet: StationFlags
+    /// The peer's capabilities (NMI stations only).
+    public var capabilities: NANPeerCapabilities?
+
+    /// Creates a change.
+    public init(scope: StationScope, peer: MACAddress, flagMask: StationFlags, flagSet: StationFlags,
+                capabilities: NANPeerCapabilities? = nil) {
+        self.scope = scope
+        self.peer = peer
+        self.flagMask = flagMask
+        self.flagSet = flagSet
+        self.capabilities = capabilities
+    }
+
+    /// Authorizes the station (and, for an NMI station, gives it the peer's capabilities), as wpa_supplicant
+    /// does once a data path is agreed.
+    public static func authorize(_ scope: StationScope, peer: MACAddress, capabilities: NANPeerCapabilities? = nil) -> NANStationUpdate {
+        NANStationUpdate(scope: scope, peer: peer, flagMask: .authorized, flagSet: .authorized, capabilities: capabilities)
     }
 }
 
@@ -185,13 +233,14 @@ extension StationInfo {
 }
 
 extension NL80211Request {
-    private static func putScope(_ scope: StationScope, into w: inout NetlinkAttributeWriter) throws(NetlinkError) {
+    /// The interface attribute; `naming` adds the NDI station's NMI (`NAN_NMI_MAC`, NEW_STATION only).
+    private static func putScope(_ scope: StationScope, into w: inout NetlinkAttributeWriter, naming: Bool = true) throws(NetlinkError) {
         switch scope {
         case .managementInterface(let wdev):
             try w.put(A.wdev, wdev.rawValue)
         case .dataInterface(let index, let nmi):
             try w.put(A.ifindex, index.rawValue)
-            try w.put(A.nanNmiMac, bytes: nmi.bytes)
+            if naming { try w.put(A.nanNmiMac, bytes: nmi.bytes) }
         }
     }
 
@@ -203,43 +252,67 @@ extension NL80211Request {
         try w.put(A.staFlags2, bytes: payload)
     }
 
-    /// `NEW_STATION`. Checks the rules Linux 7.2 enforces for NAN stations before sending.
+    /// The flags Linux 7.2 lets a NEW_STATION for a NAN station touch.
+    static let nanNewStationFlags: StationFlags = [.authenticated, .associated, .authorized, .managementFrameProtection]
+    /// The flags Linux 7.2 lets a SET_STATION for a NAN station touch.
+    static let nanChangeableFlags: StationFlags = [.authorized, .managementFrameProtection]
+
+    /// `NEW_STATION`. Checks the rules Linux 7.2 enforces for NAN stations before sending, so a mistake
+    /// is named here rather than answered with a bare EINVAL.
     static func newStation(_ p: NANStationParameters) throws(NetlinkError) -> NL80211Request {
         let call = "NL80211_CMD_NEW_STATION"
+        guard p.flagMask.isSubset(of: nanNewStationFlags) else {
+            throw NetlinkError(code: .invalidRequest, call: call,
+                               detail: "a NAN station's flags may only be authenticated, associated, authorized and MFP (the kernel sets WME itself)")
+        }
         guard !p.flagSet.intersection(p.flagMask).isDisjoint(with: [.authenticated, .associated]) else {
             throw NetlinkError(code: .invalidRequest, call: call,
                                detail: "a NAN station must be added authenticated or associated")
         }
-        if case .dataInterface = p.scope, p.htCapability != nil || p.vhtCapability != nil || p.heCapability != nil {
-            throw NetlinkError(code: .invalidRequest, call: call,
-                               detail: "HT/VHT/HE capabilities belong on the NMI station, not the NDI station")
+        if let aid = p.associationID, !(1...2007).contains(aid) {
+            throw NetlinkError(code: .invalidRequest, call: call, detail: "association ID \(aid) is outside 1...2007")
         }
         var w = NetlinkAttributeWriter()
         try putScope(p.scope, into: &w)
         try w.put(A.mac, bytes: p.peer.bytes)
         try putFlags(mask: p.flagMask, set: p.flagSet, into: &w)
-        if let rates = p.supportedRates { try w.put(A.staSupportedRates, bytes: rates) }
         if let interval = p.listenInterval { try w.put(A.staListenInterval, interval) }
         if let aid = p.associationID { try w.put(A.staAid, aid) }
-        if let ht = p.htCapability { try w.put(A.htCapability, bytes: ht) }
-        if let vht = p.vhtCapability { try w.put(A.vhtCapability, bytes: vht) }
-        if let he = p.heCapability { try w.put(A.heCapability, bytes: he) }
         return NL80211Request(command: .newStation, attributes: w.bytes)
+    }
+
+    /// `SET_STATION` on a NAN station: its authorized/MFP flags and, for an NMI station, the peer's
+    /// capabilities. Checks Linux 7.2's rules before sending.
+    static func updateStation(_ u: NANStationUpdate) throws(NetlinkError) -> NL80211Request {
+        let call = "NL80211_CMD_SET_STATION"
+        guard u.flagMask.isSubset(of: nanChangeableFlags) else {
+            throw NetlinkError(code: .invalidRequest, call: call,
+                               detail: "a NAN station may only change its authorized and MFP flags")
+        }
+        if case .dataInterface = u.scope, u.capabilities != nil {
+            throw NetlinkError(code: .invalidRequest, call: call,
+                               detail: "HT/VHT capabilities belong on the NMI station, not the NDI station")
+        }
+        var w = NetlinkAttributeWriter()
+        try putScope(u.scope, into: &w, naming: false)
+        try w.put(A.mac, bytes: u.peer.bytes)
+        try putFlags(mask: u.flagMask, set: u.flagSet, into: &w)
+        if let capabilities = u.capabilities {
+            try w.put(A.htCapability, bytes: capabilities.ht)
+            if let vht = capabilities.vht { try w.put(A.vhtCapability, bytes: vht) }
+        }
+        return NL80211Request(command: .setStation, attributes: w.bytes)
     }
 
     /// `SET_STATION`: change a station's flags (e.g. authorize it once keys are in place).
     static func setStation(_ scope: StationScope, peer: MACAddress, mask: StationFlags, set: StationFlags) throws(NetlinkError) -> NL80211Request {
-        var w = NetlinkAttributeWriter()
-        try putScope(scope, into: &w)
-        try w.put(A.mac, bytes: peer.bytes)
-        try putFlags(mask: mask, set: set, into: &w)
-        return NL80211Request(command: .setStation, attributes: w.bytes)
+        try updateStation(NANStationUpdate(scope: scope, peer: peer, flagMask: mask, flagSet: set))
     }
 
     /// `DEL_STATION`.
     static func deleteStation(_ scope: StationScope, peer: MACAddress) throws(NetlinkError) -> NL80211Request {
         var w = NetlinkAttributeWriter()
-        try putScope(scope, into: &w)
+        try putScope(scope, into: &w, naming: false)
         try w.put(A.mac, bytes: peer.bytes)
         return NL80211Request(command: .delStation, attributes: w.bytes)
     }

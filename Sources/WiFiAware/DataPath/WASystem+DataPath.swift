@@ -13,8 +13,10 @@ extension WASystem {
     ///   - publisher: A publisher being iterated (its publish must be running).
     ///   - devices: Whose requests to accept: `.anyDevice`, or paired devices.
     ///   - security: `.open` (explicit), or a passphrase or PMK (NCS-SK).
+    ///   - idleTimeout: Each accepted data path ends (reason `idle`) after this long with no packet either
+    ///     way; nil: never.
     public func acceptDataPaths(for publisher: WAPublisher, from devices: WADeviceSelection = .anyDevice,
-                                security: WADataPathSecurity) -> AsyncThrowingStream<WADataPathEvent, any Error> {
+                                security: WADataPathSecurity, idleTimeout: Duration? = nil) -> AsyncThrowingStream<WADataPathEvent, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: WADataPathEvent.self, bufferingPolicy: .bufferingNewest(64))
         let handle = publisher.handle
         let store = store
@@ -33,7 +35,7 @@ extension WASystem {
                     publishID = handle.instanceID
                 }
                 guard let publishID else { return }
-                let events = try await engine.acceptDataPaths(publishID: publishID, from: admitted)
+                let events = try await engine.acceptDataPaths(publishID: publishID, from: admitted, idleTimeout: idleTimeout)
                 var connections: [NDPIdentifier: WADataPathConnection] = [:]
                 await withTaskCancellationHandler {
                     for await event in events { continuation.yield(WADataPathEvent(event, connections: &connections)) }
@@ -50,12 +52,13 @@ extension WASystem {
     }
 
     /// Requests a data path to a discovered endpoint, runs `body` with it once it is up, and tears it down
-    /// when `body` returns or throws (or the task is cancelled).
+    /// when `body` returns or throws (or the task is cancelled). With `idleTimeout` it ends by itself (a
+    /// `.terminated` event with reason `idle` in the stream) after that long with no packet either way.
     ///
     /// - Throws: ``WAError/Code/connectionFailed`` (with the NAN reason) when the peer rejects or does not
     ///   answer, ``WAError/Code/noRadioResources`` when too many data paths are up, or what `body` throws.
     public func withDataPath<Result: Sendable>(
-        to endpoint: WAEndpoint, security: WADataPathSecurity,
+        to endpoint: WAEndpoint, security: WADataPathSecurity, idleTimeout: Duration? = nil,
         _ body: (WADataPathConnection, AsyncStream<WADataPathEvent>) async throws -> Result
     ) async throws -> Result {
         try security.check()
@@ -65,7 +68,7 @@ extension WASystem {
         let id: NDPIdentifier
         let events: AsyncStream<DataPathEvent>
         do {
-            (id, events) = try await engine.requestDataPath(to: endpoint.address, publishID: endpoint.instanceID)
+            (id, events) = try await engine.requestDataPath(to: endpoint.address, publishID: endpoint.instanceID, idleTimeout: idleTimeout)
         } catch let error as DataPathError where error == .tooManyDataPaths {
             throw WAError(.noRadioResources, message: "too many data paths are up on \(adapterName)", underlying: error)
         } catch {

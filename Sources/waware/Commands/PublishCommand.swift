@@ -21,6 +21,7 @@ struct PublishCommand: Command {
             Example("waware publish _chat._tcp --solicited --answer pong --json", "Answer only active subscribes; reply 'pong' to each message."),
             Example("waware publish _chat._tcp --ttl 10", "Publish for 10 seconds."),
             Example("waware publish _chat._tcp --accept-data-paths --open", "Accept open data paths; print each one's interface and addresses."),
+            Example("waware publish _chat._tcp --accept-data-paths --open --idle-timeout 60", "Accept open data paths; end each after a minute without traffic."),
         ]
     )
 
@@ -32,7 +33,7 @@ struct PublishCommand: Command {
             Self.answerOption.spec,
             Self.dataPathFlag.spec,
             DataPathArguments.acceptFlag.spec,
-        ] + DataPathArguments.security
+        ] + DataPathArguments.all
 
     var values: DiscoveryArguments.Values
     /// Answer active subscribes.
@@ -43,6 +44,8 @@ struct PublishCommand: Command {
     var dataPath: Bool
     /// How accepted data paths are protected; nil when data paths are not accepted.
     var acceptSecurity: WADataPathSecurity?
+    /// Accepted data paths end after this long without traffic; nil never.
+    var idleTimeout: Duration?
 
     init(from parsed: ParsedValues) throws {
         values = try DiscoveryArguments.values(from: parsed)
@@ -53,6 +56,8 @@ struct PublishCommand: Command {
         self.unsolicited = unsolicited || !solicited
         answer = parsed.option(Self.answerOption).map { Array($0.utf8) }
         acceptSecurity = try DataPathArguments.security(
+            from: parsed, required: parsed.flag(DataPathArguments.acceptFlag), flag: "accept-data-paths")
+        idleTimeout = try DataPathArguments.idleTimeout(
             from: parsed, required: parsed.flag(DataPathArguments.acceptFlag), flag: "accept-data-paths")
         dataPath = parsed.flag(Self.dataPathFlag) || acceptSecurity != nil
         if let answer, answer.count > 255 {
@@ -110,9 +115,10 @@ struct PublishCommand: Command {
                 records.instance = Int(id.rawValue)
                 try records.started(phy: phy, address: system.localAddress).write(json: values.json, to: output)
                 if let acceptSecurity {
-                    let (json, devices) = (values.json, try values.devices.selection(in: system.store))
+                    let (json, devices, idleTimeout) = (values.json, try values.devices.selection(in: system.store), idleTimeout)
                     accepting = Task {
-                        for try await event in system.acceptDataPaths(for: publisher, from: devices, security: acceptSecurity) {
+                        for try await event in system.acceptDataPaths(for: publisher, from: devices, security: acceptSecurity,
+                                                                      idleTimeout: idleTimeout) {
                             try DataPathRecord.from(event, service: name, since: start).write(json: json, to: output)
                         }
                     }

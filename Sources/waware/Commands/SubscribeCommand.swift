@@ -23,6 +23,7 @@ struct SubscribeCommand: Command {
             Example("waware subscribe _chat._tcp --active --timeout 5 --json", "Ask actively for 5 seconds, JSON lines."),
             Example("waware subscribe _chat._tcp --count 1 --send ping --messages 1", "Send 'ping' to the publisher found and wait for its answer."),
             Example("waware subscribe _chat._tcp --count 1 --data-path --open", "Set up an open data path to the publisher found; keep it until Ctrl-C."),
+            Example("waware subscribe _chat._tcp --count 1 --data-path --open --idle-timeout 30", "The same, ended after 30 seconds without traffic."),
         ]
     )
 
@@ -40,7 +41,7 @@ struct SubscribeCommand: Command {
             Self.delayOption.spec,
             Self.lostAfterOption.spec,
             DataPathArguments.requestFlag.spec,
-        ] + DataPathArguments.security
+        ] + DataPathArguments.all
 
     var values: DiscoveryArguments.Values
     var active: Bool
@@ -52,6 +53,8 @@ struct SubscribeCommand: Command {
     var delay: Double?
     /// How the requested data path is protected; nil when none is requested.
     var dataPathSecurity: WADataPathSecurity?
+    /// The requested data path ends after this long without traffic; nil never.
+    var idleTimeout: Duration?
     /// DW periods of silence before a publisher is reported lost; nil never.
     var lostAfter: Int?
 
@@ -66,6 +69,8 @@ struct SubscribeCommand: Command {
     init(from parsed: ParsedValues) throws {
         values = try DiscoveryArguments.values(from: parsed)
         dataPathSecurity = try DataPathArguments.security(
+            from: parsed, required: parsed.flag(DataPathArguments.requestFlag), flag: "data-path")
+        idleTimeout = try DataPathArguments.idleTimeout(
             from: parsed, required: parsed.flag(DataPathArguments.requestFlag), flag: "data-path")
         delay = try parsed.option(Self.delayOption, expected: "a number of seconds from 0 to 999999, such as 0.25") { text in
             Double(text).flatMap { $0 >= 0 && $0 < 1e6 ? $0 : nil }
@@ -176,9 +181,9 @@ struct SubscribeCommand: Command {
             case .discovered(let endpoint), .updated(let endpoint):
                 found += 1
                 if let dataPathSecurity, dataPath == nil {
-                    let json = values.json
+                    let (json, idleTimeout) = (values.json, idleTimeout)
                     dataPath = Task {
-                        try await system.withDataPath(to: endpoint, security: dataPathSecurity) { connection, events in
+                        try await system.withDataPath(to: endpoint, security: dataPathSecurity, idleTimeout: idleTimeout) { connection, events in
                             try DataPathRecord.from(.connected(connection), service: name, since: start).write(json: json, to: output)
                             for await event in events {
                                 try DataPathRecord.from(event, service: name, since: start).write(json: json, to: output)

@@ -11,6 +11,20 @@ enum DataPathArguments {
 
     /// `--open`, `--passphrase`, `--pmk`.
     static let security: [ArgumentSpec] = [openFlag.spec, passphraseOption.spec, pmkOption.spec]
+    static let idleTimeoutOption = OptionKey("idle-timeout", value: "seconds",
+                                             help: "End a data path after this many seconds with no packet either way ('data-path-down ... reason idle'); default never.")
+    /// Every data-path option: the security ones and `--idle-timeout`.
+    static let all: [ArgumentSpec] = security + [idleTimeoutOption.spec]
+
+    /// `--idle-timeout`, which goes with a data path (`flag`).
+    static func idleTimeout(from parsed: ParsedValues, required: Bool, flag: String) throws -> Duration? {
+        let seconds = try parsed.option(idleTimeoutOption, expected: "a number of seconds from 1 to 86400, such as 30") { text in
+            Double(text).flatMap { $0 >= 1 && $0 <= 86400 ? $0 : nil }
+        }
+        guard let seconds else { return nil }
+        guard required else { throw ValidationError("--idle-timeout goes with --\(flag)") }
+        return .milliseconds(Int64(seconds * 1000))
+    }
 
     /// The security chosen; `required` says whether a data path was asked for at all.
     static func security(from parsed: ParsedValues, required: Bool, flag: String) throws -> WADataPathSecurity? {

@@ -45,6 +45,9 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
     func addPeerDataStation(_ link: NDPLink, on interface: DataInterface) async throws {
         state.withLock { _ = $0.stations.insert(link.peerNDI) }
     }
+    func installPairwiseKey(_ key: DataPathPairwiseKey, for peerNDI: MACAddress, of peerNMI: MACAddress,
+                            on interface: DataInterface) async throws {}
+    func authorizePeerDataStation(_ peerNDI: MACAddress, of peerNMI: MACAddress, on interface: DataInterface) async throws {}
     func removePeerDataStation(_ peerNDI: MACAddress, of peerNMI: MACAddress, on interface: DataInterface) async {
         state.withLock { _ = $0.stations.remove(peerNDI) }
     }
@@ -112,6 +115,39 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         #expect(radioA.state.withLock { $0.stations.isEmpty })
         await a.shutDown()
         #expect(!radioA.leftovers)
+    }
+
+    @Test func anIdleTimeoutEndsOnlyTheDataPathItWasGivenTo() async throws {
+        let (a, b, radioA, radioB) = pair()
+        await a.setKeepalive(interval: .seconds(3600), misses: 5)
+        await b.setKeepalive(interval: .seconds(3600), misses: 5)
+        let accepted = try await a.accept(publishID: InstanceID(1))
+        let (_, events) = try await b.request(to: nmiA, publishID: InstanceID(1), idleTimeout: .zero)
+        var bIterator = events.makeAsyncIterator()
+        guard case .connected = await bIterator.next() else { Issue.record("B not connected"); return }
+        var aIterator = accepted.makeAsyncIterator()
+        guard case .requested = await aIterator.next(), case .connected = await aIterator.next() else {
+            Issue.record("A not connected"); return
+        }
+        // A has no idle timeout: its DWs end nothing. B's first DW notes the packet count, the next finds it unchanged.
+        await a.handle(.discoveryWindow(frequency: 2437))
+        await a.handle(.discoveryWindow(frequency: 2437))
+        #expect(await a.connections.count == 1)
+        await b.handle(.discoveryWindow(frequency: 2437))
+        await b.handle(.discoveryWindow(frequency: 2437))
+        guard case .terminated(_, let reason) = await bIterator.next() else { Issue.record("B not ended"); return }
+        #expect(reason.kind == .idle)
+        guard case .terminated(_, let peerReason) = await aIterator.next() else { Issue.record("A not told"); return }
+        #expect(peerReason.kind == .peerRequest)
+        await a.shutDown()
+        await b.shutDown()
+        #expect(!radioA.leftovers && !radioB.leftovers)
+    }
+
+    @Test func aPairwiseKeyMustFitItsSuiteAndNeverPrintsTheKey() async throws {
+        let key = try #require(DataPathPairwiseKey(cipherSuite: .sk256, temporalKey: [UInt8](repeating: 7, count: 32)))
+        #expect(DataPathPairwiseKey(cipherSuite: .sk128, temporalKey: [UInt8](repeating: 7, count: 32)) == nil)
+        #expect("\(key)" == "NCS-SK-256 key")
     }
 
     @Test func aKernelFailureEndsTheDataPathAndCleansUp() async throws {

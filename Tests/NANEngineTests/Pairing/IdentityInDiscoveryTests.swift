@@ -36,3 +36,21 @@ import Testing
         #expect(await drain(subscriber).compactMap(\.discovered).allSatisfy { $0.identityResolution == nil })
     }
 }
+
+/// NAN pairing's NIK key data travels in a follow-up's Shared Key Descriptor attribute.
+@Suite struct KeyDescriptorFollowUpTests {
+    @Test func aFollowUpCarriesTheKeyDescriptorToThePeersSession() async throws {
+        let bench = await Bench()
+        var publish = PublishConfiguration(serviceID: service("chat"))
+        publish.type = .unsolicited
+        let publisher = try await bench.engines[0].publish(publish)
+        let subscriber = try await bench.engines[1].subscribe(SubscribeConfiguration(serviceID: service("chat")))
+        await bench.ticks(2)
+        let attribute = NIKKeyDescriptor.attribute(publishID: publisher.instanceID, wrappedKeyData: [UInt8](repeating: 0xAB, count: 48))
+        _ = try await bench.engines[1].send(keyDescriptor: attribute, from: subscriber.instanceID, to: address(1), peerInstanceID: publisher.instanceID)
+        await bench.ticks(1)
+        let messages = await drain(publisher).compactMap(\.message)
+        #expect(messages.count == 1)
+        #expect(messages.first?.keyDescriptor == attribute && messages.first?.payload == [])
+    }
+}

@@ -35,7 +35,9 @@ import Testing
     static let pin = Array("123456".utf8)
 
     static func engine(_ address: MACAddress, on air: LoopbackAir, identity: NANIdentityKey? = nil, devices: [PairedDeviceKeys] = [],
-                       limits: PairingEngine.Limits = .init()) async throws -> PairingEngine {
+                       limits: PairingEngine.Limits = .init(attemptLifetime: .seconds(120))) async throws -> PairingEngine {
+        // A long attempt lifetime: a loaded machine (the whole suite on two cores) must not time out an
+        // exchange that only waits for CPU; the bounds test sets its own short lifetime.
         let engine = PairingEngine(localAddress: address, cluster: cluster, identity: try identity ?? .random(),
                                    link: Link(air: air, source: address), devices: devices, limits: limits)
         await air.attach(engine)

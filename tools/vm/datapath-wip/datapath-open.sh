@@ -8,7 +8,7 @@ source "$(dirname "$0")/../guest/lib.sh"
 TCP="$_lib_dir/tcp-exchange.py"
 
 step "two radios in namespaces dA, dB; regulatory domain US (5 GHz allowed)"
-iw reg set US || fail "iw reg set US failed"
+set_country US
 sim_radios 2
 radio_netns 0 dA
 radio_netns 1 dB
@@ -61,6 +61,7 @@ echo "    B: $out"
 wait_for_line "$(bg_log tcpA)" '^received' 60
 expect_eq "B got A's bytes" "received $size sha256 $(python3 "$TCP" digest "$size" 11)" "$out"
 expect_eq "A got B's bytes" "received $size sha256 $(python3 "$TCP" digest "$size" 22)" "$LINE"
+wait_bg tcpA 0 30
 in_netns dA iw dev "$ifA" station dump | sed 's/^/    A station: /' | head -n 12
 
 step "both stop: no NAN data interface left"

@@ -1,0 +1,87 @@
+public import FoundationEssentials
+public import NANWire
+internal import NANEngine
+
+extension WADeviceStore {
+    /// The most management addresses kept per device: a paired device met under many random NMIs keeps
+    /// the newest ones.
+    public static let maximumAddressesPerDevice = 8
+
+    /// This machine's own NAN Identity Key, made (and stored) on first use; paired peers recognise us by
+    /// it whatever our NMI.
+    ///
+    /// - Throws: a store error.
+    public func ownIdentityKey() throws(WAError) -> WAPairedDevice.IdentityKey {
+        try modifyStore { (_: inout WAPairedDevice.Devices, own: inout WAPairedDevice.IdentityKey?) throws(WAError) -> WAPairedDevice.IdentityKey in
+            if let own { return own }
+            let fresh: NANIdentityKey
+            do { fresh = try NANIdentityKey.random() } catch {
+                throw WAError(.storageFailed, message: "no random bytes for an identity key: \(error)")
+            }
+            let key = try WAPairedDevice.IdentityKey(bytes: fresh.bytes)
+            own = key
+            return key
+        }
+    }
+
+    /// Records a finished NAN pairing: the device with the same identity key (or, failing that, the same
+    /// address) gets the new keys and the address first in its list; otherwise a new device named `name`
+    /// is added. A hand-typed entry with the address becomes a verified one.
+    ///
+    /// - Throws: ``WAError/Code/invalidArgument`` for a bad or taken name; a store error otherwise.
+    @discardableResult
+    public func recordPairing(
+        name: String, managementAddress: MACAddress, identityKey: WAPairedDevice.IdentityKey?,
+        pairingKey: WAPairedDevice.PairingKey, pairingInfo: WAPairedDevice.PairingInfo? = nil
+    ) throws(WAError) -> WAPairedDevice {
+        try WAPairedDevice.validateName(name)
+        return try modify { (devices: inout WAPairedDevice.Devices) throws(WAError) -> WAPairedDevice in
+            let existing = devices.values.first { identityKey != nil && $0.identityKey == identityKey }
+                ?? devices.values.first { $0.managementAddresses.contains(managementAddress) }
+            if var device = existing {
+                for (id, other) in devices where id != device.id && other.managementAddresses.contains(managementAddress) {
+                    devices[id]?.managementAddresses.removeAll { $0 == managementAddress }
+                    if devices[id]?.managementAddresses.isEmpty == true { devices[id] = nil }
+                    _ = other
+                }
+                device.managementAddresses = Array(([managementAddress] + device.managementAddresses.filter { $0 != managementAddress })
+                    .prefix(Self.maximumAddressesPerDevice))
+                device.identityKey = identityKey ?? device.identityKey
+                device.pairingKey = pairingKey
+                if let pairingInfo { device.pairingInfo = pairingInfo }
+                devices[device.id] = device
+                return device
+            }
+            if devices.values.contains(where: { WAPairedDevice.lookalikeKey($0.name) == WAPairedDevice.lookalikeKey(name) }) {
+                throw WAError(.invalidArgument, message: "a paired device is already named '\(name)'; choose another name")
+            }
+            for (id, other) in devices where other.managementAddresses.contains(managementAddress) {
+                devices[id]?.managementAddresses.removeAll { $0 == managementAddress }
+            }
+            var device = WAPairedDevice(
+                id: WAPairedDevice.ID(UUID()), name: name, pairingInfo: pairingInfo,
+                managementAddresses: [managementAddress], identityKey: identityKey, dateAdded: Date())
+            device.pairingKey = pairingKey
+            devices[device.id] = device
+            return device
+        }
+    }
+
+    /// Notes that a paired device (recognised from its NIRA) now uses `address`: it goes first in the
+    /// device's list (the list keeps ``maximumAddressesPerDevice``).
+    ///
+    /// - Throws: ``WAError/Code/deviceInvalid`` if the device is not in the store; a store error otherwise.
+    @discardableResult
+    public func noteAddress(_ address: MACAddress, of id: WAPairedDevice.ID) throws(WAError) -> WAPairedDevice {
+        try modify { (devices: inout WAPairedDevice.Devices) throws(WAError) -> WAPairedDevice in
+            guard var device = devices[id] else { throw WAError(.deviceInvalid, message: "device \(id) is not paired") }
+            for (other, entry) in devices where other != id && entry.managementAddresses.contains(address) {
+                devices[other]?.managementAddresses.removeAll { $0 == address }
+                if devices[other]?.managementAddresses.isEmpty == true { devices[other] = nil }
+            }
+            device.managementAddresses = Array(([address] + device.managementAddresses.filter { $0 != address }).prefix(Self.maximumAddressesPerDevice))
+            devices[id] = device
+            return device
+        }
+    }
+}

@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "NANWire", targets: ["NANWire"]),
         .executable(name: "waware", targets: ["waware"]),
         .executable(name: "nan-bench", targets: ["nan-bench"]),
+        .executable(name: "storm-bench", targets: ["storm-bench"]),
         .executable(name: "aware-example", targets: ["aware-example"]),
     ],
     targets: [
@@ -76,6 +77,13 @@ let package = Package(
             name: "nan-bench",
             dependencies: ["NANWire", "NANCrypto", "NANSystem"],
             path: "tools/bench",
+            swiftSettings: swiftSettings
+        ),
+        // The spoofed-frame storm against the discovery engine (tools/storm-bench runs it).
+        .executableTarget(
+            name: "storm-bench",
+            dependencies: ["NANEngine", "NANSystem", "NANWire"],
+            path: "tools/storm",
             swiftSettings: swiftSettings
         ),
         .executableTarget(

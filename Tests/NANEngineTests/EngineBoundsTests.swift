@@ -1,6 +1,6 @@
 import NANWire
 import Testing
-@testable import NANEngine
+@_spi(Benchmark) @testable import NANEngine
 
 /// The engine under hostile or changing air: every table fed by frames stays bounded, peers that go quiet
 /// are lost and found again, frames of another cluster are ignored, and an overrun is noticed.
@@ -185,4 +185,23 @@ struct QuietRadio: DiscoveryRadio {
         throw DiscoveryError("not offloaded")
     }
     func removeFunction(cookie: UInt64) async throws {}
+}
+
+/// The storm benchmark's hook drives the real engine: frames in, table sizes out.
+@Suite struct OfflineEngineTests {
+    @Test func theBenchmarkHookFeedsTheEngineAndReportsItsTableSizes() async throws {
+        let offline = await OfflineDiscoveryEngine(localAddress: address(9), cluster: EngineBoundsTests.ourCluster)
+        let session = try await offline.engine.subscribe(SubscribeConfiguration(serviceID: service("chat")))
+        for n in 0..<10 {
+            let frame = try EngineBoundsTests.publishFrame(
+                from: EngineBoundsTests.spoofed(n), service: service(n < 4 ? "chat" : "other"))
+            await offline.receive(frame)
+        }
+        await offline.discoveryWindow()
+        let sizes = await offline.tableSizes()
+        #expect(sizes.peers == 10)
+        #expect(sizes.reportedPeerInstances == 4)
+        #expect(sizes.largestReported == 4)
+        #expect(await drain(session).compactMap(\.discovered).count == 4)
+    }
 }

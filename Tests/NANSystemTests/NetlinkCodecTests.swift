@@ -108,6 +108,24 @@ import Testing
         #expect(ack.kernelMessage == nil)
     }
 
+    /// Found by `tools/fuzz/run netlink`: an error message carrying Int32.min trapped when negated into an errno.
+    @Test func anErrorValueNoErrnoCanHaveIsMalformedNotATrap() throws {
+        for value in [Int32.min, -4096] {
+            var payload: [UInt8] = []
+            appendU32(&payload, UInt32(bitPattern: value))
+            payload += [UInt8](repeating: 0, count: 16)
+            let message = NetlinkMessage(type: NetlinkMessage.typeError, flags: NetlinkMessage.flagCapped,
+                                         sequence: 2, portID: 1, payload: payload)
+            #expect(throws: NetlinkError.self) { _ = try NetlinkAck(message) }
+        }
+        var payload: [UInt8] = []
+        appendU32(&payload, UInt32(bitPattern: -4095))
+        payload += [UInt8](repeating: 0, count: 16)
+        let largest = try NetlinkAck(NetlinkMessage(type: NetlinkMessage.typeError, flags: NetlinkMessage.flagCapped,
+                                                    sequence: 2, portID: 1, payload: payload))
+        #expect(largest.refusal == Errno(rawValue: 4095))
+    }
+
     @Test func requestHeaderCarriesFamilyFlagsAndSequence() {
         let bytes = GenericNetlinkMessage.encodeRequest(
             family: 0x25, command: 115, version: 0,

@@ -27,10 +27,17 @@ public final class RuntimePairingLink: PairingLink {
         }
     }
 
-    /// Sends a whole Authentication frame and waits for its acknowledgement.
+    /// Sends a whole Authentication frame and waits for its acknowledgement. A frame is sent right after a
+    /// discovery window starts (the peer listens then), and again in the next windows if it is not
+    /// acknowledged, up to `attempts` times.
     public func send(authentication frame: [UInt8]) async throws {
-        let outcome = try await runtime.exchange(frame, timeout: .seconds(1))
-        guard outcome.acknowledged != false else { throw PairingError(.timedOut, "PASN frame not acknowledged") }
+        let attempts = 4
+        for _ in 0..<attempts {
+            guard await engine.core.nextWindow() else { break }
+            let outcome = try await runtime.exchange(frame, timeout: .seconds(1))
+            if outcome.acknowledged != false { return }
+        }
+        throw PairingError(.timedOut, "PASN frame not acknowledged in \(attempts) discovery windows")
     }
 
     /// Sends the NIK key data in a follow-up along the peer's route.

@@ -257,8 +257,8 @@ final class NetlinkConnection: Sendable {
             let outcome: Result<Int32, NetlinkError>
             do {
                 let ack = try NetlinkAck(message)
-                if ack.error < 0 {
-                    outcome = .failure(.kernel(errno: Errno(rawValue: -ack.error), kernelMessage: ack.kernelMessage, call: call))
+                if let refusal = ack.refusal {
+                    outcome = .failure(.kernel(errno: refusal, kernelMessage: ack.kernelMessage, call: call))
                 } else {
                     outcome = .success(ack.error)
                 }

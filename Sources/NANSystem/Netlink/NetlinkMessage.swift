@@ -97,8 +97,14 @@ struct NetlinkAck: Sendable, Hashable {
     /// `NLMSGERR_ATTR_OFFS`.
     static let attributeOffset: UInt16 = 2
 
+    /// The largest errno the kernel can report (`MAX_ERRNO`): a refusal is -1 … -4095.
+    static let maximumErrno: Int32 = 4095
+
     /// 0 or a positive value on success (hwsim returns the new radio id here), a negative errno on failure.
     var error: Int32
+
+    /// The errno of a refusal; nil for a success.
+    var refusal: Errno? { error < 0 ? Errno(rawValue: -error) : nil }
     /// The extended-ack message text, if any.
     var kernelMessage: String?
     /// The offset of the offending attribute in our request, if the kernel named one.
@@ -113,6 +119,10 @@ struct NetlinkAck: Sendable, Hashable {
             throw .malformed("netlink error message of \(payload.count) bytes", at: NetlinkMessage.headerSize)
         }
         error = payload.withUnsafeBytes { $0.loadUnaligned(as: Int32.self) }
+        // Found by the netlink fuzz target: -Int32.min traps, so a value no errno can have is malformed.
+        guard error >= -Self.maximumErrno else {
+            throw .malformed("netlink error \(error) is no errno", at: NetlinkMessage.headerSize)
+        }
         var tlvStart = 4
         if message.type == NetlinkMessage.typeError {
             // The original request header follows, and its payload too unless the ack is capped.

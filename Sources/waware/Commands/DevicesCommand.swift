@@ -67,6 +67,10 @@ struct DeviceRecord: Codable, Equatable, Sendable {
     var model: String?
     /// When it was added (ISO 8601, UTC).
     var added: String
+    /// Whether NAN pairing made the entry (it holds a pairing key); false for one typed by hand.
+    var verified: Bool = false
+    /// How it was paired: `SAE` (PIN) or `PASN` (opportunistic); nil when unverified.
+    var pairing: String?
 
     init(_ device: WAPairedDevice) {
         id = device.id.description
@@ -75,6 +79,8 @@ struct DeviceRecord: Codable, Equatable, Sendable {
         vendor = device.pairingInfo?.vendorName
         model = device.pairingInfo?.modelName
         added = device.dateAdded.formatted(Date.ISO8601FormatStyle())
+        verified = device.isVerified
+        pairing = device.pairingKey?.method.rawValue
     }
 
     /// `name  id  addresses`, plus vendor and model when known.
@@ -82,6 +88,7 @@ struct DeviceRecord: Codable, Equatable, Sendable {
         var line = "\(TerminalText.escaped(name))  \(id)  \(addresses.joined(separator: ","))"
         let about = [vendor, model].compactMap { $0 }.map(TerminalText.escaped)
         if !about.isEmpty { line += "  (" + about.joined(separator: " ") + ")" }
+        line += verified ? "  paired with key (\(pairing ?? "?"))" : "  unverified (no key)"
         return line
     }
 }

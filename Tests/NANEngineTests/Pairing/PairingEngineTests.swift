@@ -113,7 +113,8 @@ import Testing
 
     @Test func attemptsAreBoundedByCountAndAge() async throws {
         let air = LoopbackAir()
-        let engineA = try await Self.engine(Self.a, on: air, limits: .init(maximumAttempts: 1, attemptLifetime: .milliseconds(300)))
+        // Long enough that the second call comes before the first attempt expires even on a loaded machine.
+        let engineA = try await Self.engine(Self.a, on: air, limits: .init(maximumAttempts: 1, attemptLifetime: .seconds(5)))
         let silent = MACAddress(0x02, 0, 0, 0, 0, 0x99)   // nobody answers
         async let first = Self.failure { _ = try await engineA.pair(with: silent, publishID: InstanceID(1), method: .opportunistic) }
         try await Task.sleep(for: .milliseconds(50))

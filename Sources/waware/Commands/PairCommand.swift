@@ -1,0 +1,87 @@
+import NANSystem
+import WiFiAware
+
+/// `waware pair`: NAN pairing (PASN with SAE over a PIN, or opportunistic) with another waware device.
+struct PairCommand: Command {
+    static let configuration = CommandConfiguration(
+        commandName: "pair",
+        abstract: "Pair with another device by NAN pairing (a PIN shown on one side, typed on the other).",
+        discussion: [
+            "Without --pin this side publishes the pairing service, prints a 6-digit PIN and waits for a device "
+                + "to pair with it; on the other device run 'waware pair --pin PIN', which subscribes, finds the "
+                + "publisher and pairs (PASN with SAE over the PIN). Both sides then exchange their NAN identity "
+                + "keys and store the peer, with its keys, in the paired-devices store ('waware devices list' shows "
+                + "it as paired with a key). --opportunistic pairs without a PIN: 'waware pair --opportunistic' on "
+                + "one side, 'waware pair --opportunistic --find' on the other. "
+                + "A wrong PIN, a timeout or a refusal fails in one line (exit 1)."
+        ],
+        examples: [
+            Example("waware pair", "Show a PIN and accept one device."),
+            Example("waware pair --pin 123456 --name Laptop", "Pair with the device showing 123456, store it as 'Laptop'."),
+        ]
+    )
+
+    static let arguments: [ArgumentSpec] = [
+        Self.adapterOption.spec, Self.pinOption.spec, Self.opportunisticFlag.spec, Self.findFlag.spec, Self.nameOption.spec,
+        Self.timeoutOption.spec, DevicesCommand.storeOption.spec, .json,
+    ]
+
+    var adapter: String?
+    var pin: String?
+    var opportunistic: Bool
+    var find: Bool
+    var name: String?
+    var timeout: Double
+    var store: WADeviceStore
+    var json: Bool
+
+    init(from values: ParsedValues) throws {
+        adapter = values.option(Self.adapterOption)
+        pin = values.option(Self.pinOption)
+        if let pin, pin.isEmpty || pin.utf8.count > 64 || !pin.allSatisfy({ $0.isASCII && !$0.isWhitespace }) {
+            throw ValidationError("the PIN is 1 to 64 printable ASCII characters, such as 123456")
+        }
+        opportunistic = values.flag(Self.opportunisticFlag)
+        if opportunistic, pin != nil { throw ValidationError("--pin and --opportunistic exclude each other") }
+        find = values.flag(Self.findFlag) || pin != nil
+        name = values.option(Self.nameOption)
+        if let name { try DevicesCommand.checkName(name) }
+        timeout = try values.option(Self.timeoutOption, expected: "a number of seconds from 1 to 3600, such as 60") { text in
+            Double(text).flatMap { $0 >= 1 && $0 <= 3600 ? $0 : nil }
+        } ?? 60
+        store = try DevicesCommand.store(from: values)
+        json = values.flag(FlagKey.json)
+    }
+
+    func run(_ output: Output) async throws {
+        let role: WAPairing.Role
+        if find {
+            role = .initiate(pin: pin)
+        } else if opportunistic {
+            role = .accept(pin: nil)
+        } else {
+            let shown = try WAPairing.randomPIN()
+            if !json { output.write("PIN \(shown): on the other device run 'waware pair --pin \(shown)'") }
+            role = .accept(pin: shown)
+        }
+        let json = self.json
+        let device = try await SignalCancellation.run {
+            try await WAPairing.run(adapter: adapter, role: role, deviceName: name, store: store,
+                                    timeout: .milliseconds(Int64(timeout * 1000))) { line in
+                if !json { Output.emit(line + "\n", to: .standardError) }
+            }
+        }
+        let record = DeviceRecord(device)
+        if json { try output.writeJSON(record) } else { output.write("paired " + record.text) }
+    }
+}
+
+/// The typed keys of the arguments `PairCommand` declares.
+extension PairCommand {
+    static let adapterOption = OptionKey("adapter", short: "a", value: "adapter", help: "Phy name, wiphy index or interface name.")
+    static let pinOption = OptionKey("pin", value: "pin", help: "The PIN the other device shows; pairs as the initiating side.")
+    static let opportunisticFlag = FlagKey("opportunistic", help: "Pair without a PIN (both sides must ask for it).")
+    static let nameOption = OptionKey("name", value: "name", help: "Store the peer under this name (default 'NAN <address>').")
+    static let findFlag = FlagKey("find", help: "Find a device offering pairing and pair with it (implied by --pin).")
+    static let timeoutOption = OptionKey("timeout", value: "seconds", help: "How long to wait for the peer (default 60).")
+}

@@ -110,11 +110,13 @@ actor DataPathEngine {
     }
 
     /// Accepts data-path requests to our publish `publishID`; the stream reports each one. Ends with the engine.
+    /// With `security`, only NCS-SK requests with that credential are accepted; without, only open ones.
     /// `idleTimeout` ends each accepted data path after that long without a packet either way (nil: the
     /// engine's default).
     func accept(publishID: InstanceID, serviceInfo: [UInt8] = [], from peers: Set<MACAddress>? = nil,
-                idleTimeout: Duration? = nil) async throws -> AsyncStream<DataPathEvent> {
+                security: NDPSecurityPolicy? = nil, idleTimeout: Duration? = nil) async throws -> AsyncStream<DataPathEvent> {
         _ = try await ready()
+        negotiations?.publishSecurity[publishID] = security
         publishIdleTimeouts[publishID] = idleTimeout
         negotiations?.acceptingPublishes.insert(publishID)
         negotiations?.admittedPeers[publishID] = peers
@@ -129,17 +131,20 @@ actor DataPathEngine {
     func stopAccepting(publishID: InstanceID) {
         negotiations?.acceptingPublishes.remove(publishID)
         negotiations?.admittedPeers[publishID] = nil
+        negotiations?.publishSecurity[publishID] = nil
         publishWatchers.removeValue(forKey: publishID)?.finish()
         publishIdleTimeouts[publishID] = nil
     }
 
-    /// Asks `peer` for a data path to its publish `publishID`; the stream reports how it goes.
-    /// `idleTimeout` ends it after that long without a packet either way (nil: the engine's default).
-    func request(to peer: MACAddress, publishID: InstanceID, serviceInfo: [UInt8] = [], idleTimeout: Duration? = nil) async throws
-        -> (NDPIdentifier, AsyncStream<DataPathEvent>) {
+    /// Asks `peer` for a data path to its publish `publishID` (NCS-SK with `security`, else open); the stream
+    /// reports how it goes. `idleTimeout` ends it after that long without a packet either way (nil: the
+    /// engine's default).
+    func request(to peer: MACAddress, publishID: InstanceID, serviceInfo: [UInt8] = [], security: NDPSecurityPolicy? = nil,
+                 idleTimeout: Duration? = nil) async throws -> (NDPIdentifier, AsyncStream<DataPathEvent>) {
         _ = try await ready()
         guard var table = negotiations,
-              let (id, actions) = table.initiate(to: peer, publishID: publishID, serviceInfo: serviceInfo, now: clock.now) else {
+              let (id, actions) = try table.initiate(to: peer, publishID: publishID, serviceInfo: serviceInfo,
+                                                     security: security, now: clock.now) else {
             throw DataPathError.tooManyDataPaths
         }
         negotiations = table
@@ -226,7 +231,8 @@ actor DataPathEngine {
               frame.header.destination == radio.localAddress else { return }
         if liveness[frame.header.source] != nil { liveness[frame.header.source]?.misses = 0 }
         guard let message = try? DataPathMessage(naf) else { return }
-        let actions = table.receive(message, from: frame.header.source, now: clock.now)
+        let body = Array(bytes.dropFirst(ManagementHeader.length))
+        let actions = table.receive(message, body: body, from: frame.header.source, now: clock.now)
         negotiations = table
         trace?("dp rx \(message.subtype) status \(message.ndp.status.rawValue) from \(frame.header.source) ndp \(message.ndp.ndpID) -> \(actions.count) actions")
         await perform(actions)
@@ -286,6 +292,19 @@ actor DataPathEngine {
                                               sequenceControl: sequence << 4)
                 guard let bytes = try? NANManagementFrame(header: header, body: .action(message.frame())).encoded() else { continue }
                 await transmit(Outgoing(bytes: bytes, ndp: ndp, attempts: 0, last: message.subtype == .dataPathTermination))
+            case .sendSealed(let message, let body, let peer, let ndp):
+                // The MIC covers these exact bytes: sent as they are, after the header.
+                sequence &+= 1
+                let header = ManagementHeader(destination: peer, source: radio.localAddress, bssid: cluster,
+                                              sequenceControl: sequence << 4)
+                var writer = ByteWriter(capacity: ManagementHeader.length + body.count)
+                header.encode(into: &writer)
+                writer.writeBytes(body)
+                trace?("dp tx sealed \(message.subtype) \(ndp)")
+                await transmit(Outgoing(bytes: writer.bytes, ndp: ndp, attempts: 0, last: false))
+            case .refused(let id, let publishID, let reason):
+                trace?("dp refused \(id): \(reason)")
+                publishWatchers[publishID]?.yield(.terminated(id, reason))
             case .requested(let id, let publishID, let info):
                 pathPublish[id] = publishID
                 publishWatchers[publishID]?.yield(.requested(id, serviceInfo: info))
@@ -322,13 +341,20 @@ actor DataPathEngine {
             try await radio.addPeer(link)
             try await radio.addPeerDataStation(link, on: interface)
         } catch {
-            if var table = negotiations {
+            if var table = negotiations, table.phases[link.id] == .established {
                 let reason = DataPathEndReason(.kernelFailure, code: .resourceLimitation, detail: "\(error)")
                 let actions = table.terminate(link.id, reason: reason)
                 negotiations = table
                 established[link.id] = link
                 await perform(actions)
+            } else {
+                await undo(link, on: interface)
             }
+            return
+        }
+        // The data path may have ended, or the engine shut down, while the kernel steps ran: undo them.
+        guard negotiations?.phases[link.id] == .established, self.interface == interface else {
+            await undo(link, on: interface)
             return
         }
         established[link.id] = link
@@ -341,6 +367,17 @@ actor DataPathEngine {
             isInitiator: link.isInitiator)
         connectionReports.append(connection)
         report(link.id, .connected(connection), final: false)
+    }
+
+    /// Removes the stations `establish` added for a data path that is no longer in the table (those another
+    /// data path still uses stay).
+    private func undo(_ link: NDPLink, on interface: DataInterface) async {
+        if !established.values.contains(where: { $0.peerNDI == link.peerNDI }) {
+            await radio.removePeerDataStation(link.peerNDI, of: link.id.peer, on: interface)
+        }
+        if !established.values.contains(where: { $0.id.peer == link.id.peer }) {
+            await radio.removePeer(link.id.peer)
+        }
     }
 
     private func tearDown(_ id: NDPIdentifier) async {

@@ -73,10 +73,11 @@ public enum DataPathMessages {
     }
 
     /// Data Path Request (initiator → responder).
+    /// `secured`: the security attributes follow (security present bit), added by the key exchange.
     public static func request(_ local: DataPathLocalDevice, id: NDPIdentifier, dialogToken: UInt8, publishID: InstanceID,
-                               interfaceID: InterfaceIdentifier?, serviceInfo: [UInt8]) -> DataPathMessage {
+                               interfaceID: InterfaceIdentifier?, serviceInfo: [UInt8], secured: Bool = false) -> DataPathMessage {
         let ndpe = NDPExtensionAttribute(dialogToken: dialogToken, type: .request, initiatorNDI: id.initiatorNDI, ndpID: id.ndpID,
-                                         confirmRequired: true, publishID: publishID,
+                                         confirmRequired: true, securityPresent: secured, publishID: publishID,
                                          tlvs: tlvs(interfaceID: interfaceID, serviceInfo: serviceInfo))
         let ndl = NDLAttribute(dialogToken: dialogToken, type: .request)
         return DataPathMessage(subtype: .dataPathRequest, ndp: .ndpExtension(ndpe), deviceCapability: local.deviceCapability,
@@ -84,13 +85,15 @@ public enum DataPathMessages {
                                elementContainer: elementContainer(local))
     }
 
-    /// Data Path Response (responder → initiator), accepting or rejecting.
+    /// Data Path Response (responder → initiator), accepting or rejecting. A `secured` acceptance has status
+    /// "continued" (the confirm and the security install follow), as wpa_supplicant 2.12 sends it.
     public static func response(_ local: DataPathLocalDevice, id: NDPIdentifier, dialogToken: UInt8, responderNDI: MACAddress?,
                                 accepted: Bool, reason: NANReasonCode = .none, interfaceID: InterfaceIdentifier?,
-                                serviceInfo: [UInt8]) -> DataPathMessage {
-        let status: NDPStatus = accepted ? .accepted : .rejected
+                                serviceInfo: [UInt8], secured: Bool = false) -> DataPathMessage {
+        let status: NDPStatus = accepted ? (secured ? .continued : .accepted) : .rejected
         let ndpe = NDPExtensionAttribute(dialogToken: dialogToken, type: .response, status: status, reasonCode: reason,
-                                         initiatorNDI: id.initiatorNDI, ndpID: id.ndpID, responderNDI: responderNDI,
+                                         initiatorNDI: id.initiatorNDI, ndpID: id.ndpID, securityPresent: accepted && secured,
+                                         responderNDI: responderNDI,
                                          tlvs: accepted ? tlvs(interfaceID: interfaceID, serviceInfo: serviceInfo) : [])
         guard accepted else { return DataPathMessage(subtype: .dataPathResponse, ndp: .ndpExtension(ndpe)) }
         let ndl = NDLAttribute(dialogToken: dialogToken, type: .response, status: .accepted, ndcAttributePresent: true)
@@ -100,13 +103,23 @@ public enum DataPathMessages {
                                elementContainer: elementContainer(local))
     }
 
-    /// Data Path Confirm (initiator → responder).
+    /// Data Path Confirm (initiator → responder). A `secured` acceptance (message 3) has status "continued":
+    /// the responder's security install ends the exchange.
     public static func confirm(_ local: DataPathLocalDevice, id: NDPIdentifier, dialogToken: UInt8, accepted: Bool,
-                               reason: NANReasonCode = .none) -> DataPathMessage {
-        let ndpe = NDPExtensionAttribute(dialogToken: dialogToken, type: .confirm, status: accepted ? .accepted : .rejected,
-                                         reasonCode: reason, initiatorNDI: id.initiatorNDI, ndpID: id.ndpID)
+                               reason: NANReasonCode = .none, secured: Bool = false) -> DataPathMessage {
+        let status: NDPStatus = accepted ? (secured ? .continued : .accepted) : .rejected
+        let ndpe = NDPExtensionAttribute(dialogToken: dialogToken, type: .confirm, status: status, reasonCode: reason,
+                                         initiatorNDI: id.initiatorNDI, ndpID: id.ndpID, securityPresent: accepted && secured)
         return DataPathMessage(subtype: .dataPathConfirm, ndp: .ndpExtension(ndpe), deviceCapability: local.deviceCapability,
                                availability: accepted ? [local.schedule.availabilityAttribute] : [])
+    }
+
+    /// Data Path Key Install (responder → initiator, message 4 of a secure data path): status accepted.
+    public static func keyInstall(_ local: DataPathLocalDevice, id: NDPIdentifier, dialogToken: UInt8) -> DataPathMessage {
+        let ndpe = NDPExtensionAttribute(dialogToken: dialogToken, type: .securityInstall, status: .accepted,
+                                         initiatorNDI: id.initiatorNDI, ndpID: id.ndpID, securityPresent: true)
+        return DataPathMessage(subtype: .dataPathKeyInstall, ndp: .ndpExtension(ndpe), deviceCapability: local.deviceCapability,
+                               availability: [local.schedule.availabilityAttribute])
     }
 
     /// Data Path Termination (either side).

@@ -31,9 +31,15 @@ public struct NDPLink: Hashable, Sendable {
 public enum DataPathAction: Hashable, Sendable {
     /// Send a NAF to the peer's NMI.
     case send(DataPathMessage, to: MACAddress, ndp: NDPIdentifier)
+    /// Send a secure data-path NAF to the peer's NMI: `body` is the message encoded and signed (its MIC
+    /// covers these bytes), the action body to transmit as it is; the message is there to be read.
+    case sendSealed(DataPathMessage, body: [UInt8], to: MACAddress, ndp: NDPIdentifier)
     /// A peer asks for a data path to one of our accepting publishes (reported before we answer).
     case requested(NDPIdentifier, publishID: InstanceID, serviceInfo: [UInt8])
-    /// Negotiation done: install the peer schedule and stations, bring the link up.
+    /// We refused a peer's request to one of our accepting publishes (a security or resource failure), so
+    /// the publisher's side can report it; nothing was set up.
+    case refused(NDPIdentifier, publishID: InstanceID, DataPathEndReason)
+    /// Negotiation done: install the peer schedule and stations (and the key), bring the link up.
     case establish(NDPLink)
     /// The data path is over; undo whatever was set up for it.
     case ended(NDPIdentifier, DataPathEndReason, wasEstablished: Bool)
@@ -42,6 +48,11 @@ public enum DataPathAction: Hashable, Sendable {
 /// The NDP/NDL negotiations of one device: a value with no I/O, fed decoded NAFs, local requests and the
 /// time, answering with ``DataPathAction``s. Bounded by count (``maximumEntries``) and by age (a setup must
 /// finish within ``setupTimeout``); a frame that fits no entry changes nothing.
+///
+/// Secure data paths (an ``NDPSecurityPolicy`` given to ``initiate(to:publishID:serviceInfo:security:now:)``
+/// or in ``publishSecurity``) run the NCS-SK 4-way handshake of ``NDPKeyExchange`` in the same NAFs:
+/// Request (message 1), Response (2), Confirm (3), Key Install (4). Their frames are checked on the bytes
+/// received, so ``receive(_:body:from:now:)`` needs the NAF body.
 public struct DataPathNegotiations: Sendable {
     /// Where a data path is.
     public enum Phase: Hashable, Sendable {
@@ -49,8 +60,17 @@ public struct DataPathNegotiations: Sendable {
         case requestSent
         /// Responder: response sent, waiting for the confirm.
         case responseSent
+        /// Initiator of a secure data path: confirm (message 3) sent, waiting for the key install (message 4).
+        case confirmSent
         /// Up.
         case established
+    }
+
+    /// A NAF we sent, kept to send again when the peer repeats the frame it answered.
+    struct Outgoing: Sendable {
+        var message: DataPathMessage
+        /// The sealed body of a secure NAF; nil for an open one.
+        var body: [UInt8]?
     }
 
     struct Entry: Sendable {
@@ -66,7 +86,14 @@ public struct DataPathNegotiations: Sendable {
         var peerInterfaceID: InterfaceIdentifier?
         var peerServiceInfo: [UInt8]
         var deadline: ContinuousClock.Instant?
-        var lastResponse: DataPathMessage?
+        /// What we sent last, and the peer body it answered (secure data paths), to answer a repeat alike.
+        var lastSent: Outgoing?
+        var lastPeerBody: [UInt8]?
+        /// The handshake of a secure data path while it runs (dropped when it completes).
+        var keyExchange: NDPKeyExchange?
+        /// The key of a secure data path, once the handshake completed.
+        var key: NDPInstallableKey?
+        var isSecure: Bool
     }
 
     /// At most this many data paths (pending or up) at once.
@@ -83,9 +110,14 @@ public struct DataPathNegotiations: Sendable {
     public var admittedPeers: [InstanceID: Set<MACAddress>] = [:]
     /// Service info we send back in responses, per publish.
     public var responseServiceInfo: [InstanceID: [UInt8]] = [:]
+    /// Per publish, the NCS-SK security its data paths require; no entry: open data paths only. A request
+    /// that does not match (open for a secure publish, secure for an open one) is refused with "security policy".
+    public var publishSecurity: [InstanceID: NDPSecurityPolicy] = [:]
 
     private(set) var entries: [NDPIdentifier: Entry] = [:]
     private var nextToken: UInt8 = 1
+    /// Known-answer tests only: the nonce our key exchanges use instead of a random one.
+    var fixedNonce: [UInt8]?
 
     /// Creates an empty table.
     public init(local: DataPathLocalDevice, localNDI: MACAddress) {
@@ -109,18 +141,33 @@ public struct DataPathNegotiations: Sendable {
         return (1...255).lazy.map { UInt8($0) }.first { !used.contains($0) }
     }
 
-    /// Starts a data path to `peer`'s publish `publishID`: the request to send, or nil when the table is full.
+    /// Starts a data path to `peer`'s publish `publishID`: the request to send, or nil when the table is
+    /// full. With `security`, an NCS-SK data path with the policy's first suite.
+    ///
+    /// - Throws: ``NDPSecurityError`` when the credential cannot be used (e.g. a passphrase over 63 bytes).
     public mutating func initiate(to peer: MACAddress, publishID: InstanceID, serviceInfo: [UInt8],
-                                  now: ContinuousClock.Instant) -> (NDPIdentifier, [DataPathAction])? {
+                                  security: NDPSecurityPolicy? = nil,
+                                  now: ContinuousClock.Instant) throws(NDPSecurityError) -> (NDPIdentifier, [DataPathAction])? {
         guard entries.count < maximumEntries, let ndpID = freeNDPID(for: peer) else { return nil }
         let id = NDPIdentifier(peer: peer, initiatorNDI: localNDI, ndpID: ndpID)
+        var request = DataPathMessages.request(local, id: id, dialogToken: nextToken, publishID: publishID,
+                                               interfaceID: interfaceID, serviceInfo: serviceInfo, secured: security != nil)
+        var outgoing = Outgoing(message: request, body: nil)
+        var exchange: NDPKeyExchange?
+        if let security {
+            var kx = try NDPKeyExchange(initiator: security.requestedSuite, credential: security.credential,
+                                        serviceID: security.serviceID, publishID: publishID, localNMI: local.nmi,
+                                        peerNMI: peer, localNDI: localNDI, nonce: fixedNonce)
+            try kx.requestAttributes().apply(to: &request)
+            outgoing = Outgoing(message: request, body: try Self.sealed(request, by: &kx))
+            exchange = kx
+        }
         let dialog = token()
         entries[id] = Entry(isInitiator: true, phase: .requestSent, dialogToken: dialog, publishID: publishID,
                             localNDI: localNDI, peerAvailability: [], peerCommittedDW: 0x0001, peerElements: [],
-                            peerServiceInfo: [], deadline: now.advanced(by: setupTimeout))
-        let request = DataPathMessages.request(local, id: id, dialogToken: dialog, publishID: publishID,
-                                               interfaceID: interfaceID, serviceInfo: serviceInfo)
-        return (id, [.send(request, to: peer, ndp: id)])
+                            peerServiceInfo: [], deadline: now.advanced(by: setupTimeout), lastSent: outgoing,
+                            keyExchange: exchange, isSecure: security != nil)
+        return (id, [Self.send(outgoing, id)])
     }
 
     /// Ends a data path from our side: a termination to send (if the peer knows of it) and the end.
@@ -142,15 +189,19 @@ public struct DataPathNegotiations: Sendable {
         return expired.flatMap { terminate($0, reason: DataPathEndReason(.timeout, code: .unspecified)) }
     }
 
-    /// A data-path NAF from `peer` (its NMI), already typed.
-    public mutating func receive(_ message: DataPathMessage, from peer: MACAddress, now: ContinuousClock.Instant) -> [DataPathAction] {
+    /// A data-path NAF from `peer` (its NMI), already typed; `body` is its action body as received (from the
+    /// Category field), which the security checks of a secure data path need (without it, a secure frame
+    /// is refused or ignored).
+    public mutating func receive(_ message: DataPathMessage, body: [UInt8]? = nil, from peer: MACAddress,
+                                 now: ContinuousClock.Instant) -> [DataPathAction] {
         let ndp = message.ndp
         let id = NDPIdentifier(peer: peer, initiatorNDI: ndp.initiatorNDI, ndpID: ndp.ndpID)
         guard peer != local.nmi, ndp.ndpID != 0, ndp.initiatorNDI != .zero, !ndp.initiatorNDI.isBroadcast else { return [] }
         switch message.subtype {
-        case .dataPathRequest: return receiveRequest(message, id: id, now: now)
-        case .dataPathResponse: return receiveResponse(message, id: id)
-        case .dataPathConfirm: return receiveConfirm(message, id: id)
+        case .dataPathRequest: return receiveRequest(message, body: body, id: id, now: now)
+        case .dataPathResponse: return receiveResponse(message, body: body, id: id)
+        case .dataPathConfirm: return receiveConfirm(message, body: body, id: id)
+        case .dataPathKeyInstall: return receiveKeyInstall(message, body: body, id: id)
         case .dataPathTermination:
             guard entries[id] != nil else { return [] }
             return drop(id, reason: DataPathEndReason(.peerRequest, code: ndp.reasonCode))
@@ -158,53 +209,106 @@ public struct DataPathNegotiations: Sendable {
         }
     }
 
-    private mutating func receiveRequest(_ message: DataPathMessage, id: NDPIdentifier, now: ContinuousClock.Instant) -> [DataPathAction] {
+    private mutating func receiveRequest(_ message: DataPathMessage, body: [UInt8]?, id: NDPIdentifier,
+                                         now: ContinuousClock.Instant) -> [DataPathAction] {
         let ndp = message.ndp
         if let existing = entries[id] {
             // A repeat of a request we answered (our response was lost): answer again; anything else is stale.
             if !existing.isInitiator, existing.phase == .responseSent, existing.dialogToken == ndp.dialogToken,
-               let response = existing.lastResponse {
-                return [.send(response, to: id.peer, ndp: id)]
+               let response = existing.lastSent {
+                return [Self.send(response, id)]
             }
             return []
         }
         guard id.initiatorNDI != localNDI else { return [] }
-        func reject(_ reason: NANReasonCode) -> [DataPathAction] {
-            [.send(DataPathMessages.response(local, id: id, dialogToken: ndp.dialogToken, responderNDI: nil, accepted: false,
-                                             reason: reason, interfaceID: nil, serviceInfo: []), to: id.peer, ndp: id)]
+        func reject(_ reason: NANReasonCode, report: DataPathEndReason? = nil) -> [DataPathAction] {
+            let response = DataPathMessages.response(local, id: id, dialogToken: ndp.dialogToken, responderNDI: nil, accepted: false,
+                                                     reason: reason, interfaceID: nil, serviceInfo: [])
+            var actions: [DataPathAction] = [.send(response, to: id.peer, ndp: id)]
+            if let report, let publishID = ndp.publishID { actions.append(.refused(id, publishID: publishID, report)) }
+            return actions
         }
         guard let publishID = ndp.publishID, acceptingPublishes.contains(publishID),
               admittedPeers[publishID].map({ $0.contains(id.peer) }) ?? true else { return reject(.ndpRejected) }
-        if ndp.securityPresentFlag || message.cipherSuiteInfo != nil { return reject(.securityPolicy) }
-        guard entries.count < maximumEntries else { return reject(.resourceLimitation) }
+        let asksSecurity = ndp.securityPresentFlag || NDPKeyExchange.isSecured(message)
+        var exchange: NDPKeyExchange?
+        switch (publishSecurity[publishID], asksSecurity) {
+        case (nil, true):
+            return reject(.securityPolicy, report: DataPathEndReason(
+                .securityFailure, code: .securityPolicy, detail: "the peer asked for a secure data path; this publish accepts open ones"))
+        case (.some, false):
+            return reject(.securityPolicy, report: DataPathEndReason(
+                .securityFailure, code: .securityPolicy, detail: "the peer asked for an open data path; this publish requires NCS-SK"))
+        case (.some(let policy), true):
+            guard let body else { return reject(.invalidParameters) }
+            do throws(NDPSecurityError) {
+                exchange = try NDPKeyExchange(respondingTo: body, credential: policy.credential, acceptedSuites: Set(policy.suites),
+                                              serviceID: policy.serviceID, localNMI: local.nmi, peerNMI: id.peer, localNDI: localNDI,
+                                              nonce: fixedNonce)
+            } catch {
+                return reject(error.reasonCode, report: DataPathEndReason(.securityFailure, code: error.reasonCode, detail: error.description))
+            }
+        case (nil, false):
+            break
+        }
+        guard entries.count < maximumEntries else {
+            return reject(.resourceLimitation, report: DataPathEndReason(.resourceLimit, code: .resourceLimitation))
+        }
         let peerAvailability = PeerAvailability(message.availability)
-        guard !peerAvailability.commonSlots(with: local.schedule).isEmpty else { return reject(.ndlUnacceptable) }
+        guard !peerAvailability.commonSlots(with: local.schedule).isEmpty else {
+            return reject(.ndlUnacceptable, report: DataPathEndReason(.protocolError, code: .ndlUnacceptable,
+                                                                     detail: "no slot in common with the peer's schedule"))
+        }
         let (iid, info) = DataPathMessages.peerExtras(ndp)
-        let info2 = responseServiceInfo[publishID] ?? []
-        let response = DataPathMessages.response(local, id: id, dialogToken: ndp.dialogToken, responderNDI: localNDI, accepted: true,
-                                                 interfaceID: interfaceID, serviceInfo: info2)
+        var response = DataPathMessages.response(local, id: id, dialogToken: ndp.dialogToken, responderNDI: localNDI, accepted: true,
+                                                 interfaceID: interfaceID, serviceInfo: responseServiceInfo[publishID] ?? [],
+                                                 secured: exchange != nil)
+        var outgoing = Outgoing(message: response, body: nil)
+        if var kx = exchange {
+            do throws(NDPSecurityError) {
+                try kx.responseAttributes().apply(to: &response)
+                outgoing = Outgoing(message: response, body: try Self.sealed(response, by: &kx))
+            } catch {
+                return reject(error.reasonCode, report: DataPathEndReason(.securityFailure, code: error.reasonCode, detail: error.description))
+            }
+            exchange = kx
+        }
         entries[id] = Entry(isInitiator: false, phase: .responseSent, dialogToken: ndp.dialogToken, publishID: publishID,
                             localNDI: localNDI, peerNDI: id.initiatorNDI, peerAvailability: message.availability,
                             peerCommittedDW: message.deviceCapability?.committedDWInfo ?? 0x0001,
                             peerElements: message.elementContainer?.elements ?? [], peerInterfaceID: iid,
-                            peerServiceInfo: info, deadline: now.advanced(by: setupTimeout), lastResponse: response)
-        return [.requested(id, publishID: publishID, serviceInfo: info), .send(response, to: id.peer, ndp: id)]
+                            peerServiceInfo: info, deadline: now.advanced(by: setupTimeout), lastSent: outgoing,
+                            lastPeerBody: exchange != nil ? body : nil, keyExchange: exchange, isSecure: exchange != nil)
+        return [.requested(id, publishID: publishID, serviceInfo: info), Self.send(outgoing, id)]
     }
 
-    private mutating func receiveResponse(_ message: DataPathMessage, id: NDPIdentifier) -> [DataPathAction] {
+    private mutating func receiveResponse(_ message: DataPathMessage, body: [UInt8]?, id: NDPIdentifier) -> [DataPathAction] {
         let ndp = message.ndp
-        guard var entry = entries[id], entry.isInitiator, entry.phase == .requestSent, entry.dialogToken == ndp.dialogToken else {
-            return []
+        guard var entry = entries[id], entry.isInitiator, entry.dialogToken == ndp.dialogToken else { return [] }
+        // A repeat of the response our confirm answered (the confirm was lost): send the confirm again.
+        if entry.phase == .confirmSent, let body, body == entry.lastPeerBody, let confirm = entry.lastSent {
+            return [Self.send(confirm, id)]
         }
-        guard ndp.status == .accepted else {
-            if ndp.status == .rejected {
-                return drop(id, reason: DataPathEndReason(.rejected, code: ndp.reasonCode))
-            }
-            // Continued: a counter-proposal or security step we do not do on an open data path.
+        guard entry.phase == .requestSent else { return [] }
+        guard ndp.status != .rejected else {
+            return drop(id, reason: DataPathEndReason(.rejected, code: ndp.reasonCode))
+        }
+        guard ndp.status == .accepted || entry.isSecure else {
+            // Continued on an open data path: a counter-proposal we do not do.
             return terminate(id, reason: DataPathEndReason(.protocolError, code: .ndpRejected))
         }
         guard let responderNDI = ndp.responderNDI, responderNDI != .zero, !responderNDI.isBroadcast else {
             return terminate(id, reason: DataPathEndReason(.protocolError, code: .invalidParameters))
+        }
+        func fail(_ error: NDPSecurityError) -> [DataPathAction] {
+            let confirm = DataPathMessages.confirm(local, id: id, dialogToken: entry.dialogToken, accepted: false, reason: error.reasonCode)
+            return [.send(confirm, to: id.peer, ndp: id)]
+                + drop(id, reason: DataPathEndReason(.securityFailure, code: error.reasonCode, detail: error.description))
+        }
+        if entry.isSecure {
+            guard var kx = entry.keyExchange, let body else { return [] }
+            do throws(NDPSecurityError) { try kx.receive(body) } catch { return fail(error) }
+            entry.keyExchange = kx
         }
         let availability = PeerAvailability(message.availability)
         guard !availability.commonSlots(with: local.schedule).isEmpty else {
@@ -219,33 +323,114 @@ public struct DataPathNegotiations: Sendable {
         entry.peerElements = message.elementContainer?.elements ?? []
         entry.peerInterfaceID = iid
         entry.peerServiceInfo = info
+        if var kx = entry.keyExchange {
+            var confirm = DataPathMessages.confirm(local, id: id, dialogToken: entry.dialogToken, accepted: true, secured: true)
+            let outgoing: Outgoing
+            do throws(NDPSecurityError) {
+                try kx.confirmAttributes().apply(to: &confirm)
+                outgoing = Outgoing(message: confirm, body: try Self.sealed(confirm, by: &kx))
+            } catch {
+                return fail(error)
+            }
+            entry.keyExchange = kx
+            entry.phase = .confirmSent
+            entry.lastSent = outgoing
+            entry.lastPeerBody = body
+            entries[id] = entry
+            return [Self.send(outgoing, id)]
+        }
         entry.phase = .established
         entry.deadline = nil
+        entry.lastSent = nil
         entries[id] = entry
         let confirm = DataPathMessages.confirm(local, id: id, dialogToken: entry.dialogToken, accepted: true)
         return [.send(confirm, to: id.peer, ndp: id), .establish(link(id, entry, peerNDI: responderNDI, availability: availability))]
     }
 
-    private mutating func receiveConfirm(_ message: DataPathMessage, id: NDPIdentifier) -> [DataPathAction] {
+    private mutating func receiveConfirm(_ message: DataPathMessage, body: [UInt8]?, id: NDPIdentifier) -> [DataPathAction] {
         let ndp = message.ndp
-        guard var entry = entries[id], !entry.isInitiator, entry.phase == .responseSent, entry.dialogToken == ndp.dialogToken else {
-            return []
+        guard var entry = entries[id], !entry.isInitiator, entry.dialogToken == ndp.dialogToken else { return [] }
+        // A repeat of the confirm our key install answered (the key install was lost): send it again.
+        if entry.phase == .established, entry.isSecure, let body, body == entry.lastPeerBody, let install = entry.lastSent {
+            return [Self.send(install, id)]
         }
-        guard ndp.status == .accepted else {
+        guard entry.phase == .responseSent else { return [] }
+        guard ndp.status != .rejected, ndp.status == .accepted || entry.isSecure else {
             return drop(id, reason: DataPathEndReason(.rejected, code: ndp.reasonCode))
         }
         if !message.availability.isEmpty { entry.peerAvailability = message.availability }
+        var actions: [DataPathAction] = []
+        if entry.isSecure {
+            guard var kx = entry.keyExchange, let body else { return [] }
+            var install = DataPathMessages.keyInstall(local, id: id, dialogToken: entry.dialogToken)
+            let outgoing: Outgoing
+            do throws(NDPSecurityError) {
+                try kx.receive(body)
+                try kx.keyInstallAttributes().apply(to: &install)
+                outgoing = Outgoing(message: install, body: try Self.sealed(install, by: &kx))
+            } catch {
+                return terminate(id, reason: DataPathEndReason(.securityFailure, code: error.reasonCode, detail: error.description))
+            }
+            guard let key = kx.installableKey else {
+                return terminate(id, reason: DataPathEndReason(.securityFailure, code: .unspecified, detail: "no key after message 4"))
+            }
+            entry.key = key
+            entry.keyExchange = nil
+            entry.lastSent = outgoing
+            entry.lastPeerBody = body
+            actions.append(Self.send(outgoing, id))
+        } else {
+            entry.lastSent = nil
+        }
         entry.phase = .established
         entry.deadline = nil
-        entry.lastResponse = nil
         entries[id] = entry
-        return [.establish(link(id, entry, peerNDI: id.initiatorNDI, availability: PeerAvailability(entry.peerAvailability)))]
+        return actions + [.establish(link(id, entry, peerNDI: id.initiatorNDI, availability: PeerAvailability(entry.peerAvailability)))]
+    }
+
+    private mutating func receiveKeyInstall(_ message: DataPathMessage, body: [UInt8]?, id: NDPIdentifier) -> [DataPathAction] {
+        let ndp = message.ndp
+        guard var entry = entries[id], entry.isInitiator, entry.phase == .confirmSent, entry.dialogToken == ndp.dialogToken,
+              var kx = entry.keyExchange, let body, let peerNDI = entry.peerNDI else { return [] }
+        guard ndp.status != .rejected else {
+            return drop(id, reason: DataPathEndReason(.rejected, code: ndp.reasonCode))
+        }
+        do throws(NDPSecurityError) { try kx.receive(body) } catch {
+            return terminate(id, reason: DataPathEndReason(.securityFailure, code: error.reasonCode, detail: error.description))
+        }
+        guard let key = kx.installableKey else {
+            return terminate(id, reason: DataPathEndReason(.securityFailure, code: .unspecified, detail: "no key after message 4"))
+        }
+        entry.key = key
+        entry.keyExchange = nil
+        entry.lastSent = nil
+        entry.lastPeerBody = nil
+        entry.phase = .established
+        entry.deadline = nil
+        entries[id] = entry
+        return [.establish(link(id, entry, peerNDI: peerNDI, availability: PeerAvailability(entry.peerAvailability)))]
     }
 
     private func link(_ id: NDPIdentifier, _ entry: Entry, peerNDI: MACAddress, availability: PeerAvailability) -> NDPLink {
         NDPLink(id: id, isInitiator: entry.isInitiator, localNDI: entry.localNDI, peerNDI: peerNDI,
                 peerAvailability: availability, peerCommittedDW: entry.peerCommittedDW, peerElements: entry.peerElements,
-                peerInterfaceID: entry.peerInterfaceID, peerServiceInfo: entry.peerServiceInfo, publishID: entry.publishID)
+                peerInterfaceID: entry.peerInterfaceID, peerServiceInfo: entry.peerServiceInfo, publishID: entry.publishID,
+                pairwiseKey: entry.key.flatMap { DataPathPairwiseKey(cipherSuite: $0.suite, temporalKey: $0.temporalKey) })
+    }
+
+    private static func send(_ outgoing: Outgoing, _ id: NDPIdentifier) -> DataPathAction {
+        if let body = outgoing.body { return .sendSealed(outgoing.message, body: body, to: id.peer, ndp: id) }
+        return .send(outgoing.message, to: id.peer, ndp: id)
+    }
+
+    /// Encodes a secure message and has the key exchange sign it (or record its token, for message 1).
+    private static func sealed(_ message: DataPathMessage, by exchange: inout NDPKeyExchange) throws(NDPSecurityError) -> [UInt8] {
+        var body: [UInt8]
+        do { body = try message.frame().encoded() } catch {
+            throw NDPSecurityError(.malformed, "encoding \(message.subtype): \(error)")
+        }
+        try exchange.seal(&body)
+        return body
     }
 }
 

@@ -4,18 +4,21 @@ extension NANEngine {
     /// Whether this radio can carry data paths (NAN data interfaces and a user-space discovery engine).
     public var supportsDataPath: Bool { dataPath != nil }
 
-    /// Accepts data-path requests to our publish `publishID` (open data paths); the stream reports each
-    /// request, connection and termination. It ends when ``stopAcceptingDataPaths(publishID:)`` is called
-    /// or the engine stops.
+    /// Accepts data-path requests to our publish `publishID`: NCS-SK ones with `security`'s credential and
+    /// suites, or open ones when `security` is nil. The stream reports each request, connection and
+    /// termination (a request refused for security or resources comes as `.terminated`). It ends when
+    /// ``stopAcceptingDataPaths(publishID:)`` is called or the engine stops.
     ///
     /// - Throws: `DataPathError.notSupported` without data-path support, or the kernel's error creating
     ///   the data interface or installing the schedule.
     /// `peers` limits who may connect (NMI addresses); nil accepts anyone. `idleTimeout` ends each accepted
     /// data path after that long with no packet either way (reason `idle`); nil: never.
     public func acceptDataPaths(publishID: InstanceID, serviceInfo: [UInt8] = [], from peers: Set<MACAddress>? = nil,
-                                idleTimeout: Duration? = nil) async throws -> AsyncStream<DataPathEvent> {
+                                security: NDPSecurityPolicy? = nil, idleTimeout: Duration? = nil) async throws
+        -> AsyncStream<DataPathEvent> {
         guard let dataPath else { throw DataPathError.notSupported }
-        return try await dataPath.accept(publishID: publishID, serviceInfo: serviceInfo, from: peers, idleTimeout: idleTimeout)
+        return try await dataPath.accept(publishID: publishID, serviceInfo: serviceInfo, from: peers, security: security,
+                                         idleTimeout: idleTimeout)
     }
 
     /// Stops accepting requests to `publishID`; data paths already up stay up.
@@ -23,13 +26,17 @@ extension NANEngine {
         await dataPath?.stopAccepting(publishID: publishID)
     }
 
-    /// Requests an (open) data path to `peer`'s publish `publishID`. The stream reports `.connected` or
-    /// `.terminated`, then `.terminated` when it ends. `idleTimeout` ends it after that long with no packet
-    /// either way (reason `idle`); nil: never.
+    /// Requests a data path to `peer`'s publish `publishID`: NCS-SK with `security` (its first suite), open
+    /// without. The stream reports `.connected` or `.terminated`, then `.terminated` when it ends.
+    /// `idleTimeout` ends it after that long with no packet either way (reason `idle`); nil: never.
+    ///
+    /// - Throws: ``NDPSecurityError`` when the credential cannot be used, `DataPathError.tooManyDataPaths`.
     public func requestDataPath(to peer: MACAddress, publishID: InstanceID, serviceInfo: [UInt8] = [],
-                                idleTimeout: Duration? = nil) async throws -> (NDPIdentifier, AsyncStream<DataPathEvent>) {
+                                security: NDPSecurityPolicy? = nil, idleTimeout: Duration? = nil) async throws
+        -> (NDPIdentifier, AsyncStream<DataPathEvent>) {
         guard let dataPath else { throw DataPathError.notSupported }
-        return try await dataPath.request(to: peer, publishID: publishID, serviceInfo: serviceInfo, idleTimeout: idleTimeout)
+        return try await dataPath.request(to: peer, publishID: publishID, serviceInfo: serviceInfo, security: security,
+                                          idleTimeout: idleTimeout)
     }
 
     /// Ends a data path (a termination is sent to the peer).

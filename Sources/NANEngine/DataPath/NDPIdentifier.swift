@@ -44,6 +44,9 @@ public struct DataPathEndReason: Hashable, Sendable, CustomStringConvertible {
         public static let protocolError = Kind(name: "protocol-error")
         /// Too many data paths at once.
         public static let resourceLimit = Kind(name: "resource-limit")
+        /// The NCS-SK handshake failed: another passphrase or PMK on the other side (the PMKID or a MIC
+        /// does not match), a suite the other side does not take, open against secure, or a forged frame.
+        public static let securityFailure = Kind(name: "security-failure")
     }
 
     /// What happened.

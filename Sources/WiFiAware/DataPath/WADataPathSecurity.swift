@@ -1,3 +1,7 @@
+import NANEngine
+import NANCrypto
+public import NANWire
+
 /// How a data path is protected. Secure (NCS-SK with a passphrase or a PMK) is the default in the API
 /// and the CLI; an open data path must be asked for explicitly.
 public struct WADataPathSecurity: Hashable, Sendable, CustomStringConvertible {
@@ -7,15 +11,23 @@ public struct WADataPathSecurity: Hashable, Sendable, CustomStringConvertible {
         case pmk([UInt8])
     }
     let kind: Kind
+    /// The NCS-SK suites: a requester asks for the first, a publisher accepts any of them.
+    public private(set) var cipherSuites: [WACipherSuite]
 
     /// No encryption: anyone in range can read the traffic. Use only on a trusted air or with TLS on top.
-    public static let open = WADataPathSecurity(kind: .open)
+    public static let open = WADataPathSecurity(kind: .open, cipherSuites: [])
 
-    /// NCS-SK with a PMK derived from `passphrase` (8–63 characters).
-    public static func passphrase(_ passphrase: String) -> WADataPathSecurity { WADataPathSecurity(kind: .passphrase(passphrase)) }
+    /// NCS-SK with a PMK derived from `passphrase` (1 to 63 bytes of UTF-8), as Wi-Fi Aware and
+    /// wpa_supplicant derive it (PBKDF2 salted with the suite, the service and the publisher).
+    /// `cipherSuites`: a requester asks for the first; a publisher accepts any (default: both, 128 first).
+    public static func passphrase(_ passphrase: String, cipherSuites: [WACipherSuite] = [.ncsSK128, .ncsSK256]) -> WADataPathSecurity {
+        WADataPathSecurity(kind: .passphrase(passphrase), cipherSuites: cipherSuites)
+    }
 
-    /// NCS-SK with a raw 32-byte PMK.
-    public static func pmk(_ bytes: [UInt8]) -> WADataPathSecurity { WADataPathSecurity(kind: .pmk(bytes)) }
+    /// NCS-SK with a raw 32-byte PMK; `cipherSuites` as for ``passphrase(_:cipherSuites:)``.
+    public static func pmk(_ bytes: [UInt8], cipherSuites: [WACipherSuite] = [.ncsSK128, .ncsSK256]) -> WADataPathSecurity {
+        WADataPathSecurity(kind: .pmk(bytes), cipherSuites: cipherSuites)
+    }
 
     /// Whether this is an open data path.
     public var isOpen: Bool { kind == .open }
@@ -29,11 +41,50 @@ public struct WADataPathSecurity: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Refuses what this build cannot do yet: secure data paths wait for the NCS-SK key exchange.
+    /// Refuses a credential that cannot be used, in one line: a passphrase not 1 to 63 bytes, a PMK not
+    /// 32 bytes, no cipher suite.
     func check() throws(WAError) {
-        guard isOpen else {
-            throw WAError(.invalidArgument,
-                          message: "secure data paths (NCS-SK) are not available in this build yet; ask for an open one explicitly")
+        switch kind {
+        case .open: return
+        case .passphrase(let text):
+            guard (1...63).contains(text.utf8.count) else {
+                throw WAError(.invalidArgument, message: "a data-path passphrase is 1 to 63 bytes, not \(text.utf8.count)")
+            }
+        case .pmk(let bytes):
+            guard bytes.count == 32 else { throw WAError(.invalidArgument, message: "a data-path PMK is 32 bytes, not \(bytes.count)") }
         }
+        guard !cipherSuites.isEmpty else { throw WAError(.invalidArgument, message: "a secure data path needs a cipher suite") }
     }
+
+    /// The engine's policy for `service` (whose ID salts the passphrase's PMK); nil for an open data path.
+    func policy(service: String) throws(WAError) -> NDPSecurityPolicy? {
+        try check()
+        let credential: NDPCredential
+        switch kind {
+        case .open: return nil
+        case .passphrase(let text): credential = .passphrase(text)
+        case .pmk(let bytes):
+            do { credential = .pmk(try NDPPairwiseMasterKey(bytes: bytes)) } catch {
+                throw WAError(.invalidArgument, message: "a data-path PMK is 32 bytes, not \(bytes.count)")
+            }
+        }
+        let serviceID: ServiceID
+        do { serviceID = try ServiceID(serviceName: service) } catch {
+            throw WAError(.invalidArgument, message: "service name \(service): \(error)")
+        }
+        return NDPSecurityPolicy(credential: credential, suites: cipherSuites.map(\.suite), serviceID: serviceID)
+    }
+}
+
+/// A NAN shared-key cipher suite for data paths.
+public enum WACipherSuite: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    /// NCS-SK-128: CCMP-128 on the air, SHA-256 key derivation.
+    case ncsSK128 = "NCS-SK-128"
+    /// NCS-SK-256: GCMP-256 on the air, SHA-384 key derivation.
+    case ncsSK256 = "NCS-SK-256"
+
+    /// `NCS-SK-128` or `NCS-SK-256`.
+    public var description: String { rawValue }
+
+    var suite: NDPCipherSuite { self == .ncsSK128 ? .sk128 : .sk256 }
 }

@@ -12,18 +12,21 @@ extension WASystem {
     /// - Parameters:
     ///   - publisher: A publisher being iterated (its publish must be running).
     ///   - devices: Whose requests to accept: `.anyDevice`, or paired devices.
-    ///   - security: `.open` (explicit), or a passphrase or PMK (NCS-SK).
+    ///   - security: `.open` (explicit), or a passphrase or PMK (NCS-SK): then only requests with the same
+    ///     credential and one of its suites are accepted. A request refused (another passphrase, open
+    ///     against secure) is reported as `.terminated` with reason `security-failure`.
     ///   - idleTimeout: Each accepted data path ends (reason `idle`) after this long with no packet either
     ///     way; nil: never.
     public func acceptDataPaths(for publisher: WAPublisher, from devices: WADeviceSelection = .anyDevice,
                                 security: WADataPathSecurity, idleTimeout: Duration? = nil) -> AsyncThrowingStream<WADataPathEvent, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: WADataPathEvent.self, bufferingPolicy: .bufferingNewest(64))
         let handle = publisher.handle
+        let serviceName = publisher.service.name.rawValue
         let store = store
         let engine = dataPathEngine
         let task = Task {
             do {
-                try security.check()
+                let policy = try security.policy(service: serviceName)
                 guard let engine, engine.supportsDataPath else {
                     throw WAError(.wifiAwareUnsupported, message: "this adapter cannot carry NAN data paths")
                 }
@@ -35,7 +38,8 @@ extension WASystem {
                     publishID = handle.instanceID
                 }
                 guard let publishID else { return }
-                let events = try await engine.acceptDataPaths(publishID: publishID, from: admitted, idleTimeout: idleTimeout)
+                let events = try await engine.acceptDataPaths(publishID: publishID, from: admitted, security: policy,
+                                                              idleTimeout: idleTimeout)
                 var connections: [NDPIdentifier: WADataPathConnection] = [:]
                 await withTaskCancellationHandler {
                     for await event in events { continuation.yield(WADataPathEvent(event, connections: &connections)) }
@@ -55,20 +59,25 @@ extension WASystem {
     /// when `body` returns or throws (or the task is cancelled). With `idleTimeout` it ends by itself (a
     /// `.terminated` event with reason `idle` in the stream) after that long with no packet either way.
     ///
+    /// `security`: `.open` (explicit), or a passphrase or PMK: an NCS-SK data path with its first suite,
+    /// which the publisher must accept with the same credential.
+    ///
     /// - Throws: ``WAError/Code/connectionFailed`` (with the NAN reason) when the peer rejects or does not
-    ///   answer, ``WAError/Code/noRadioResources`` when too many data paths are up, or what `body` throws.
+    ///   answer or the key exchange fails, ``WAError/Code/invalidArgument`` for an unusable passphrase or
+    ///   PMK, ``WAError/Code/noRadioResources`` when too many data paths are up, or what `body` throws.
     public func withDataPath<Result: Sendable>(
         to endpoint: WAEndpoint, security: WADataPathSecurity, idleTimeout: Duration? = nil,
         _ body: (WADataPathConnection, AsyncStream<WADataPathEvent>) async throws -> Result
     ) async throws -> Result {
-        try security.check()
+        let policy = try security.policy(service: endpoint.service.rawValue)
         guard let engine = dataPathEngine, engine.supportsDataPath else {
             throw WAError(.wifiAwareUnsupported, message: "this adapter cannot carry NAN data paths")
         }
         let id: NDPIdentifier
         let events: AsyncStream<DataPathEvent>
         do {
-            (id, events) = try await engine.requestDataPath(to: endpoint.address, publishID: endpoint.instanceID, idleTimeout: idleTimeout)
+            (id, events) = try await engine.requestDataPath(to: endpoint.address, publishID: endpoint.instanceID,
+                                                            security: policy, idleTimeout: idleTimeout)
         } catch let error as DataPathError where error == .tooManyDataPaths {
             throw WAError(.noRadioResources, message: "too many data paths are up on \(adapterName)", underlying: error)
         } catch {
@@ -81,7 +90,9 @@ extension WASystem {
             switch WADataPathEvent(event, connections: &connections) {
             case .connected(let c): connection = c
             case .terminated(_, _, let reason):
-                throw WAError(.connectionFailed, message: "the data path to \(endpoint.address) failed: \(reason)")
+                let hint = reason.reasonCode == NANReasonCode.securityPolicy.rawValue || reason.name == "security-failure"
+                    ? " (the peer uses another passphrase or PMK, another cipher suite, or open against secure)" : ""
+                throw WAError(.connectionFailed, message: "the data path to \(endpoint.address) failed: \(reason)\(hint)")
             case .requested: break
             }
         }

@@ -4,13 +4,15 @@ import WiFiAware
 /// The data-path options of `waware publish` and `waware subscribe`: how the data path is protected.
 enum DataPathArguments {
     static let openFlag = FlagKey("open", help: "An open (unencrypted) data path: anyone in range can read it. Must be asked for.")
-    static let passphraseOption = OptionKey("passphrase", value: "text", help: "Secure data path (NCS-SK) with this passphrase, 8 to 63 characters.")
+    static let passphraseOption = OptionKey("passphrase", value: "text", help: "Secure data path (NCS-SK) with this passphrase, 1 to 63 bytes (both sides must use the same).")
     static let pmkOption = OptionKey("pmk", value: "hex", help: "Secure data path (NCS-SK) with this 32-byte PMK (64 hex digits).")
+    static let cipherOption = OptionKey("cipher-suite", value: "128|256",
+                                        help: "NCS-SK-128 (CCMP-128) or NCS-SK-256 (GCMP-256); default: request 128, accept both.")
     static let acceptFlag = FlagKey("accept-data-paths", help: "Accept data-path requests (implies --data-path); needs --passphrase, --pmk or --open.")
     static let requestFlag = FlagKey("data-path", help: "Request a data path to the first publisher found and keep it until Ctrl-C, --timeout or the peer ends it; needs --passphrase, --pmk or --open.")
 
     /// `--open`, `--passphrase`, `--pmk`.
-    static let security: [ArgumentSpec] = [openFlag.spec, passphraseOption.spec, pmkOption.spec]
+    static let security: [ArgumentSpec] = [openFlag.spec, passphraseOption.spec, pmkOption.spec, cipherOption.spec]
     static let idleTimeoutOption = OptionKey("idle-timeout", value: "seconds",
                                              help: "End a data path after this many seconds with no packet either way ('data-path-down ... reason idle'); default never.")
     /// Every data-path option: the security ones and `--idle-timeout`.
@@ -32,8 +34,9 @@ enum DataPathArguments {
         let passphrase = parsed.option(passphraseOption)
         let pmk = parsed.option(pmkOption)
         let chosen = [open, passphrase != nil, pmk != nil].filter { $0 }.count
+        let cipher = parsed.option(cipherOption)
         guard required else {
-            if chosen > 0 { throw ValidationError("--open, --passphrase and --pmk go with --\(flag)") }
+            if chosen > 0 || cipher != nil { throw ValidationError("--open, --passphrase, --pmk and --cipher-suite go with --\(flag)") }
             return nil
         }
         guard chosen == 1 else {
@@ -41,15 +44,31 @@ enum DataPathArguments {
                 ? "--\(flag) needs --passphrase, --pmk or, for an unencrypted data path, --open"
                 : "choose one of --open, --passphrase and --pmk")
         }
-        if open { return .open }
+        if open {
+            if cipher != nil { throw ValidationError("--cipher-suite goes with --passphrase or --pmk, not --open") }
+            return .open
+        }
+        let suites = try cipherSuites(cipher)
         if let passphrase {
-            guard (8...63).contains(passphrase.utf8.count) else { throw ValidationError("--passphrase must be 8 to 63 characters") }
-            return .passphrase(passphrase)
+            guard (1...63).contains(passphrase.utf8.count) else {
+                throw ValidationError("--passphrase must be 1 to 63 bytes, not \(passphrase.utf8.count)")
+            }
+            return .passphrase(passphrase, cipherSuites: suites)
         }
         let text = pmk ?? ""
         let digits = Array(text.utf8)
         guard digits.count == 64, let bytes = hexBytes(digits) else { throw ValidationError("--pmk must be 64 hex digits (32 bytes)") }
-        return .pmk(bytes)
+        return .pmk(bytes, cipherSuites: suites)
+    }
+
+    /// `--cipher-suite`: `128`, `256`, `ncs-sk-128`, `ncs-sk-256` (any case); none: request 128, accept both.
+    static func cipherSuites(_ text: String?) throws -> [WACipherSuite] {
+        guard let text else { return [.ncsSK128, .ncsSK256] }
+        switch text.lowercased() {
+        case "128", "ncs-sk-128": return [.ncsSK128]
+        case "256", "ncs-sk-256": return [.ncsSK256]
+        default: throw ValidationError("--cipher-suite must be 128 or 256 (NCS-SK-128 or NCS-SK-256), not '\(text)'")
+        }
     }
 
     private static func hexBytes(_ digits: [UInt8]) -> [UInt8]? {

@@ -15,6 +15,8 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         set { deliverTo.withLock { $0 = newValue } }
     }
     var failStations = false
+    /// Keys installed per peer NDI, and the NDI stations authorized (only after their key, if secure).
+    let security = Mutex<(keys: [MACAddress: DataPathPairwiseKey], authorized: Set<MACAddress>, authorizedBeforeKey: Bool)>(([:], [], false))
 
     init(nmi: MACAddress, ndi: MACAddress) {
         localAddress = nmi
@@ -44,16 +46,31 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
     }
     func addPeerDataStation(_ link: NDPLink, on interface: DataInterface) async throws {
         state.withLock { _ = $0.stations.insert(link.peerNDI) }
+        // As the real radio: a secure data path's key goes in before the station is authorized.
+        if let key = link.pairwiseKey { try await installPairwiseKey(key, for: link.peerNDI, of: link.id.peer, on: interface) }
+        try await authorizePeerDataStation(link.peerNDI, of: link.id.peer, on: interface)
     }
     func installPairwiseKey(_ key: DataPathPairwiseKey, for peerNDI: MACAddress, of peerNMI: MACAddress,
-                            on interface: DataInterface) async throws {}
-    func authorizePeerDataStation(_ peerNDI: MACAddress, of peerNMI: MACAddress, on interface: DataInterface) async throws {}
+                            on interface: DataInterface) async throws {
+        guard state.withLock({ $0.stations.contains(peerNDI) }) else { throw DataPathError.stopped }
+        security.withLock {
+            if $0.authorized.contains(peerNDI) { $0.authorizedBeforeKey = true }
+            $0.keys[peerNDI] = key
+        }
+    }
+    func authorizePeerDataStation(_ peerNDI: MACAddress, of peerNMI: MACAddress, on interface: DataInterface) async throws {
+        security.withLock { _ = $0.authorized.insert(peerNDI) }
+    }
     func removePeerDataStation(_ peerNDI: MACAddress, of peerNMI: MACAddress, on interface: DataInterface) async {
         state.withLock { _ = $0.stations.remove(peerNDI) }
+        security.withLock { $0.keys[peerNDI] = nil; _ = $0.authorized.remove(peerNDI) }
     }
     func packetCount(of peerNDI: MACAddress, on interface: DataInterface) async -> UInt64? { 0 }
     func removePeer(_ peerNMI: MACAddress) async { state.withLock { _ = $0.stations.remove(peerNMI) } }
-    var leftovers: Bool { state.withLock { $0.interfaces != 0 || !$0.stations.isEmpty || $0.schedule } }
+    var leftovers: Bool {
+        state.withLock { $0.interfaces != 0 || !$0.stations.isEmpty || $0.schedule }
+            || security.withLock { !$0.keys.isEmpty || !$0.authorized.isEmpty }
+    }
 }
 
 @Suite struct DataPathEngineTests {
@@ -158,6 +175,54 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         var iterator = events.makeAsyncIterator()
         guard case .terminated(_, let reason) = await iterator.next() else { Issue.record("not ended"); return }
         #expect(reason.kind == .kernelFailure)
+        await a.shutDown()
+        await b.shutDown()
+        #expect(!radioA.leftovers && !radioB.leftovers)
+    }
+
+    private func policy(_ passphrase: String, _ suites: [NDPCipherSuite]) -> NDPSecurityPolicy {
+        NDPSecurityPolicy(credential: .passphrase(passphrase), suites: suites, serviceID: ServiceID(hex: "c57ed9d5d167")!)
+    }
+
+    @Test(arguments: [NDPCipherSuite.sk128, .sk256])
+    func aSecureDataPathComesUpWithTheKeyInstalledBeforeTheStationIsAuthorized(suite: NDPCipherSuite) async throws {
+        let (a, b, radioA, radioB) = pair()
+        let accepted = try await a.accept(publishID: InstanceID(1), security: policy("correct horse", [.sk128, .sk256]))
+        let (id, events) = try await b.request(to: nmiA, publishID: InstanceID(1), security: policy("correct horse", [suite]))
+        var bIterator = events.makeAsyncIterator()
+        guard case .connected(let connection) = await bIterator.next() else { Issue.record("B not connected"); return }
+        #expect(connection.cipherSuite == "\(suite)")
+        var aIterator = accepted.makeAsyncIterator()
+        guard case .requested = await aIterator.next(), case .connected(let other) = await aIterator.next() else {
+            Issue.record("A not connected"); return
+        }
+        #expect(other.cipherSuite == "\(suite)")
+        let keyOnA = try #require(radioA.security.withLock { $0.keys[radioB.ndi] })
+        let keyOnB = try #require(radioB.security.withLock { $0.keys[radioA.ndi] })
+        #expect(keyOnA.temporalKey == keyOnB.temporalKey && keyOnA.cipherSuite == suite)
+        #expect(!radioA.security.withLock(\.authorizedBeforeKey) && !radioB.security.withLock(\.authorizedBeforeKey))
+        await b.end(id)
+        guard case .terminated = await bIterator.next(), case .terminated = await aIterator.next() else {
+            Issue.record("not ended"); return
+        }
+        await a.shutDown()
+        await b.shutDown()
+        #expect(!radioA.leftovers && !radioB.leftovers)
+    }
+
+    @Test func aWrongPassphraseFailsOnBothSidesWithAReasonAndLeavesNothing() async throws {
+        let (a, b, radioA, radioB) = pair()
+        let accepted = try await a.accept(publishID: InstanceID(1), security: policy("correct horse", [.sk128]))
+        let (_, events) = try await b.request(to: nmiA, publishID: InstanceID(1), security: policy("battery staple", [.sk128]))
+        var bIterator = events.makeAsyncIterator()
+        guard case .terminated(_, let reason) = await bIterator.next() else { Issue.record("B not failed"); return }
+        #expect(reason.kind == .rejected && reason.code == .securityPolicy)
+        var aIterator = accepted.makeAsyncIterator()
+        guard case .terminated(_, let refusal) = await aIterator.next() else { Issue.record("A did not report"); return }
+        #expect(refusal.kind == .securityFailure && refusal.code == .securityPolicy)
+        let phasesA = await a.negotiations?.phases, phasesB = await b.negotiations?.phases
+        #expect(phasesA?.isEmpty == true && phasesB?.isEmpty == true)
+        #expect(radioA.security.withLock { $0.keys.isEmpty && $0.authorized.isEmpty })
         await a.shutDown()
         await b.shutDown()
         #expect(!radioA.leftovers && !radioB.leftovers)

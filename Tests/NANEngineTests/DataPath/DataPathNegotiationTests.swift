@@ -36,7 +36,7 @@ private func sends(_ actions: [DataPathAction]) -> [DataPathMessage] {
 
 private func begin(_ table: inout DataPathNegotiations, publish: UInt8, info: [UInt8], now: ContinuousClock.Instant) throws
     -> (NDPIdentifier, [DataPathAction]) {
-    let started = table.initiate(to: publisherNMI, publishID: InstanceID(publish), serviceInfo: info, now: now)
+    let started = try table.initiate(to: publisherNMI, publishID: InstanceID(publish), serviceInfo: info, now: now)
     return try #require(started)
 }
 
@@ -140,7 +140,7 @@ private func begin(_ table: inout DataPathNegotiations, publish: UInt8, info: [U
         var initiator = DataPathNegotiations(local: device(subscriberNMI), localNDI: subscriberNDI)
         initiator.maximumEntries = 3
         for _ in 0..<3 { _ = try begin(&initiator, publish: 1, info: [], now: now) }
-        #expect(initiator.initiate(to: publisherNMI, publishID: InstanceID(1), serviceInfo: [], now: now) == nil)
+        #expect(try initiator.initiate(to: publisherNMI, publishID: InstanceID(1), serviceInfo: [], now: now) == nil)
         let expired = initiator.tick(now: now.advanced(by: .seconds(600)))
         #expect(expired.filter { if case .ended = $0 { return true } else { return false } }.count == 3)
         #expect(initiator.phases.isEmpty)

@@ -163,13 +163,20 @@ actor DataPathEngine {
         await perform(actions)
     }
 
+    /// Set while ``shutDown()`` runs: frames and establishments that arrive while it waits change nothing.
+    private var stopping = false
+
     /// Ends every data path (telling the peers), removes the stations, clears the schedule and deletes the NDI.
     func shutDown() async {
+        stopping = true
+        defer { stopping = false }
         if var table = negotiations {
             let actions = table.phases.keys.flatMap { table.terminate($0) }
             negotiations = table
             await perform(actions)
         }
+        // A data path that was established while the terminations went out (actor reentrancy) goes too.
+        for id in Array(established.keys) { await tearDown(id) }
         for continuation in publishWatchers.values { continuation.finish() }
         publishWatchers.removeAll()
         if negotiations != nil { await radio.clearLocalSchedule() }
@@ -226,7 +233,7 @@ actor DataPathEngine {
     }
 
     private func received(_ bytes: [UInt8]) async {
-        guard var table = negotiations,
+        guard !stopping, var table = negotiations,
               let frame = try? NANManagementFrame(bytes: bytes), case .action(let naf) = frame.body,
               frame.header.destination == radio.localAddress else { return }
         if liveness[frame.header.source] != nil { liveness[frame.header.source]?.misses = 0 }
@@ -336,10 +343,16 @@ actor DataPathEngine {
     }
 
     private func establish(_ link: NDPLink) async {
-        guard let interface else { return }
+        guard !stopping, let interface else { return }
         do {
             try await radio.addPeer(link)
             try await radio.addPeerDataStation(link, on: interface)
+            if stopping || negotiations == nil {
+                // The engine began to stop while the stations went in: take them out again.
+                await radio.removePeerDataStation(link.peerNDI, of: link.id.peer, on: interface)
+                if !established.values.contains(where: { $0.id.peer == link.id.peer }) { await radio.removePeer(link.id.peer) }
+                return
+            }
         } catch {
             if var table = negotiations, table.phases[link.id] == .established {
                 let reason = DataPathEndReason(.kernelFailure, code: .resourceLimitation, detail: "\(error)")

@@ -1,0 +1,171 @@
+#!/bin/bash
+# Data-path benchmark (tools/datapath-bench runs it and prints the figures), in one boot, two radios in
+# namespaces dA (publisher accepting data paths) and dB (subscriber requesting one):
+#  - NDP setup time over RUNS runs, open and (when this build has it) NCS-SK-128: from the subscriber's Data
+#    Path Request leaving (its trace line `dp tx 5`) to both sides reporting `data-path-up`;
+#  - the idle cost of the publisher holding one NDP (CPU seconds per minute, resident memory);
+#  - TCP throughput (iperf3, 10 s, B to A) over the NDP, then over an open 802.11s mesh between the same two
+#    radios on the NDP's 5 GHz channel, and their ratio.
+# Raw samples go to $SCENARIO_OUT/samples.tsv (kind, value), and what they were measured with to
+# $SCENARIO_OUT/meta.tsv (binary, sha256, build configuration, kernel, `iw reg get`, the NDP schedule's
+# channels, the mesh frequency). A missing sample fails the run: nothing is ever counted as 0.
+# timeout: 1200
+# default: no (a benchmark: tools/datapath-bench runs it and prints the figures)
+source "$(dirname "$0")/../guest/lib.sh"
+RUNS=${DATAPATH_BENCH_RUNS:-10}
+IPERF_SECONDS=${DATAPATH_BENCH_SECONDS:-10}
+release=${WAWARE_REPO:-}/.build/release/waware
+if [ -x "$release" ] && [ "$release" -nt "$WAWARE" ]; then WAWARE=$release; fi
+echo "benchmarking $WAWARE"
+case $WAWARE in
+    */.build/release/*) configuration=release ;;
+    */.build/debug/*) configuration=debug ;;
+    *) configuration=unknown ;;
+esac
+command -v iperf3 >/dev/null || fail "iperf3 is missing (package iperf3; tools/datapath-bench installs it)"
+samples=$SCENARIO_OUT/samples.tsv
+: >"$samples"
+sample() {
+    [[ $2 =~ ^[0-9]+(\.[0-9]+)?$ ]] || fail "$3: no $1 sample (got '$2')"
+    printf '%s\t%s\n' "$1" "$2" >>"$samples"
+}
+count() { grep -c "$2" "$(bg_log "$1")"; }
+# Waits until log $1 has at least $3 lines matching $2.
+wait_count() {
+    local deadline=$(($(date +%s) + $(scaled "$4")))
+    while [ "$(count "$1" "$2")" -lt "$3" ]; do
+        [ "$(date +%s)" -lt "$deadline" ] || fail "$1: fewer than $3 lines matching $2 after $(scaled "$4") s"
+        sleep 0.2
+    done
+}
+json_time() { sed -n 's/.*"time":\([0-9.]*\).*/\1/p'; }
+
+set_country US
+sim_radios 2
+radio_netns 0 dA
+radio_netns 1 dB
+iw reg get | tee "$SCENARIO_OUT/reg.txt" | sed 's/^/    reg: /' | head -n 6
+
+# setup_runs KIND SECURITY...: RUNS data paths one after another to a publisher accepting with SECURITY.
+setup_runs() {
+    local kind=$1 run t0 t1 t2 pub=pub-$1
+    shift
+    step "$kind: $RUNS data-path setups"
+    start_bg "$pub" dA "$WAWARE" publish _dpbench._tcp --accept-data-paths "$@" --json
+    wait_for_line "$(bg_log "$pub")" '"event":"started"' 60
+    for run in $(seq 1 "$RUNS"); do
+        start_bg sub dB env WAWARE_TRACE=1 "$WAWARE" subscribe _dpbench._tcp --count 1 --data-path "$@" --json
+        wait_for_line "$(bg_log sub)" '"event":"data-path-(up|down)"' 300 >/dev/null
+        expect_contains "$kind run $run on B" '"data-path-up"' "$LINE"
+        t1=$(json_time <<<"$LINE")
+        wait_count "$pub" '"event":"data-path-up"' "$run" 60
+        t2=$(grep '"event":"data-path-up"' "$(bg_log "$pub")" | tail -n 1 | json_time)
+        t0=$(sed -n 's/^trace \([0-9.]*\) dp tx 5 .*/\1/p' "$(bg_log sub)" | head -n 1)
+        [ -n "$t0" ] || fail "$kind run $run: no Data Path Request in B's trace"
+        sample "$kind" "$(awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN { m = b > c ? b : c; printf "%.3f", m - a }')" "$kind run $run"
+        echo "run $run: $(tail -n 1 "$samples" | tr '\t' ' ') s"
+        if [ "$run" = 1 ] && [ "$kind" = open ]; then
+            sed -n 's/^trace [0-9.]* dp local schedule \(.*\)/\1/p' "$(bg_log sub)" | head -n 1 >"$SCENARIO_OUT/schedule.txt"
+        fi
+        [ "$run" = "$RUNS" ] && [ "$kind" = open ] && break
+        stop_bg sub INT
+        wait_count "$pub" '"event":"data-path-down"' "$run" 60
+    done
+}
+
+setup_runs open --open
+expect_match "the NDP schedule (B's trace)" 'ch 149' "$(cat "$SCENARIO_OUT/schedule.txt")"
+
+step "idle cost of the publisher holding one open NDP (30 s)"
+pid=${_BG_PIDS[pub-open]}
+ticks() { awk '{ print $14 + $15 }' "/proc/$pid/stat"; }
+hz=$(getconf CLK_TCK)
+t0=$(ticks); sleep 30; t1=$(ticks)
+rss=$(awk '/^VmRSS/ { print $2 }' "/proc/$pid/status")
+sample idle_cpu_seconds_per_minute "$(awk -v a="$t0" -v b="$t1" -v hz="$hz" 'BEGIN { printf "%.3f", (b - a) / hz * 2 }')" idle
+sample idle_rss_kib "$rss" idle
+
+# iperf KIND NS_SERVER NS_CLIENT IF_SERVER IF_CLIENT ADDRESS_OF_SERVER: one 10 s TCP run, client to server.
+iperf() {
+    local out bps
+    start_bg "iperf-$1" "$2" iperf3 -s -1 -B "$6%$4" -p 5201
+    sleep 1
+    out=$(in_netns "$3" timeout "$(scaled $((IPERF_SECONDS + 30)))" iperf3 -c "$6%$5" -p 5201 -t "$IPERF_SECONDS" -J) \
+        || fail "$1: iperf3 failed: $(tail -n 5 <<<"$out")"
+    wait_bg "iperf-$1" 0 30
+    bps=$(python3 -c 'import json,sys; print("%.0f" % json.load(sys.stdin)["end"]["sum_received"]["bits_per_second"])' <<<"$out") \
+        || fail "$1: no throughput in iperf3's output"
+    sample "throughput_$1_mbps" "$(awk -v b="$bps" 'BEGIN { printf "%.3f", b / 1e6 }')" "$1"
+    echo "$1: $(tail -n 1 "$samples" | cut -f2) Mbit/s"
+}
+
+step "TCP throughput over the NDP (B to A, ${IPERF_SECONDS} s)"
+ifA=$(event_field "$(bg_log pub-open)" data-path-up interface)
+ifB=$(event_field "$(bg_log sub)" data-path-up interface)
+addrA=$(event_field "$(bg_log sub)" data-path-up peerAddress)
+for i in $(seq 1 50); do
+    in_netns dA ip -6 addr show dev "$ifA" scope link | grep -q tentative || in_netns dB ip -6 addr show dev "$ifB" scope link | grep -q tentative || break
+    sleep 0.2
+done
+iperf ndp dA dB "$ifA" "$ifB" "$addrA"
+stop_bg sub INT
+stop_bg pub-open INT
+
+# Secure data paths: measured when this build has them. A build without them refuses the passphrase: the
+# subscriber says so on a `waware:` line and exits, and the figures say that secure was not measured.
+step "secure (NCS-SK-128, passphrase): does this build set one up?"
+start_bg probe-pub dA "$WAWARE" publish _dpprobe._tcp --accept-data-paths --passphrase waware-bench --json
+wait_for_line "$(bg_log probe-pub)" '"event":"started"' 60
+start_bg probe-sub dB "$WAWARE" subscribe _dpprobe._tcp --count 1 --data-path --passphrase waware-bench --json
+wait_for_line "$(bg_log probe-sub)" '"event":"data-path-(up|down)"|waware: ' 300
+if grep -q '"event":"data-path-up"' <<<"$LINE"; then
+    stop_bg probe-sub INT
+    stop_bg probe-pub INT
+    setup_runs secure --passphrase waware-bench
+    stop_bg sub INT
+    stop_bg pub-secure INT
+else
+    reason=$(tr '\t' ' ' <<<"$LINE")
+    echo "secure: not measured: $reason"
+    printf 'secure_skipped\t%s\n' "$reason" >>"$SCENARIO_OUT/meta.tsv"
+    # The subscriber ends by itself after its `waware:` line (its exit status is not the point here).
+    probe=${_BG_PIDS[probe-sub]}
+    for i in $(seq 1 "$(scaled 30)"); do kill -0 "$probe" 2>/dev/null || break; sleep 1; done
+    if kill -0 "$probe" 2>/dev/null; then stop_bg probe-sub INT; else wait "$probe" 2>/dev/null; unset "_BG_PIDS[probe-sub]"; fi
+    stop_bg probe-pub INT
+fi
+
+step "TCP throughput over an open 802.11s mesh between the same radios on 5745 MHz (the NDP's 5 GHz channel)"
+mesh_freq=5745
+for i in 0 1; do
+    ns=$([ $i = 0 ] && echo dA || echo dB)
+    in_netns "$ns" iw phy "${PHYS[$i]}" interface add mesh$i type mp || fail "mesh interface on ${PHYS[$i]} refused"
+    in_netns "$ns" ip link set mesh$i up || fail "mesh$i up failed"
+    in_netns "$ns" iw dev mesh$i mesh join wawarebench freq $mesh_freq || fail "mesh join on $mesh_freq MHz refused"
+done
+for i in $(seq 1 "$(scaled 30)"); do
+    in_netns dA iw dev mesh0 station dump | grep -q 'mesh plink:.*ESTAB' && break
+    sleep 1
+done
+expect_match "mesh peering" 'ESTAB' "$(in_netns dA iw dev mesh0 station dump | grep 'mesh plink')"
+in_netns dA iw dev mesh0 info | sed 's/^/    A mesh: /'
+for i in $(seq 1 50); do
+    in_netns dA ip -6 addr show dev mesh0 scope link | grep -q tentative || in_netns dB ip -6 addr show dev mesh1 scope link | grep -q tentative || break
+    sleep 0.2
+done
+addrM=$(in_netns dA ip -6 addr show dev mesh0 scope link | sed -n 's/.*inet6 \(fe80[^/]*\).*/\1/p' | head -n 1)
+iperf mesh dA dB mesh0 mesh1 "$addrM"
+
+{
+    printf 'binary\t%s\n' "$WAWARE"
+    printf 'binary_sha256\t%s\n' "$(sha256sum "$WAWARE" | cut -d' ' -f1)"
+    printf 'configuration\t%s\n' "$configuration"
+    printf 'kernel\t%s\n' "$(uname -r)"
+    printf 'regulatory_domain\t%s\n' "$(grep -m 1 '^country' "$SCENARIO_OUT/reg.txt" | cut -d: -f1 | cut -d' ' -f2)"
+    printf 'ndp_schedule\t%s\n' "$(cat "$SCENARIO_OUT/schedule.txt")"
+    printf 'mesh_frequency_mhz\t%s\n' "$mesh_freq"
+    printf 'runs\t%s\n' "$RUNS"
+    printf 'iperf_seconds\t%s\n' "$IPERF_SECONDS"
+    printf 'guest_cpus\t%s\n' "$(nproc)"
+} | tee -a "$SCENARIO_OUT/meta.tsv"
+cat "$samples"

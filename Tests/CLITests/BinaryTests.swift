@@ -83,3 +83,17 @@ func simListWithoutHwsimExitsWithItsOwnCode() throws {
     #expect(result.stderrLines.count == 1)
     #expect(result.stderrLines.first?.contains("modprobe mac80211_hwsim") == true)
 }
+
+@Test(.enabled(if: !hostHasNL80211, "needs a kernel without cfg80211"))
+func diagnoseWithoutNL80211Exits69WithOneLine() throws {
+    let result = try BinaryRunner.run(["diagnose", "--json"])
+    #expect(result.status == ExitCode.nl80211Unavailable.rawValue)
+    #expect(result.stdout.isEmpty)
+    #expect(result.stderrLines == ["waware: this kernel has no nl80211 (cfg80211 is not loaded or not built), so there is no Wi-Fi to use"])
+}
+
+@Test func diagnoseRejectsABadTimeout() throws {
+    let result = try BinaryRunner.run(["diagnose", "--self-test", "--timeout", "0"])
+    #expect(result.status == ExitCode.usage.rawValue)
+    #expect(result.stderrLines == ["waware: invalid value '0' for --timeout: expected a whole number of seconds from 1 to 600"])
+}

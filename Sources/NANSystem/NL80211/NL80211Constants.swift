@@ -15,6 +15,7 @@ enum NL80211Command: UInt8, CaseIterable, Sendable {
     case newKey = 11
     case delKey = 12
     case getStation = 17
+    case getReg = 31
     case setStation = 18
     case newStation = 19
     case delStation = 20
@@ -46,6 +47,10 @@ enum NL80211Attribute: UInt16, CaseIterable, Sendable {
     case ifname = 4
     case iftype = 5
     case mac = 6
+    case regAlpha2 = 33
+    case regRules = 34
+    case dfsRegion = 146
+    case wiphySelfManagedReg = 216
     case key = 80
     case staAid = 16
     case staFlags2 = 67
@@ -336,3 +341,38 @@ enum NL80211ProtocolFeature: UInt32, CaseIterable, Sendable {
 }
 
 
+
+/// Attributes of one regulatory rule in NL80211_ATTR_REG_RULES (`enum nl80211_reg_rule_attr`).
+enum NL80211RegulatoryRuleAttribute: UInt16, CaseIterable, Sendable {
+    case regRuleFlags = 1
+    case freqRangeStart = 2
+    case freqRangeEnd = 3
+    case freqRangeMaxBw = 4
+    case powerRuleMaxAntGain = 5
+    case powerRuleMaxEirp = 6
+    case dfsCacTime = 7
+}
+
+/// Regulatory rule flag bits (`enum nl80211_reg_rule_flags`), the ones waware reads.
+enum NL80211RegulatoryRuleFlag: UInt32, CaseIterable, Sendable {
+    case noOfdm = 0x1
+    case noIndoor = 0x4
+    case noOutdoor = 0x8
+    case dfs = 0x10
+    case noIr = 0x80
+    case autoBw = 0x800
+}
+
+/// Attributes of one band in NL80211_ATTR_WIPHY_BANDS (`enum nl80211_band_attr`), the ones waware reads.
+enum NL80211BandAttribute: UInt16, CaseIterable, Sendable {
+    case freqs = 1
+}
+
+/// Attributes of one channel in NL80211_BAND_ATTR_FREQS (`enum nl80211_frequency_attr`), the ones waware reads.
+enum NL80211FrequencyAttribute: UInt16, CaseIterable, Sendable {
+    case freq = 1
+    case disabled = 2
+    case noIr = 3
+    case radar = 5
+    case maxTxPower = 6
+}

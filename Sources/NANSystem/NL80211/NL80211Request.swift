@@ -29,6 +29,11 @@ struct NL80211Request: Sendable, Hashable {
         try build(.getWiphy, dump: true) { (w) throws(NetlinkError) in try w.putFlag(A.splitWiphyDump) }
     }
 
+    /// `GET_REG` dump: the global regulatory domain and every radio's private one.
+    static func getRegulatoryDump() throws(NetlinkError) -> NL80211Request {
+        try build(.getReg, dump: true) { _ in }
+    }
+
     /// `GET_INTERFACE` dump.
     static func getInterfaceDump() throws(NetlinkError) -> NL80211Request {
         try build(.getInterface, dump: true) { _ in }

@@ -14,6 +14,7 @@ struct SimAddCommand: Command {
             Example("waware sim add --count 2", "Two NAN radios, named phyN by the kernel."),
             Example("waware sim add --name nanA --channels 3", "One radio called nanA with 3 concurrent channels."),
             Example("waware sim add --temporary", "One radio that lasts until Ctrl-C."),
+            Example("waware sim add --no-nan", "One radio without NAN, like an ordinary Wi-Fi card (to see 'waware diagnose' say so)."),
         ]
     )
 
@@ -23,6 +24,7 @@ struct SimAddCommand: Command {
         Self.channelsOption.spec,
         Self.keepFlag.spec,
         Self.temporaryFlag.spec,
+        Self.noNanFlag.spec,
         .json,
     ]
 
@@ -43,6 +45,8 @@ struct SimAddCommand: Command {
     var temporary: Bool
     /// Whether `--keep` was given (only to reject it with `--temporary`).
     var keep: Bool
+    /// Whether the radios get NAN (and NAN data) interface support; `--no-nan` makes ordinary radios.
+    var nan: Bool
     /// Whether to print JSON.
     var json: Bool
 
@@ -54,6 +58,7 @@ struct SimAddCommand: Command {
                                      ArgumentValues.integer(in: 1...Self.maxChannels)) ?? Self.defaultChannels
         keep = values.flag(Self.keepFlag)
         temporary = values.flag(Self.temporaryFlag)
+        nan = !values.flag(Self.noNanFlag)
         json = values.flag(FlagKey.json)
     }
 
@@ -87,5 +92,6 @@ extension SimAddCommand {
     static let nameOption = OptionKey("name", value: "name", help: "Radio and phy name (a number is appended when --count > 1).")
     static let channelsOption = OptionKey("channels", value: "n", help: "Concurrent channels per radio (1-\(maxChannels), default \(defaultChannels)).")
     static let keepFlag = FlagKey("keep", help: "Keep the radios after waware exits (the default).")
+    static let noNanFlag = FlagKey("no-nan", help: "Create radios without NAN support, like an ordinary Wi-Fi card.")
     static let temporaryFlag = FlagKey("temporary", help: "Delete the radios when waware exits; waits for Ctrl-C.")
 }

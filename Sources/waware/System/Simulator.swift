@@ -9,12 +9,12 @@ enum Simulator {
             do {
                 for name in command.radioNames {
                     let configuration = HWSimRadioConfiguration(
-                        name: name, channels: UInt32(command.channels), supportsNAN: true,
+                        name: name, channels: UInt32(command.channels), supportsNAN: command.nan,
                         destroyOnClose: command.temporary)
                     created.append(try await hwsim.addRadio(configuration))
                 }
                 let reports = try await reports(hwsim, only: Set(created))
-                if let withoutNAN = reports.first(where: { !$0.nan }) {
+                if command.nan, let withoutNAN = reports.first(where: { !$0.nan }) {
                     throw CommandFailure(
                         "radio \(withoutNAN.id) (\(withoutNAN.name ?? "?")) was created without NAN: this kernel's "
                             + "mac80211_hwsim cannot simulate NAN; it needs Linux 7.2 or newer",

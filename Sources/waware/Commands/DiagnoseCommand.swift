@@ -1,0 +1,70 @@
+/// `waware diagnose [<adapter>]`: the hardware diagnostics a driver bug report needs, with a verdict and a
+/// remedy per check.
+struct DiagnoseCommand: Command {
+    static let configuration = CommandConfiguration(
+        commandName: "diagnose",
+        abstract: "Check the kernel, driver, firmware, NAN support, regulatory domain and rfkill, and say what to fix.",
+        discussion: [
+            "Each check prints ok, warning or fail; a warning or failure says what to do after a dash. Checked: the "
+                + "kernel release, the driver and its module version, the firmware version (ethtool, on a network "
+                + "interface of the radio), NAN capabilities and what is missing for NAN, the data path and secure "
+                + "NAN, the regulatory domain (global, and the radio's own when it manages one) and whether it "
+                + "allows the NAN channels 6, 44 and 149, rfkill, and the interface combinations.",
+            "Without an adapter, every adapter is examined. --self-test also starts NAN on each NAN adapter, waits "
+                + "for the cluster event, reports the time it took, and stops NAN (this needs CAP_NET_ADMIN).",
+            "Exits 0 whenever the report was made, whatever it says; 69 without nl80211, 10 when the named adapter "
+                + "does not exist, 77 when the self-test was not permitted (after the report).",
+        ],
+        examples: [
+            Example("waware diagnose", "Examine every adapter."),
+            Example("waware diagnose phy0 --self-test", "Examine phy0 and start and stop NAN on it."),
+            Example("waware diagnose --json", "The whole report as one JSON object."),
+        ]
+    )
+
+    static let arguments: [ArgumentSpec] = [
+        Self.adapterPositional.spec,
+        Self.selfTestFlag.spec,
+        Self.timeoutOption.spec,
+        .json,
+    ]
+
+    /// The default limit of the self-test's wait for the cluster event.
+    static let defaultTimeout: Duration = .seconds(10)
+
+    /// What the user typed to name the adapter, if anything.
+    var adapter: String?
+    /// Whether to run the NAN start/stop self-test.
+    var selfTest: Bool
+    /// How long the self-test waits for the cluster event.
+    var timeout: Duration
+    /// Whether to print JSON.
+    var json: Bool
+
+    init(from values: ParsedValues) throws {
+        adapter = values.positional(Self.adapterPositional)
+        selfTest = values.flag(Self.selfTestFlag)
+        timeout = try values.option(Self.timeoutOption, expected: "a whole number of seconds from 1 to 600",
+                                    ArgumentValues.integer(in: 1...600)).map { Duration.seconds($0) } ?? Self.defaultTimeout
+        json = values.flag(FlagKey.json)
+    }
+
+    func run(_ output: Output) async throws {
+        let report = try await DiagnosisProbe.report(for: self)
+        if json {
+            try output.writeJSON(report)
+        } else {
+            for line in DiagnosisText.lines(report) { output.write(line) }
+        }
+        if report.adapters.contains(where: { $0.selfTest?.permissionDenied == true }) {
+            throw CommandFailure("the self-test was not permitted; run as root or with CAP_NET_ADMIN", code: .permissionDenied)
+        }
+    }
+}
+
+/// The typed keys of the arguments `DiagnoseCommand` declares: listed in `arguments` by their `spec`, read with them.
+extension DiagnoseCommand {
+    static let adapterPositional = PositionalKey("adapter", optional: true, help: "Phy name (phy0), wiphy index or interface name; default: every adapter.")
+    static let selfTestFlag = FlagKey("self-test", help: "Also start NAN, time the cluster join, and stop it (needs CAP_NET_ADMIN).")
+    static let timeoutOption = OptionKey("timeout", value: "seconds", help: "How long the self-test waits for the cluster event (default 10).")
+}

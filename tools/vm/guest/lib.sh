@@ -148,10 +148,21 @@ ww() {
 
 event_field() {
     python3 - "$@" <<'PY'
-import json, sys
+import json, sys, time
 path, event, field = sys.argv[1:4]
+# A log that another process is writing through 9p can fail to read (ENODATA, EIO) on a loaded host: read
+# it again rather than answer "" for a field that is there.
+for attempt in range(10):
+    try:
+        with open(path, errors="replace") as log:
+            lines = log.readlines()
+        break
+    except OSError as error:
+        if attempt == 9:
+            sys.exit(f"event_field: cannot read {path}: {error}")
+        time.sleep(0.5)
 value = ""
-for raw in open(path, errors="replace"):
+for raw in lines:
     try:
         record = json.loads(raw)
     except ValueError:

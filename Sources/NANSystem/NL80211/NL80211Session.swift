@@ -42,11 +42,14 @@ public final class NL80211Session: Sendable {
         let family: GenericNetlinkFamily
         do {
             family = try socket.resolveFamily("nl80211")
-            try socket.joinGroup(family: "nl80211", group: "config")
+            // Every group is resolved before the socket joins any (see resolveGroup): a "config" event that
+            // arrived while "mlme" was resolved made a session fail to open with "family not found".
+            let config = try socket.resolveGroup(family: "nl80211", group: "config")
             // Older kernels have no "nan" group; NAN events for interfaces we own come by unicast anyway.
-            try? socket.joinGroup(family: "nl80211", group: "nan")
+            let nan = try? socket.resolveGroup(family: "nl80211", group: "nan")
             // Frame TX status is multicast on "mlme".
-            try socket.joinGroup(family: "nl80211", group: "mlme")
+            let mlme = try socket.resolveGroup(family: "nl80211", group: "mlme")
+            for group in [config, nan, mlme].compactMap({ $0 }) { try socket.joinGroup(group) }
         } catch {
             socket.free()
             throw error

@@ -130,13 +130,21 @@ final class NetlinkSocket: Sendable {
         }
     }
 
-    /// Resolves a multicast group of a family and joins it.
-    func joinGroup(family: String, group: String) throws(NetlinkError) {
+    /// The id of a multicast group of a family. Resolve every group before joining any: once the socket is
+    /// in a group, an event of that group can arrive before the controller's reply, and libnl then reports
+    /// the family as not found.
+    func resolveGroup(family: String, group: String) throws(NetlinkError) -> Int32 {
         try withSocket("genl_ctrl_resolve_grp") { (socket) throws(NetlinkError) in
-            let id = try LibNL.call("genl_ctrl_resolve_grp", notFound: .familyNotFound) {
+            try LibNL.call("genl_ctrl_resolve_grp", notFound: .familyNotFound) {
                 genl_ctrl_resolve_grp(socket, family, group)
             }
-            try LibNL.call("nl_socket_add_membership") { nl_socket_add_membership(socket, id) }
+        }
+    }
+
+    /// Joins a multicast group resolved with ``resolveGroup(family:group:)``.
+    func joinGroup(_ id: Int32) throws(NetlinkError) {
+        try withSocket("nl_socket_add_membership") { (socket) throws(NetlinkError) in
+            _ = try LibNL.call("nl_socket_add_membership") { nl_socket_add_membership(socket, id) }
         }
     }
 

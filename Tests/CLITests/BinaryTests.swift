@@ -3,13 +3,9 @@ import Testing
 
 @testable import waware
 
-/// Every command path in the tree, e.g. `["cluster", "start"]`.
-private func allCommandPaths(_ command: any Command.Type = Waware.self, prefix: [String] = []) -> [[String]] {
-    var paths = [prefix]
-    for sub in command.configuration.subcommands {
-        paths += allCommandPaths(sub, prefix: prefix + [sub.configuration.commandName])
-    }
-    return paths
+/// Every command path in the tree after `waware`, e.g. `["cluster", "start"]` (the root is `[]`).
+private func allCommandPaths() -> [[String]] {
+    CommandTree.entries(from: Waware.self).map(\.subcommandWords)
 }
 
 /// Whether this machine's kernel offers nl80211 (the CI host does not; the VM does).

@@ -317,14 +317,26 @@ struct LiveKernelTests {
                                 _ = try await a.sendFrame(frame, on: nanA.wdev, frequency: frequency)
                             }
                         } catch is CancellationError {
+                        } catch where Task.isCancelled {
+                            // Stopped mid-send once B heard a frame: not a failure.
                         } catch {
                             Issue.record("sending an SDF failed: \(error)")
                         }
                     }
-                    defer { sender.cancel() }
-                    let received = try await waitFor(b.events, seconds: 25) {
-                        if case .frameReceived = $0 { return true } else { return false }
+                    // The sender must finish while session A is still open: a send still in flight
+                    // when the session closes fails with "session closed".
+                    let received: NL80211Event?
+                    do {
+                        received = try await waitFor(b.events, seconds: 25) {
+                            if case .frameReceived = $0 { return true } else { return false }
+                        }
+                    } catch {
+                        sender.cancel()
+                        await sender.value
+                        throw error
                     }
+                    sender.cancel()
+                    await sender.value
                     guard case .frameReceived(let wdev, let frequency, let signal, let bytes) = received else {
                         Issue.record("B received no SDF within 25 s")
                         return

@@ -155,8 +155,14 @@ actor DataPathEngine {
         return (id, stream)
     }
 
-    /// Ends a data path from our side.
+    /// Ends a data path from our side. It runs to the end even when the caller's task is cancelled (Ctrl-C
+    /// cancels the task holding the data path): the radio refuses work from a cancelled task, so the
+    /// termination would not go out and the peer would learn of the end only by losing us (`peer-lost`).
     func end(_ id: NDPIdentifier) async {
+        await Task { await self.endNow(id) }.value
+    }
+
+    private func endNow(_ id: NDPIdentifier) async {
         guard var table = negotiations else { return }
         let actions = table.terminate(id)
         negotiations = table
@@ -166,8 +172,13 @@ actor DataPathEngine {
     /// Set while ``shutDown()`` runs: frames and establishments that arrive while it waits change nothing.
     private var stopping = false
 
-    /// Ends every data path (telling the peers), removes the stations, clears the schedule and deletes the NDI.
+    /// Ends every data path (telling the peers), removes the stations, clears the schedule and deletes the NDI;
+    /// like ``end(_:)``, even from a cancelled task.
     func shutDown() async {
+        await Task { await self.shutDownNow() }.value
+    }
+
+    private func shutDownNow() async {
         stopping = true
         defer { stopping = false }
         if var table = negotiations {

@@ -17,8 +17,10 @@
 #                            Every background process is checked when the scenario ends: one that ended
 #                            by itself without a wait_bg fails the scenario, with its exit status.
 #   bg_log NAME              path of NAME's log
-#   event_field LOG EVENT FIELD   FIELD of the last JSON line in LOG whose "event" is EVENT
-#                            (for `waware ... --json` logs; empty when there is none)
+#   event_field LOG EVENT FIELD...   FIELD of the last JSON line in LOG whose "event" is EVENT
+#                            (for `waware ... --json` logs; empty when there is none); with several
+#                            fields, one line each, in order (one python3 start instead of several: each
+#                            costs seconds in a loaded guest)
 #   ww ARGS...               run "$WAWARE" ARGS with a time limit (WW_TIMEOUT, default 30 s, scaled); a
 #                            hang is reported as such (exit 124) instead of eating the scenario's timeout
 # Time limits
@@ -149,7 +151,7 @@ ww() {
 event_field() {
     python3 - "$@" <<'PY'
 import json, sys, time
-path, event, field = sys.argv[1:4]
+path, event, fields = sys.argv[1], sys.argv[2], sys.argv[3:]
 # A log that another process is writing through 9p can fail to read (ENODATA, EIO) on a loaded host: read
 # it again rather than answer "" for a field that is there.
 for attempt in range(10):
@@ -161,15 +163,18 @@ for attempt in range(10):
         if attempt == 9:
             sys.exit(f"event_field: cannot read {path}: {error}")
         time.sleep(0.5)
-value = ""
+values = {field: "" for field in fields}
 for raw in lines:
     try:
         record = json.loads(raw)
     except ValueError:
         continue
-    if isinstance(record, dict) and record.get("event") == event and field in record:
-        value = record[field]
-print(value)
+    if isinstance(record, dict) and record.get("event") == event:
+        for field in fields:
+            if field in record:
+                values[field] = record[field]
+for field in fields:
+    print(values[field])
 PY
 }
 

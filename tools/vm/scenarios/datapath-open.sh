@@ -55,7 +55,7 @@ expect_eq "B has $localB" 1 "$b"
 step "TCP: 2 MiB each way, byte-exact"
 size=$((2 * 1024 * 1024))
 start_bg tcpA dA python3 "$TCP" server "$ifA" 5001 "$size" 11
-wait_for_line "$(bg_log tcpA)" 'listening' 10
+wait_for_line "$(bg_log tcpA)" 'listening' 60
 out=$(in_netns dB timeout 150 python3 "$TCP" client "$ifB" "$localA" 5001 "$size" 22) || fail "TCP client failed: $out"
 echo "    B: $out"
 wait_for_line "$(bg_log tcpA)" '^received' 60

@@ -4,7 +4,7 @@ import Synchronization
 @testable import NANEngine
 
 /// A radio that, like the netlink session, refuses every call made from a cancelled task (the frame is not
-/// sent, the kernel step not done), and passes the frames it does send to a linked peer engine.
+/// sent, the kernel step not done; the calls that cannot throw do nothing), and passes the frames it does send to a linked peer engine.
 private final class CancellationRefusingRadio: DataPathRadio, @unchecked Sendable {
     let localAddress: MACAddress
     let ndi: MACAddress
@@ -22,11 +22,6 @@ private final class CancellationRefusingRadio: DataPathRadio, @unchecked Sendabl
 
     /// Throws as the session does when the calling task is cancelled.
     private func refuseIfCancelled() throws { try Task.checkCancellation() }
-    /// Does `change` unless the calling task is cancelled (a non-throwing kernel step that fails quietly).
-    private func unlessCancelled(_ change: (inout State) -> Void) {
-        if !Task.isCancelled { state.withLock(change) }
-    }
-
     var fiveGHzCandidates: [DataPathChannel] { [.channel149] }
     var capabilities: (DeviceCapabilityAttribute, [InformationElement]) {
         (DeviceCapabilityAttribute(committedDWInfo: 1, supportedBands: 0x14), [])
@@ -42,12 +37,16 @@ private final class CancellationRefusingRadio: DataPathRadio, @unchecked Sendabl
         state.withLock { $0.interfaces += 1 }
         return DataInterface(name: "nan0data", index: 7, address: ndi)
     }
-    func removeDataInterface(_ interface: DataInterface) async { unlessCancelled { $0.interfaces -= 1 } }
+    func removeDataInterface(_ interface: DataInterface) async {
+        if !Task.isCancelled { state.withLock { $0.interfaces -= 1 } }
+    }
     func setLocalSchedule(_ schedule: DataPathSchedule) async throws {
         try refuseIfCancelled()
         state.withLock { $0.schedule = true }
     }
-    func clearLocalSchedule() async { unlessCancelled { $0.schedule = false } }
+    func clearLocalSchedule() async {
+        if !Task.isCancelled { state.withLock { $0.schedule = false } }
+    }
     func addPeer(_ link: NDPLink) async throws {
         try refuseIfCancelled()
         state.withLock { _ = $0.stations.insert(link.id.peer) }
@@ -62,10 +61,12 @@ private final class CancellationRefusingRadio: DataPathRadio, @unchecked Sendabl
         try refuseIfCancelled()
     }
     func removePeerDataStation(_ peerNDI: MACAddress, of peerNMI: MACAddress, on interface: DataInterface) async {
-        unlessCancelled { _ = $0.stations.remove(peerNDI) }
+        if !Task.isCancelled { state.withLock { _ = $0.stations.remove(peerNDI) } }
     }
     func packetCount(of peerNDI: MACAddress, on interface: DataInterface) async -> UInt64? { 0 }
-    func removePeer(_ peerNMI: MACAddress) async { unlessCancelled { _ = $0.stations.remove(peerNMI) } }
+    func removePeer(_ peerNMI: MACAddress) async {
+        if !Task.isCancelled { state.withLock { _ = $0.stations.remove(peerNMI) } }
+    }
     var sentTermination: Bool { sent.withLock { $0.contains(NANActionSubtype.dataPathTermination.rawValue) } }
     var leftovers: Bool { state.withLock { $0.interfaces != 0 || !$0.stations.isEmpty || $0.schedule } }
 }
@@ -108,7 +109,8 @@ private final class CancellationRefusingRadio: DataPathRadio, @unchecked Sendabl
     }
 
     @Test func endingFromACancelledTaskStillTellsThePeer() async throws {
-        var (a, b, radioB, id, aEvents) = try await connected()
+        let (a, b, radioB, id, events) = try await connected()
+        var aEvents = events
         await cancelled { await b.end(id) }
         // Checked first: without the termination A would wait for it forever.
         guard radioB.sentTermination else { Issue.record("B sent no Data Path Termination"); return }
@@ -120,7 +122,8 @@ private final class CancellationRefusingRadio: DataPathRadio, @unchecked Sendabl
     }
 
     @Test func shuttingDownFromACancelledTaskTellsThePeerAndLeavesNothing() async throws {
-        var (a, b, radioB, _, aEvents) = try await connected()
+        let (a, b, radioB, _, events) = try await connected()
+        var aEvents = events
         await cancelled { await b.shutDown() }
         #expect(!radioB.leftovers)
         guard radioB.sentTermination else { Issue.record("B sent no Data Path Termination"); return }

@@ -176,10 +176,11 @@ struct SubscribeCommand: Command {
                 try await receive(from: subscriber, name: name, since: start, system: system, phy: phy, timedOut: timedOut, output: output)
             }
             group.addTask {
-                try await Task.sleep(for: .milliseconds(Int64(timeout * 1000)))
+                // Cancelled when the subscription ended first: that is no error.
+                do { try await Task.sleep(for: .milliseconds(Int64(timeout * 1000))) } catch { return }
                 timedOut.set()
                 await subscriber.stop()
-                try await Task.sleep(for: Self.stopGrace)
+                try? await Task.sleep(for: Self.stopGrace)
             }
             try await group.next()
             group.cancelAll()

@@ -82,7 +82,7 @@ private func sampleRecord(index: Int, elapsed: Double, capacity: Double?) -> Per
     #expect(svg.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\""))
     #expect(svg.hasSuffix("</svg>\n"))
     #expect(svg.contains("&lt;&amp;&quot;&apos;&gt;"))
-    #expect(!svg.contains("nan") && !svg.contains("inf"))
+    for bad in ["\"nan", "\"inf", ",nan", ",inf", "\"-nan"] { #expect(!svg.contains(bad), "\(bad)") }
     // Every element opened is closed, in order.
     var stack: [String] = []
     var rest = Substring(svg)

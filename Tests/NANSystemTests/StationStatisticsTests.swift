@@ -89,9 +89,9 @@ private func reply(_ build: (inout NetlinkAttributeWriter) throws(NetlinkError) 
             }
         }
         #expect(throws: NetlinkError.self) { try StationInfo(decoding: message.attributes) }
-        // A TID entry that is not nested attributes at all.
+        // A TID entry whose inner attribute claims more bytes than there are.
         let flat = try reply { (s) throws(NetlinkError) in
-            try s.nest(S.tidStats) { (tids) throws(NetlinkError) in try tids.putRaw(type: 1, payload: [1, 2, 3]) }
+            try s.nest(S.tidStats) { (tids) throws(NetlinkError) in try tids.putRaw(type: 1, payload: [12, 0, 1, 0, 1, 2]) }
         }
         #expect(throws: NetlinkError.self) { try StationInfo(decoding: flat.attributes) }
     }

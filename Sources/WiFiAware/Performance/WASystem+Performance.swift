@@ -45,8 +45,8 @@ public struct WAPerformanceProgress: Hashable, Sendable {
 }
 
 extension WASystem {
-    /// A performance report of a data path that is up: the kernel's station statistics and schedule at
-    /// once, then the active probes (`probes`; nil for a passive report), which the peer must answer.
+    /// A performance report of a data path that is up: the active probes (`probes`; nil for a passive
+    /// report), which the peer must answer, then the kernel's station statistics and the schedule.
     ///
     /// - Throws: ``WAError/Code/connectionTerminated`` when the data path is gone (no station for the
     ///   peer's NDI) or the peer stops answering the probes; ``WAError/Code/kernel`` when the kernel
@@ -56,8 +56,6 @@ extension WASystem {
         mode: WAPerformanceMode? = nil, progress: (@Sendable (WAPerformanceProgress) -> Void)? = nil
     ) async throws(WAError) -> WAPerformanceReport {
         progress?(WAPerformanceProgress(step: "station", fraction: 0))
-        let station = try await Self.station(of: connection)
-        let schedule = await dataPathEngine?.linkSchedule(peer: connection.peer, ndpID: connection.ndpID)
         var transmit: ProbeClient.Capacity?
         var receive: ProbeClient.Capacity?
         var latency: [WAAccessCategory: ProbeClient.Latency] = [:]
@@ -100,6 +98,10 @@ extension WASystem {
                 }
             }
         }
+        // The statistics after the probes: the rate then is the one the probes' traffic was sent at (before
+        // any traffic the kernel may have no rate yet).
+        let station = try await Self.station(of: connection)
+        let schedule = await dataPathEngine?.linkSchedule(peer: connection.peer, ndpID: connection.ndpID)
         progress?(WAPerformanceProgress(step: "done", fraction: 1))
         return .dataPath(interface: connection.interfaceName, station: station, schedule: schedule,
                          transmitCapacity: transmit, receiveCapacity: receive, latency: latency, mode: mode)

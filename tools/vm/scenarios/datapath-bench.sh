@@ -121,8 +121,8 @@ wait_for_line "$(bg_log probe-sub)" '"event":"data-path-(up|down)"|waware: ' 300
 if grep -q '"event":"data-path-up"' <<<"$LINE"; then
     stop_bg probe-sub INT
     stop_bg probe-pub INT
+    # setup_runs stopped every secure subscriber itself (it keeps only the last open one running).
     setup_runs secure --passphrase waware-bench
-    stop_bg sub INT
     stop_bg pub-secure INT
 else
     reason=$(tr '\t' ' ' <<<"$LINE")

@@ -242,9 +242,9 @@ private func message(_ command: NL80211Command, _ build: (inout NetlinkAttribute
         #expect(info.transmitFailures == 1)
         #expect(info.signalDBM == -50)
         #expect(info.averageSignalDBM == -51)
-        #expect(info.transmitRate == BitRate(hundredKilobitsPerSecond: 650, mcs: 7, spatialStreams: nil, width: .mhz40))
+        #expect(info.transmitRate == BitRate(hundredKilobitsPerSecond: 650, mcs: 7, spatialStreams: nil, width: .mhz40, modulation: .ht))
         #expect(info.transmitRate?.megabitsPerSecond == 65)
-        #expect(info.receiveRate == BitRate(hundredKilobitsPerSecond: 8667, mcs: 9, spatialStreams: 2, width: .mhz80))
+        #expect(info.receiveRate == BitRate(hundredKilobitsPerSecond: 8667, mcs: 9, spatialStreams: 2, width: .mhz80, modulation: .vht))
     }
 
     @Test func pairwiseKeyNestsDataIndexCipherAndType() throws {

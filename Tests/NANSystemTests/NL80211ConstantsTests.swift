@@ -75,6 +75,7 @@ private func checkEnum<E: CaseIterable & RawRepresentable>(
         checkEnum(NL80211NANPeerMapAttribute.self, prefix: "NL80211_NAN_PEER_MAP_ATTR_", in: values)
         checkEnum(NL80211StationInfoAttribute.self, prefix: "NL80211_STA_INFO_", in: values)
         checkEnum(NL80211RateInfoAttribute.self, prefix: "NL80211_RATE_INFO_", in: values)
+        checkEnum(NL80211TIDStatsAttribute.self, prefix: "NL80211_TID_STATS_", in: values)
         checkEnum(NL80211KeyAttribute.self, prefix: "NL80211_KEY_", in: values)
         checkEnum(NL80211KeyTypeCode.self, prefix: "NL80211_KEYTYPE_", in: values)
         checkEnum(NL80211StationFlag.self, prefix: "NL80211_STA_FLAG_", in: values)

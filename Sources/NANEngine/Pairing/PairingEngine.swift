@@ -8,6 +8,14 @@ public protocol PairingLink: Sendable {
     func send(authentication frame: [UInt8]) async throws
     /// Sends a follow-up to `peer` carrying `keyDescriptor`.
     func send(keyDescriptor: SharedKeyDescriptorAttribute, to peer: MACAddress) async throws
+    /// Called when an attempt with `peer` ended (paired, verified or failed): the link may release what it
+    /// set up for the peer (the runtime link's NMI station). Does nothing by default.
+    func finished(with peer: MACAddress) async
+}
+
+extension PairingLink {
+    /// Does nothing.
+    public func finished(with peer: MACAddress) async {}
 }
 
 /// A device paired with this one: where it was last seen, its NIK (which resolves its NIRAs) and the
@@ -74,6 +82,8 @@ public actor PairingEngine {
         var sentNIK = false
         var verifying: MACAddress?
         var waiter: CheckedContinuation<Result<PairedDeviceKeys, PairingError>, Never>?
+        /// The frame 1 a responder attempt answers, to recognise its retransmission.
+        var frame1: PASNAuthenticationFrame?
     }
 
     /// Our NMI.
@@ -211,6 +221,8 @@ public actor PairingEngine {
 
     private func respond(to frame: PASNAuthenticationFrame, from peer: MACAddress) async {
         if let existing = attempts[peer], case .initiator = existing.role { return }   // simultaneous: ours goes on
+        // A retransmission (the peer did not see our acknowledgement in time): our frame 2 is on its way.
+        if let existing = attempts[peer], existing.frame1 == frame { return }
         if let existing = attempts[peer] {
             finish(peer, token: existing.token, .failure(PairingError(.unexpectedMessage, "restarted by the peer")), event: nil)
         }
@@ -228,6 +240,7 @@ public actor PairingEngine {
             let reply = try responder.receive(frame1: frame, cachedPairing: lookup)
             let token = newToken()
             var attempt = Attempt(role: .responder(responder), token: token, started: .now, publishID: publishID)
+            attempt.frame1 = frame
             attempt.verifying = verifyingCandidate
             verifyingCandidate = nil
             attempts[peer] = attempt
@@ -250,6 +263,7 @@ public actor PairingEngine {
 
     private func initiatorReceives(_ frame: PASNAuthenticationFrame, from peer: MACAddress) async {
         guard var attempt = attempts[peer], case .initiator(var initiator) = attempt.role else { return }
+        guard attempt.result == nil else { return }   // a retransmitted frame 2: frame 3 went out already
         do {
             let (frame3, result) = try initiator.receive(frame)
             attempt.role = .initiator(initiator)
@@ -273,6 +287,7 @@ public actor PairingEngine {
 
     private func responderReceives(_ frame: PASNAuthenticationFrame, from peer: MACAddress) async {
         guard var attempt = attempts[peer], case .responder(var responder) = attempt.role else { return }
+        guard attempt.result == nil else { return }   // a retransmitted frame 3
         do {
             let result = try responder.receive(frame3: frame)
             attempt.role = .responder(responder)
@@ -319,6 +334,8 @@ public actor PairingEngine {
         attempts[peer] = nil
         attempt.waiter?.resume(returning: result)
         if let event { eventSink.yield(event) }
+        let link = self.link
+        Task { await link.finished(with: peer) }
     }
 
     private func newToken() -> UInt64 {

@@ -1,21 +1,47 @@
 public import NANSystem
 public import NANWire
+import NANLogging
 import Synchronization
 
 /// The ``PairingLink`` of a device runtime: PASN Authentication frames go out on the NMI through nl80211
 /// (``NANRuntime/exchange(_:frequency:timeout:response:)``, waiting for the acknowledgement), NIK key
 /// data in follow-ups through the discovery engine, from the local instance to the peer instance that
 /// ``route(_:local:peerInstanceID:)`` recorded for the peer (the publish or subscribe the pairing is for).
+///
+/// **Why a peer station.** On a NAN interface mac80211 queues a management frame until the radio may
+/// transmit it (a discovery window, or a committed slot with that peer) only when it is a bufferable
+/// MMPDU (SDFs, NAFs) or when the peer has a station; an Authentication frame to a peer without a station
+/// goes to the driver at once, and outside a DW mac80211_hwsim (Linux 7.2) has no channel for it: it warns
+/// (`WARN_ON(!chandef.chan)` in `mac80211_hwsim_tx`) and drops it, so the frame is never acknowledged. So
+/// before the first Authentication frame to a peer this link adds the peer's NMI station (`NEW_STATION`
+/// on the NAN interface, authenticated and associated, not authorized, no schedule): the frame then waits
+/// in that station's management queue for the next 2.4 GHz DW, when the peer listens (without a committed
+/// DW from the peer, hwsim takes every 2.4 GHz DW), as wpa_supplicant's NMI stations do. The link removes
+/// the stations it added when the pairing with that peer ends (``finished(with:)``), and holds at most
+/// ``capacity`` of them (the oldest is removed beyond that); a station that was already there (the data
+/// path's) is used and left alone.
+///
+/// The BSSID (A3) of each frame is set to the cluster the radio is in when it is sent: mac80211 drops an
+/// Authentication frame whose A3 is not the receiver's cluster, and a cluster merge changes it after the
+/// pairing engine was made.
 public final class RuntimePairingLink: PairingLink {
     private let runtime: NANRuntime
     private let engine: NANEngine
     private let routes = Mutex<[MACAddress: (local: InstanceID, peer: InstanceID)]>([:])
-    /// The most peers routed at once; the oldest route is dropped beyond it.
+    /// Peers whose NMI station this link added, oldest first.
+    private let stations = Mutex<[MACAddress]>([])
+    /// The most peers routed at once, and the most NMI stations this link keeps; the oldest goes beyond it.
     public let capacity: Int
+    /// How many times an Authentication frame is sent when it is not acknowledged.
+    public let attempts: Int
+    /// How long one transmission may wait for its status (the frame waits for the next DW first).
+    public let acknowledgementTimeout: Duration
 
     /// A link over `runtime` and its discovery `engine`.
-    public init(runtime: NANRuntime, engine: NANEngine, capacity: Int = 64) {
+    public init(runtime: NANRuntime, engine: NANEngine, capacity: Int = 64, attempts: Int = 3,
+                acknowledgementTimeout: Duration = .seconds(8)) {
         self.runtime = runtime; self.engine = engine; self.capacity = max(1, capacity)
+        self.attempts = max(1, attempts); self.acknowledgementTimeout = acknowledgementTimeout
     }
 
     /// Records which of our instances talks to which instance of `peer` (before pairing with it, or when
@@ -27,17 +53,64 @@ public final class RuntimePairingLink: PairingLink {
         }
     }
 
-    /// Sends a whole Authentication frame and waits for its acknowledgement. A frame is sent right after a
-    /// discovery window starts (the peer listens then), and again in the next windows if it is not
-    /// acknowledged, up to `attempts` times.
+    /// Sends a whole Authentication frame and waits for its acknowledgement: adds the peer's NMI station
+    /// first (see the type's documentation), sets A3 to the current cluster, and sends again, up to
+    /// ``attempts`` times, while the frame is not acknowledged (or its status is late: the peer may then
+    /// get it twice, and the pairing engine ignores the repeat).
     public func send(authentication frame: [UInt8]) async throws {
-        let attempts = 4
-        for _ in 0..<attempts {
-            guard await engine.core.nextWindow() else { break }
-            let outcome = try await runtime.exchange(frame, timeout: .seconds(1))
-            if outcome.acknowledged != false { return }
+        guard frame.count >= ManagementHeader.length, let peer = MACAddress(bytes: Array(frame[4..<10])) else {
+            throw PairingError(.malformed, "an Authentication frame of \(frame.count) bytes has no header")
         }
-        throw PairingError(.timedOut, "PASN frame not acknowledged in \(attempts) discovery windows")
+        var frame = frame
+        if let cluster = runtime.cluster { frame.replaceSubrange(16..<22, with: cluster.bytes) }
+        await addStation(for: peer)
+        for _ in 0..<attempts {
+            do {
+                let outcome = try await runtime.exchange(frame, timeout: acknowledgementTimeout)
+                if outcome.acknowledged != false { return }
+            } catch let error as NANRuntimeError where error.code == .exchangeTimedOut {
+                continue
+            }
+        }
+        throw PairingError(.timedOut, "PASN frame to \(peer) not acknowledged in \(attempts) attempts")
+    }
+
+    /// Removes the NMI station this link added for `peer`, if any.
+    public func finished(with peer: MACAddress) async {
+        let ours = stations.withLock { list in
+            guard let index = list.firstIndex(of: peer) else { return false }
+            list.remove(at: index)
+            return true
+        }
+        if ours { await removeStation(peer) }
+    }
+
+    private func addStation(for peer: MACAddress) async {
+        let (isNew, evicted) = stations.withLock { list -> (Bool, MACAddress?) in
+            if list.contains(peer) { return (false, nil) }
+            list.append(peer)
+            return (true, list.count > capacity ? list.removeFirst() : nil)
+        }
+        if let evicted { await removeStation(evicted) }
+        guard isNew else { return }
+        let scope = StationScope.managementInterface(runtime.managementInterface.wdev)
+        do {
+            try await runtime.session.addStation(NANStationParameters(scope: scope, peer: peer))
+            runtime.logger.debug("pairing: NMI station \(peer) added")
+        } catch {
+            // Already there (the data path's): use it, leave it. Refused: send without one (a driver that
+            // schedules management frames itself does not need it).
+            stations.withLock { list in list.removeAll { $0 == peer } }
+            runtime.logger.debug("pairing: no NMI station added for \(peer): \(error)")
+        }
+    }
+
+    private func removeStation(_ peer: MACAddress) async {
+        do {
+            try await runtime.session.removeStation(.managementInterface(runtime.managementInterface.wdev), peer: peer)
+        } catch {
+            runtime.logger.debug("pairing: NMI station \(peer) not removed: \(error)")
+        }
     }
 
     /// Sends the NIK key data in a follow-up along the peer's route.

@@ -255,7 +255,20 @@ enum NL80211StationInfoAttribute: UInt16, CaseIterable, Sendable {
     case rxBytes64 = 23
     case txBytes64 = 24
     case expectedThroughput = 27
+    case rxDropMisc = 28
+    case tidStats = 31
+    case rxDuration = 32
     case ackSignal = 34
+    case ackSignalAvg = 35
+    case txDuration = 39
+}
+
+/// Attributes of one TID's counters in NL80211_STA_INFO_TID_STATS (`enum nl80211_tid_stats`).
+enum NL80211TIDStatsAttribute: UInt16, CaseIterable, Sendable {
+    case rxMsdu = 1
+    case txMsdu = 2
+    case txMsduRetries = 3
+    case txMsduFailed = 4
 }
 
 /// Attributes nested in a station's TX/RX bitrate (`enum nl80211_rate_info`).

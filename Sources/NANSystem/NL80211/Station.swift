@@ -122,17 +122,93 @@ public struct NANStationUpdate: Sendable, Hashable {
 
 /// A bit rate as the kernel reports it (`enum nl80211_rate_info`).
 public struct BitRate: Sendable, Hashable {
+    /// Which PHY the rate belongs to: it decides how an MCS index reads.
+    public enum Modulation: String, Sendable, Hashable {
+        /// OFDM/DSSS without an MCS (a bare bit rate).
+        case legacy
+        /// HT (802.11n): MCS 0…31, the stream count in the index (MCS / 8 + 1).
+        case ht
+        /// VHT (802.11ac).
+        case vht
+        /// HE (802.11ax).
+        case he
+        /// EHT (802.11be).
+        case eht
+    }
+
     /// The rate in units of 100 kbit/s (`BITRATE32`, else `BITRATE`), if the kernel could compute it.
     public var hundredKilobitsPerSecond: UInt32?
     /// The MCS index (HT `MCS`, else VHT, HE or EHT MCS).
     public var mcs: UInt8?
-    /// Spatial streams (VHT/HE/EHT).
+    /// Spatial streams as the kernel sent them (VHT/HE/EHT only; see ``streams`` for HT).
     public var spatialStreams: UInt8?
     /// The channel width used.
     public var width: ChannelWidth
+    /// The PHY of the rate.
+    public var modulation: Modulation = .legacy
+    /// Whether a short (400 ns) guard interval is used (`SHORT_GI`).
+    public var shortGuardInterval: Bool = false
 
     /// The rate in Mbit/s, if known.
     public var megabitsPerSecond: Double? { hundredKilobitsPerSecond.map { Double($0) / 10 } }
+
+    /// The number of spatial streams: the kernel's for VHT/HE/EHT, MCS / 8 + 1 for HT, 1 for legacy rates.
+    public var streams: Int {
+        if let spatialStreams, spatialStreams > 0 { return Int(spatialStreams) }
+        if modulation == .ht, let mcs { return Int(mcs) / 8 + 1 }
+        return 1
+    }
+
+    /// The width in MHz (20 for a 20 MHz channel with or without HT).
+    public var widthMHz: Int {
+        switch width {
+        case .mhz40: 40
+        case .mhz80: 80
+        case .mhz160: 160
+        case .mhz320: 320
+        default: 20
+        }
+    }
+
+    /// `MCS 7 x1 20 MHz 65.0 Mbit/s`, or what is known of it.
+    public var summary: String {
+        var parts: [String] = []
+        if let mcs { parts.append("\(modulation == .legacy ? "" : modulation.rawValue.uppercased() + " ")MCS \(mcs) x\(streams)") }
+        parts.append("\(widthMHz) MHz")
+        if shortGuardInterval { parts.append("SGI") }
+        if let rate = megabitsPerSecond { parts.append("\(rate) Mbit/s") }
+        return parts.joined(separator: " ")
+    }
+}
+
+/// One traffic identifier's counters (`NL80211_STA_INFO_TID_STATS`): TIDs 0…15 are the 802.11 user
+/// priorities (0/3 best effort, 1/2 background, 4/5 video, 6/7 voice), TID 16 is non-QoS traffic.
+public struct StationTIDStatistics: Sendable, Hashable {
+    /// 0…15, or 16 for non-QoS frames.
+    public var tid: Int
+    /// MSDUs received.
+    public var receivedMSDUs: UInt64?
+    /// MSDUs sent (or attempted).
+    public var transmittedMSDUs: UInt64?
+    /// Retries of MSDUs sent.
+    public var transmitRetries: UInt64?
+    /// MSDUs that failed to go out.
+    public var transmitFailures: UInt64?
+
+    /// Creates counters.
+    public init(tid: Int, receivedMSDUs: UInt64? = nil, transmittedMSDUs: UInt64? = nil,
+                transmitRetries: UInt64? = nil, transmitFailures: UInt64? = nil) {
+        self.tid = tid
+        self.receivedMSDUs = receivedMSDUs
+        self.transmittedMSDUs = transmittedMSDUs
+        self.transmitRetries = transmitRetries
+        self.transmitFailures = transmitFailures
+    }
+
+    /// Whether any counter is above zero.
+    public var isActive: Bool {
+        [receivedMSDUs, transmittedMSDUs, transmitRetries, transmitFailures].contains { ($0 ?? 0) > 0 }
+    }
 }
 
 /// A station's statistics, from `GET_STATION` (`NL80211_ATTR_STA_INFO`): the raw material of a link
@@ -172,6 +248,16 @@ public struct StationInfo: Sendable, Hashable {
     public var connectedSeconds: UInt32?
     /// Expected throughput, kbit/s.
     public var expectedThroughputKbps: UInt32?
+    /// Received packets dropped for unspecified reasons (`RX_DROP_MISC`).
+    public var receiveDropped: UInt64? = nil
+    /// Average signal of the peer's ACKs, dBm.
+    public var ackSignalAverageDBM: Int8? = nil
+    /// Air time spent receiving from the peer, microseconds (`RX_DURATION`).
+    public var receiveAirtimeMicroseconds: UInt64? = nil
+    /// Air time spent sending to the peer, microseconds (`TX_DURATION`).
+    public var transmitAirtimeMicroseconds: UInt64? = nil
+    /// Per-TID counters, in TID order, when the driver keeps them (only TIDs the kernel listed).
+    public var tidStatistics: [StationTIDStatistics] = []
 }
 
 extension BitRate {
@@ -181,17 +267,40 @@ extension BitRate {
         let rate32 = try r.integer(R.bitrate32, as: UInt32.self)
         let rate16 = try r.integer(R.bitrate, as: UInt16.self).map(UInt32.init)
         var mcs = try r.integer(R.mcs, as: UInt8.self)
+        var modulation: Modulation = mcs == nil ? .legacy : .ht
         var nss: UInt8?
-        for (m, n) in [(R.vhtMcs, R.vhtNss), (R.heMcs, R.heNss), (R.ehtMcs, R.ehtNss)] where mcs == nil {
+        for (m, n, kind) in [(R.vhtMcs, R.vhtNss, Modulation.vht), (R.heMcs, R.heNss, .he), (R.ehtMcs, R.ehtNss, .eht)] where mcs == nil {
             mcs = try r.integer(m, as: UInt8.self)
             nss = try r.integer(n, as: UInt8.self)
+            if mcs != nil { modulation = kind }
         }
         var width = ChannelWidth.mhz20
         if r.has(R._40MhzWidth) { width = .mhz40 }
         if r.has(R._80MhzWidth) { width = .mhz80 }
         if r.has(R._160MhzWidth) { width = .mhz160 }
         if r.has(R._320MhzWidth) { width = .mhz320 }
-        self.init(hundredKilobitsPerSecond: rate32 ?? rate16, mcs: mcs, spatialStreams: nss, width: width)
+        self.init(hundredKilobitsPerSecond: rate32 ?? rate16, mcs: mcs, spatialStreams: nss, width: width,
+                  modulation: modulation, shortGuardInterval: r.has(R.shortGi))
+    }
+}
+
+extension StationTIDStatistics {
+    /// Decodes `NL80211_STA_INFO_TID_STATS`: one nested attribute per TID, numbered TID + 1 (17 is
+    /// non-QoS). Entries with an unknown number are skipped; at most 17 are kept.
+    static func decodeAll(_ nested: NetlinkAttributes) throws(NetlinkError) -> [StationTIDStatistics] {
+        typealias T = NL80211TIDStatsAttribute
+        var result: [StationTIDStatistics] = []
+        for attribute in nested.all where (1...17).contains(attribute.type) {
+            let t = try attribute.nested()
+            let entry = StationTIDStatistics(
+                tid: Int(attribute.type) - 1,
+                receivedMSDUs: try t.integer(T.rxMsdu, as: UInt64.self),
+                transmittedMSDUs: try t.integer(T.txMsdu, as: UInt64.self),
+                transmitRetries: try t.integer(T.txMsduRetries, as: UInt64.self),
+                transmitFailures: try t.integer(T.txMsduFailed, as: UInt64.self))
+            if !result.contains(where: { $0.tid == entry.tid }) { result.append(entry) }
+        }
+        return result.sorted { $0.tid < $1.tid }
     }
 }
 
@@ -228,7 +337,12 @@ extension StationInfo {
             transmitRate: try rate(.txBitrate),
             receiveRate: try rate(.rxBitrate),
             connectedSeconds: try s.integer(S.connectedTime, as: UInt32.self),
-            expectedThroughputKbps: try s.integer(S.expectedThroughput, as: UInt32.self))
+            expectedThroughputKbps: try s.integer(S.expectedThroughput, as: UInt32.self),
+            receiveDropped: try s.integer(S.rxDropMisc, as: UInt64.self),
+            ackSignalAverageDBM: try s.integer(S.ackSignalAvg, as: Int8.self),
+            receiveAirtimeMicroseconds: try s.integer(S.rxDuration, as: UInt64.self),
+            transmitAirtimeMicroseconds: try s.integer(S.txDuration, as: UInt64.self),
+            tidStatistics: try s.nested(S.tidStats).map { (n) throws(NetlinkError) in try StationTIDStatistics.decodeAll(n) } ?? [])
     }
 }
 

@@ -29,6 +29,8 @@ struct ExitCode: Error, RawRepresentable, Hashable, Sendable, CustomStringConver
     static let hwsimWithoutNAN = ExitCode(rawValue: 15)
     /// `waware decode` was given bytes the NAN codec rejects (cut off, overlong, a reserved value).
     static let malformedFrame = ExitCode(rawValue: 16)
+    /// `waware perf`: the peer or its data path went away during the report, or the peer does not answer probes.
+    static let peerLost = ExitCode(rawValue: 17)
 
     /// Writing the output failed: standard output or error is full, closed or broken (`EX_IOERR`). A reader
     /// that went away (`EPIPE`) ends the command quietly with this code.
@@ -54,6 +56,7 @@ struct ExitCode: Error, RawRepresentable, Hashable, Sendable, CustomStringConver
         (.hwsimNotLoaded, "hwsimNotLoaded", "the mac80211_hwsim module is not loaded"),
         (.hwsimWithoutNAN, "hwsimWithoutNAN", "mac80211_hwsim cannot create NAN radios (kernel older than 7.2)"),
         (.malformedFrame, "malformedFrame", "decode: the bytes are not a well-formed NAN frame"),
+        (.peerLost, "peerLost", "perf: the peer or its data path went away during the report, or it does not answer probes"),
         (.usage, "usage", "bad command line (EX_USAGE)"),
         (.nl80211Unavailable, "nl80211Unavailable", "the kernel has no nl80211/cfg80211 (EX_UNAVAILABLE)"),
         (.outputFailed, "outputFailed", "writing the output failed (disk full, closed pipe: then quietly) (EX_IOERR)"),

@@ -30,6 +30,19 @@ import Testing
         }
     }
 
+    /// Delivers every Authentication frame twice, as a sender whose acknowledgement came too late does.
+    struct RepeatingLink: PairingLink {
+        let air: LoopbackAir
+        let source: MACAddress
+        func send(authentication frame: [UInt8]) async throws {
+            await air.deliver(authentication: frame)
+            await air.deliver(authentication: frame)
+        }
+        func send(keyDescriptor: SharedKeyDescriptorAttribute, to peer: MACAddress) async throws {
+            await air.deliver(keyDescriptor, from: source, to: peer)
+        }
+    }
+
     static let a = MACAddress(0x02, 0, 0, 0, 0, 0x0a), b = MACAddress(0x02, 0, 0, 0, 0, 0x0b)
     static let cluster = MACAddress(0x50, 0x6f, 0x9a, 0x01, 0x00, 0x01)
     static let pin = Array("123456".utf8)
@@ -60,6 +73,34 @@ import Testing
         #expect(onB.nik == nikA && onB.pairing.npk == device.pairing.npk)
         let counts = (await engineA.attemptCount, await engineB.attemptCount)
         #expect(counts == (0, 0))
+    }
+
+    @Test func retransmittedPASNFramesAreIgnoredAndThePairingCompletes() async throws {
+        // Over the air a frame is sent again when its TX status is late, so the peer may get frame 1, 2 or
+        // 3 twice: the repeat must neither restart nor fail the attempt (in the VM under load, a second
+        // frame 3 failed the responder with "PASN frame 3 while done").
+        let air = LoopbackAir()
+        let nikA = try NANIdentityKey.random(), nikB = try NANIdentityKey.random()
+        let limits = PairingEngine.Limits(attemptLifetime: .seconds(120))
+        let engineA = PairingEngine(localAddress: Self.a, cluster: Self.cluster, identity: nikA,
+                                    link: RepeatingLink(air: air, source: Self.a), limits: limits)
+        let engineB = PairingEngine(localAddress: Self.b, cluster: Self.cluster, identity: nikB,
+                                    link: RepeatingLink(air: air, source: Self.b), limits: limits)
+        await air.attach(engineA)
+        await air.attach(engineB)
+        await engineB.setPolicy(password: Self.pin, allowsOpportunistic: false)
+        let device = try await engineA.pair(with: Self.b, publishID: InstanceID(1), method: .password(Self.pin))
+        #expect(device.nik == nikB)
+        var outcome: String?
+        for await event in engineB.events {
+            switch event {
+            case .paired(let peer): outcome = "paired \(peer.nik == nikA)"
+            case .failed(_, let error): outcome = "failed \(error)"
+            default: continue
+            }
+            break
+        }
+        #expect(outcome == "paired true")
     }
 
     @Test func opportunisticPairingNeedsTheResponderToAllowIt() async throws {

@@ -94,6 +94,13 @@ func fuzzReplies(_ bytes: [UInt8]) {
         _ = try? NANFunctionHandle(decoding: message.attributes)
     }
     _ = try? Adapter.build(wiphyMessages: messages, interfaceMessages: messages, system: .none)
+    // The performance probes' messages come from the peer over the data path: total on any bytes.
+    for length in [24, ProbeMessage.LatencyProbe.size] where bytes.count >= length {
+        let slice = Array(bytes.prefix(length))
+        if let request = ProbeMessage.CapacityRequest(slice) { check(ProbeMessage.CapacityRequest(request.bytes) == request, "capacity request") }
+        if let result = ProbeMessage.CapacityResult(slice) { check(ProbeMessage.CapacityResult(result.encoded) == result, "capacity result") }
+        if let probe = ProbeMessage.LatencyProbe(slice) { check(ProbeMessage.LatencyProbe(probe.bytes) == probe, "latency probe") }
+    }
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,0 +1,154 @@
+internal import Glibc
+
+/// The measuring side of waware's performance probes, against a ``ProbeResponder`` on the peer. Each call
+/// blocks its thread (run it with ``BlockingWork/run(_:)``) and is bounded in time and bytes.
+public enum ProbeClient {
+    /// What a bulk transfer moved.
+    public struct Capacity: Hashable, Sendable {
+        /// Bytes the receiving side counted.
+        public var bytes: UInt64
+        /// Seconds from the first byte to the last, at the receiving side.
+        public var seconds: Double
+
+        /// Creates a measurement.
+        public init(bytes: UInt64, seconds: Double) {
+            self.bytes = bytes
+            self.seconds = seconds
+        }
+
+        /// Goodput (TCP payload) in Mbit/s; nil when nothing was timed.
+        public var megabitsPerSecond: Double? {
+            guard seconds > 0, bytes > 0 else { return nil }
+            return Double(bytes) * 8 / seconds / 1_000_000
+        }
+    }
+
+    /// Seconds of a duration, as a Double.
+    static func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+
+    /// A bulk TCP transfer to (`clientSends`) or from the responder at `endpoint`, for at most `duration`
+    /// and `maximumBytes`. The first connection is retried for up to `connectTimeout` while the peer's
+    /// address or responder is not up yet. `progress` receives the share of `duration` done (0…1).
+    public static func capacity(
+        to endpoint: LinkLocalEndpoint, clientSends: Bool, maximumBytes: UInt64, duration: Duration,
+        connectTimeout: Duration = .seconds(10), progress: (@Sendable (Double) -> Void)? = nil
+    ) throws(ProbeSocketError) -> Capacity {
+        let connection = try connect(to: endpoint, timeout: connectTimeout)
+        let milliseconds = UInt32(clamping: Int64(seconds(duration) * 1000))
+        let request = ProbeMessage.CapacityRequest(clientSends: clientSends, maximumBytes: maximumBytes, milliseconds: milliseconds)
+        try connection.sendAll(request.bytes, timeout: .seconds(5))
+        let start = ContinuousClock.now
+        if clientSends {
+            let chunk = [UInt8](repeating: 0xa5, count: 1 << 16)
+            var sent: UInt64 = 0
+            while sent < maximumBytes, ContinuousClock.now - start < duration {
+                let size = Int(min(UInt64(chunk.count), maximumBytes - sent))
+                try connection.sendAll(size == chunk.count ? chunk : Array(chunk.prefix(size)), timeout: .seconds(5))
+                sent += UInt64(size)
+                progress?(min(1, seconds(ContinuousClock.now - start) / max(0.001, seconds(duration))))
+            }
+            connection.shutdownWrite()
+            let reply = try connection.receiveExactly(24, timeout: .seconds(15))
+            guard let result = ProbeMessage.CapacityResult(reply) else {
+                throw ProbeSocketError(call: "protocol", errno: nil, detail: "the responder's answer is not a capacity result")
+            }
+            return Capacity(bytes: result.bytes, seconds: Double(result.nanoseconds) / 1e9)
+        }
+        var received: UInt64 = 0
+        var first: ContinuousClock.Instant?
+        var last = start
+        while true {
+            guard let chunk = try connection.receive(maximum: 1 << 16, timeout: .seconds(5)) else {
+                throw ProbeSocketError(call: "timeout", errno: nil, detail: "the responder sent nothing for 5 s after \(received) bytes")
+            }
+            if chunk.isEmpty { break }
+            last = ContinuousClock.now
+            if first == nil { first = last }
+            received += UInt64(chunk.count)
+            progress?(min(1, seconds(last - start) / max(0.001, seconds(duration))))
+        }
+        return Capacity(bytes: received, seconds: first.map { seconds(last - $0) } ?? 0)
+    }
+
+    private static func connect(to endpoint: LinkLocalEndpoint, timeout: Duration) throws(ProbeSocketError) -> ProbeSocket {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            do throws(ProbeSocketError) {
+                return try ProbeSocket.connect(to: endpoint, timeout: .seconds(3))
+            } catch {
+                guard error.isPeerUnreachable, ContinuousClock.now + .milliseconds(300) < deadline else { throw error }
+                var pause = timespec(tv_sec: 0, tv_nsec: 300_000_000)
+                nanosleep(&pause, nil)
+            }
+        }
+    }
+
+    /// One-way latency estimates from UDP echoes: each is (round trip − the responder's hold time) / 2.
+    public struct Latency: Hashable, Sendable {
+        /// The traffic class the probes were sent with.
+        public var trafficClass: UInt8
+        /// Probes sent.
+        public var sent: Int
+        /// One-way estimates of the probes answered, in the order sent.
+        public var samples: [Duration]
+
+        /// Creates a measurement.
+        public init(trafficClass: UInt8, sent: Int, samples: [Duration]) {
+            self.trafficClass = trafficClass
+            self.sent = sent
+            self.samples = samples
+        }
+
+        /// Probes not answered in time.
+        public var lost: Int { max(0, sent - samples.count) }
+        /// The mean, if any probe was answered.
+        public var average: Duration? {
+            samples.isEmpty ? nil : samples.reduce(.zero, +) / samples.count
+        }
+        /// The median (nearest rank).
+        public var median: Duration? { percentile(50) }
+        /// The 95th percentile (nearest rank).
+        public var percentile95: Duration? { percentile(95) }
+
+        /// The `p`th percentile by nearest rank, if any probe was answered.
+        public func percentile(_ p: Int) -> Duration? {
+            guard !samples.isEmpty else { return nil }
+            let sorted = samples.sorted()
+            let rank = (p * sorted.count + 99) / 100
+            return sorted[min(sorted.count - 1, max(0, rank - 1))]
+        }
+    }
+
+    /// Sends `count` latency probes `spacing` apart with `trafficClass` to the responder at `endpoint`,
+    /// waiting at most `timeout` for each echo.
+    public static func latency(
+        to endpoint: LinkLocalEndpoint, trafficClass: UInt8, count: Int, spacing: Duration = .milliseconds(20),
+        timeout: Duration = .seconds(1)
+    ) throws(ProbeSocketError) -> Latency {
+        let socket = try ProbeSocket.datagram(connectedTo: endpoint)
+        try socket.setTrafficClass(trafficClass)
+        var samples: [Duration] = []
+        for sequence in 0..<UInt32(clamping: max(0, count)) {
+            let sentAt = ContinuousClock.now
+            try socket.sendDatagram(ProbeMessage.LatencyProbe(trafficClass: trafficClass, sequence: sequence).bytes)
+            let deadline = sentAt + timeout
+            while ContinuousClock.now < deadline {
+                guard let bytes = try socket.receive(maximum: 256, timeout: deadline - ContinuousClock.now) else { break }
+                guard let echo = ProbeMessage.LatencyProbe(bytes), echo.sequence == sequence else { continue }
+                let roundTrip = ContinuousClock.now - sentAt
+                let held = Duration.nanoseconds(Int64(clamping: echo.holdNanoseconds))
+                samples.append(max(.zero, (roundTrip - held) / 2))
+                break
+            }
+            let next = sentAt + spacing
+            if next > ContinuousClock.now {
+                let wait = next - ContinuousClock.now
+                var pause = timespec(tv_sec: Int(wait.components.seconds), tv_nsec: Int(wait.components.attoseconds / 1_000_000_000))
+                nanosleep(&pause, nil)
+            }
+        }
+        return Latency(trafficClass: trafficClass, sent: count, samples: samples)
+    }
+}

@@ -1,0 +1,87 @@
+#!/bin/bash
+# waware perf between two devices, each in its own network namespace: A serves _perf._tcp (publishes,
+# accepts open data paths, answers the probes); B measures over a data path to it. Two JSON reports: every
+# field of Apple's report is there, the capacity is positive and not above the ceiling, the latency of
+# every access category is positive; --svg writes a document python3's XML parser reads as SVG. A text
+# report reads as one. Then B reports in a loop and A is killed: B ends with one 'waware: ...' line and
+# exit status 17 (peerLost).
+# timeout: 900
+source "$(dirname "$0")/../guest/lib.sh"
+
+step "two radios in namespaces dA, dB; regulatory domain US (5 GHz allowed)"
+set_country US
+sim_radios 2
+radio_netns 0 dA
+radio_netns 1 dB
+
+step "A serves _perf._tcp: publishes, accepts open data paths, answers probes"
+start_bg srv dA env WAWARE_TRACE=${PERF_TRACE:-0} "$WAWARE" perf _perf._tcp --serve --open --json
+wait_for_line "$(bg_log srv)" '"event":"started"' 60
+
+step "B: two reports as JSON lines, plotted to an SVG"
+json=$SCENARIO_OUT/perf-b.json
+svg=$SCENARIO_OUT/perf.svg
+in_netns dB timeout -k 2 "$(scaled 240)" "$WAWARE" perf _perf._tcp --open --json --count 2 --interval 1 --duration 1 \
+    --latency-probes 10 --svg "$svg" >"$json" 2>"$SCENARIO_OUT/perf-b.err"
+rc=$?
+sed 's/^/    B: /' "$json" | cut -c1-400
+sed 's/^/    B stderr: /' "$SCENARIO_OUT/perf-b.err"
+expect_eq "perf exit status" 0 "$rc"
+wait_for_line "$(bg_log srv)" '"event":"perf-serving"' 30
+python3 - "$json" <<'PY' || fail "the JSON reports are not plausible (see above)"
+import json, sys
+reports = [r for r in (json.loads(line) for line in open(sys.argv[1]) if line.startswith("{")) if r.get("event") == "report"]
+ok = True
+def check(what, good, seen):
+    global ok
+    print(("ok: " if good else "FAIL: ") + what + ": " + str(seen))
+    ok = ok and good
+check("two reports", len(reports) == 2, len(reports))
+for r in reports:
+    n = r.get("report")
+    for key in ["throughputCeiling", "throughputCapacity", "throughputCapacityRatio", "receiveCapacity", "signalQuality",
+                "transmitLatency", "committedSlots", "commonSlots", "airtimeShare", "txRate", "signal", "txBytes", "mode"]:
+        check(f"report {n} has {key}", key in r, r.get(key))
+    capacity, ceiling = r.get("throughputCapacity") or 0, r.get("throughputCeiling") or 0
+    check(f"report {n} capacity positive", capacity > 0, capacity)
+    check(f"report {n} receive capacity positive", (r.get("receiveCapacity") or 0) > 0, r.get("receiveCapacity"))
+    legacy = all((r.get(k) or {}).get("modulation", "legacy") == "legacy" for k in ("txRate", "rxRate"))
+    if capacity > ceiling > 0 and legacy:
+        # hwsim's NAN stations report a 6 Mbit/s legacy rate while its frames take no airtime: the emulated CPU,
+        # not the rate, bounds the capacity (docs/performance.md). Only then may capacity pass the ceiling.
+        print(f"note: report {n} capacity {capacity} above the legacy-rate ceiling {ceiling} (hwsim frames take no airtime)")
+        check(f"report {n} ratio is capacity / ceiling", abs((r.get("throughputCapacityRatio") or 0) - capacity / ceiling) < 1e-6, r.get("throughputCapacityRatio"))
+    else:
+        check(f"report {n} capacity not above the ceiling", 0 < capacity <= ceiling, f"{capacity} <= {ceiling}")
+    check(f"report {n} airtime share in (0, 1]", 0 < (r.get("airtimeShare") or 0) <= 1, r.get("airtimeShare"))
+    for ac in ["BE", "BK", "VI", "VO"]:
+        lat = (r.get("transmitLatency") or {}).get(ac) or {}
+        check(f"report {n} {ac} latency positive", (lat.get("averageMs") or 0) > 0 and (lat.get("p95Ms") or 0) >= (lat.get("p50Ms") or 0) > 0, lat)
+sys.exit(0 if ok else 1)
+PY
+python3 - "$svg" <<'PY' || fail "the SVG does not parse"
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+circles = root.findall(".//{http://www.w3.org/2000/svg}circle")
+print(f"ok: {sys.argv[1].split('/')[-1]} parses: root {root.tag}, {len(circles)} points")
+sys.exit(0 if root.tag == "{http://www.w3.org/2000/svg}svg" and circles else 1)
+PY
+
+step "B: one text report"
+out=$(in_netns dB timeout -k 2 "$(scaled 240)" "$WAWARE" perf _perf._tcp --open --duration 1 --latency-probes 5 --access-category be,vo 2>&1)
+rc=$?
+echo "$out" | sed 's/^/    B: /'
+expect_eq "text perf exit status" 0 "$rc"
+expect_match "the report heading" '^report 1 _perf._tcp peer ' "$(echo "$out" | grep '^report')"
+expect_contains "the ceiling line" "ceiling" "$out"
+expect_contains "the capacity line" "Mbit/s to the peer" "$out"
+expect_contains "the VO latency line" "latency VO" "$out"
+
+step "B reports in a loop; A is killed: B ends with one clear line and status 17"
+start_bg loop dB "$WAWARE" perf _perf._tcp --open --json --count 1000 --interval 0.5 --duration 0.5 --latency-probes 5
+wait_for_line "$(bg_log loop)" '"event":"report"' 240
+stop_bg srv KILL
+wait_bg loop 17 120
+last=$(tail -n 1 "$(bg_log loop)")
+expect_match "B's last line" '^waware: .*' "$last"
+expect_eq "B printed one waware: line besides the open-data-path warning" 1 "$(grep '^waware: ' "$(bg_log loop)" | grep -vc '^waware: warning:')"

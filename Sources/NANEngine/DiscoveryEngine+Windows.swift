@@ -46,7 +46,7 @@ extension DiscoveryEngine {
         for id in expired { finish(id, reason: .timeToLiveExpired) }
         let waiters = windowWaiters
         windowWaiters.removeAll()
-        for waiter in waiters { waiter.resume(returning: true) }
+        for waiter in waiters.values { waiter.resume(returning: true) }
         guard radio.discoveryMode == .userSpace, !announcements.isEmpty else { return }
         for batch in batches(announcements) {
             _ = await transmit(batch, frequency: nil)  // hwsim queues it for the next DW slot; no channel needed
@@ -126,8 +126,23 @@ extension DiscoveryEngine {
     }
 
     /// Waits for the next discovery window; false if the engine stopped first.
+    /// False when the engine stops or the waiting task is cancelled first: a follow-up waiting for a DW
+    /// that never comes (the device gone quiet) must not outlive its caller's timeout.
     func nextWindow() async -> Bool {
-        if stopped { return false }
-        return await withCheckedContinuation { windowWaiters.append($0) }
+        if stopped || Task.isCancelled { return false }
+        let id = nextWindowWaiter
+        nextWindowWaiter &+= 1
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                // Cancelled before this runs: the handler below found nothing to remove.
+                if Task.isCancelled { continuation.resume(returning: false) } else { windowWaiters[id] = continuation }
+            }
+        } onCancel: {
+            Task { await self.cancelWindowWait(id) }
+        }
+    }
+
+    func cancelWindowWait(_ id: UInt64) {
+        windowWaiters.removeValue(forKey: id)?.resume(returning: false)
     }
 }

@@ -94,7 +94,9 @@ actor DiscoveryEngine {
     /// DW periods seen (a period starts with its 2.4 GHz DW); the clock of peer ages.
     var period = 0
     var windowFrequency: Int?
-    var windowWaiters: [CheckedContinuation<Bool, Never>] = []
+    /// Tasks waiting for the next DW (`nextWindow()`), by a number so a cancelled one can be removed.
+    var windowWaiters: [UInt64: CheckedContinuation<Bool, Never>] = [:]
+    var nextWindowWaiter: UInt64 = 0
     var clusterWaiters: [CheckedContinuation<Bool, Never>] = []
     var statusWaiters: [UInt64: CheckedContinuation<Bool, Never>] = [:]
     var earlyStatuses: [UInt64: Bool] = [:]
@@ -161,7 +163,7 @@ actor DiscoveryEngine {
         guard !stopped else { return }
         stopped = true
         for id in functions.keys { finish(id, reason: reason) }
-        for waiter in windowWaiters { waiter.resume(returning: false) }
+        for waiter in windowWaiters.values { waiter.resume(returning: false) }
         windowWaiters.removeAll()
         for waiter in clusterWaiters { waiter.resume(returning: false) }
         clusterWaiters.removeAll()

@@ -104,7 +104,7 @@ import Testing
     @Test func oneDumpMissingTheInterfaceDoesNotEndTheSessions() async throws {
         let present = RadioSnapshot(interfacePresent: true, cluster: Self.ourCluster)
         let absent = RadioSnapshot(interfacePresent: false, cluster: Self.ourCluster)
-        let radio = SnapshotSequenceRadio(answers: [absent, present])
+        let radio = SnapshotRadio(answers: [.snapshot(absent), .snapshot(present)])
         let core = DiscoveryEngine(radio: radio, codec: WireCodec())
         await core.handle(.clusterJoined(Self.ourCluster))
         let session = try await NANEngine(core: core).subscribe(SubscribeConfiguration(serviceID: service("chat")))
@@ -159,34 +159,16 @@ import Testing
     }
 }
 
-/// A radio whose state, asked after an overrun, is what the test says.
-struct SnapshotRadio: DiscoveryRadio {
+/// A radio that answers the snapshots asked after an overrun from a list, in order (the last answer
+/// repeats), and counts how often it was asked.
+final class SnapshotRadio: DiscoveryRadio, Sendable {
     enum Answer: Sendable {
         case snapshot(RadioSnapshot)
         case failure
     }
-    let answer: Answer
-    var localAddress: MACAddress { address(9) }
-    var discoveryMode: DiscoveryMode { .userSpace }
-    var events: AsyncStream<RadioEvent> { AsyncStream { $0.finish() } }
-    func transmit(_ frame: [UInt8], frequency: Int?) async throws -> UInt64 { 7 }
-    func addFunction(_ function: OffloadedFunction) async throws -> OffloadedFunctionHandle {
-        throw DiscoveryError("not offloaded")
-    }
-    func removeFunction(cookie: UInt64) async throws {}
-    func snapshot() async throws -> RadioSnapshot? {
-        switch answer {
-        case .snapshot(let snapshot): return snapshot
-        case .failure: throw DiscoveryError("the radio cannot be asked")
-        }
-    }
-}
-
-/// A radio that answers the snapshots after an overrun from a list, in order (the last answer repeats),
-/// and counts how often it was asked.
-final class SnapshotSequenceRadio: DiscoveryRadio, Sendable {
-    private let state: Mutex<(answers: [RadioSnapshot], asked: Int)>
-    init(answers: [RadioSnapshot]) { state = Mutex((answers, 0)) }
+    private let state: Mutex<(answers: [Answer], asked: Int)>
+    init(answers: [Answer]) { state = Mutex((answers, 0)) }
+    convenience init(answer: Answer) { self.init(answers: [answer]) }
     /// How many snapshots were asked for.
     var asked: Int { state.withLock { $0.asked } }
     var localAddress: MACAddress { address(9) }
@@ -198,10 +180,14 @@ final class SnapshotSequenceRadio: DiscoveryRadio, Sendable {
     }
     func removeFunction(cookie: UInt64) async throws {}
     func snapshot() async throws -> RadioSnapshot? {
-        state.withLock { state in
+        let answer = state.withLock { state in
             let index = min(state.asked, state.answers.count - 1)
             state.asked += 1
             return state.answers[index]
+        }
+        switch answer {
+        case .snapshot(let snapshot): return snapshot
+        case .failure: throw DiscoveryError("the radio cannot be asked")
         }
     }
 }

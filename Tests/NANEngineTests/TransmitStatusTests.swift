@@ -52,6 +52,28 @@ import Testing
         #expect(atPublisher.count == 3)
     }
 
+    @Test func aFollowUpWaitingForADiscoveryWindowThatNeverComesEndsWhenItsTaskIsCancelled() async throws {
+        // The first attempt is not acknowledged; the retry waits for a DW, and none comes (no ticks).
+        let (bench, publisher, subscriber) = try await pair(attempts: 3, timeout: .milliseconds(30))
+        await bench.air.reportStatus(.never)
+        let sending = Task { try await subscriber.send([7], to: address(1), peerInstanceID: publisher.instanceID) }
+        try await Task.sleep(for: .milliseconds(200))
+        sending.cancel()
+        // The send's outcome, or nil if it is still waiting 5 s later.
+        let status = try await withThrowingTaskGroup(of: DeliveryStatus?.self) { group in
+            group.addTask { try await sending.value }
+            group.addTask {
+                try await Task.sleep(for: .seconds(5))
+                return nil
+            }
+            let first = try await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        #expect(status == .notAcknowledged)
+        #expect(await followUps(bench, from: address(2)) == 1)
+    }
+
     @Test func aLateTransmitStatusWithinTheTimeoutCountsAsAcknowledged() async throws {
         let (bench, publisher, subscriber) = try await pair(attempts: 3, timeout: .seconds(3))
         await bench.air.reportStatus(.after(.milliseconds(100)))

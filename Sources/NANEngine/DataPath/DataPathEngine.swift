@@ -79,6 +79,15 @@ actor DataPathEngine {
         self.trace = trace
     }
 
+    /// Runs once, before the first accept or request: connects the engine to its radio's events (see
+    /// ``DataPathTap``), so an engine nobody uses is not woken at every DW. Nil: nothing to do.
+    private var activation: (@Sendable () async throws -> Void)?
+
+    /// Sets what runs before the first accept or request.
+    func setActivation(_ activation: @escaping @Sendable () async throws -> Void) {
+        self.activation = activation
+    }
+
     /// The data paths that are up.
     var connections: [NDPLink] { Array(established.values) }
     /// The data paths that are up, as reported when they connected.
@@ -88,6 +97,10 @@ actor DataPathEngine {
 
     private func ready() async throws -> DataPathNegotiations {
         if let negotiations { return negotiations }
+        if let activation {
+            self.activation = nil
+            try await activation()
+        }
         let created = try await radio.createDataInterface()
         interface = created
         var chosen: DataPathSchedule?

@@ -3,7 +3,9 @@ import NANSystem
 import NANWire
 
 /// Registers the data-path engine as a client of the NAN device runtime: NAFs, DWs, transmit status and
-/// the cluster come on its own stream, pumped into the engine by one task.
+/// the cluster come on its own stream, pumped into the engine by one task. The registration waits for
+/// the engine's first use (an accept or a request): until then a publisher or subscriber that never asks
+/// for a data path pays nothing for it at each DW.
 enum DataPathTap {
     /// What the data path registers for.
     static let interest = NANEventInterest(kinds: [.cluster, .discoveryWindow, .transmitStatus],
@@ -13,19 +15,24 @@ enum DataPathTap {
     /// user-space discovery engine); nil otherwise.
     static func make(runtime: NANRuntime, logger: Logger, scheduleLayout: DataPathScheduleLayout = .preferred) async throws -> DataPathEngine? {
         guard runtime.adapter.nan.dataInterface, runtime.discoveryMode == .userSpace else { return nil }
-        let stream = try await runtime.events(for: interest)
         let trace: @Sendable (String) -> Void = { line in logger.trace(line) }
         let radio = NL80211DataPathRadio(
             session: runtime.session, interface: runtime.managementInterface, adapter: runtime.adapter,
             fiveGHzEnabled: runtime.adapter.nan.bands.contains(.band5GHz), trace: trace)
         let engine = DataPathEngine(radio: radio, scheduleLayout: scheduleLayout, trace: trace)
         let wdev = runtime.managementInterface.wdev
-        Task {
-            do {
-                for try await event in stream {
-                    if let translated = translate(event, wdev: wdev) { await engine.handle(translated) }
-                }
-            } catch {}
+        await engine.setActivation { [weak engine] in
+            let stream = try await runtime.events(for: interest)
+            guard let engine else { return }
+            // The cluster was joined before this registration: tell the engine now.
+            if let cluster = runtime.cluster { await engine.handle(.clusterJoined(cluster)) }
+            Task {
+                do {
+                    for try await event in stream {
+                        if let translated = translate(event, wdev: wdev) { await engine.handle(translated) }
+                    }
+                } catch {}
+            }
         }
         return engine
     }

@@ -80,16 +80,12 @@ public actor NANRuntime {
             let runtime = NANRuntime(
                 adapter: adapter, session: session, managementInterface: interface, logger: logger)
             runtime.logger.debug("\(adapter.name): NAN interface \(interface.name) (\(interface.address)) created")
+            // Events go from the socket's reader straight into the router and on to each client's
+            // stream: no task of our own in between (NAN is not started yet, so nothing is missed).
             let router = runtime.router
-            let pump = Task {
-                do {
-                    for try await event in session.events { router.route(event) }
-                    router.finish()
-                } catch {
-                    router.finish(throwing: error)
-                }
-            }
-            defer { pump.cancel() }
+            session.redirectEvents(to: { router.route($0) }, finished: { error in
+                if let error { router.finish(throwing: error) } else { router.finish() }
+            })
             do {
                 let result = try await body(runtime)
                 await runtime.stopAtEnd()

@@ -30,6 +30,7 @@ public enum NL80211 {
 public final class NL80211Session: Sendable {
     private let connection: NetlinkConnection
     private let family: GenericNetlinkFamily
+    private let sink: NL80211EventSink
     /// Events in arrival order. Iterate it from one task; it finishes when the session closes.
     public let events: AsyncThrowingStream<NL80211Event, any Error>
 
@@ -59,6 +60,7 @@ public final class NL80211Session: Sendable {
             of: NL80211Event.self, bufferingPolicy: .bufferingNewest(max(1, eventBufferSize)))
         self.events = stream
         let sink = NL80211EventSink(continuation)
+        self.sink = sink
         let familyID = family.id
         connection = NetlinkConnection(socket: socket, label: "nl80211") { inbound in
             switch inbound {
@@ -80,6 +82,20 @@ public final class NL80211Session: Sendable {
     deinit {
         // Backstop only: withSession and explicit close() are the intended paths.
         connection.close()
+    }
+
+    /// Hands every later event straight to `handler`, on the thread that reads the socket, instead of
+    /// through ``events``, which finishes now (events it still holds are not handed over). `finished` is
+    /// called once, when the session ends, with its failure if any (at once if it has already ended).
+    ///
+    /// For one consumer that fans events out itself (the NAN device runtime): it saves every event a hop
+    /// through a task, which on a loaded or emulated machine can push a reply past the end of its 16 TU
+    /// discovery window. `handler` must return quickly and never block or wait.
+    public func redirectEvents(
+        to handler: @escaping @Sendable (NL80211Event) -> Void,
+        finished: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        sink.redirect(to: NL80211EventSink.Redirect(deliver: handler, finished: finished))
     }
 
     /// Closes the socket: pending requests fail with `closed`, ``events`` finishes, and interfaces

@@ -1,4 +1,5 @@
 import NANWire
+import Synchronization
 import WiFiAware
 
 /// `waware subscribe <service>`: look for publishers of a service and print each one found.
@@ -156,18 +157,42 @@ struct SubscribeCommand: Command {
         }
     }
 
+    /// How long the subscription may take to end after `--timeout` stopped it before it is cancelled:
+    /// a follow-up still being retried, or a data path, ends then.
+    static let stopGrace: Duration = .seconds(3)
+
+    /// Runs one subscription until it ends; with `--timeout`, stops it then and cancels whatever is
+    /// still running `stopGrace` later, so the process never outlives its timeout by more than that.
     private func subscribe(
         _ subscriber: WASubscriber, name: String, since start: ContinuousClock.Instant, system: WASystem,
         phy: String, output: Output
     ) async throws {
-        var records = SessionRecords(service: name, start: start)
-        let timer: Task<Void, Never>? = timeout.map { seconds in
-            Task {
-                try? await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
-                if !Task.isCancelled { await subscriber.stop() }
-            }
+        let timedOut = TimeoutMark()
+        guard let timeout else {
+            return try await receive(from: subscriber, name: name, since: start, system: system, phy: phy, timedOut: timedOut, output: output)
         }
-        defer { timer?.cancel() }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                try await receive(from: subscriber, name: name, since: start, system: system, phy: phy, timedOut: timedOut, output: output)
+            }
+            group.addTask {
+                // Cancelled when the subscription ended first: that is no error.
+                do { try await Task.sleep(for: .milliseconds(Int64(timeout * 1000))) } catch { return }
+                timedOut.set()
+                await subscriber.stop()
+                try? await Task.sleep(for: Self.stopGrace)
+            }
+            try await group.next()
+            group.cancelAll()
+            try await group.waitForAll()
+        }
+    }
+
+    private func receive(
+        from subscriber: WASubscriber, name: String, since start: ContinuousClock.Instant, system: WASystem,
+        phy: String, timedOut: TimeoutMark, output: Output
+    ) async throws {
+        var records = SessionRecords(service: name, start: start)
         var found = 0
         var received = 0
         var reason: WATerminationReason?
@@ -205,7 +230,11 @@ struct SubscribeCommand: Command {
                     sending.peer = endpoint.address.description
                     sending.peerInstance = Int(endpoint.instanceID.rawValue)
                     if values.json { try sending.write(json: true, to: output) }
-                    let status = try await delivery.value
+                    let status = try await withTaskCancellationHandler {
+                        try await delivery.value
+                    } onCancel: {
+                        delivery.cancel()
+                    }
                     try records.sent(send, to: endpoint, status: status).write(json: values.json, to: output)
                 }
             case .lost(let endpoint):
@@ -230,7 +259,7 @@ struct SubscribeCommand: Command {
                 dataPath.cancel()
             }
         }
-        let timedOut = reason == .userRequest && !done() && !Task.isCancelled && timeout != nil
+        let timedOut = timedOut.isSet && !done()
         var end = records.record("terminated")
         end.reason = timedOut ? "timeout" : (reason ?? .userRequest).description
         try end.write(json: values.json, to: output)
@@ -255,4 +284,14 @@ extension SubscribeCommand {
     static let srfBloomFlag = FlagKey("srf-bloom", help: "Send the service response filter as a Bloom filter rather than a list.")
     static let delayOption = OptionKey("delay", value: "seconds", help: "Wait this long after NAN is up before subscribing.")
     static let lostAfterOption = OptionKey("lost-after", value: "DWs", help: "Print 'lost' for a publisher not heard for this many DW periods (0.524 s each; default 20, 0 never).")
+}
+
+/// Set once `--timeout` has stopped a subscription, so its end is reported as a timeout (and not, say, as
+/// the Ctrl-C that also cancels it).
+private final class TimeoutMark: Sendable {
+    private let state = Mutex(false)
+
+    func set() { state.withLock { $0 = true } }
+
+    var isSet: Bool { state.withLock { $0 } }
 }

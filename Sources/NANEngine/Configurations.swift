@@ -63,6 +63,9 @@ public struct PublishConfiguration: Sendable {
     public var broadcastReplies = false
     /// Advertise that a data path can be set up for this service.
     public var offersDataPath = false
+    /// The NAN pairing bootstrapping methods to advertise (an NPBA of type advertise in every publish);
+    /// nil advertises none. User-space discovery only.
+    public var bootstrappingMethods: PairingBootstrappingAttribute.Methods? = nil
     /// Lifetime.
     public var timeToLive: TimeToLive = .forever
     /// Report a subscriber `.lost` when none of its frames was heard for this many DW periods; nil (the

@@ -42,7 +42,8 @@ extension DiscoveryEngine {
             peer: peer, peerInstanceID: item.instanceID, localInstanceID: local, serviceInfo: item.serviceInfo,
             offersDataPath: item.offersDataPath,
             radio: peers.facts(for: peer) ?? PeerRadioFacts(discoveryWindowsHeard: 0, lastHeard: clock.now),
-            identityResolution: item.identityResolution)
+            identityResolution: item.identityResolution,
+            bootstrappingMethods: item.kind == .publish ? item.bootstrapping?.methods : nil)
     }
 
     /// Notes that function `id` heard the peer instance `key` now, and reports `event` unless that instance
@@ -138,7 +139,7 @@ extension DiscoveryEngine {
             peer: peer, peerInstanceID: item.instanceID, localInstanceID: item.requestorInstanceID,
             payload: item.serviceInfo,
             radio: peers.facts(for: peer) ?? PeerRadioFacts(discoveryWindowsHeard: 0, lastHeard: clock.now),
-            identityResolution: item.identityResolution, keyDescriptor: item.keyDescriptor)
+            identityResolution: item.identityResolution, keyDescriptor: item.keyDescriptor, bootstrapping: item.bootstrapping)
         deliver(.messageReceived(message), to: function)
     }
 

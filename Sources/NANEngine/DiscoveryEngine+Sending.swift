@@ -55,7 +55,8 @@ extension DiscoveryEngine {
 
     /// Sends a follow-up from our instance `local` to a peer's instance; reports whether it was acknowledged.
     func send(_ payload: [UInt8], from local: InstanceID, to peer: MACAddress, peerInstanceID: InstanceID,
-              keyDescriptor: SharedKeyDescriptorAttribute? = nil) async throws -> DeliveryStatus {
+              keyDescriptor: SharedKeyDescriptorAttribute? = nil,
+              bootstrapping: PairingBootstrappingAttribute? = nil) async throws -> DeliveryStatus {
         if payload.count > Self.maximumServiceInfo {
             throw DiscoveryError.tooLong(payload.count, limit: Self.maximumServiceInfo)
         }
@@ -63,7 +64,7 @@ extension DiscoveryEngine {
         guard let function = functions[local] else { throw DiscoveryError.sessionEnded }
         if radio.discoveryMode == .offloaded {
             // The driver builds offloaded follow-ups: it carries service info only.
-            if keyDescriptor != nil { throw DiscoveryError.offloadUnavailable }
+            if keyDescriptor != nil || bootstrapping != nil { throw DiscoveryError.offloadUnavailable }
             var followUp = OffloadedFunction(kind: .followUp, serviceID: function.role.serviceID)
             followUp.followUpID = peerInstanceID
             followUp.followUpRequestorID = local
@@ -76,6 +77,7 @@ extension DiscoveryEngine {
             kind: .followUp, serviceID: function.role.serviceID, instanceID: local,
             requestorInstanceID: peerInstanceID, serviceInfo: payload)
         followUp.keyDescriptor = keyDescriptor
+        followUp.bootstrapping = bootstrapping
         let frame = OutgoingDiscoveryFrame(destination: peer, announcements: [followUp])
         for attempt in 0..<max(1, options.followUpAttempts) {
             if attempt > 0 || !options.followUpImmediately {

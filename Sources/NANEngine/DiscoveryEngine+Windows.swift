@@ -87,7 +87,9 @@ extension DiscoveryEngine {
         var size = 0
         for item in announcements {
             let cost = announcementCost(item)
-            if size + cost > options.frameBudget && !current.announcements.isEmpty {
+            // An NPBA is one per frame and names no instance: an announcement carrying one goes alone.
+            let alone = item.bootstrapping != nil || current.announcements.contains { $0.bootstrapping != nil }
+            if (size + cost > options.frameBudget || alone) && !current.announcements.isEmpty {
                 frames.append(current)
                 current = OutgoingDiscoveryFrame(destination: .broadcast, announcements: [])
                 size = 0
@@ -100,10 +102,12 @@ extension DiscoveryEngine {
     }
 
     func announcement(for c: PublishConfiguration, id: InstanceID, requestor: InstanceID) -> ServiceAnnouncement {
-        ServiceAnnouncement(
+        var item = ServiceAnnouncement(
             kind: .publish, serviceID: c.serviceID, instanceID: id, requestorInstanceID: requestor,
             matchFilter: c.transmitFilter, serviceInfo: c.serviceInfo, rangeLimited: c.closeRangeOnly,
             offersDataPath: c.offersDataPath)
+        item.bootstrapping = c.bootstrappingMethods.map { PairingBootstrappingAttribute(dialogToken: 0, type: .advertise, methods: $0) }
+        return item
     }
 
     func subscribeAnnouncement(for c: SubscribeConfiguration, id: InstanceID) -> ServiceAnnouncement {

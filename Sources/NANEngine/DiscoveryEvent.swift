@@ -36,6 +36,8 @@ public struct DiscoveryResult: Hashable, Sendable {
     public var radio: PeerRadioFacts
     /// The NIRA the peer's frame carried: resolve it against the paired devices' NIKs.
     public var identityResolution: IdentityResolutionAttribute? = nil
+    /// The pairing bootstrapping methods the publisher advertises (its NPBA), nil when it advertises none.
+    public var bootstrappingMethods: PairingBootstrappingAttribute.Methods? = nil
 }
 
 /// A follow-up message from a peer.
@@ -55,6 +57,9 @@ public struct ReceivedMessage: Hashable, Sendable {
     /// A Shared Key Descriptor attribute sent with the message: NAN pairing's NIK key data, for the
     /// pairing engine (``PairingEngine/handle(keyDescriptor:from:)``).
     public var keyDescriptor: SharedKeyDescriptorAttribute? = nil
+    /// A NAN Pairing Bootstrapping attribute (request or response) sent with the message, for the pairing
+    /// engine (``PairingEngine/handle(bootstrapping:from:)``).
+    public var bootstrapping: PairingBootstrappingAttribute? = nil
 }
 
 /// A peer instance a session had reported and no longer hears.

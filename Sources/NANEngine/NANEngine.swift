@@ -50,6 +50,14 @@ public struct NANEngine: Sendable {
         try await core.send([], from: local, to: peer, peerInstanceID: peerInstanceID, keyDescriptor: keyDescriptor)
     }
 
+    /// Sends a follow-up carrying a NAN Pairing Bootstrapping attribute (a bootstrapping request or
+    /// response) from our instance `local` to a peer's instance. User-space discovery only.
+    public func send(
+        bootstrapping: PairingBootstrappingAttribute, from local: InstanceID, to peer: MACAddress, peerInstanceID: InstanceID
+    ) async throws -> DeliveryStatus {
+        try await core.send([], from: local, to: peer, peerInstanceID: peerInstanceID, bootstrapping: bootstrapping)
+    }
+
     /// Every peer heard so far, most recent first, with radio facts from its discovery frames.
     public func peers() async -> [Peer] { await core.knownPeers() }
 

@@ -25,6 +25,9 @@ struct ServiceAnnouncement: Sendable {
     var identityResolution: IdentityResolutionAttribute?
     /// A Shared Key Descriptor attribute sent with a follow-up (NAN pairing's NIK key data).
     var keyDescriptor: SharedKeyDescriptorAttribute?
+    /// A NAN Pairing Bootstrapping attribute: the methods a publish advertises, or a follow-up's
+    /// bootstrapping request or response.
+    var bootstrapping: PairingBootstrappingAttribute?
 
     init(
         kind: Kind, serviceID: ServiceID, instanceID: InstanceID,

@@ -21,6 +21,7 @@ struct WireCodec: DiscoveryFrameCodec {
         let header = ManagementHeader(destination: frame.destination, source: source, bssid: cluster)
         var extra: [NANAttribute] = frame.identityResolution.map { [.identityResolution($0)] } ?? []
         extra += frame.announcements.compactMap { $0.keyDescriptor.map { .sharedKeyDescriptor($0) } }
+        extra += frame.announcements.compactMap { $0.bootstrapping.map { .pairingBootstrapping($0) } }
         let body = NANFrame.serviceDiscovery(ServiceDiscoveryFrame(messages: messages, extra: extra))
         return try NANManagementFrame(header: header, body: body).encoded()
     }
@@ -30,6 +31,7 @@ struct WireCodec: DiscoveryFrameCodec {
         guard case .serviceDiscovery(let sdf) = frame.body else { throw NotServiceDiscovery() }
         let nira = sdf.attributes.lazy.compactMap { if case .identityResolution(let a) = $0 { a } else { nil } }.first
         let keyDescriptor = sdf.attributes.lazy.compactMap { if case .sharedKeyDescriptor(let a) = $0 { a } else { nil } }.first
+        let bootstrapping = sdf.attributes.lazy.compactMap { if case .pairingBootstrapping(let a) = $0 { a } else { nil } }.first
         let announcements = try sdf.messages().map { message in
             let d = message.descriptor
             var announcement = ServiceAnnouncement(
@@ -40,6 +42,11 @@ struct WireCodec: DiscoveryFrameCodec {
                 offersDataPath: message.descriptorExtension?.control.contains(.dataPathRequired) ?? false)
             announcement.identityResolution = nira
             if announcement.kind == .followUp { announcement.keyDescriptor = keyDescriptor }
+            // A publish advertises its methods; a follow-up carries a request or a response.
+            switch (announcement.kind, bootstrapping?.type) {
+            case (.publish, .advertise?), (.followUp, .request?), (.followUp, .response?): announcement.bootstrapping = bootstrapping
+            default: break
+            }
             return announcement
         }
         return IncomingDiscoveryFrame(source: frame.header.source, announcements: announcements, cluster: frame.header.bssid)

@@ -15,6 +15,9 @@ struct EndpointTracker: Sendable {
     private(set) var pending: [WAEndpoint.ID: WAEndpoint] = [:]
     /// Most peers kept in ``pending``.
     static let pendingLimit = 256
+    /// The last NIRA each known or pending peer sent (its frames' identity, resolved again when the store
+    /// changes); bounded by ``known`` and ``pending``.
+    private(set) var identities: [WAEndpoint.ID: IdentityResolutionAttribute] = [:]
 
     init(service: WAServiceName) {
         self.service = service
@@ -25,27 +28,30 @@ struct EndpointTracker: Sendable {
         switch event {
         case .discovered(let result), .replied(let result):
             let id = WAEndpoint.ID(address: result.peer, instanceID: result.peerInstanceID)
-            guard filter.admits(result.peer) else {
+            if let nira = result.identityResolution { identities[id] = nira }
+            guard filter.admits(result.peer, nira: identities[id]) else {
                 if pending[id] == nil && pending.count >= Self.pendingLimit,
                     let oldest = pending.min(by: { $0.value.performance.lastHeard < $1.value.performance.lastHeard })?.key
                 {
                     pending[oldest] = nil
+                    if known[oldest] == nil { identities[oldest] = nil }
                 }
                 pending[id] = makeEndpoint(result, device: nil)
                 return []
             }
             pending[id] = nil
-            let endpoint = makeEndpoint(result, device: filter.device(at: result.peer))
+            let endpoint = makeEndpoint(result, device: filter.device(at: result.peer, nira: identities[id]))
             let previous = known.updateValue(endpoint, forKey: endpoint.id)
             return [previous == nil ? .discovered(endpoint) : .updated(endpoint)]
         case .messageReceived(let message):
-            guard filter.admits(message.peer) else { return [] }
             let id = WAEndpoint.ID(address: message.peer, instanceID: message.peerInstanceID)
+            let nira = message.identityResolution ?? identities[id]
+            guard filter.admits(message.peer, nira: nira) else { return [] }
             var endpoint =
                 known[id]
                 ?? WAEndpoint(
                     address: message.peer, instanceID: message.peerInstanceID, localInstanceID: message.localInstanceID,
-                    service: service, serviceInfo: [], offersDataPath: false, device: filter.device(at: message.peer),
+                    service: service, serviceInfo: [], offersDataPath: false, device: filter.device(at: message.peer, nira: nira),
                     performance: WAPerformanceReport(message.radio))
             endpoint.performance = WAPerformanceReport(message.radio)
             if known[id] != nil { known[id] = endpoint }
@@ -53,6 +59,7 @@ struct EndpointTracker: Sendable {
         case .lost(let lost):
             let id = WAEndpoint.ID(address: lost.peer, instanceID: lost.peerInstanceID)
             pending[id] = nil
+            identities[id] = nil
             guard let endpoint = known.removeValue(forKey: id) else { return [] }
             return lost.reported ? [.lost(endpoint)] : []
         case .eventsLost(let loss):
@@ -68,19 +75,19 @@ struct EndpointTracker: Sendable {
     mutating func refilter(_ filter: PeerFilter) -> [WASessionEvent] {
         var events: [WASessionEvent] = []
         for (id, endpoint) in known.sorted(by: { $0.value.description < $1.value.description }) {
-            if filter.admits(endpoint.address) {
-                known[id]?.device = filter.device(at: endpoint.address)
+            if filter.admits(endpoint.address, nira: identities[id]) {
+                known[id]?.device = filter.device(at: endpoint.address, nira: identities[id])
             } else {
                 known[id] = nil
                 pending[id] = endpoint
                 events.append(.lost(endpoint))
             }
         }
-        let admitted = pending.filter { filter.admits($0.key.address) && known[$0.key] == nil }
+        let admitted = pending.filter { filter.admits($0.key.address, nira: identities[$0.key]) && known[$0.key] == nil }
         for (id, waiting) in admitted.sorted(by: { ($0.key.address, $0.key.instanceID) < ($1.key.address, $1.key.instanceID) }) {
             pending[id] = nil
             var endpoint = waiting
-            endpoint.device = filter.device(at: endpoint.address)
+            endpoint.device = filter.device(at: endpoint.address, nira: identities[id])
             known[id] = endpoint
             events.append(.discovered(endpoint))
         }

@@ -72,6 +72,12 @@ public final class WASystem: Sendable {
                 let system = WASystem(
                     backend: engine, adapterName: chosen.name, store: options.store,
                     runtimeDirectory: options.runtimeDirectory)
+                // A device that has paired (it holds its own NIK) carries a NIRA in its publish and
+                // subscribe frames, so its paired peers recognise it whatever its NMI.
+                if let own = try? options.store.existingOwnIdentityKey(), let nik = NANIdentityKey(bytes: own.bytes),
+                   let nira = try? nik.identityResolution(nmi: engine.localAddress) {
+                    await engine.setIdentityResolution(nira)
+                }
                 return try await system.scope(body)
             }
         } catch let error as BodyError {

@@ -1,4 +1,5 @@
 import Foundation
+import NANEngine
 import NANWire
 import Testing
 
@@ -41,5 +42,36 @@ import Testing
         #expect(!filter.admits(testAddress(1)))
         filter.update(devices: devices([("C", 3)]))
         #expect(filter.admits(testAddress(3)))
+    }
+
+    /// A device paired by NAN pairing (holding `nik`), first met at address `n`.
+    private func paired(_ name: String, _ n: Int, nik: NANIdentityKey) throws -> WAPairedDevice {
+        WAPairedDevice(
+            id: WAPairedDevice.ID(UUID()), name: name, pairingInfo: nil, managementAddresses: [testAddress(n)],
+            identityKey: try WAPairedDevice.IdentityKey(bytes: nik.bytes), dateAdded: Date())
+    }
+
+    @Test func aPairedDeviceIsRecognisedByItsNIRAUnderANewAddress() throws {
+        let nikA = try NANIdentityKey.random(), nikC = try NANIdentityKey.random()
+        let a = try paired("A", 1, nik: nikA)
+        let filter = try PeerFilter(selection: .allPairedDevices, devices: [a.id: a])
+        // A restarted NAN with a random NMI (address 7): its NIRA, made over address 7, names it.
+        let nira = try nikA.identityResolution(nmi: testAddress(7))
+        #expect(!filter.admits(testAddress(7)))
+        #expect(filter.admits(testAddress(7), nira: nira))
+        #expect(filter.device(at: testAddress(7), nira: nira)?.name == "A")
+        // The same NIRA replayed from another address, and an unpaired device's NIRA, are not A.
+        #expect(!filter.admits(testAddress(8), nira: nira))
+        #expect(!filter.admits(testAddress(9), nira: try nikC.identityResolution(nmi: testAddress(9))))
+    }
+
+    @Test func aDeviceLeftOutOfTheSelectionIsNotAdmittedByItsNIRA() throws {
+        let nikA = try NANIdentityKey.random(), nikB = try NANIdentityKey.random()
+        let a = try paired("A", 1, nik: nikA), b = try paired("B", 2, nik: nikB)
+        let filter = try PeerFilter(selection: .selected([a]), devices: [a.id: a, b.id: b])
+        #expect(filter.admits(testAddress(5), nira: try nikA.identityResolution(nmi: testAddress(5))))
+        #expect(!filter.admits(testAddress(6), nira: try nikB.identityResolution(nmi: testAddress(6))))
+        let any = try PeerFilter(selection: .anyDevice, devices: [a.id: a, b.id: b])
+        #expect(any.device(at: testAddress(6), nira: try nikB.identityResolution(nmi: testAddress(6)))?.name == "B")
     }
 }

@@ -1,7 +1,8 @@
 public import NANWire
 internal import NANCrypto
 
-/// The answering side of NAN pairing bootstrapping, for every peer at once. A request whose method we
+/// The answering side of NAN pairing bootstrapping, for every peer at once. A request carries the
+/// requester's method; we answer for its complement (our side). A request whose method we
 /// support is accepted at once when its method is auto-accepted (opportunistic, typically), otherwise
 /// answered "come back" with a random 4-byte cookie until the user confirms (`authorize`); the peer's
 /// comeback request must carry that cookie. The pending table is bounded by count and by age. Pure: the
@@ -50,7 +51,9 @@ public struct BootstrappingResponder: Sendable {
         self.supported = supported; self.autoAccept = autoAccept.intersection(supported); self.limits = limits
     }
 
-    /// Answers a received NPBA from `sender`. A new request is accepted, rejected (no supported method,
+    /// Answers a received NPBA from `sender`: an acceptance carries our method (the complement of the
+    /// request's), a rejection or a comeback carries none, as wpa_supplicant 2.12 answers and expects.
+    /// A new request is accepted, rejected (no supported method,
     /// or the table full of other peers) or answered with a comeback; a comeback request is accepted once
     /// authorized and its cookie matches. Frames that are not requests, or comeback requests that match
     /// nothing, throw `unexpectedMessage` and change nothing (no response is sent).
@@ -67,18 +70,18 @@ public struct BootstrappingResponder: Sendable {
             }
             guard entry.authorized else { return comebackResponse(entry) }
             pending[sender] = nil
-            return response(attribute.dialogToken, .accepted, methods: entry.peerMethod)
+            return response(attribute.dialogToken, .accepted, methods: entry.localMethod)
         }
         let local = attribute.methods.complement
         guard !local.isEmpty, supported.contains(local) else {
-            return response(attribute.dialogToken, .rejected, methods: attribute.methods)
+            return response(attribute.dialogToken, .rejected, methods: [])
         }
         if autoAccept.contains(local) {
             pending[sender] = nil
-            return response(attribute.dialogToken, .accepted, methods: attribute.methods)
+            return response(attribute.dialogToken, .accepted, methods: local)
         }
         guard pending[sender] != nil || pending.count < limits.capacity else {
-            return response(attribute.dialogToken, .rejected, methods: attribute.methods)
+            return response(attribute.dialogToken, .rejected, methods: [])
         }
         let cookie: [UInt8]
         do { cookie = try SecureRandom.bytes(4) } catch { throw PairingError(.crypto, "\(error)") }
@@ -96,6 +99,9 @@ public struct BootstrappingResponder: Sendable {
         return true
     }
 
+    /// Puts back a pending request (when the supported methods change).
+    mutating func restore(_ entry: Pending, for peer: MACAddress) { pending[peer] = entry }
+
     /// Drops `peer`'s pending request (the user declined).
     public mutating func decline(_ peer: MACAddress) { pending[peer] = nil }
 
@@ -106,7 +112,7 @@ public struct BootstrappingResponder: Sendable {
 
     private func comebackResponse(_ entry: Pending) -> PairingBootstrappingAttribute {
         PairingBootstrappingAttribute(dialogToken: entry.dialogToken, type: .response, status: .comeback,
-                                      comeback: .init(after: limits.comebackAfter, cookie: entry.cookie[...]), methods: entry.peerMethod)
+                                      comeback: .init(after: limits.comebackAfter, cookie: entry.cookie[...]), methods: [])
     }
 
     private func response(_ token: UInt8, _ status: PairingBootstrappingAttribute.Status, methods: BootstrappingMethods) -> PairingBootstrappingAttribute {

@@ -1,13 +1,16 @@
 public import NANWire
 
 /// How a pairing engine reaches its peers: PASN Authentication frames on the NMI, and SDF follow-ups
-/// carrying the NIK key data (a Shared Key Descriptor attribute). The runtime adapter sends them with
-/// nl80211; tests join two engines directly.
+/// carrying the NIK key data (a Shared Key Descriptor attribute) or a bootstrapping request or response
+/// (a NAN Pairing Bootstrapping attribute). The runtime adapter sends them with nl80211; tests join two
+/// engines directly.
 public protocol PairingLink: Sendable {
     /// Sends a whole Authentication frame (header included).
     func send(authentication frame: [UInt8]) async throws
     /// Sends a follow-up to `peer` carrying `keyDescriptor`.
     func send(keyDescriptor: SharedKeyDescriptorAttribute, to peer: MACAddress) async throws
+    /// Sends a follow-up to `peer` carrying a bootstrapping request or response.
+    func send(bootstrapping: PairingBootstrappingAttribute, to peer: MACAddress) async throws
     /// Called when an attempt with `peer` ended (paired, verified or failed): the link may release what it
     /// set up for the peer (the runtime link's NMI station). Does nothing by default.
     func finished(with peer: MACAddress) async
@@ -47,6 +50,12 @@ public enum PairingEvent: Sendable {
     case verified(PairedDeviceKeys)
     /// An attempt with the device at the address failed.
     case failed(MACAddress, PairingError)
+    /// A peer asks to bootstrap with a method that needs our user; `method` is our side of it (show the
+    /// PIN or passphrase, or ask for it). Answer with ``PairingEngine/authorizeBootstrapping(_:)`` (or
+    /// ``PairingEngine/declineBootstrapping(_:)``); until then the peer is told to come back.
+    case bootstrappingRequested(MACAddress, BootstrappingMethods)
+    /// We accepted a peer's bootstrapping request; `method` is our side of it. Its PASN setup follows.
+    case bootstrapped(MACAddress, BootstrappingMethods)
 }
 
 /// NAN pairing on one device: runs PASN setup and verification as initiator (``pair(with:publishID:method:)``)
@@ -92,22 +101,31 @@ public actor PairingEngine {
     public nonisolated let cluster: MACAddress
     /// What the engine reports, in order.
     public nonisolated let events: AsyncStream<PairingEvent>
-    private let eventSink: AsyncStream<PairingEvent>.Continuation
+    let eventSink: AsyncStream<PairingEvent>.Continuation
     private let identity: NANIdentityKey
-    private let link: any PairingLink
-    private let limits: Limits
+    let link: any PairingLink
+    let limits: Limits
     private var policy: PASNPairingResponder.Policy
     private var attempts: [MACAddress: Attempt] = [:]
     private var devices: [MACAddress: PairedDeviceKeys] = [:]
     private var resolver: IdentityResolver<MACAddress>
     private var nextToken: UInt64 = 1
+    /// Bootstrapping as responder (every peer), and our requests in progress (the dialog token each waits on).
+    var bootstrapResponder = BootstrappingResponder(supported: [])
+    var bootstrapRequests: [MACAddress: UInt8] = [:]
+    var bootstrapWaits: [MACAddress: (token: UInt64, continuation: CheckedContinuation<PairingBootstrappingAttribute?, Never>)] = [:]
+    /// A response that arrived before its wait began (while the request was still being sent), one per peer.
+    var bootstrapEarly: [MACAddress: PairingBootstrappingAttribute] = [:]
+    /// Limits of our bootstrapping requests.
+    public nonisolated let bootstrappingLimits: BootstrappingInitiator.Limits
 
     /// An engine for the device at `localAddress` with NIK `identity`. `policy` says what we accept as
     /// responder (its identity is replaced by ours); `devices` are the pairings already stored.
     public init(localAddress: MACAddress, cluster: MACAddress, identity: NANIdentityKey, link: any PairingLink,
                 policy: PASNPairingResponder.Policy = .init(), devices: [PairedDeviceKeys] = [], limits: Limits = .init(),
-                resolverCapacity: Int = 256) {
+                bootstrappingLimits: BootstrappingInitiator.Limits = .init(), resolverCapacity: Int = 256) {
         self.localAddress = localAddress; self.cluster = cluster; self.identity = identity; self.link = link; self.limits = limits
+        self.bootstrappingLimits = bootstrappingLimits
         var policy = policy
         policy.identity = identity
         self.policy = policy
@@ -338,7 +356,7 @@ public actor PairingEngine {
         Task { await link.finished(with: peer) }
     }
 
-    private func newToken() -> UInt64 {
+    func newToken() -> UInt64 {
         defer { nextToken += 1 }
         return nextToken
     }

@@ -120,6 +120,14 @@ public final class RuntimePairingLink: PairingLink {
         }
         _ = try await engine.send(keyDescriptor: keyDescriptor, from: route.local, to: peer, peerInstanceID: route.peer)
     }
+
+    /// Sends a bootstrapping request or response in a follow-up along the peer's route.
+    public func send(bootstrapping: PairingBootstrappingAttribute, to peer: MACAddress) async throws {
+        guard let route = routes.withLock({ $0[peer] }) else {
+            throw PairingError(.unexpectedMessage, "no service instance to send bootstrapping to \(peer) through")
+        }
+        _ = try await engine.send(bootstrapping: bootstrapping, from: route.local, to: peer, peerInstanceID: route.peer)
+    }
 }
 
 extension PairingEngine {

@@ -24,6 +24,18 @@ extension WADeviceStore {
         }
     }
 
+    /// This machine's own NAN Identity Key if one was made (by a NAN pairing); nil otherwise. Makes none.
+    ///
+    /// - Throws: a store error.
+    public func existingOwnIdentityKey() throws(WAError) -> WAPairedDevice.IdentityKey? {
+        guard let data = try readData() else { return nil }
+        do throws(DeviceStoreFile.Problem) {
+            return try DeviceStoreFile.decodeStore(data).ownIdentity
+        } catch {
+            throw WAError(.deviceStoreCorrupt, message: "the device store \(url.path) cannot be read: \(error)")
+        }
+    }
+
     /// Records a finished NAN pairing: the device with the same identity key (or, failing that, the same
     /// address) gets the new keys and the address first in its list; otherwise a new device named `name`
     /// is added. A hand-typed entry with the address becomes a verified one.

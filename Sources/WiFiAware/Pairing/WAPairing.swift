@@ -7,12 +7,26 @@ import NANSystem
 /// NAN pairing between two devices (Wi-Fi Aware 4.0 pairing setup over PASN): one side publishes a
 /// pairing service and accepts a PIN it shows (``Role/accept(pin:)``), the other subscribes and pairs with
 /// the first publisher it finds using the PIN its user typed (``Role/initiate(pin:)``); with no PIN both
-/// pair opportunistically. The NIKs are exchanged and the result is recorded in the paired-devices store
-/// with its keys (``WADeviceStore/recordPairing(name:managementAddress:identityKey:pairingKey:pairingInfo:)``).
+/// pair opportunistically. Bootstrapping runs first, in follow-ups: the publisher advertises its method
+/// (PIN display, or opportunistic), the subscriber asks with the complement (PIN keypad, or
+/// opportunistic), and the publisher accepts once its PIN is on screen (a "come back" first). The NIKs are
+/// exchanged and the result is recorded in the paired-devices store with its keys
+/// (``WADeviceStore/recordPairing(name:managementAddress:identityKey:pairingKey:pairingInfo:)``).
 /// Our publish and subscribe frames carry our NIRA, so paired peers recognise us.
 ///
-/// The bootstrapping exchange (NPBA) is not run: both users agree on the PIN out of band.
+/// **Verification.** A device already paired is verified instead, without the user: the initiating side
+/// resolves the publisher's NIRA against the stored NIKs and, when it names a stored device with a pairing
+/// key, runs PASN with the cached NPK (no bootstrapping, no PIN); the accepting side answers such a
+/// request by itself. The store then notes the device's current address.
 public enum WAPairing {
+    /// How a ``run(adapter:role:serviceName:deviceName:store:timeout:progress:)`` ended.
+    public struct Outcome: Sendable {
+        /// The device as stored.
+        public var device: WAPairedDevice
+        /// True when a stored pairing was verified with its cached key (no PIN), false for a new pairing.
+        public var verified: Bool
+    }
+
     /// The service the two sides meet on unless told otherwise.
     public static let defaultServiceName = "_waware-pair._udp"
 
@@ -33,7 +47,7 @@ public enum WAPairing {
         return String(repeating: "0", count: 6 - digits.count) + digits
     }
 
-    /// Pairs as `role` on `adapter` and returns the paired device as stored.
+    /// Pairs as `role` on `adapter` (or verifies a device already paired) and returns the device as stored.
     ///
     /// - Parameters:
     ///   - adapter: A phy name, wiphy index or interface name; nil takes the only NAN adapter.
@@ -43,13 +57,13 @@ public enum WAPairing {
     ///   - store: The paired-devices store (our NIK is kept there too).
     ///   - timeout: How long to wait for the peer and the exchange.
     ///   - progress: Called with one line at each step (peer found, pairing started).
-    /// - Throws: ``WAError``: `connectionFailed` with "wrong PIN", "timed out" or "refused" in its message,
-    ///   `wifiAwareUnsupported` when the radio does not pass Authentication frames to user space, and the
-    ///   usual adapter and store errors.
+    /// - Throws: ``WAError``: `connectionFailed` with "wrong PIN", "timed out", "refused" or "no bootstrapping
+    ///   method" in its message, `wifiAwareUnsupported` when the radio does not pass Authentication frames
+    ///   to user space, and the usual adapter and store errors.
     public static func run(
         adapter: String?, role: Role, serviceName: String = defaultServiceName, deviceName: String? = nil,
         store: WADeviceStore = .default, timeout: Duration = .seconds(60), progress: @escaping @Sendable (String) -> Void = { _ in }
-    ) async throws -> WAPairedDevice {
+    ) async throws -> Outcome {
         let chosen: Adapter
         do {
             let adapters = try await NL80211.withSession { session in try await session.adapters() }
@@ -63,7 +77,9 @@ public enum WAPairing {
         do { serviceID = try ServiceID(serviceName: serviceName) } catch {
             throw WAError(.invalidServiceName, message: "'\(serviceName)' is not a service name: \(error)")
         }
-        let found: PairedDeviceKeys
+        let stored = try store.devices()
+        let known = stored.values.compactMap(pairedKeys)
+        let found: (keys: PairedDeviceKeys, verified: Bool)
         do {
             found = try await NANRuntime.run(on: chosen) { runtime in
                 let frames: AsyncThrowingStream<NL80211Event, any Error>
@@ -75,7 +91,8 @@ public enum WAPairing {
                     guard let cluster = await runtime.waitForCluster(timeout: .seconds(10)) else { throw DiscoveryError.noCluster }
                     let link = RuntimePairingLink(runtime: runtime, engine: engine)
                     let pairing = PairingEngine(localAddress: runtime.localAddress, cluster: cluster, identity: identity, link: link,
-                                                limits: .init(attemptLifetime: timeout))
+                                                devices: known, limits: .init(attemptLifetime: timeout),
+                                                bootstrappingLimits: .init(responseTimeout: .seconds(8)))
                     await engine.setIdentityResolution(try identity.identityResolution(nmi: runtime.localAddress))
                     let server = Task { try? await pairing.serve(frames) }
                     defer { server.cancel() }
@@ -98,39 +115,66 @@ public enum WAPairing {
         } catch {
             throw WAError.from(error, while: "pair on \(chosen.name)")
         }
-        guard let pairingKey = try? WAPairedDevice.PairingKey(bytes: found.pairing.npk, method: found.pairing.akm == .sae ? .sae : .pasn) else {
+        if found.verified {
+            guard let device = stored.values.first(where: { $0.managementAddresses.contains(found.keys.id) }) else {
+                throw WAError(.deviceInvalid, message: "the verified device \(found.keys.id) is no longer in the store")
+            }
+            return Outcome(device: try store.noteAddress(found.keys.lastAddress, of: device.id), verified: true)
+        }
+        guard let pairingKey = try? WAPairedDevice.PairingKey(bytes: found.keys.pairing.npk, method: found.keys.pairing.akm == .sae ? .sae : .pasn) else {
             throw WAError(.connectionFailed, message: "pairing gave no usable key")
         }
-        let nik = try found.nik.map { nik throws(WAError) in try WAPairedDevice.IdentityKey(bytes: nik.bytes) }
-        return try store.recordPairing(name: deviceName ?? "NAN \(found.lastAddress)", managementAddress: found.lastAddress,
-                                       identityKey: nik, pairingKey: pairingKey)
+        let nik = try found.keys.nik.map { nik throws(WAError) in try WAPairedDevice.IdentityKey(bytes: nik.bytes) }
+        let device = try store.recordPairing(name: deviceName ?? "NAN \(found.keys.lastAddress)", managementAddress: found.keys.lastAddress,
+                                             identityKey: nik, pairingKey: pairingKey)
+        return Outcome(device: device, verified: false)
+    }
+
+    /// A stored device as the pairing engine knows it: its first address names it, with its NIK and NPK;
+    /// nil for an entry without a pairing key (typed by hand).
+    static func pairedKeys(_ device: WAPairedDevice) -> PairedDeviceKeys? {
+        guard let key = device.pairingKey, let address = device.managementAddresses.first,
+              let pairing = CachedPairing(npk: key.bytes, akm: key.method == .sae ? .sae : .pasn) else { return nil }
+        return PairedDeviceKeys(id: address, lastAddress: address, nik: device.identityKey.flatMap { NANIdentityKey(bytes: $0.bytes) },
+                                pairing: pairing)
     }
 
     private static func accept(pin: String?, serviceID: ServiceID, engine: NANEngine, pairing: PairingEngine, link: RuntimePairingLink,
-                               progress: @escaping @Sendable (String) -> Void) async throws -> PairedDeviceKeys {
+                               progress: @escaping @Sendable (String) -> Void) async throws -> (keys: PairedDeviceKeys, verified: Bool) {
         await pairing.setPolicy(password: pin.map { Array($0.utf8) }, allowsOpportunistic: pin == nil)
-        let session: DiscoverySession = try await engine.publish(PublishConfiguration(serviceID: serviceID))
+        let method: BootstrappingMethods = pin == nil ? .opportunistic : .pinDisplay
+        await pairing.setBootstrapping(supported: method, autoAccept: pin == nil ? .opportunistic : [])
+        var configuration = PublishConfiguration(serviceID: serviceID)
+        configuration.bootstrappingMethods = method
+        let session: DiscoverySession = try await engine.publish(configuration)
         let forward = Task {
             for await event in session {
-                guard case .messageReceived(let message) = event, let descriptor = message.keyDescriptor else { continue }
+                guard case .messageReceived(let message) = event, message.keyDescriptor != nil || message.bootstrapping != nil else { continue }
                 link.route(message.peer, local: session.instanceID, peerInstanceID: message.peerInstanceID)
-                await pairing.handle(keyDescriptor: descriptor, from: message.peer)
+                if let request = message.bootstrapping { await pairing.handle(bootstrapping: request, from: message.peer) }
+                if let descriptor = message.keyDescriptor { await pairing.handle(keyDescriptor: descriptor, from: message.peer) }
             }
         }
         defer { forward.cancel() }
         progress("waiting for a device to pair")
         for await event in pairing.events {
             switch event {
-            case .paired(let device): await session.stop(); return device
+            case .paired(let device): await session.stop(); return (device, false)
+            case .verified(let device): await session.stop(); return (device, true)
             case .failed(let peer, let error): throw translate(error, peer: peer)
-            case .verified: continue
+            case .bootstrappingRequested(let peer, _):
+                // The PIN is on screen already: confirm, so the peer's comeback is accepted.
+                progress("\(peer) asks to pair: type the PIN shown here on it")
+                await pairing.authorizeBootstrapping(peer)
+            case .bootstrapped(let peer, _):
+                progress("bootstrapped with \(peer); pairing")
             }
         }
         throw CancellationError()
     }
 
     private static func initiate(pin: String?, serviceID: ServiceID, engine: NANEngine, pairing: PairingEngine, link: RuntimePairingLink,
-                                 progress: @escaping @Sendable (String) -> Void) async throws -> PairedDeviceKeys {
+                                 progress: @escaping @Sendable (String) -> Void) async throws -> (keys: PairedDeviceKeys, verified: Bool) {
         let session: DiscoverySession = try await engine.subscribe(SubscribeConfiguration(serviceID: serviceID))
         let (discovered, sink) = AsyncStream<DiscoveryResult>.makeStream(bufferingPolicy: .bufferingOldest(1))
         let forward = Task {
@@ -140,6 +184,7 @@ public enum WAPairing {
                     link.route(result.peer, local: session.instanceID, peerInstanceID: result.peerInstanceID)
                     sink.yield(result)
                 case .messageReceived(let message):
+                    if let answer = message.bootstrapping { await pairing.handle(bootstrapping: answer, from: message.peer) }
                     if let descriptor = message.keyDescriptor { await pairing.handle(keyDescriptor: descriptor, from: message.peer) }
                 default:
                     continue
@@ -150,12 +195,22 @@ public enum WAPairing {
         defer { forward.cancel() }
         progress("looking for a device offering pairing")
         for await result in discovered {
-            progress("pairing with \(result.peer)")
             do {
+                if pin == nil, let nira = result.identityResolution, let device = await pairing.resolve(nira, from: result.peer) {
+                    progress("\(result.peer) is a paired device; verifying it with the stored key")
+                    let verified = try await pairing.verify(device.id, at: result.peer, publishID: result.peerInstanceID)
+                    await session.stop()
+                    return (verified, true)
+                }
+                let local: BootstrappingMethods = pin == nil ? .opportunistic : .pinKeypad
+                let advertised = result.bootstrappingMethods ?? local.complement
+                progress("bootstrapping with \(result.peer)")
+                _ = try await pairing.bootstrap(with: result.peer, localMethods: local, peerMethods: advertised)
+                progress("pairing with \(result.peer)")
                 let device = try await pairing.pair(with: result.peer, publishID: result.peerInstanceID,
                                                      method: pin.map { .password(Array($0.utf8)) } ?? .opportunistic)
                 await session.stop()
-                return device
+                return (device, false)
             } catch {
                 throw translate(error, peer: result.peer)
             }
@@ -169,6 +224,8 @@ public enum WAPairing {
         case .wrongPassword: return WAError(.connectionFailed, message: "pairing\(with) failed: wrong PIN (the two PINs differ)")
         case .timedOut: return WAError(.connectionFailed, message: "pairing\(with) timed out: \(error.detail)")
         case .rejected: return WAError(.connectionFailed, message: "pairing\(with) refused by the peer: \(error.detail)")
+        case .methodMismatch:
+            return WAError(.connectionFailed, message: "pairing\(with) failed: no bootstrapping method fits both sides (\(error.detail))")
         default: return WAError(.connectionFailed, message: "pairing\(with) failed: \(error)")
         }
     }

@@ -13,7 +13,11 @@ struct PairCommand: Command {
                 + "keys and store the peer, with its keys, in the paired-devices store ('waware devices list' shows "
                 + "it as paired with a key). --opportunistic pairs without a PIN: 'waware pair --opportunistic' on "
                 + "one side, 'waware pair --opportunistic --find' on the other. "
-                + "A wrong PIN, a timeout or a refusal fails in one line (exit 1)."
+                + "Before PASN the two sides bootstrap in follow-ups (PIN keypad against PIN display, or "
+                + "opportunistic). A device already paired is verified instead: 'waware pair --find' recognises "
+                + "the publisher by its NIRA and proves the stored pairing key without a PIN; both sides print "
+                + "'verified NAME'. "
+                + "A wrong PIN, a timeout, a refusal or no common bootstrapping method fails in one line (exit 1)."
         ],
         examples: [
             Example("waware pair", "Show a PIN and accept one device."),
@@ -65,14 +69,14 @@ struct PairCommand: Command {
             role = .accept(pin: shown)
         }
         let json = self.json
-        let device = try await SignalCancellation.run {
+        let outcome = try await SignalCancellation.run {
             try await WAPairing.run(adapter: adapter, role: role, deviceName: name, store: store,
                                     timeout: .milliseconds(Int64(timeout * 1000))) { line in
                 if !json { Output.emit(line + "\n", to: .standardError) }
             }
         }
-        let record = DeviceRecord(device)
-        if json { try output.writeJSON(record) } else { output.write("paired " + record.text) }
+        let record = DeviceRecord(outcome.device)
+        if json { try output.writeJSON(record) } else { output.write((outcome.verified ? "verified " : "paired ") + record.text) }
     }
 }
 

@@ -14,6 +14,12 @@ import Testing
             guard let header = try? PASNManagementFrame(bytes: frame), let engine = engines[header.header.destination] else { return }
             await engine.handle(authentication: frame)
         }
+        func deliver(_ attribute: PairingBootstrappingAttribute, from source: MACAddress, to peer: MACAddress) async {
+            var writer = ByteWriter(capacity: 64)
+            guard let engine = engines[peer], (try? NANAttribute.encodeList([.pairingBootstrapping(attribute)], into: &writer)) != nil,
+                  case .pairingBootstrapping(let decoded)? = try? NANAttribute.decodeList(ByteReader(writer.bytes)).first else { return }
+            await engine.handle(bootstrapping: decoded, from: source)
+        }
         func deliver(_ attribute: SharedKeyDescriptorAttribute, from source: MACAddress, to peer: MACAddress) async {
             guard let engine = engines[peer], let bytes = try? attribute.encoded(),
                   let decoded = try? SharedKeyDescriptorAttribute(decoding: bytes) else { return }
@@ -28,6 +34,9 @@ import Testing
         func send(keyDescriptor: SharedKeyDescriptorAttribute, to peer: MACAddress) async throws {
             await air.deliver(keyDescriptor, from: source, to: peer)
         }
+        func send(bootstrapping: PairingBootstrappingAttribute, to peer: MACAddress) async throws {
+            await air.deliver(bootstrapping, from: source, to: peer)
+        }
     }
 
     /// Delivers every Authentication frame twice, as a sender whose acknowledgement came too late does.
@@ -40,6 +49,9 @@ import Testing
         }
         func send(keyDescriptor: SharedKeyDescriptorAttribute, to peer: MACAddress) async throws {
             await air.deliver(keyDescriptor, from: source, to: peer)
+        }
+        func send(bootstrapping: PairingBootstrappingAttribute, to peer: MACAddress) async throws {
+            await air.deliver(bootstrapping, from: source, to: peer)
         }
     }
 

@@ -1,8 +1,10 @@
 #!/bin/bash
-# NAN pairing over the air between two waware devices: A shows a PIN, B pairs with it (PASN with SAE over
-# the PIN, then the NIKs in follow-ups). Both stores end with one paired-device entry for the other, holding
-# its NIK and the NPK (method SAE), file mode 0600, and both NPKs are equal. Then a wrong PIN fails on both
-# sides and stores nothing more.
+# NAN pairing over the air between two waware devices: A shows a PIN, B bootstraps (PIN keypad against A's
+# PIN display, in follow-ups: A answers "come back" until its PIN is confirmed) and pairs with it (PASN with
+# SAE over the PIN, then the NIKs in follow-ups). Both stores end with one paired-device entry for the
+# other, holding its NIK and the NPK (method SAE), file mode 0600, and both NPKs are equal. Met again, B
+# verifies A with the cached NPK (no PIN, no bootstrapping) and both say "verified". Then a wrong PIN fails
+# on both sides and stores nothing more.
 # timeout: 300
 source "$(dirname "$0")/../guest/lib.sh"
 
@@ -30,6 +32,8 @@ expect_contains "B stored A with a key" 'paired with key (SAE)' "$out"
 wait_bg pairA 0 60
 expect_contains "A stored B with a key" 'paired with key (SAE)' "$(cat "$(bg_log pairA)")"
 expect_contains "A's store lists B as paired" 'paired with key' "$("$WAWARE" devices list --store "$store_a")"
+expect_contains "A was asked to bootstrap" 'asks to pair' "$(cat "$(bg_log pairA)")"
+expect_contains "B bootstrapped first" 'bootstrapping with' "$out"
 
 step "both stores: one entry each, NIK and NPK held, mode 0600, the same NPK"
 for side in a b; do
@@ -42,6 +46,22 @@ done
 same=no
 [ "$(device_field "$store_a" pairingKey)" = "$(device_field "$store_b" pairingKey)" ] && same=yes
 expect_eq "A and B hold the same NPK (not printed)" yes "$same"
+
+step "met again, B verifies A with the stored key, without a PIN"
+npk_a=$(device_field "$store_a" pairingKey)
+start_bg verifyA dA "$WAWARE" pair --store "$store_a" --timeout "$(scaled 90)"
+wait_for_line "$(bg_log verifyA)" '^PIN [0-9]{6}' 40
+out=$(in_netns dB "$WAWARE" pair --find --store "$store_b" --timeout "$(scaled 90)" 2>&1) || fail "B could not verify A: $out"
+echo "$out"
+expect_contains "B verified A" 'verified A' "$out"
+expect_contains "B used the stored key" 'verifying it with the stored key' "$out"
+expect_not_contains "B did not bootstrap" 'bootstrapping with' "$out"
+wait_bg verifyA 0 60
+expect_contains "A verified B" 'verified B' "$(cat "$(bg_log verifyA)")"
+same=no
+[ "$npk_a" = "$(device_field "$store_a" pairingKey)" ] && same=yes
+expect_eq "A's store keeps its one entry and the same NPK (not printed)" yes "$same"
+expect_eq "B's store still has one entry" 1 "$("$WAWARE" devices list --store "$store_b" | wc -l)"
 
 step "a wrong PIN fails on both sides"
 start_bg pairA2 dA "$WAWARE" pair --store "$store_a" --name B2 --timeout "$(scaled 90)"

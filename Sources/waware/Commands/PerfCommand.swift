@@ -48,7 +48,7 @@ struct PerfCommand: Command {
     static let passiveFlag = FlagKey("passive", help: "No probes: kernel statistics and schedule only (no traffic).")
     static let portOption = OptionKey("port", value: "port", help: "The probe port, TCP and UDP (default 5301).")
     static let modeOption = OptionKey("mode", value: "bulk|realtime", help: "The performance mode reported (both sides should use the same).")
-    static let timeoutOption = OptionKey("timeout", value: "seconds", help: "Give up finding the publisher and setting up the data path after this long (default 120); with --serve, stop after this long.")
+    static let timeoutOption = OptionKey("timeout", value: "seconds", help: "Give up finding the publisher after this long (default 120; the data-path set-up has its own 120 s); with --serve, stop after this long.")
     static let watchFlag = FlagKey("watch", short: "w", help: "A live view refreshed after every report, until Ctrl-C.")
     static let svgOption = OptionKey("svg", value: "file", help: "Write a plot of throughput and latency over time (SVG) after each report.")
 

@@ -1,7 +1,9 @@
 #!/bin/bash
 # The demo tools/demo shows on a machine without NAN hardware: two simulated devices, each with its own
 # radio in its own network namespace, start NAN with waware and end up in one cluster; when this waware
-# has publish/subscribe, device B then discovers a service device A publishes and they exchange messages.
+# has publish/subscribe, device B then discovers a service device A publishes and they exchange messages;
+# with data paths, B opens a secure one (NCS-SK-128, a passphrase) to A and they exchange a TCP message
+# over it; with `waware perf`, B prints a link report over a second secure data path.
 # Output is for people, not for grep: the raw logs are in results/demo/two-devices/.
 # timeout: 600
 source "$(dirname "$0")/../guest/lib.sh"
@@ -137,13 +139,15 @@ if role == "server":
     print('  device A: received "%s"' % line, flush=True)
     c.sendall(b"hello B, your message came through encrypted\n"); c.close()
 else:
+    # The address may still be tentative (duplicate address detection) for a moment: retry.
     for _ in range(60):
         try:
-            c = socket.create_connection((sys.argv[3], 7000, 0, scope), timeout=10); break
+            c = socket.create_connection(("%s%%%s" % (sys.argv[3], iface), 7000), timeout=10)
+            break
         except OSError:
             time.sleep(0.5)
     else:
-        sys.exit("could not connect")
+        sys.exit("  device B: could not connect to device A")
     c.sendall(b"hello A, this is B over the secure data path\n")
     print('  device B: sent "hello A, this is B over the secure data path"', flush=True)
     print('  device B: received "%s"' % c.makefile().readline().strip(), flush=True)
@@ -157,3 +161,17 @@ stop_bg dpB >/dev/null
 stop_bg dpA >/dev/null
 echo
 echo "A secure NAN data path carried TCP between the two devices; both ended it and removed their interfaces."
+
+# A link report, when this build of waware has one.
+"$WAWARE" perf --help >/dev/null 2>&1 || exit 0
+echo
+echo "Link performance (waware perf): device A serves _perf._tcp and answers probes; device B opens a secure"
+echo "data path to it, measures, and prints the report:"
+start_bg perfA deviceA "$WAWARE" perf _perf._tcp --serve --passphrase "demo passphrase" --json >/dev/null
+wait_for_line "$(bg_log perfA)" '"event":"started"' 60 >/dev/null
+report=$(in_netns deviceB timeout "$(scaled 240)" "$WAWARE" perf _perf._tcp --passphrase "demo passphrase" \
+    --duration 1 --latency-probes 5 --access-category be,vo 2>&1) || fail "waware perf failed: $report"
+printf '%s\n' "$report" | sed 's/^/  /'
+stop_bg perfA >/dev/null
+echo
+echo "(hwsim frames take no airtime: the emulated CPU, not the radio, bounds these figures.)"

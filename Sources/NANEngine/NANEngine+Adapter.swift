@@ -7,6 +7,9 @@ public struct DiscoveryOptions: Sendable {
     /// The caller's logger: one `trace` line per DW and per frame sent or received (timing diagnostics),
     /// under the label `discovery`. Disabled by default.
     public var logger: Logger = .disabled
+    /// How the data path lays out its schedule (default ``DataPathScheduleLayout/preferred``; `swapped` is a
+    /// test knob that makes peers take our counter-proposal).
+    public var dataPathScheduleLayout: DataPathScheduleLayout = .preferred
     /// Makes the defaults.
     public init() {}
 }
@@ -22,7 +25,8 @@ extension NANEngine {
         let radio = try await NL80211Radio(runtime: runtime)
         var engineOptions = DiscoveryEngine.Options()
         engineOptions.logger = options.logger.labelled("discovery")
-        let dataPath = try await DataPathTap.make(runtime: runtime, logger: options.logger.labelled("data-path"))
+        let dataPath = try await DataPathTap.make(runtime: runtime, logger: options.logger.labelled("data-path"),
+                                                  scheduleLayout: options.dataPathScheduleLayout)
         return try await run(radio: radio, codec: WireCodec(), options: engineOptions, dataPath: dataPath, body)
     }
 

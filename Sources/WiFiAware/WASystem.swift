@@ -64,6 +64,7 @@ public final class WASystem: Sendable {
         start.masterPreference = options.masterPreference
         var discovery = DiscoveryOptions()
         discovery.logger = options.logger
+        discovery.dataPathScheduleLayout = options.swapsDataPathSchedule ? .swapped : .preferred
         do {
             return try await NANEngine.run(
                 on: chosen, start: start, clusterTimeout: options.clusterTimeout, options: discovery
@@ -238,6 +239,10 @@ public struct WASystemOptions: Sendable {
     /// The caller's logger; the engine's timing trace (one line per radio event) comes at `trace` level.
     /// Disabled by default.
     public var logger: Logger = .disabled
+    /// A test knob: our data-path schedule puts the 5 GHz channel in slot 1 and channel 6 in the other slots,
+    /// the reverse of the usual layout, so a peer shares no slot with it and must take our counter-proposal
+    /// (`WAWARE_DP_SCHEDULE=swapped` in the CLI; needs 5 GHz). Default false.
+    public var swapsDataPathSchedule = false
 
     /// The defaults.
     public init() {}

@@ -70,8 +70,12 @@ actor DataPathEngine {
     /// Receives one line per NAF sent or received and per kernel step (diagnostics); nil for none.
     let trace: (@Sendable (String) -> Void)?
 
-    init(radio: any DataPathRadio, trace: (@Sendable (String) -> Void)? = nil) {
+    /// How our schedule is laid out (``DataPathScheduleLayout/swapped`` forces peers onto the counter path).
+    let scheduleLayout: DataPathScheduleLayout
+
+    init(radio: any DataPathRadio, scheduleLayout: DataPathScheduleLayout = .preferred, trace: (@Sendable (String) -> Void)? = nil) {
         self.radio = radio
+        self.scheduleLayout = scheduleLayout
         self.trace = trace
     }
 
@@ -101,7 +105,7 @@ actor DataPathEngine {
         interface = created
         var chosen: DataPathSchedule?
         for candidate in radio.fiveGHzCandidates + [nil] as [DataPathChannel?] {
-            let schedule = DataPathSchedule.preferred(fiveGHz: candidate)
+            let schedule = scheduleLayout.schedule(fiveGHz: candidate)
             do {
                 try await radio.setLocalSchedule(schedule)
                 trace?("dp local schedule \(schedule.channels) committed \(schedule.committedSlotCount) slots")
@@ -116,7 +120,8 @@ actor DataPathEngine {
         let nmi = radio.localAddress.bytes
         let local = DataPathLocalDevice(
             nmi: radio.localAddress, schedule: chosen ?? .preferred(fiveGHz: nil), deviceCapability: capability,
-            capabilityElements: elements, ndcID: MACAddress(0x50, 0x6f, 0x9a, 0x01, nmi[4], nmi[5]))
+            capabilityElements: elements, ndcID: MACAddress(0x50, 0x6f, 0x9a, 0x01, nmi[4], nmi[5]),
+            usableChannels: [.channel6] + radio.fiveGHzCandidates)
         let table = DataPathNegotiations(local: local, localNDI: created.address)
         negotiations = table
         return table
@@ -315,8 +320,24 @@ actor DataPathEngine {
     // MARK: Actions
 
     private func perform(_ actions: [DataPathAction]) async {
+        /// Data paths ended by a failed schedule change: their later actions are dropped.
+        var abandoned: Set<NDPIdentifier> = []
         for action in actions {
+            if let id = action.dataPath, abandoned.contains(id) { continue }
             switch action {
+            case .changeSchedule(let schedule, let previous, let id):
+                do {
+                    try await radio.setLocalSchedule(schedule)
+                    trace?("dp local schedule \(schedule.channels) committed \(schedule.committedSlotCount) slots (the peer's counter-proposal, \(id))")
+                } catch {
+                    trace?("dp local schedule of the counter-proposal refused: \(error)")
+                    abandoned.insert(id)
+                    guard var table = negotiations else { continue }
+                    table.local.schedule = previous
+                    let actions = table.terminate(id, reason: DataPathEndReason(.kernelFailure, code: .ndlUnacceptable, detail: "\(error)"))
+                    negotiations = table
+                    await perform(actions)
+                }
             case .send(let message, let peer, let ndp):
                 sequence &+= 1
                 let header = ManagementHeader(destination: peer, source: radio.localAddress, bssid: cluster,
@@ -451,4 +472,15 @@ public struct DataPathError: Error, Hashable, Sendable, CustomStringConvertible 
     public static let tooManyDataPaths = DataPathError(description: "too many data paths at once")
     /// The engine has stopped.
     public static let stopped = DataPathError(description: "the data-path engine has stopped")
+}
+
+extension DataPathAction {
+    /// The data path an action is about.
+    var dataPath: NDPIdentifier? {
+        switch self {
+        case .send(_, _, let id), .sendSealed(_, _, _, let id), .changeSchedule(_, _, let id): return id
+        case .requested(let id, _, _), .refused(let id, _, _), .ended(let id, _, _): return id
+        case .establish(let link): return link.id
+        }
+    }
 }

@@ -12,15 +12,18 @@ public struct DataPathLocalDevice: Hashable, Sendable {
     public var capabilityElements: [InformationElement]
     /// The NDC ID we propose.
     public var ndcID: MACAddress
+    /// The channels our radio may put in a schedule: a peer's counter-proposal is taken on these only.
+    public var usableChannels: [DataPathChannel]
 
-    /// Creates the description.
+    /// Creates the description. `usableChannels` defaults to the schedule's own channels.
     public init(nmi: MACAddress, schedule: DataPathSchedule, deviceCapability: DeviceCapabilityAttribute,
-                capabilityElements: [InformationElement], ndcID: MACAddress) {
+                capabilityElements: [InformationElement], ndcID: MACAddress, usableChannels: [DataPathChannel]? = nil) {
         self.nmi = nmi
         self.schedule = schedule
         self.deviceCapability = deviceCapability
         self.capabilityElements = capabilityElements
         self.ndcID = ndcID
+        self.usableChannels = usableChannels ?? schedule.channels
     }
 }
 
@@ -87,16 +90,19 @@ public enum DataPathMessages {
 
     /// Data Path Response (responder → initiator), accepting or rejecting. A `secured` acceptance has status
     /// "continued" (the confirm and the security install follow), as wpa_supplicant 2.12 sends it.
+    /// A `counter` acceptance proposes our schedule instead of the peer's: NDP status "continued" (the
+    /// initiator's confirm must follow) and NDL status "continued", with our availability and NDC.
     public static func response(_ local: DataPathLocalDevice, id: NDPIdentifier, dialogToken: UInt8, responderNDI: MACAddress?,
                                 accepted: Bool, reason: NANReasonCode = .none, interfaceID: InterfaceIdentifier?,
-                                serviceInfo: [UInt8], secured: Bool = false) -> DataPathMessage {
-        let status: NDPStatus = accepted ? (secured ? .continued : .accepted) : .rejected
+                                serviceInfo: [UInt8], secured: Bool = false, counter: Bool = false) -> DataPathMessage {
+        let status: NDPStatus = accepted ? (secured || counter ? .continued : .accepted) : .rejected
         let ndpe = NDPExtensionAttribute(dialogToken: dialogToken, type: .response, status: status, reasonCode: reason,
                                          initiatorNDI: id.initiatorNDI, ndpID: id.ndpID, securityPresent: accepted && secured,
                                          responderNDI: responderNDI,
                                          tlvs: accepted ? tlvs(interfaceID: interfaceID, serviceInfo: serviceInfo) : [])
         guard accepted else { return DataPathMessage(subtype: .dataPathResponse, ndp: .ndpExtension(ndpe)) }
-        let ndl = NDLAttribute(dialogToken: dialogToken, type: .response, status: .accepted, ndcAttributePresent: true)
+        let ndl = NDLAttribute(dialogToken: dialogToken, type: .response, status: counter ? .continued : .accepted,
+                               ndcAttributePresent: true)
         return DataPathMessage(subtype: .dataPathResponse, ndp: .ndpExtension(ndpe), deviceCapability: local.deviceCapability,
                                availability: [local.schedule.availabilityAttribute],
                                ndl: ndl, ndc: local.schedule.ndcAttribute(ndcID: local.ndcID),
@@ -104,14 +110,22 @@ public enum DataPathMessages {
     }
 
     /// Data Path Confirm (initiator → responder). A `secured` acceptance (message 3) has status "continued":
-    /// the responder's security install ends the exchange.
+    /// the responder's security install ends the exchange. The answer to a counter-proposal (`ndc` given, or
+    /// a rejection of one) carries an NDL attribute of type confirm, accepted with the agreed schedule (our
+    /// availability) and the NDC, or rejected with `reason`.
     public static func confirm(_ local: DataPathLocalDevice, id: NDPIdentifier, dialogToken: UInt8, accepted: Bool,
-                               reason: NANReasonCode = .none, secured: Bool = false) -> DataPathMessage {
+                               reason: NANReasonCode = .none, secured: Bool = false, answeringCounter: Bool = false,
+                               ndc: NDCAttribute? = nil) -> DataPathMessage {
         let status: NDPStatus = accepted ? (secured ? .continued : .accepted) : .rejected
         let ndpe = NDPExtensionAttribute(dialogToken: dialogToken, type: .confirm, status: status, reasonCode: reason,
                                          initiatorNDI: id.initiatorNDI, ndpID: id.ndpID, securityPresent: accepted && secured)
+        let ndl = answeringCounter
+            ? NDLAttribute(dialogToken: dialogToken, type: .confirm, status: accepted ? .accepted : .rejected,
+                           reasonCode: accepted ? .none : reason, ndcAttributePresent: accepted && ndc != nil)
+            : nil
         return DataPathMessage(subtype: .dataPathConfirm, ndp: .ndpExtension(ndpe), deviceCapability: local.deviceCapability,
-                               availability: accepted ? [local.schedule.availabilityAttribute] : [])
+                               availability: accepted ? [local.schedule.availabilityAttribute] : [], ndl: ndl,
+                               ndc: accepted ? ndc : nil)
     }
 
     /// Data Path Key Install (responder → initiator, message 4 of a secure data path): status accepted.

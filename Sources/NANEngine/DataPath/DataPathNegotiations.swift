@@ -39,6 +39,10 @@ public enum DataPathAction: Hashable, Sendable {
     /// We refused a peer's request to one of our accepting publishes (a security or resource failure), so
     /// the publisher's side can report it; nothing was set up.
     case refused(NDPIdentifier, publishID: InstanceID, DataPathEndReason)
+    /// We took a peer's counter-proposal: install `schedule` as our local schedule (`NAN_SET_LOCAL_SCHED`)
+    /// before any later action for `ndp`; if the kernel refuses it, put `previous` back in the table and end
+    /// that data path.
+    case changeSchedule(to: DataPathSchedule, from: DataPathSchedule, ndp: NDPIdentifier)
     /// Negotiation done: install the peer schedule and stations (and the key), bring the link up.
     case establish(NDPLink)
     /// The data path is over; undo whatever was set up for it.
@@ -94,6 +98,8 @@ public struct DataPathNegotiations: Sendable {
         /// The key of a secure data path, once the handshake completed.
         var key: NDPInstallableKey?
         var isSecure: Bool
+        /// Responder: our response was a counter-proposal, so the confirm must accept it (NDL confirm).
+        var countered = false
     }
 
     /// At most this many data paths (pending or up) at once.
@@ -254,15 +260,14 @@ public struct DataPathNegotiations: Sendable {
         guard entries.count < maximumEntries else {
             return reject(.resourceLimitation, report: DataPathEndReason(.resourceLimit, code: .resourceLimitation))
         }
+        // A proposal with no slot in common with ours (or an NDL request we cannot take as it is) is
+        // answered with a counter-proposal: our schedule, which the initiator accepts in its confirm.
         let peerAvailability = PeerAvailability(message.availability)
-        guard !peerAvailability.commonSlots(with: local.schedule).isEmpty else {
-            return reject(.ndlUnacceptable, report: DataPathEndReason(.protocolError, code: .ndlUnacceptable,
-                                                                     detail: "no slot in common with the peer's schedule"))
-        }
+        let counter = peerAvailability.commonSlots(with: local.schedule).isEmpty
         let (iid, info) = DataPathMessages.peerExtras(ndp)
         var response = DataPathMessages.response(local, id: id, dialogToken: ndp.dialogToken, responderNDI: localNDI, accepted: true,
                                                  interfaceID: interfaceID, serviceInfo: responseServiceInfo[publishID] ?? [],
-                                                 secured: exchange != nil)
+                                                 secured: exchange != nil, counter: counter)
         var outgoing = Outgoing(message: response, body: nil)
         if var kx = exchange {
             do throws(NDPSecurityError) {
@@ -278,7 +283,8 @@ public struct DataPathNegotiations: Sendable {
                             peerCommittedDW: message.deviceCapability?.committedDWInfo ?? 0x0001,
                             peerElements: message.elementContainer?.elements ?? [], peerInterfaceID: iid,
                             peerServiceInfo: info, deadline: now.advanced(by: setupTimeout), lastSent: outgoing,
-                            lastPeerBody: exchange != nil ? body : nil, keyExchange: exchange, isSecure: exchange != nil)
+                            lastPeerBody: exchange != nil ? body : nil, keyExchange: exchange, isSecure: exchange != nil,
+                            countered: counter)
         return [.requested(id, publishID: publishID, serviceInfo: info), Self.send(outgoing, id)]
     }
 
@@ -293,10 +299,12 @@ public struct DataPathNegotiations: Sendable {
         guard ndp.status != .rejected else {
             return drop(id, reason: DataPathEndReason(.rejected, code: ndp.reasonCode))
         }
-        guard ndp.status == .accepted || entry.isSecure else {
-            // Continued on an open data path: a counter-proposal we do not do.
-            return terminate(id, reason: DataPathEndReason(.protocolError, code: .ndpRejected))
+        // NDP status "continued" on an open data path only says our confirm must follow (wpa_supplicant 2.12
+        // answers so when the request asks for a confirm); the schedule's verdict is the NDL status.
+        if let ndl = message.ndl, ndl.status == .rejected {
+            return drop(id, reason: DataPathEndReason(.rejected, code: ndl.reasonCode))
         }
+        let countered = message.ndl?.status == .continued
         guard let responderNDI = ndp.responderNDI, responderNDI != .zero, !responderNDI.isBroadcast else {
             return terminate(id, reason: DataPathEndReason(.protocolError, code: .invalidParameters))
         }
@@ -311,11 +319,26 @@ public struct DataPathNegotiations: Sendable {
             entry.keyExchange = kx
         }
         let availability = PeerAvailability(message.availability)
-        guard !availability.commonSlots(with: local.schedule).isEmpty else {
-            let confirm = DataPathMessages.confirm(local, id: id, dialogToken: entry.dialogToken, accepted: false,
-                                                   reason: .ndlUnacceptable)
-            return [.send(confirm, to: id.peer, ndp: id)] + drop(id, reason: DataPathEndReason(.protocolError, code: .ndlUnacceptable))
+        var scheduleChange: [DataPathAction] = []
+        if availability.commonSlots(with: local.schedule).isEmpty {
+            // A counter-proposal we can only take by changing our schedule: done when no other data path
+            // depends on the schedule we have, and the peer's slots use channels our radio can take.
+            let previous = local.schedule
+            guard countered, entries.keys.allSatisfy({ $0 == id }),
+                  let adopted = DataPathSchedule.adopting(availability, usable: local.usableChannels, after: previous.sequenceID),
+                  !availability.commonSlots(with: adopted).isEmpty else {
+                let confirm = DataPathMessages.confirm(local, id: id, dialogToken: entry.dialogToken, accepted: false,
+                                                       reason: .ndlUnacceptable, answeringCounter: countered)
+                return [.send(confirm, to: id.peer, ndp: id)] + drop(id, reason: DataPathEndReason(.protocolError, code: .ndlUnacceptable))
+            }
+            local.schedule = adopted
+            scheduleChange = [.changeSchedule(to: adopted, from: previous, ndp: id)]
         }
+        // The answer to a counter-proposal names the NDC: the peer's ID, in the first slot we now share.
+        let agreedNDC = countered ? availability.commonSlots(with: local.schedule).first.map { slot in
+            NDCAttribute(ndcID: message.ndc?.ndcID ?? local.ndcID, selected: true,
+                         schedule: [ScheduleEntry(mapID: DataPathSchedule.mapID, timeBitmap: DataPathSchedule.timeBitmap([slot]))])
+        } : nil
         let (iid, info) = DataPathMessages.peerExtras(ndp)
         entry.peerNDI = responderNDI
         entry.peerAvailability = message.availability
@@ -324,12 +347,14 @@ public struct DataPathNegotiations: Sendable {
         entry.peerInterfaceID = iid
         entry.peerServiceInfo = info
         if var kx = entry.keyExchange {
-            var confirm = DataPathMessages.confirm(local, id: id, dialogToken: entry.dialogToken, accepted: true, secured: true)
+            var confirm = DataPathMessages.confirm(local, id: id, dialogToken: entry.dialogToken, accepted: true, secured: true,
+                                                   answeringCounter: countered, ndc: agreedNDC)
             let outgoing: Outgoing
             do throws(NDPSecurityError) {
                 try kx.confirmAttributes().apply(to: &confirm)
                 outgoing = Outgoing(message: confirm, body: try Self.sealed(confirm, by: &kx))
             } catch {
+                if case .changeSchedule(_, let previous, _)? = scheduleChange.first { local.schedule = previous }
                 return fail(error)
             }
             entry.keyExchange = kx
@@ -337,14 +362,16 @@ public struct DataPathNegotiations: Sendable {
             entry.lastSent = outgoing
             entry.lastPeerBody = body
             entries[id] = entry
-            return [Self.send(outgoing, id)]
+            return scheduleChange + [Self.send(outgoing, id)]
         }
         entry.phase = .established
         entry.deadline = nil
         entry.lastSent = nil
         entries[id] = entry
-        let confirm = DataPathMessages.confirm(local, id: id, dialogToken: entry.dialogToken, accepted: true)
-        return [.send(confirm, to: id.peer, ndp: id), .establish(link(id, entry, peerNDI: responderNDI, availability: availability))]
+        let confirm = DataPathMessages.confirm(local, id: id, dialogToken: entry.dialogToken, accepted: true,
+                                               answeringCounter: countered, ndc: agreedNDC)
+        return scheduleChange
+            + [.send(confirm, to: id.peer, ndp: id), .establish(link(id, entry, peerNDI: responderNDI, availability: availability))]
     }
 
     private mutating func receiveConfirm(_ message: DataPathMessage, body: [UInt8]?, id: NDPIdentifier) -> [DataPathAction] {
@@ -355,8 +382,18 @@ public struct DataPathNegotiations: Sendable {
             return [Self.send(install, id)]
         }
         guard entry.phase == .responseSent else { return [] }
-        guard ndp.status != .rejected, ndp.status == .accepted || entry.isSecure else {
-            return drop(id, reason: DataPathEndReason(.rejected, code: ndp.reasonCode))
+        guard ndp.status != .rejected, ndp.status == .accepted || entry.isSecure, message.ndl?.status != .rejected else {
+            let code = ndp.status == .rejected ? ndp.reasonCode : message.ndl?.reasonCode ?? ndp.reasonCode
+            return drop(id, reason: DataPathEndReason(.rejected, code: code))
+        }
+        if entry.countered {
+            // Our counter-proposal stands only if the confirm takes it: an NDL confirm, accepted, with an
+            // availability that shares slots with ours. Anything else ends the setup.
+            guard let ndl = message.ndl, ndl.type == .confirm, ndl.status == .accepted, ndl.dialogToken == entry.dialogToken,
+                  !PeerAvailability(message.availability).commonSlots(with: local.schedule).isEmpty else {
+                return terminate(id, reason: DataPathEndReason(.protocolError, code: .ndlUnacceptable,
+                                                               detail: "the confirm did not take our counter-proposal"))
+            }
         }
         if !message.availability.isEmpty { entry.peerAvailability = message.availability }
         var actions: [DataPathAction] = []

@@ -39,6 +39,41 @@ public struct DataPathSchedule: Hashable, Sendable {
         return DataPathSchedule(channels: [.channel6, fiveGHz], slots: slots)
     }
 
+    /// The channels of ``preferred(fiveGHz:)`` in other slots: `fiveGHz` in slot 1 and channel 6 in every other
+    /// slot outside the DWs. It shares no slot with a peer that uses the preferred layout on the same 5 GHz
+    /// channel, so that peer must take our counter-proposal: a knob for testing the counter path
+    /// (`WAWARE_DP_SCHEDULE=swapped`). Without a 5 GHz channel it is the preferred 2.4 GHz schedule.
+    public static func swapped(fiveGHz: DataPathChannel?) -> DataPathSchedule {
+        guard let fiveGHz else { return preferred(fiveGHz: nil) }
+        var slots = [Int?](repeating: nil, count: slotCount)
+        slots[1] = 1
+        for slot in 2..<slotCount where !discoveryWindowSlots.contains(slot) { slots[slot] = 0 }
+        return DataPathSchedule(channels: [.channel6, fiveGHz], slots: slots)
+    }
+
+    /// Our schedule after taking a peer's counter-proposal: the peer's committed channel in each slot
+    /// outside the DWs where it commits one of `usable` (matched by frequency), with the next sequence ID
+    /// after `previous`; nil when no such slot is left.
+    public static func adopting(_ peer: PeerAvailability, usable: [DataPathChannel], after previous: UInt8) -> DataPathSchedule? {
+        var channels: [DataPathChannel] = []
+        var slots = [Int?](repeating: nil, count: slotCount)
+        for slot in 0..<slotCount where !discoveryWindowSlots.contains(slot) {
+            for map in peer.maps {
+                guard let position = map.slots[slot], peer.channels.indices.contains(position),
+                      let channel = usable.first(where: { $0.frequency == peer.channels[position].channel.frequency }) else { continue }
+                if let known = channels.firstIndex(of: channel) {
+                    slots[slot] = known
+                } else {
+                    channels.append(channel)
+                    slots[slot] = channels.count - 1
+                }
+                break
+            }
+        }
+        guard !channels.isEmpty else { return nil }
+        return DataPathSchedule(channels: channels, slots: slots, sequenceID: previous == .max ? 1 : previous + 1)
+    }
+
     /// The slots committed on the channel at `position`.
     public func slots(of position: Int) -> [Int] {
         (0..<Self.slotCount).filter { slots.indices.contains($0) && slots[$0] == position }

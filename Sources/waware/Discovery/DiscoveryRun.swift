@@ -18,6 +18,7 @@ enum DiscoveryRun {
         var options = WASystemOptions()
         options.masterPreference = masterPreference
         options.logger = Diagnostics.logger()
+        options.swapsDataPathSchedule = Diagnostics.swapsDataPathSchedule()
         return try await WASystem.run(adapter: report.phy, options: options) { system in
             try await body(system, report)
         }

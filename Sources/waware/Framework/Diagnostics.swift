@@ -16,6 +16,12 @@ enum Diagnostics {
         }
     }
 
+    /// `WAWARE_DP_SCHEDULE=swapped`: a test knob (docs/data-path.md) that lays our data-path schedule out so
+    /// that peers must take our counter-proposal.
+    static func swapsDataPathSchedule(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        environment["WAWARE_DP_SCHEDULE"] == "swapped"
+    }
+
     /// The logger handed to the libraries: trace lines on standard error with `WAWARE_TRACE=1`, else none.
     static func logger(environment: [String: String] = ProcessInfo.processInfo.environment) -> Logger {
         guard environment["WAWARE_TRACE"] == "1" else { return .disabled }

@@ -15,6 +15,9 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         set { deliverTo.withLock { $0 = newValue } }
     }
     var failStations = false
+    /// Every schedule installed, in order; with `refuseLaterSchedules`, only the first is taken.
+    let schedules = Mutex<[DataPathSchedule]>([])
+    var refuseLaterSchedules = false
     /// Keys installed per peer NDI, and the NDI stations authorized (only after their key, if secure).
     let security = Mutex<(keys: [MACAddress: DataPathPairwiseKey], authorized: Set<MACAddress>, authorizedBeforeKey: Bool)>(([:], [], false))
 
@@ -38,7 +41,11 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         return DataInterface(name: "nan0data", index: 7, address: ndi)
     }
     func removeDataInterface(_ interface: DataInterface) async { state.withLock { $0.interfaces -= 1 } }
-    func setLocalSchedule(_ schedule: DataPathSchedule) async throws { state.withLock { $0.schedule = true } }
+    func setLocalSchedule(_ schedule: DataPathSchedule) async throws {
+        if refuseLaterSchedules, !schedules.withLock(\.isEmpty) { throw DataPathError(description: "EINVAL") }
+        schedules.withLock { $0.append(schedule) }
+        state.withLock { $0.schedule = true }
+    }
     func clearLocalSchedule() async { state.withLock { $0.schedule = false } }
     func addPeer(_ link: NDPLink) async throws {
         if failStations { throw DataPathError.stopped }
@@ -77,10 +84,10 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
     let nmiA = MACAddress(0x42, 0, 0, 0, 0, 0)
     let nmiB = MACAddress(0x42, 0, 0, 0, 1, 0)
 
-    private func pair() -> (DataPathEngine, DataPathEngine, FakeDataPathRadio, FakeDataPathRadio) {
+    private func pair(layoutA: DataPathScheduleLayout = .preferred) -> (DataPathEngine, DataPathEngine, FakeDataPathRadio, FakeDataPathRadio) {
         let radioA = FakeDataPathRadio(nmi: nmiA, ndi: MACAddress(0x52, 0, 0, 0, 0, 0))
         let radioB = FakeDataPathRadio(nmi: nmiB, ndi: MACAddress(0x52, 0, 0, 0, 1, 0))
-        let a = DataPathEngine(radio: radioA)
+        let a = DataPathEngine(radio: radioA, scheduleLayout: layoutA)
         let b = DataPathEngine(radio: radioB)
         // Deliver asynchronously, as the air does.
         radioA.deliver = { bytes in Task { await b.handle(.frameReceived(bytes: bytes)) } }
@@ -223,6 +230,52 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         let phasesA = await a.negotiations?.phases, phasesB = await b.negotiations?.phases
         #expect(phasesA?.isEmpty == true && phasesB?.isEmpty == true)
         #expect(radioA.security.withLock { $0.keys.isEmpty && $0.authorized.isEmpty })
+        await a.shutDown()
+        await b.shutDown()
+        #expect(!radioA.leftovers && !radioB.leftovers)
+    }
+
+    @Test func aRequesterTakesASwappedPublishersCounterProposalAndBothConnect() async throws {
+        let (a, b, radioA, radioB) = pair(layoutA: .swapped)
+        let accepted = try await a.accept(publishID: InstanceID(1))
+        let (id, events) = try await b.request(to: nmiA, publishID: InstanceID(1))
+        var bIterator = events.makeAsyncIterator()
+        guard case .connected = await bIterator.next() else { Issue.record("B not connected"); return }
+        var aIterator = accepted.makeAsyncIterator()
+        guard case .requested = await aIterator.next(), case .connected = await aIterator.next() else {
+            Issue.record("A not connected"); return
+        }
+        // B installed its preferred schedule, then the one it agreed to: A's, slot for slot.
+        let installed = radioB.schedules.withLock { $0 }
+        #expect(installed.count == 2 && radioA.schedules.withLock(\.count) == 1)
+        let agreed = try #require(installed.last)
+        let swapped = DataPathSchedule.swapped(fiveGHz: .channel149)
+        #expect((0..<32).allSatisfy { agreed.slots[$0].map { agreed.channels[$0] } == swapped.slots[$0].map { swapped.channels[$0] } })
+        await b.end(id)
+        guard case .terminated = await bIterator.next(), case .terminated = await aIterator.next() else {
+            Issue.record("not ended"); return
+        }
+        await a.shutDown()
+        await b.shutDown()
+        #expect(!radioA.leftovers && !radioB.leftovers)
+    }
+
+    @Test func aCounterProposalTheKernelRefusesEndsTheSetupOnBothSides() async throws {
+        let (a, b, radioA, radioB) = pair(layoutA: .swapped)
+        radioB.refuseLaterSchedules = true
+        let accepted = try await a.accept(publishID: InstanceID(1))
+        let (_, events) = try await b.request(to: nmiA, publishID: InstanceID(1))
+        var bIterator = events.makeAsyncIterator()
+        guard case .terminated(_, let reason) = await bIterator.next() else { Issue.record("B not ended"); return }
+        #expect(reason.kind == .kernelFailure)
+        var aIterator = accepted.makeAsyncIterator()
+        guard case .requested = await aIterator.next(), case .terminated(_, let peerReason) = await aIterator.next() else {
+            Issue.record("A not ended"); return
+        }
+        #expect(peerReason.kind == .peerRequest)
+        #expect(await b.negotiations?.local.schedule == .preferred(fiveGHz: .channel149))
+        let phasesA = await a.negotiations?.phases, phasesB = await b.negotiations?.phases
+        #expect(phasesA?.isEmpty == true && phasesB?.isEmpty == true)
         await a.shutDown()
         await b.shutDown()
         #expect(!radioA.leftovers && !radioB.leftovers)

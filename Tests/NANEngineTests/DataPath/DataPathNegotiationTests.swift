@@ -181,3 +181,162 @@ private func begin(_ table: inout DataPathNegotiations, publish: UInt8, info: [U
 extension NDPIdentifier {
     func with(peer: MACAddress) -> NDPIdentifier { NDPIdentifier(peer: peer, initiatorNDI: initiatorNDI, ndpID: ndpID) }
 }
+
+/// wpa_supplicant 2.12's open response (../shared/fixtures/wpa_supplicant-2.12/open-ndp-naf-data-path-response-01.hex):
+/// NDP status "continued" (its request asked for a confirm), NDL status accepted.
+private let wpaOpenResponse = "d0000000420000000100420000000000506f9a01ee4000000409506f9a18060f09000049041417220000082a02000003291b000101005200000001000110520000000000010700506f9a02ddeeff124c000131000e00e1121800040e00000011512000000e00e112180004f0ffffff11800100012700ea029151ff0700730f000074030000750300007c0f00007d1f00007e0300007f03000080210000130f00ae4efbdc99890101180004020000001406000111001419001d2b00002d1a72101bffff000000000000000000000100000000000000000000bf0cfa048003aaaa0000aaaa0000"
+
+/// A responder whose schedule is laid out the other way round (5 GHz in slot 1, channel 6 elsewhere).
+private func swappedDevice(_ nmi: MACAddress) -> DataPathLocalDevice {
+    var local = device(nmi)
+    local.schedule = .swapped(fiveGHz: .channel149)
+    return local
+}
+
+private func changes(_ actions: [DataPathAction]) -> [DataPathSchedule] {
+    actions.compactMap { if case .changeSchedule(let to, _, _) = $0 { return to } else { return nil } }
+}
+
+@Suite struct CounterProposalTests {
+    let now = ContinuousClock.now
+
+    /// Request, counter and confirm between a preferred initiator and a swapped responder; the initiator's
+    /// actions on the counter are returned with the frames.
+    private func counterRun() throws -> (initiator: DataPathNegotiations, responder: DataPathNegotiations, id: NDPIdentifier,
+                                         request: DataPathMessage, counter: DataPathMessage, onCounter: [DataPathAction]) {
+        var initiator = DataPathNegotiations(local: device(subscriberNMI), localNDI: subscriberNDI)
+        var responder = DataPathNegotiations(local: swappedDevice(publisherNMI), localNDI: publisherNDI)
+        responder.acceptingPublishes = [InstanceID(3)]
+        let (id, start) = try begin(&initiator, publish: 3, info: [], now: now)
+        let request = try overTheAir(try #require(sends(start).first))
+        let answer = responder.receive(request, from: subscriberNMI, now: now)
+        guard case .requested = answer.first else { throw NANWireError(.notThisFrame, at: 0, "no request reported") }
+        let counter = try overTheAir(try #require(sends(answer).first))
+        let onCounter = initiator.receive(counter, from: publisherNMI, now: now)
+        return (initiator, responder, id, request, counter, onCounter)
+    }
+
+    @Test func aResponderWithNoSlotInCommonCountersWithItsOwnSchedule() throws {
+        let run = try counterRun()
+        let counter = run.counter
+        #expect(counter.ndp.status == .continued && counter.ndp.responderNDI == publisherNDI)
+        let ndl = try #require(counter.ndl)
+        #expect(ndl.type == .response && ndl.status == .continued && ndl.ndcAttributePresent)
+        #expect(counter.ndc != nil)
+        #expect(counter.availability == [DataPathSchedule.swapped(fiveGHz: .channel149).availabilityAttribute])
+        #expect(run.responder.phases.values.first == .responseSent)
+    }
+
+    @Test func theInitiatorTakesTheCounterAndConfirmsTheAgreedSchedule() throws {
+        var run = try counterRun()
+        let adopted = try #require(changes(run.onCounter).first)
+        guard case .changeSchedule = run.onCounter.first else { Issue.record("the schedule must change before the confirm goes out"); return }
+        #expect(adopted.slots == DataPathSchedule.swapped(fiveGHz: .channel149).slots.map { $0.map { $0 == 0 ? 1 : 0 } })
+        #expect(adopted.channels == [.channel149, .channel6] && adopted.sequenceID == 2)
+        #expect(run.initiator.local.schedule == adopted)
+        let confirm = try overTheAir(try #require(sends(run.onCounter).first))
+        let ndl = try #require(confirm.ndl)
+        #expect(confirm.ndp.status == .accepted && ndl.type == .confirm && ndl.status == .accepted && ndl.ndcAttributePresent)
+        #expect(confirm.ndc?.ndcID == run.counter.ndc?.ndcID)
+        #expect(confirm.availability == [adopted.availabilityAttribute])
+        guard case .establish(let initiatorLink) = run.onCounter.last else { Issue.record("initiator not established"); return }
+        #expect(initiatorLink.peerAvailability.commonSlots(with: adopted).count == 30)
+        let afterConfirm = run.responder.receive(confirm, from: subscriberNMI, now: now)
+        guard case .establish(let responderLink) = afterConfirm.first else { Issue.record("responder not established"); return }
+        #expect(responderLink.peerAvailability.commonSlots(with: run.responder.local.schedule).count == 30)
+        #expect(run.initiator.phases[run.id] == .established && run.responder.phases[run.id.with(peer: subscriberNMI)] == .established)
+    }
+
+    @Test func aCounterWhileAnotherDataPathNeedsOurScheduleIsRejectedInTheConfirm() throws {
+        var initiator = DataPathNegotiations(local: device(subscriberNMI), localNDI: subscriberNDI)
+        var responder = DataPathNegotiations(local: swappedDevice(publisherNMI), localNDI: publisherNDI)
+        responder.acceptingPublishes = [InstanceID(3)]
+        // A data path to someone else is being set up on our present schedule.
+        _ = try initiator.initiate(to: MACAddress(0x42, 7, 7, 7, 7, 7), publishID: InstanceID(1), serviceInfo: [], now: now)
+        let (id, start) = try begin(&initiator, publish: 3, info: [], now: now)
+        let counter = try overTheAir(sends(responder.receive(try overTheAir(sends(start)[0]), from: subscriberNMI, now: now))[0])
+        let actions = initiator.receive(counter, from: publisherNMI, now: now)
+        #expect(changes(actions).isEmpty && initiator.local.schedule == .preferred(fiveGHz: .channel149))
+        let refusal = try overTheAir(try #require(sends(actions).first))
+        #expect(refusal.ndp.status == .rejected && refusal.ndl?.type == .confirm && refusal.ndl?.status == .rejected)
+        #expect(refusal.ndl?.reasonCode == .ndlUnacceptable && refusal.availability.isEmpty)
+        guard case .ended(_, let reason, false) = actions.last else { Issue.record("initiator did not end"); return }
+        #expect(reason.code == .ndlUnacceptable && initiator.phases[id] == nil)
+        let ended = responder.receive(refusal, from: subscriberNMI, now: now)
+        guard case .ended(_, let peerReason, false) = ended.first else { Issue.record("responder did not end"); return }
+        #expect(peerReason.kind == .rejected && responder.phases.isEmpty)
+    }
+
+    @Test func aConfirmThatDoesNotTakeTheCounterEndsTheSetupAndLeavesNothing() throws {
+        let run = try counterRun()
+        let id = run.id.with(peer: subscriberNMI)
+        let agreed = try overTheAir(try #require(sends(run.onCounter).first))
+        // No NDL attribute; an NDL of the wrong type; another dialog token; an availability with no common slot.
+        var bare = agreed
+        bare.ndl = nil
+        var wrongType = agreed
+        wrongType.ndl?.type = .response
+        var otherToken = agreed
+        otherToken.ndl?.dialogToken &+= 1
+        var noCommon = agreed
+        noCommon.availability = [DataPathSchedule.preferred(fiveGHz: .channel149).availabilityAttribute]
+        for hostile in [bare, wrongType, otherToken, noCommon] {
+            var responder = run.responder
+            let actions = responder.receive(try overTheAir(hostile), from: subscriberNMI, now: now)
+            #expect(sends(actions).first?.subtype == .dataPathTermination)
+            guard case .ended(_, let reason, false) = actions.last else { Issue.record("responder did not end"); continue }
+            #expect(reason.code == .ndlUnacceptable && responder.phases[id] == nil)
+        }
+    }
+
+    @Test func repeatedStrayAndLateCounterFramesChangeNothing() throws {
+        var run = try counterRun()
+        // The request again: the same counter again, one entry.
+        let again = run.responder.receive(run.request, from: subscriberNMI, now: now)
+        #expect(sends(again).first == run.counter && run.responder.phases.count == 1)
+        // The counter again after the initiator took it: it is up and stays so, with no second change.
+        let repeated = run.initiator.receive(run.counter, from: publisherNMI, now: now)
+        #expect(repeated.isEmpty && run.initiator.phases[run.id] == .established)
+        // A counter with another dialog token, or from a stranger, to a fresh initiator: nothing.
+        var fresh = DataPathNegotiations(local: device(subscriberNMI), localNDI: subscriberNDI)
+        let (freshID, _) = try begin(&fresh, publish: 3, info: [], now: now)
+        var stray = run.counter
+        stray.ndl?.dialogToken &+= 1
+        if case .ndpExtension(var ndpe) = stray.ndp { ndpe.dialogToken &+= 1; stray.ndp = .ndpExtension(ndpe) }
+        #expect(fresh.receive(stray, from: publisherNMI, now: now).isEmpty)
+        #expect(fresh.receive(run.counter, from: MACAddress(0x42, 9, 9, 9, 9, 9), now: now).isEmpty)
+        #expect(fresh.phases == [freshID: .requestSent] && fresh.local.schedule == .preferred(fiveGHz: .channel149))
+        // Setups that never finish still expire on both sides.
+        #expect(fresh.tick(now: now.advanced(by: .seconds(600))).contains { if case .ended = $0 { return true } else { return false } })
+        var responder = try counterRun().responder
+        _ = responder.tick(now: now.advanced(by: .seconds(600)))
+        #expect(fresh.phases.isEmpty && responder.phases.isEmpty)
+    }
+
+    @Test func anNDLRejectionInTheResponseEndsTheSetup() throws {
+        var run = try counterRun()
+        var initiator = DataPathNegotiations(local: device(subscriberNMI), localNDI: subscriberNDI)
+        _ = try begin(&initiator, publish: 3, info: [], now: now)
+        var rejected = run.counter
+        rejected.ndl?.status = .rejected
+        rejected.ndl?.reasonCode = .qosUnacceptable
+        let actions = initiator.receive(try overTheAir(rejected), from: publisherNMI, now: now)
+        guard case .ended(_, let reason, false) = actions.first else { Issue.record("not ended"); return }
+        #expect(reason.kind == .rejected && reason.code == .qosUnacceptable && initiator.phases.isEmpty)
+        _ = run.responder.tick(now: now.advanced(by: .seconds(600)))
+        #expect(run.responder.phases.isEmpty)
+    }
+
+    @Test func wpaSupplicantsOpenResponseWithStatusContinuedIsConfirmed() throws {
+        var initiator = DataPathNegotiations(local: device(subscriberNMI), localNDI: subscriberNDI)
+        let (id, _) = try begin(&initiator, publish: 1, info: [], now: now)
+        let (source, response) = try message(wpaOpenResponse)
+        #expect(response.ndp.status == .continued && response.ndl?.status == .accepted)
+        let actions = initiator.receive(response, from: source, now: now)
+        let confirm = try #require(sends(actions).first)
+        #expect(confirm.subtype == .dataPathConfirm && confirm.ndp.status == .accepted && confirm.ndl == nil)
+        guard case .establish(let link) = actions.last else { Issue.record("not established"); return }
+        #expect(link.peerNDI == publisherNDI && link.peerServiceInfo == [0xdd, 0xee, 0xff])
+        #expect(changes(actions).isEmpty && initiator.phases[id] == .established)
+    }
+}

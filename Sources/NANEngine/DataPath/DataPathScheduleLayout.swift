@@ -1,0 +1,19 @@
+public import NANWire
+
+/// How the data-path engine lays out its committed schedule over the slots.
+public enum DataPathScheduleLayout: String, Hashable, Sendable, CaseIterable {
+    /// ``NANWire/DataPathSchedule/preferred(fiveGHz:)``: channel 6 in slot 1, the 5 GHz channel in the others.
+    case preferred
+    /// ``NANWire/DataPathSchedule/swapped(fiveGHz:)``: the same channels in other slots, so a peer with the
+    /// preferred layout shares no slot with us and must take our counter-proposal. For testing the counter
+    /// path (needs a 5 GHz channel).
+    case swapped
+
+    /// The schedule of this layout with `fiveGHz` (nil: 2.4 GHz only).
+    public func schedule(fiveGHz: DataPathChannel?) -> DataPathSchedule {
+        switch self {
+        case .preferred: return .preferred(fiveGHz: fiveGHz)
+        case .swapped: return .swapped(fiveGHz: fiveGHz)
+        }
+    }
+}

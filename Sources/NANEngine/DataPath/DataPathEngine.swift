@@ -99,7 +99,14 @@ actor DataPathEngine {
         if let negotiations { return negotiations }
         if let activation {
             self.activation = nil
-            try await activation()
+            do {
+                try await activation()
+            } catch {
+                // Not registered (the kernel refused a frame registration): the next use tries again
+                // instead of running an engine that hears nothing.
+                self.activation = activation
+                throw error
+            }
         }
         let created = try await radio.createDataInterface()
         interface = created

@@ -1,0 +1,250 @@
+internal import Glibc
+internal import Synchronization
+
+/// Why a stream-socket call failed: the call, its errno (when a system call failed) and what it was for.
+public struct StreamSocketError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The system call or step (`connect`, `recv`, `timeout`, `cancelled`).
+    public var call: String
+    /// The errno of a failed system call.
+    public var errno: Errno?
+    /// What was being done.
+    public var detail: String?
+
+    /// Creates an error.
+    public init(call: String, errno: Errno?, detail: String? = nil) {
+        self.call = call
+        self.errno = errno
+        self.detail = detail
+    }
+
+    /// The socket was cancelled (``StreamSocket/cancel()``) while a call waited on it.
+    public static func cancelled(_ detail: String? = nil) -> StreamSocketError {
+        StreamSocketError(call: "cancelled", errno: nil, detail: detail)
+    }
+
+    /// Whether the socket was cancelled locally.
+    public var isCancelled: Bool { call == "cancelled" }
+
+    /// Whether the peer refused, reset, or is unreachable (nothing listens there, or the link is gone).
+    public var isPeerUnreachable: Bool {
+        guard let errno else { return call == "timeout" }
+        return [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, ETIMEDOUT, ECONNRESET, EPIPE, EADDRNOTAVAIL]
+            .contains(errno.rawValue)
+    }
+
+    /// `connect: Connection refused (ECONNREFUSED) ([fe80::1%nan0data]:7000)`.
+    public var description: String {
+        var text = call
+        if let errno { text += ": \(errno)" }
+        if let detail { text += " (\(detail))" }
+        return text
+    }
+}
+
+/// A TCP socket over IPv6 (a listener, or one connected stream), the one stream-socket type of the
+/// package: connections over NAN data paths (plain or under TLS) use it.
+///
+/// The descriptor is non-blocking; every call that waits does so on a Dispatch thread (``BlockingWork``),
+/// never on Swift's cooperative pool, in slices of 200 ms. ``cancel()`` (or cancelling the waiting task)
+/// shuts the socket down and ends every wait with ``StreamSocketError/cancelled(_:)``. The descriptor is
+/// closed when the object is released, never while a call may still use it.
+///
+/// Flow control is the kernel's: ``send(_:)`` returns when every byte is in the socket's send buffer, so
+/// a sender waits while the peer does not read, and nothing is queued in user space.
+public final class StreamSocket: @unchecked Sendable, CustomStringConvertible {
+    let descriptor: Int32
+    private let cancelled = Atomic<Bool>(false)
+    /// The local port of a listener (where peers connect); 0 for a connected socket.
+    public let localPort: UInt16
+    /// The peer, for a connected socket.
+    public let peer: LinkLocalEndpoint?
+
+    private init(descriptor: Int32, peer: LinkLocalEndpoint?) {
+        self.descriptor = descriptor
+        self.peer = peer
+        var address = sockaddr_in6()
+        var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
+        let ok = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        localPort = ok == 0 ? UInt16(bigEndian: address.sin6_port) : 0
+    }
+
+    deinit { close(descriptor) }
+
+    /// `listener :7000` or `stream [fe80::1%nan0data]:7000`.
+    public var description: String {
+        peer.map { "stream \($0)" } ?? "listener :\(localPort)"
+    }
+
+    private static func makeDescriptor() throws(StreamSocketError) -> Int32 {
+        let fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard fd >= 0 else { throw StreamSocketError(call: "socket", errno: .current) }
+        return fd
+    }
+
+    /// A TCP listener on every IPv6 address of this network namespace (link-local ones included) at
+    /// `port` (0: a port the kernel picks; read it in ``localPort``).
+    public static func listen(port: UInt16 = 0, backlog: Int32 = 16) throws(StreamSocketError) -> StreamSocket {
+        let fd = try makeDescriptor()
+        var one: Int32 = 1
+        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in6()
+        address.sin6_family = sa_family_t(AF_INET6)
+        address.sin6_port = port.bigEndian
+        address.sin6_addr = in6addr_any
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+        }
+        guard bound == 0 else {
+            let error = StreamSocketError(call: "bind", errno: .current, detail: "port \(port)")
+            close(fd)
+            throw error
+        }
+        guard Glibc.listen(fd, backlog) == 0 else {
+            let error = StreamSocketError(call: "listen", errno: .current, detail: "port \(port)")
+            close(fd)
+            throw error
+        }
+        return StreamSocket(descriptor: fd, peer: nil)
+    }
+
+    /// A TCP connection to `endpoint`, given up after `timeout` (`timeout` error) or when the task is
+    /// cancelled.
+    public static func connect(to endpoint: LinkLocalEndpoint, timeout: Duration) async throws(StreamSocketError) -> StreamSocket {
+        let fd = try makeDescriptor()
+        let address: sockaddr_in6
+        do { address = try endpoint.socketAddress() } catch {
+            close(fd)
+            throw StreamSocketError(call: error.call, errno: error.errno, detail: error.detail)
+        }
+        let socket = StreamSocket(descriptor: fd, peer: endpoint)
+        var target = address
+        let started = withUnsafePointer(to: &target) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+        }
+        if started != 0 && Errno.current.rawValue != EINPROGRESS {
+            throw StreamSocketError(call: "connect", errno: .current, detail: "\(endpoint)")
+        }
+        try await socket.waitFor(readable: false, timeout: timeout, what: "connect to \(endpoint)")
+        var code: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        _ = getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length)
+        guard code == 0 else { throw StreamSocketError(call: "connect", errno: Errno(rawValue: code), detail: "\(endpoint)") }
+        return socket
+    }
+
+    /// The next connection and its peer (address, interface, port). Waits until one comes or the
+    /// listener is cancelled.
+    public func accept() async throws(StreamSocketError) -> StreamSocket {
+        while true {
+            try await waitFor(readable: true, timeout: nil, what: "accept")
+            var address = sockaddr_in6()
+            var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
+            let fd = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Glibc.accept(descriptor, $0, &length)
+                }
+            }
+            if fd < 0 {
+                if [EAGAIN, EINTR, ECONNABORTED].contains(Errno.current.rawValue) { continue }
+                if cancelled.load(ordering: .acquiring) { throw .cancelled("accept") }
+                throw StreamSocketError(call: "accept", errno: .current)
+            }
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            return StreamSocket(descriptor: fd, peer: Self.endpoint(of: address))
+        }
+    }
+
+    private static func endpoint(of address: sockaddr_in6) -> LinkLocalEndpoint {
+        var a = address
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        _ = inet_ntop(AF_INET6, &a.sin6_addr, &text, socklen_t(text.count))
+        var name = [CChar](repeating: 0, count: Int(IF_NAMESIZE) + 1)
+        let interface = a.sin6_scope_id != 0 && if_indextoname(a.sin6_scope_id, &name) != nil
+            ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        return LinkLocalEndpoint(address: String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
+                                 interface: interface, port: UInt16(bigEndian: a.sin6_port))
+    }
+
+    /// Sends every byte of `bytes`, waiting for room in the send buffer as long as the peer does not
+    /// read (flow control); ends with the error of the first failed write, or `cancelled`.
+    public func send(_ bytes: [UInt8]) async throws(StreamSocketError) {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes.withUnsafeBytes { raw in
+                Glibc.send(descriptor, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if sent >= 0 {
+                offset += sent
+                continue
+            }
+            let errno = Errno.current
+            guard errno.rawValue == EAGAIN || errno.rawValue == EINTR else {
+                if cancelled.load(ordering: .acquiring) { throw .cancelled("send") }
+                throw StreamSocketError(call: "send", errno: errno, detail: peer.map { "\($0)" })
+            }
+            try await waitFor(readable: false, timeout: nil, what: "send")
+        }
+    }
+
+    /// Receives up to `maximum` bytes, waiting until some come: an empty array means the peer ended
+    /// its direction (end of stream).
+    public func receive(maximum: Int) async throws(StreamSocketError) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: max(1, maximum))
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count >= 0 {
+                buffer.removeSubrange(count...)
+                return buffer
+            }
+            let errno = Errno.current
+            guard errno.rawValue == EAGAIN || errno.rawValue == EINTR else {
+                if cancelled.load(ordering: .acquiring) { throw .cancelled("receive") }
+                throw StreamSocketError(call: "recv", errno: errno, detail: peer.map { "\($0)" })
+            }
+            try await waitFor(readable: true, timeout: nil, what: "receive")
+        }
+    }
+
+    /// Ends our direction: the peer reads the end of the stream; we can still receive.
+    public func shutdownWrite() {
+        _ = shutdown(descriptor, Int32(SHUT_WR))
+    }
+
+    /// Shuts the socket down both ways and ends every call waiting on it with `cancelled`. Safe from any
+    /// thread, more than once; the descriptor itself is closed when the object is released.
+    public func cancel() {
+        guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        _ = shutdown(descriptor, Int32(SHUT_RDWR))
+    }
+
+    /// Whether ``cancel()`` was called.
+    public var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+
+    /// Waits on a Dispatch thread until the descriptor is readable (or writable), in 200 ms slices that
+    /// notice ``cancel()``; cancelling the task cancels the socket.
+    private func waitFor(readable: Bool, timeout: Duration?, what: String) async throws(StreamSocketError) {
+        let deadline = timeout.map { ContinuousClock.now + $0 }
+        let descriptor = descriptor
+        let cancelled: @Sendable () -> Bool = { [self] in self.cancelled.load(ordering: .acquiring) }
+        let outcome: StreamSocketError? = await withTaskCancellationHandler {
+            await BlockingWork.run { () -> StreamSocketError? in
+                var entry = pollfd(fd: descriptor, events: Int16(readable ? POLLIN : POLLOUT), revents: 0)
+                while true {
+                    if cancelled() { return .cancelled(what) }
+                    if let deadline, ContinuousClock.now >= deadline {
+                        return StreamSocketError(call: "timeout", errno: nil, detail: what)
+                    }
+                    let result = poll(&entry, 1, 200)
+                    if result > 0 { return cancelled() ? .cancelled(what) : nil }
+                    if result < 0 && Errno.current != .interrupted { return StreamSocketError(call: "poll", errno: .current) }
+                }
+            }
+        } onCancel: {
+            self.cancel()
+        }
+        if let outcome { throw outcome }
+    }
+}

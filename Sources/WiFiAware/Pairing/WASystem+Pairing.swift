@@ -23,9 +23,10 @@ public enum WAVerificationEvent: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension WASystem {
-    /// How long one verification may take (its three PASN frames each wait for a discovery window, and
-    /// an emulated radio on a loaded machine is slow).
-    static let verificationLifetime: Duration = .seconds(30)
+    /// How long one verification may take: its three PASN frames each wait for a discovery window and
+    /// their acknowledgement (up to 3 × 8 s each when not acknowledged), and an emulated radio on a loaded
+    /// machine is slow (in the VM at load 25 one took over 30 s).
+    static let verificationLifetime: Duration = .seconds(120)
 
     /// Verification outcomes from now on, in order, until the system ends: those this system started
     /// (``WADataPathSecurity/pairing`` data paths, sessions that select paired devices) and those paired
@@ -85,7 +86,9 @@ extension WASystem {
         do {
             _ = try await engine.verify(record.id, at: endpoint.address, publishID: endpoint.instanceID)
         } catch {
-            throw WAError(.connectionFailed, message: "\(device.name) (\(endpoint.address)) failed pairing verification: \(error) (not paired: the two devices hold different pairing keys; pair them again)")
+            let hint = error.code == .timedOut ? "the peer did not answer: is it running, and has it paired with us?"
+                : "not paired: the two devices hold different pairing keys; pair them again"
+            throw WAError(.connectionFailed, message: "\(device.name) (\(endpoint.address)) failed pairing verification: \(error) (\(hint))")
         }
         return (try? store.devices())?[device.id] ?? device
     }

@@ -30,7 +30,8 @@ step "A accepts data paths keyed by pairing; B requests one (no passphrase)"
 start_bg pub dA env WAWARE_STATE_DIR="$dir_a" "$WAWARE" publish _pdp._tcp --accept-data-paths --json
 wait_for_line "$(bg_log pub)" '"event":"started"' 60
 start_bg sub dB env WAWARE_STATE_DIR="$dir_b" "$WAWARE" subscribe _pdp._tcp --count 1 --data-path --json
-wait_for_line "$(bg_log sub)" '"event":"data-path-(up|down)"' 300
+wait_for_line "$(bg_log sub)" '"event":"data-path-(up|down)"|^waware: ' 400
+expect_contains "B verified A first" '"event":"verified"' "$(cat "$(bg_log sub)")"
 wait_for_line "$(bg_log pub)" '"event":"data-path-up"' 60
 { read -r ifA; read -r localA; read -r cipherA; } < <(event_field "$(bg_log pub)" data-path-up interface localAddress cipherSuite)
 { read -r ifB; read -r localB; read -r cipherB; read -r peerB; } \

@@ -1,6 +1,6 @@
 public import NANLogging
 public import NANSystem
-import NANWire
+public import NANWire
 
 /// How the discovery engine runs on a ``NANRuntime``.
 public struct DiscoveryOptions: Sendable {
@@ -33,24 +33,39 @@ extension NANEngine {
     /// Brings up NAN on `adapter` with the runtime's start policy and runs a discovery engine on it for the
     /// duration of `body`: ``NANRuntime/run(on:interfaceName:eventBufferSize:logger:_:)``, the engine registered,
     /// ``NANRuntime/start(_:)``, a cluster joined and the first DW after it, then `body`. Every session ends and NAN stops when `body`
-    /// returns or throws.
+    /// returns or throws. `address`: the NMI's address (nil: the adapter's, as the kernel gives it).
     ///
     /// - Throws: `NetlinkError` from the kernel (no permission, no NAN, …), `DiscoveryError.noCluster`,
     ///   or whatever `body` throws.
     public static func run<Result: Sendable>(
         on adapter: Adapter, start: NANStartOptions = NANStartOptions(), clusterTimeout: Duration = .seconds(10),
-        options: DiscoveryOptions = DiscoveryOptions(),
+        options: DiscoveryOptions = DiscoveryOptions(), address: MACAddress? = nil,
         _ body: (NANEngine) async throws -> Result
     ) async throws -> Result {
-        try await NANRuntime.run(on: adapter, logger: options.logger) { runtime in
+        try await run(on: adapter, start: start, clusterTimeout: clusterTimeout, options: options, address: address,
+                      beforeStart: { _ in () }) { engine, _ in try await body(engine) }
+    }
+
+    /// As the `run(on:start:clusterTimeout:options:_:)` above, for a program with other clients of
+    /// the runtime: `beforeStart` runs once the engine is registered and before NAN starts (register other
+    /// clients there, such as pairing's Authentication frames, so they miss nothing), and its value is handed
+    /// to `body` with the engine and the runtime.
+    public static func run<Prepared: Sendable, Result: Sendable>(
+        on adapter: Adapter, start: NANStartOptions = NANStartOptions(), clusterTimeout: Duration = .seconds(10),
+        options: DiscoveryOptions = DiscoveryOptions(), address: MACAddress? = nil,
+        beforeStart: (NANRuntime) async throws -> Prepared,
+        _ body: (NANEngine, (runtime: NANRuntime, prepared: Prepared)) async throws -> Result
+    ) async throws -> Result {
+        try await NANRuntime.run(on: adapter, address: address, logger: options.logger) { runtime in
             try await run(on: runtime, options: options) { engine in
+                let prepared = try await beforeStart(runtime)
                 try await runtime.start(start)
                 // The engine's own wait: the join, then the first DW notification after it (services
                 // started before that DW can wait a whole extra DW on hwsim).
                 guard await engine.core.waitForCluster(timeout: clusterTimeout) else {
                     throw DiscoveryError.noCluster
                 }
-                return try await body(engine)
+                return try await body(engine, (runtime, prepared))
             }
         }
     }

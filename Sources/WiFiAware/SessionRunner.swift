@@ -81,6 +81,9 @@ struct SessionRunner: Sendable {
         output: AsyncThrowingStream<WASessionEvent, any Error>.Continuation
     ) async -> End {
         let state = SharedSessionState(filter: filter, tracker: EndpointTracker(service: service))
+        // A subscriber of paired devices verifies a paired publisher's pairing key before reporting it.
+        let verification = SessionVerification.applies(role: role, selection: selection, system: system) ? SessionVerification() : nil
+        let system = system
         return await withTaskGroup(of: Void.self) { group in
             let store = system.store
             group.addTask {
@@ -100,8 +103,22 @@ struct SessionRunner: Sendable {
                     end = why == .deviceRemoved ? .deviceRemoved : .terminated(WATerminationReason(why))
                     break
                 }
-                state.withLock { state in
-                    for out in state.tracker.handle(event, filter: state.filter) { deliver(out, to: output) }
+                let held = state.withLock { state -> [WAEndpoint] in
+                    var held: [WAEndpoint] = []
+                    for out in state.tracker.handle(event, filter: state.filter) {
+                        switch verification?.decide(out) ?? .deliver {
+                        case .deliver: deliver(out, to: output)
+                        case .verify(let endpoint): held.append(endpoint)
+                        case .drop: continue
+                        }
+                    }
+                    return held
+                }
+                for endpoint in held {
+                    guard let verification else { break }
+                    group.addTask {
+                        if await verification.verify(endpoint, system: system) { deliver(.discovered(endpoint), to: output) }
+                    }
                 }
             }
             group.cancelAll()

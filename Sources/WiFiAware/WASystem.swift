@@ -23,7 +23,8 @@ internal import Synchronization
 public final class WASystem: Sendable {
     /// The adapter's phy name, e.g. `phy0`.
     public let adapterName: String
-    /// Our NAN management interface (NMI) address: what peers see, and what they add as a paired device.
+    /// Our NAN management interface (NMI) address: what peers see. Random at every start unless
+    /// ``WASystemOptions/keepsAdapterAddress``.
     public let localAddress: MACAddress
     /// The paired-device store that device selections are resolved in.
     public let store: WADeviceStore
@@ -33,6 +34,13 @@ public final class WASystem: Sendable {
     /// Data paths shared by connections, and live connections for de-duplication.
     let connections = ConnectionRegistry()
     private let tasks = Mutex<(next: Int, running: [Int: Task<Void, Never>])>((0, [:]))
+    /// Where pairing leaves an ND-PMK per peer for NCS-PK-PASN data paths.
+    let pairedDataPathKeys = PairedDataPathKeys()
+    /// The pairing engine (verification of stored pairings, both roles); nil on a device that never paired
+    /// or a radio that does not pass Authentication frames to user space.
+    let pairing = Mutex<PairingEngine?>(nil)
+    /// Who listens to verification outcomes (``verifications()``).
+    let verificationListeners = Mutex<(next: Int, sinks: [Int: AsyncStream<WAVerificationEvent>.Continuation])>((0, [:]))
 
     init(backend: any DiscoveryBackend, adapterName: String, store: WADeviceStore, runtimeDirectory: URL) {
         self.backend = backend
@@ -68,17 +76,26 @@ public final class WASystem: Sendable {
         discovery.logger = options.logger
         discovery.dataPathScheduleLayout = options.swapsDataPathSchedule ? .swapped : options.performanceMode.scheduleLayout
         do {
+            let identity = (try? options.store.existingOwnIdentityKey()).flatMap { NANIdentityKey(bytes: $0.bytes) }
             return try await NANEngine.run(
-                on: chosen, start: start, clusterTimeout: options.clusterTimeout, options: discovery
-            ) { engine in
+                on: chosen, start: start, clusterTimeout: options.clusterTimeout, options: discovery,
+                address: options.keepsAdapterAddress ? nil : .randomManagementAddress(),
+                beforeStart: { runtime in
+                    // Pairing verification (PASN Authentication frames), for a device that has paired.
+                    identity == nil ? nil : try? await runtime.events(for: PairingEngine.runtimeInterest)
+                }
+            ) { engine, context in
                 let system = WASystem(
                     backend: engine, adapterName: chosen.name, store: options.store,
                     runtimeDirectory: options.runtimeDirectory)
                 // A device that has paired (it holds its own NIK) carries a NIRA in its publish and
-                // subscribe frames, so its paired peers recognise it whatever its NMI.
-                if let own = try? options.store.existingOwnIdentityKey(), let nik = NANIdentityKey(bytes: own.bytes),
-                   let nira = try? nik.identityResolution(nmi: engine.localAddress) {
+                // subscribe frames, so its paired peers recognise it whatever its NMI, and verifies its
+                // paired peers with their pairing keys (either role).
+                if let nik = identity, let nira = try? nik.identityResolution(nmi: engine.localAddress) {
                     await engine.setIdentityResolution(nira)
+                    if let frames = context.prepared {
+                        system.startPairing(identity: nik, runtime: context.runtime, engine: engine, frames: frames)
+                    }
                 }
                 return try await system.scope(body)
             }
@@ -241,6 +258,10 @@ public struct WASystemOptions: Sendable {
     /// The caller's logger; the engine's timing trace (one line per radio event) comes at `trace` level.
     /// Disabled by default.
     public var logger: Logger = .disabled
+    /// Keep the adapter's NAN management address rather than a fresh random one (the default: a locally
+    /// administered random unicast address at every start, so sightings of this device cannot be linked;
+    /// paired devices recognise it by its NIRA). CLI: `--fixed-address`. Default false.
+    public var keepsAdapterAddress = false
     /// A test knob: our data-path schedule puts the 5 GHz channel in slot 1 and channel 6 in the other slots,
     /// the reverse of the usual layout, so a peer shares no slot with it and must take our counter-proposal
     /// (`WAWARE_DP_SCHEDULE=swapped` in the CLI; needs 5 GHz). Default false.

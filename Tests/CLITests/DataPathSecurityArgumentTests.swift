@@ -27,13 +27,14 @@ private func message(_ extra: [String]) -> String? {
     #expect(try subscribe(["--passphrase", "NAN", "--cipher-suite", "256"]).dataPathSecurity?.cipherSuites == [.ncsSK256])
     #expect(try subscribe(["--pmk", pmk, "--cipher-suite", "NCS-SK-128"]).dataPathSecurity?.cipherSuites == [.ncsSK128])
     #expect(try subscribe(["--open"]).dataPathSecurity == .open)
+    #expect(try subscribe([]).dataPathSecurity == .pairing)
     let publish = try CommandLineParser.parse(["publish", "_chat._tcp", "--accept-data-paths", "--passphrase", "NAN"], root: Waware.self)
     guard case .run(let parsed, _) = publish, let command = parsed as? PublishCommand else { Issue.record("publish did not parse"); return }
     #expect(command.acceptSecurity == .passphrase("NAN"))
 }
 
 @Test func badSecurityOptionsAreOneLineUsageErrors() {
-    #expect(message([]) == "--data-path needs --passphrase, --pmk or, for an unencrypted data path, --open")
+    #expect(message(["--cipher-suite", "128"]) == "--cipher-suite goes with --passphrase or --pmk")
     #expect(message(["--passphrase", String(repeating: "x", count: 64)]) == "--passphrase must be 1 to 63 bytes, not 64")
     #expect(message(["--passphrase", ""]) == "--passphrase must be 1 to 63 bytes, not 0")
     #expect(message(["--pmk", "abc"]) == "--pmk must be 64 hex digits (32 bytes)")

@@ -118,13 +118,19 @@ public actor PairingEngine {
     var bootstrapEarly: [MACAddress: PairingBootstrappingAttribute] = [:]
     /// Limits of our bootstrapping requests.
     public nonisolated let bootstrappingLimits: BootstrappingInitiator.Limits
+    /// Where each successful setup or verification leaves its ND-PMK for NCS-PK-PASN data paths with the
+    /// peer (a failed attempt removes the peer's); nil keeps none.
+    public nonisolated let dataPathKeys: PairedDataPathKeys?
 
     /// An engine for the device at `localAddress` with NIK `identity`. `policy` says what we accept as
-    /// responder (its identity is replaced by ours); `devices` are the pairings already stored.
+    /// responder (its identity is replaced by ours); `devices` are the pairings already stored; `dataPathKeys`
+    /// receives the ND-PMK of every pairing and verification.
     public init(localAddress: MACAddress, cluster: MACAddress, identity: NANIdentityKey, link: any PairingLink,
                 policy: PASNPairingResponder.Policy = .init(), devices: [PairedDeviceKeys] = [], limits: Limits = .init(),
-                bootstrappingLimits: BootstrappingInitiator.Limits = .init(), resolverCapacity: Int = 256) {
+                bootstrappingLimits: BootstrappingInitiator.Limits = .init(), resolverCapacity: Int = 256,
+                dataPathKeys: PairedDataPathKeys? = nil) {
         self.localAddress = localAddress; self.cluster = cluster; self.identity = identity; self.link = link; self.limits = limits
+        self.dataPathKeys = dataPathKeys
         self.bootstrappingLimits = bootstrappingLimits
         var policy = policy
         policy.identity = identity
@@ -178,9 +184,14 @@ public actor PairingEngine {
         attempt.verifying = device
         attempts[peer] = attempt
         scheduleTimeout(peer, token)
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<PairedDeviceKeys, PairingError>, Never>) in
-            attempts[peer]?.waiter = continuation
-            Task { await self.transmit(frame, to: peer, token: token) }
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<PairedDeviceKeys, PairingError>, Never>) in
+                attempts[peer]?.waiter = continuation
+                Task { await self.transmit(frame, to: peer, token: token) }
+            }
+        } onCancel: {
+            // A cancelled caller (its session ended) ends the attempt at once rather than at its lifetime.
+            Task { await self.cancelAttempt(peer, token) }
         }
         return try result.get()
     }
@@ -226,6 +237,7 @@ public actor PairingEngine {
             try resolver.add(nik, for: peer)
             let device = PairedDeviceKeys(id: peer, lastAddress: peer, nik: nik, pairing: pairing, nikLifetime: lifetime)
             devices[peer] = device
+            dataPathKeys?.store(result.keys.ndPMK, for: peer)
             finish(peer, token: attempt.token, .success(device), event: .paired(device))
         } catch let error as PairingError {
             finish(peer, token: attempt.token, .failure(error), event: .failed(peer, error))
@@ -325,6 +337,7 @@ public actor PairingEngine {
         }
         device.lastAddress = peer
         devices[id] = device
+        if let keys = attempt.result?.keys { dataPathKeys?.store(keys.ndPMK, for: peer) }
         finish(peer, token: attempt.token, .success(device), event: .verified(device))
     }
 
@@ -350,6 +363,7 @@ public actor PairingEngine {
     private func finish(_ peer: MACAddress, token: UInt64, _ result: Result<PairedDeviceKeys, PairingError>, event: PairingEvent?) {
         guard let attempt = attempts[peer], attempt.token == token else { return }
         attempts[peer] = nil
+        if case .failure = result { dataPathKeys?.remove(peer) }
         attempt.waiter?.resume(returning: result)
         if let event { eventSink.yield(event) }
         let link = self.link
@@ -367,6 +381,10 @@ public actor PairingEngine {
             try? await Task.sleep(for: lifetime)
             await self?.timeOut(peer, token)
         }
+    }
+
+    private func cancelAttempt(_ peer: MACAddress, _ token: UInt64) {
+        finish(peer, token: token, .failure(PairingError(.timedOut, "pairing with \(peer) cancelled")), event: nil)
     }
 
     private func timeOut(_ peer: MACAddress, _ token: UInt64) {

@@ -67,16 +67,18 @@ public actor NANRuntime {
     /// - Parameters:
     ///   - adapter: a radio whose NAN is supported.
     ///   - interfaceName: the NMI's name (it has no netdev); nil means `nan<wiphy>`.
+    ///   - address: the NMI's address (``NANWire/MACAddress/randomManagementAddress()`` for a random one); nil
+    ///     keeps the one the kernel gives (the adapter's).
     ///   - eventBufferSize: how many kernel events the session holds before the runtime routes them.
     ///   - logger: the caller's logger, for the runtime and its clients; disabled by default.
     /// - Throws: the kernel's `NetlinkError` (no permission, no NAN, …) or what `body` throws.
     public static func run<Result: Sendable>(
-        on adapter: Adapter, interfaceName: String? = nil, eventBufferSize: Int = 1024, logger: Logger = .disabled,
-        _ body: (NANRuntime) async throws -> Result
+        on adapter: Adapter, interfaceName: String? = nil, address: MACAddress? = nil, eventBufferSize: Int = 1024,
+        logger: Logger = .disabled, _ body: (NANRuntime) async throws -> Result
     ) async throws -> Result {
         try await NL80211.withSession(eventBufferSize: eventBufferSize) { session in
             let name = interfaceName ?? "nan\(adapter.wiphy.rawValue)"
-            let interface = try await session.createNANInterface(on: adapter.wiphy, name: name)
+            let interface = try await session.createNANInterface(on: adapter.wiphy, name: name, address: address)
             let runtime = NANRuntime(
                 adapter: adapter, session: session, managementInterface: interface, logger: logger)
             runtime.logger.debug("\(adapter.name): NAN interface \(interface.name) (\(interface.address)) created")

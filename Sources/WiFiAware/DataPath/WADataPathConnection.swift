@@ -17,7 +17,7 @@ public struct WADataPathConnection: Hashable, Sendable, CustomStringConvertible 
     public var localAddress: String
     /// The peer's IPv6 link-local address (connect to `peerAddress%interfaceName`).
     public var peerAddress: String
-    /// `open`, `NCS-SK-128` or `NCS-SK-256`.
+    /// `open`, `NCS-SK-128`, `NCS-SK-256` or `NCS-PK-PASN-128`.
     public var cipherSuite: String
     /// The service info the peer sent with the data path.
     public var peerServiceInfo: [UInt8]
@@ -52,6 +52,12 @@ public struct WADataPathEndReason: Hashable, Sendable, CustomStringConvertible {
         name = reason.name
         reasonCode = reason.code.rawValue
         detail = reason.detail
+    }
+
+    init(name: String, reasonCode: UInt8, detail: String?) {
+        self.name = name
+        self.reasonCode = reasonCode
+        self.detail = detail
     }
 
     /// `rejected (NAN reason 10)`.

@@ -2,13 +2,15 @@ import NANEngine
 import NANCrypto
 public import NANWire
 
-/// How a data path is protected. Secure (NCS-SK with a passphrase or a PMK) is the default in the API
-/// and the CLI; an open data path must be asked for explicitly.
+/// How a data path is protected: NCS-PK-PASN with the pairing key of a paired device (``pairing``, the
+/// default between paired devices in the CLI), NCS-SK with a passphrase or a PMK, or open (which must be
+/// asked for explicitly).
 public struct WADataPathSecurity: Hashable, Sendable, CustomStringConvertible {
     enum Kind: Hashable, Sendable {
         case open
         case passphrase(String)
         case pmk([UInt8])
+        case pairing
     }
     let kind: Kind
     /// The NCS-SK suites: a requester asks for the first, a publisher accepts any of them.
@@ -24,6 +26,14 @@ public struct WADataPathSecurity: Hashable, Sendable, CustomStringConvertible {
         WADataPathSecurity(kind: .passphrase(passphrase), cipherSuites: cipherSuites)
     }
 
+    /// NCS-PK-PASN-128 with the pairing key (NPK) of a paired device, no passphrase: before the data path
+    /// the requester verifies the peer with PASN keyed by the stored NPK (the peer answers by itself), and
+    /// the ND-PMK that verification derives keys the data path's 4-way handshake (Wi-Fi Aware 4.0, as
+    /// wpa_supplicant 2.12 does it). A publisher accepting it takes requests only from paired devices that
+    /// verified in this session; a device whose pairing key differs fails verification and is refused on
+    /// both sides.
+    public static let pairing = WADataPathSecurity(kind: .pairing, cipherSuites: [.ncsPKPASN128])
+
     /// NCS-SK with a raw 32-byte PMK; `cipherSuites` as for ``passphrase(_:cipherSuites:)``.
     public static func pmk(_ bytes: [UInt8], cipherSuites: [WACipherSuite] = [.ncsSK128, .ncsSK256]) -> WADataPathSecurity {
         WADataPathSecurity(kind: .pmk(bytes), cipherSuites: cipherSuites)
@@ -31,11 +41,14 @@ public struct WADataPathSecurity: Hashable, Sendable, CustomStringConvertible {
 
     /// Whether this is an open data path.
     public var isOpen: Bool { kind == .open }
+    /// Whether this is keyed by NAN pairing (``pairing``).
+    public var isPairing: Bool { kind == .pairing }
 
-    /// `open`, `passphrase` or `pmk` (never the secret).
+    /// `open`, `passphrase`, `pmk` or `pairing` (never the secret).
     public var description: String {
         switch kind {
         case .open: "open"
+        case .pairing: "pairing"
         case .passphrase: "passphrase"
         case .pmk: "pmk"
         }
@@ -45,7 +58,7 @@ public struct WADataPathSecurity: Hashable, Sendable, CustomStringConvertible {
     /// 32 bytes, no cipher suite.
     func check() throws(WAError) {
         switch kind {
-        case .open: return
+        case .open, .pairing: return
         case .passphrase(let text):
             guard (1...63).contains(text.utf8.count) else {
                 throw WAError(.invalidArgument, message: "a data-path passphrase is 1 to 63 bytes, not \(text.utf8.count)")
@@ -56,12 +69,18 @@ public struct WADataPathSecurity: Hashable, Sendable, CustomStringConvertible {
         guard !cipherSuites.isEmpty else { throw WAError(.invalidArgument, message: "a secure data path needs a cipher suite") }
     }
 
-    /// The engine's policy for `service` (whose ID salts the passphrase's PMK); nil for an open data path.
-    func policy(service: String) throws(WAError) -> NDPSecurityPolicy? {
+    /// The engine's policy for `service` (whose ID salts the passphrase's PMK and enters the PMKID); nil for
+    /// an open data path. `pairedKeys`: where pairing leaves the ND-PMKs (for ``pairing``).
+    func policy(service: String, pairedKeys: PairedDataPathKeys? = nil) throws(WAError) -> NDPSecurityPolicy? {
         try check()
         let credential: NDPCredential
         switch kind {
         case .open: return nil
+        case .pairing:
+            guard let pairedKeys else {
+                throw WAError(.invalidArgument, message: "a data path keyed by pairing needs a device that has paired (`waware pair`)")
+            }
+            credential = .paired(pairedKeys)
         case .passphrase(let text): credential = .passphrase(text)
         case .pmk(let bytes):
             do { credential = .pmk(try NDPPairwiseMasterKey(bytes: bytes)) } catch {
@@ -76,15 +95,23 @@ public struct WADataPathSecurity: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// A NAN shared-key cipher suite for data paths.
+/// A NAN cipher suite for data paths.
 public enum WACipherSuite: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// NCS-SK-128: CCMP-128 on the air, SHA-256 key derivation.
     case ncsSK128 = "NCS-SK-128"
     /// NCS-SK-256: GCMP-256 on the air, SHA-384 key derivation.
     case ncsSK256 = "NCS-SK-256"
+    /// NCS-PK-PASN-128: CCMP-128 on the air, keyed by NAN pairing (``WADataPathSecurity/pairing``).
+    case ncsPKPASN128 = "NCS-PK-PASN-128"
 
-    /// `NCS-SK-128` or `NCS-SK-256`.
+    /// `NCS-SK-128`, `NCS-SK-256` or `NCS-PK-PASN-128`.
     public var description: String { rawValue }
 
-    var suite: NDPCipherSuite { self == .ncsSK128 ? .sk128 : .sk256 }
+    var suite: NDPCipherSuite {
+        switch self {
+        case .ncsSK128: .sk128
+        case .ncsSK256: .sk256
+        case .ncsPKPASN128: .pk128
+        }
+    }
 }

@@ -1,3 +1,4 @@
+internal import Synchronization
 import NANEngine
 public import NANWire
 
@@ -12,9 +13,11 @@ extension WASystem {
     /// - Parameters:
     ///   - publisher: A publisher being iterated (its publish must be running).
     ///   - devices: Whose requests to accept: `.anyDevice`, or paired devices.
-    ///   - security: `.open` (explicit), or a passphrase or PMK (NCS-SK): then only requests with the same
-    ///     credential and one of its suites are accepted. A request refused (another passphrase, open
-    ///     against secure) is reported as `.terminated` with reason `security-failure`.
+    ///   - security: `.open` (explicit), a passphrase or PMK (NCS-SK): then only requests with the same
+    ///     credential and one of its suites are accepted; or ``WADataPathSecurity/pairing`` (NCS-PK-PASN-128):
+    ///     only requests from paired devices that verified their pairing key with us first. A request refused
+    ///     (another passphrase, open against secure, not verified) is reported as `.terminated` with reason
+    ///     `security-failure`, and so is, with pairing, a peer that fails verification (NDP ID 0).
     ///   - idleTimeout: Each accepted data path ends (reason `idle`) after this long with no packet either
     ///     way; nil: never.
     public func acceptDataPaths(for publisher: WAPublisher, from devices: WADeviceSelection = .anyDevice,
@@ -24,9 +27,11 @@ extension WASystem {
         let serviceName = publisher.service.name.rawValue
         let store = store
         let engine = dataPathEngine
+        let pairedKeys = pairing.withLock { $0 } == nil ? nil : pairedDataPathKeys
+        let failures = security.isPairing ? verifications() : nil
         let task = Task {
             do {
-                let policy = try security.policy(service: serviceName)
+                let policy = try security.policy(service: serviceName, pairedKeys: pairedKeys)
                 guard let engine, engine.supportsDataPath else {
                     throw WAError(.wifiAwareUnsupported, message: "this adapter cannot carry NAN data paths")
                 }
@@ -41,6 +46,17 @@ extension WASystem {
                 let events = try await engine.acceptDataPaths(publishID: publishID, from: admitted, security: policy,
                                                               idleTimeout: idleTimeout)
                 var connections: [NDPIdentifier: WADataPathConnection] = [:]
+                // A peer that fails pairing verification is refused before it can ask: say so here.
+                let refusals = failures.map { failures in
+                    Task {
+                        for await case .failed(let peer, let reason) in failures {
+                            continuation.yield(.terminated(peer: peer, ndpID: 0, reason: WADataPathEndReason(
+                                name: "security-failure", reasonCode: NANReasonCode.securityPolicy.rawValue,
+                                detail: "pairing verification failed: \(reason)")))
+                        }
+                    }
+                }
+                defer { refusals?.cancel() }
                 await withTaskCancellationHandler {
                     for await event in events { continuation.yield(WADataPathEvent(event, connections: &connections)) }
                 } onCancel: {
@@ -59,8 +75,10 @@ extension WASystem {
     /// when `body` returns or throws (or the task is cancelled). With `idleTimeout` it ends by itself (a
     /// `.terminated` event with reason `idle` in the stream) after that long with no packet either way.
     ///
-    /// `security`: `.open` (explicit), or a passphrase or PMK: an NCS-SK data path with its first suite,
-    /// which the publisher must accept with the same credential.
+    /// `security`: `.open` (explicit), a passphrase or PMK: an NCS-SK data path with its first suite,
+    /// which the publisher must accept with the same credential; or ``WADataPathSecurity/pairing``: the
+    /// endpoint must be a paired device with a pairing key, which is verified first (PASN with the stored
+    /// NPK), and the data path is NCS-PK-PASN-128 keyed by the ND-PMK that verification derived.
     ///
     /// - Throws: ``WAError/Code/connectionFailed`` (with the NAN reason) when the peer rejects or does not
     ///   answer or the key exchange fails, ``WAError/Code/invalidArgument`` for an unusable passphrase or
@@ -69,10 +87,11 @@ extension WASystem {
         to endpoint: WAEndpoint, security: WADataPathSecurity, idleTimeout: Duration? = nil,
         _ body: (WADataPathConnection, AsyncStream<WADataPathEvent>) async throws -> Result
     ) async throws -> Result {
-        let policy = try security.policy(service: endpoint.service.rawValue)
         guard let engine = dataPathEngine, engine.supportsDataPath else {
             throw WAError(.wifiAwareUnsupported, message: "this adapter cannot carry NAN data paths")
         }
+        if security.isPairing { _ = try await verify(endpoint) }
+        let policy = try security.policy(service: endpoint.service.rawValue, pairedKeys: pairedDataPathKeys)
         let id: NDPIdentifier
         let events: AsyncStream<DataPathEvent>
         do {
@@ -91,7 +110,8 @@ extension WASystem {
             case .connected(let c): connection = c
             case .terminated(_, _, let reason):
                 let hint = reason.reasonCode == NANReasonCode.securityPolicy.rawValue || reason.name == "security-failure"
-                    ? " (the peer uses another passphrase or PMK, another cipher suite, or open against secure)" : ""
+                    ? (security.isPairing ? " (the peer did not verify our pairing, or accepts another security)"
+                        : " (the peer uses another passphrase or PMK, another cipher suite, or open against secure)") : ""
                 throw WAError(.connectionFailed, message: "the data path to \(endpoint.address) failed: \(reason)\(hint)")
             case .requested: break
             }

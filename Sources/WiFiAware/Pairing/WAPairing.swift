@@ -19,7 +19,7 @@ import NANSystem
 /// key, runs PASN with the cached NPK (no bootstrapping, no PIN); the accepting side answers such a
 /// request by itself. The store then notes the device's current address.
 public enum WAPairing {
-    /// How a ``run(adapter:role:serviceName:deviceName:store:timeout:progress:)`` ended.
+    /// How a ``run(adapter:role:serviceName:deviceName:store:timeout:keepsAdapterAddress:progress:)`` ended.
     public struct Outcome: Sendable {
         /// The device as stored.
         public var device: WAPairedDevice
@@ -56,13 +56,15 @@ public enum WAPairing {
     ///   - deviceName: The name to store the peer under (default `NAN <address>`).
     ///   - store: The paired-devices store (our NIK is kept there too).
     ///   - timeout: How long to wait for the peer and the exchange.
+    ///   - keepsAdapterAddress: Keep the adapter's NMI address (default: a random one, as every NAN start).
     ///   - progress: Called with one line at each step (peer found, pairing started).
     /// - Throws: ``WAError``: `connectionFailed` with "wrong PIN", "timed out", "refused" or "no bootstrapping
     ///   method" in its message, `wifiAwareUnsupported` when the radio does not pass Authentication frames
     ///   to user space, and the usual adapter and store errors.
     public static func run(
         adapter: String?, role: Role, serviceName: String = defaultServiceName, deviceName: String? = nil,
-        store: WADeviceStore = .default, timeout: Duration = .seconds(60), progress: @escaping @Sendable (String) -> Void = { _ in }
+        store: WADeviceStore = .default, timeout: Duration = .seconds(60), keepsAdapterAddress: Bool = false,
+        progress: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> Outcome {
         let chosen: Adapter
         do {
@@ -81,7 +83,7 @@ public enum WAPairing {
         let known = stored.values.compactMap(pairedKeys)
         let found: (keys: PairedDeviceKeys, verified: Bool)
         do {
-            found = try await NANRuntime.run(on: chosen) { runtime in
+            found = try await NANRuntime.run(on: chosen, address: keepsAdapterAddress ? nil : .randomManagementAddress()) { runtime in
                 let frames: AsyncThrowingStream<NL80211Event, any Error>
                 do { frames = try await runtime.events(for: PairingEngine.runtimeInterest) } catch {
                     throw WAError(.wifiAwareUnsupported, message: "\(chosen.name) does not pass Authentication frames to user space, so NAN pairing cannot run on it (\(error))")

@@ -27,7 +27,7 @@ struct PairCommand: Command {
 
     static let arguments: [ArgumentSpec] = [
         Self.adapterOption.spec, Self.pinOption.spec, Self.opportunisticFlag.spec, Self.findFlag.spec, Self.nameOption.spec,
-        Self.timeoutOption.spec, DevicesCommand.storeOption.spec, .json,
+        Self.timeoutOption.spec, DiscoveryArguments.fixedAddressFlag.spec, DevicesCommand.storeOption.spec, .json,
     ]
 
     var adapter: String?
@@ -38,6 +38,8 @@ struct PairCommand: Command {
     var timeout: Double
     var store: WADeviceStore
     var json: Bool
+    /// `--fixed-address`: keep the adapter's NMI address.
+    var fixedAddress: Bool
 
     init(from values: ParsedValues) throws {
         adapter = values.option(Self.adapterOption)
@@ -55,6 +57,7 @@ struct PairCommand: Command {
         } ?? 60
         store = try DevicesCommand.store(from: values)
         json = values.flag(FlagKey.json)
+        fixedAddress = values.flag(DiscoveryArguments.fixedAddressFlag)
     }
 
     func run(_ output: Output) async throws {
@@ -71,7 +74,7 @@ struct PairCommand: Command {
         let json = self.json
         let outcome = try await SignalCancellation.run {
             try await WAPairing.run(adapter: adapter, role: role, deviceName: name, store: store,
-                                    timeout: .milliseconds(Int64(timeout * 1000))) { line in
+                                    timeout: .milliseconds(Int64(timeout * 1000)), keepsAdapterAddress: fixedAddress) { line in
                 if !json { Output.emit(line + "\n", to: .standardError) }
             }
         }

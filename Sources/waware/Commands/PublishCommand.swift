@@ -86,7 +86,7 @@ struct PublishCommand: Command {
 
     func run(_ output: Output) async throws {
         try await SignalCancellation.run {
-            try await DiscoveryRun.withSystem(adapter: values.adapter, masterPreference: values.masterPreference) { system, report in
+            try await DiscoveryRun.withSystem(adapter: values.adapter, masterPreference: values.masterPreference, fixedAddress: values.fixedAddress) { system, report in
                 let devices = try values.devices.selection(in: system.store)
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     for (name, serviceName) in values.services {

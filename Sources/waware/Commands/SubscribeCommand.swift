@@ -139,7 +139,7 @@ struct SubscribeCommand: Command {
 
     func run(_ output: Output) async throws {
         try await SignalCancellation.run {
-            try await DiscoveryRun.withSystem(adapter: values.adapter, masterPreference: values.masterPreference) { system, report in
+            try await DiscoveryRun.withSystem(adapter: values.adapter, masterPreference: values.masterPreference, fixedAddress: values.fixedAddress) { system, report in
                 let devices = try values.devices.selection(in: system.store)
                 if let delay { try await Task.sleep(for: .milliseconds(Int64(delay * 1000))) }
                 try await withThrowingTaskGroup(of: Void.self) { group in
@@ -172,6 +172,13 @@ struct SubscribeCommand: Command {
         phy: String, timedOut: TimeoutMark, output: Output
     ) async throws {
         var records = SessionRecords(service: name, start: start)
+        // Paired publishers are verified with their pairing keys (by the session, or before a data path).
+        let verifications = system.verifications()
+        let json = values.json
+        let verificationLines = Task { [records] in
+            for await event in verifications { try? records.verification(event).write(json: json, to: output) }
+        }
+        defer { verificationLines.cancel() }
         var found = 0
         var received = 0
         var reason: WATerminationReason?

@@ -8,8 +8,8 @@ enum DataPathArguments {
     static let pmkOption = OptionKey("pmk", value: "hex", help: "Secure data path (NCS-SK) with this 32-byte PMK (64 hex digits).")
     static let cipherOption = OptionKey("cipher-suite", value: "128|256",
                                         help: "NCS-SK-128 (CCMP-128) or NCS-SK-256 (GCMP-256); default: request 128, accept both.")
-    static let acceptFlag = FlagKey("accept-data-paths", help: "Accept data-path requests (implies --data-path); needs --passphrase, --pmk or --open.")
-    static let requestFlag = FlagKey("data-path", help: "Request a data path to the first publisher found and keep it until Ctrl-C, --timeout or the peer ends it; needs --passphrase, --pmk or --open.")
+    static let acceptFlag = FlagKey("accept-data-paths", help: "Accept data-path requests (implies --data-path); with --passphrase, --pmk or --open, or by default from paired devices keyed by the pairing (NCS-PK-PASN-128).")
+    static let requestFlag = FlagKey("data-path", help: "Request a data path to the first publisher found and keep it until Ctrl-C, --timeout or the peer ends it; with --passphrase, --pmk or --open, or by default to a paired device keyed by the pairing (NCS-PK-PASN-128, verified first).")
 
     /// `--open`, `--passphrase`, `--pmk`.
     static let security: [ArgumentSpec] = [openFlag.spec, passphraseOption.spec, pmkOption.spec, cipherOption.spec]
@@ -39,10 +39,11 @@ enum DataPathArguments {
             if chosen > 0 || cipher != nil { throw ValidationError("--open, --passphrase, --pmk and --cipher-suite go with --\(flag)") }
             return nil
         }
-        guard chosen == 1 else {
-            throw ValidationError(chosen == 0
-                ? "--\(flag) needs --passphrase, --pmk or, for an unencrypted data path, --open"
-                : "choose one of --open, --passphrase and --pmk")
+        guard chosen <= 1 else { throw ValidationError("choose one of --open, --passphrase and --pmk") }
+        if chosen == 0 {
+            // Between paired devices the default: NCS-PK-PASN with the pairing key.
+            if cipher != nil { throw ValidationError("--cipher-suite goes with --passphrase or --pmk") }
+            return .pairing
         }
         if open {
             if cipher != nil { throw ValidationError("--cipher-suite goes with --passphrase or --pmk, not --open") }
@@ -110,7 +111,7 @@ struct DataPathRecord: Codable, Equatable, Sendable {
     var peerAddress: String?
     /// The peer's NDI address.
     var peerInterfaceAddress: String?
-    /// `open`, `NCS-SK-128`, `NCS-SK-256`.
+    /// `open`, `NCS-SK-128`, `NCS-SK-256`, `NCS-PK-PASN-128`.
     var cipherSuite: String?
     /// Why it ended.
     var reason: String?

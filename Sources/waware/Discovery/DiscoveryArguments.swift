@@ -17,6 +17,7 @@ enum DiscoveryArguments {
         Self.masterPrefOption.spec,
         Self.pairedFlag.spec,
         Self.deviceOption.spec,
+        Self.fixedAddressFlag.spec,
         .json,
     ]
 
@@ -37,6 +38,8 @@ enum DiscoveryArguments {
         var json: Bool
         /// Which peers to deal with.
         var devices: DeviceChoice
+        /// `--fixed-address`: keep the adapter's NMI address instead of a random one.
+        var fixedAddress = false
     }
 
     /// `--paired`, `--device NAMES`, or neither (any device, paired or not).
@@ -100,7 +103,7 @@ enum DiscoveryArguments {
             adapter: parsed.option(Self.adapterOption), services: services, info: info,
             receiveFilter: rx, transmitFilter: tx, timeLimit: seconds.map { .milliseconds(Int64($0 * 1000)) }, discoveryWindowLimit: windows, closeRange: parsed.flag(Self.closeRangeFlag),
             masterPreference: try parsed.option(Self.masterPrefOption, expected: "a number from 1 to 255", ArgumentValues.masterPreference) ?? 2,
-            json: parsed.flag(FlagKey.json), devices: devices)
+            json: parsed.flag(FlagKey.json), devices: devices, fixedAddress: parsed.flag(Self.fixedAddressFlag))
     }
 
     /// Parses hex bytes, with or without `:` separators; nil if malformed.
@@ -150,6 +153,7 @@ extension DiscoveryArguments {
     static let ttlDwOption = OptionKey("ttl-dw", value: "count", help: "End after this many discovery windows (reason: ttl).")
     static let closeRangeFlag = FlagKey("close-range", help: "Only act on peers close by (signal of -60 dBm or better).")
     static let masterPrefOption = OptionKey("master-pref", value: "1-255", help: "NAN master preference (default 2).")
+    static let fixedAddressFlag = FlagKey("fixed-address", help: "Keep the adapter's NAN address (default: a random one at every start; paired devices still recognise this one).")
     static let pairedFlag = FlagKey("paired", help: "Only deal with paired devices (see 'waware devices list').")
     static let deviceOption = OptionKey("device", value: "names", help: "Only these paired devices: names or ids, separated by ','.")
     static let servicePositional = PositionalKey(

@@ -141,6 +141,23 @@ struct SessionRecords: Sendable {
             + "radio and still running, but discoveries or messages that arrived meanwhile may be missing"
     }
 
+    /// `verified` (a paired device proved its pairing key, `device` names it) or `not-paired` (the peer
+    /// failed verification; `reason` says why).
+    func verification(_ event: WAVerificationEvent) -> DiscoveryRecord {
+        switch event {
+        case .verified(let device, let address):
+            var r = record("verified")
+            r.peer = address.description
+            r.device = device.name
+            return r
+        case .failed(let address, let reason):
+            var r = record("not-paired")
+            r.peer = address.description
+            r.reason = "failed verification: \(reason)"
+            return r
+        }
+    }
+
     /// `sent`: a follow-up we sent to `endpoint` and its delivery status.
     func sent(_ payload: [UInt8], to endpoint: WAEndpoint, status: WADeliveryStatus) -> DiscoveryRecord {
         var r = record("sent")

@@ -12,7 +12,7 @@ enum DiscoveryRun {
     /// - Throws: ``CommandFailure`` for a missing or NAN-less adapter, `WAError` (ErrorTranslation maps it to
     ///   the exit code of the kernel refusal behind it), or what `body` throws.
     static func withSystem<Result: Sendable>(
-        adapter reference: String?, masterPreference: UInt8, performanceMode: WAPerformanceMode = .bulk,
+        adapter reference: String?, masterPreference: UInt8, performanceMode: WAPerformanceMode = .bulk, fixedAddress: Bool = false,
         _ body: (WASystem, AdapterReport) async throws -> Result
     ) async throws -> Result {
         let adapters = try await NL80211.withSession { session in try await session.adapters() }
@@ -20,6 +20,7 @@ enum DiscoveryRun {
         try AdapterSelection.requireNAN(report)
         var options = WASystemOptions()
         options.masterPreference = masterPreference
+        options.keepsAdapterAddress = fixedAddress
         options.logger = Diagnostics.logger()
         options.swapsDataPathSchedule = Diagnostics.swapsDataPathSchedule()
         options.performanceMode = performanceMode

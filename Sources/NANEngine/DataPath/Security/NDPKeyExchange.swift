@@ -89,7 +89,7 @@ public struct NDPKeyExchange: Sendable {
         self.suite = suite
         self.publishID = publishID
         step = .start
-        pmk = try credential.pairwiseMasterKey(suite: suite, serviceID: serviceID, publisherNMI: peerNMI)
+        pmk = try credential.pairwiseMasterKey(suite: suite, serviceID: serviceID, publisherNMI: peerNMI, peerNMI: peerNMI)
         pmkid = try NDPKeyDerivation.pmkid(pmk, suite: suite, initiatorNMI: localNMI, responderNMI: peerNMI, serviceID: serviceID)
         self.localNDI = localNDI
         if let nonce { initiatorNonce = nonce } else { initiatorNonce = try Self.randomNonce() }
@@ -123,7 +123,7 @@ public struct NDPKeyExchange: Sendable {
         }
         let (attribute, descriptor) = try Self.descriptor(message, suite: chosen, "message 1")
         try Self.expect(descriptor, has: [.pairwise, .ack], lacks: [.mic, .secure, .request, .install], "message 1")
-        let pmk = try credential.pairwiseMasterKey(suite: chosen, serviceID: serviceID, publisherNMI: localNMI)
+        let pmk = try credential.pairwiseMasterKey(suite: chosen, serviceID: serviceID, publisherNMI: localNMI, peerNMI: peerNMI)
         let expected = try NDPKeyDerivation.pmkid(pmk, suite: chosen, initiatorNMI: peerNMI, responderNMI: localNMI, serviceID: serviceID)
         guard ConstantTime.equal(expected, context.identifier) else {
             throw NDPSecurityError(.pmkidMismatch, "message 1: the PMKID is not ours (another passphrase or PMK)")

@@ -37,26 +37,41 @@ public struct NDPPairwiseMasterKey: Hashable, Sendable, CustomStringConvertible 
 }
 
 /// What a data path's security is configured with: a passphrase (the PMK depends on the suite, service and
-/// publisher, so it is derived when they are known) or a raw PMK.
+/// publisher, so it is derived when they are known), a raw PMK, or NAN pairing (NCS-PK-PASN: the ND-PMK of
+/// the last PASN with the peer, looked up by its NMI).
 public enum NDPCredential: Hashable, Sendable, CustomStringConvertible {
     /// A passphrase, 1 to 63 bytes of UTF-8.
     case passphrase(String)
     /// A raw 32-byte PMK.
     case pmk(NDPPairwiseMasterKey)
+    /// The ND-PMKs NAN pairing left with each peer (NCS-PK-PASN suites only).
+    case paired(PairedDataPathKeys)
 
-    /// The PMK for `suite`, `serviceID` and the publisher's NMI.
-    public func pairwiseMasterKey(suite: NDPCipherSuite, serviceID: ServiceID, publisherNMI: MACAddress) throws(NDPSecurityError) -> NDPPairwiseMasterKey {
+    /// The PMK for `suite`, `serviceID`, the publisher's NMI and the peer's NMI (a paired credential's key
+    /// is the peer's; none is ``NDPSecurityError/Code/pmkidMismatch``: the peer is not paired, or its
+    /// pairing was not verified in this session). A pairing suite goes only with a paired credential.
+    public func pairwiseMasterKey(suite: NDPCipherSuite, serviceID: ServiceID, publisherNMI: MACAddress,
+                                  peerNMI: MACAddress) throws(NDPSecurityError) -> NDPPairwiseMasterKey {
         switch self {
-        case .passphrase(let text): try NDPPairwiseMasterKey(passphrase: text, suite: suite, serviceID: serviceID, publisherNMI: publisherNMI)
-        case .pmk(let key): key
+        case .paired(let keys):
+            guard suite.isPairing else { throw NDPSecurityError(.unsupportedCipherSuite, "\(suite) is not keyed by pairing") }
+            guard let key = keys.key(for: peerNMI) else {
+                throw NDPSecurityError(.pmkidMismatch, "no pairing verified with \(peerNMI) (not paired, or another pairing key)")
+            }
+            return key
+        case _ where suite.isPairing:
+            throw NDPSecurityError(.unsupportedCipherSuite, "\(suite) needs the pairing key, not a \(self)")
+        case .passphrase(let text): return try NDPPairwiseMasterKey(passphrase: text, suite: suite, serviceID: serviceID, publisherNMI: publisherNMI)
+        case .pmk(let key): return key
         }
     }
 
-    /// `passphrase` or `PMK`: never the secret.
+    /// `passphrase`, `PMK` or `pairing key`: never the secret.
     public var description: String {
         switch self {
         case .passphrase: "passphrase"
         case .pmk: "PMK"
+        case .paired: "pairing key"
         }
     }
 }

@@ -1,0 +1,91 @@
+#!/bin/bash
+# A data path keyed by NAN pairing (NCS-PK-PASN-128), the default between paired devices: A and B pair with
+# a PIN (as pairing-pin does), then A publishes accepting data paths and B requests one, neither with a
+# passphrase. B verifies A with the stored pairing key first (PASN, no PIN), both derive the same ND-PMK,
+# and the NDP's 4-way handshake keyed by it brings the data path up: both report cipher NCS-PK-PASN-128,
+# each side's peer NDI station is authorized with MFP, and TCP carries 64 KiB each way byte-exact. Then B's
+# pairing key is changed in its store: B fails verification in one `waware:` line (exit 1), A reports the
+# refusal (data-path-down, security-failure, pairing verification failed), and no data path comes up.
+# timeout: 900
+source "$(dirname "$0")/../guest/lib.sh"
+TCP="$_lib_dir/tcp-exchange.py"
+
+sim_radios 2
+radio_netns 0 dA
+radio_netns 1 dB
+dir_a="$SCENARIO_OUT/a"; dir_b="$SCENARIO_OUT/b"
+mkdir -p "$dir_a" "$dir_b"
+
+step "A and B pair with a PIN"
+start_bg pairA dA "$WAWARE" pair --store "$dir_a/devices.json" --name B --timeout "$(scaled 90)"
+wait_for_line "$(bg_log pairA)" '^PIN [0-9]{6}' 40
+pin=$(sed -n 's/^PIN \([0-9]\{6\}\).*/\1/p' "$(bg_log pairA)" | head -n 1)
+out=$(in_netns dB "$WAWARE" pair --pin "$pin" --name A --store "$dir_b/devices.json" --timeout "$(scaled 90)" 2>&1) \
+    || fail "B could not pair: $out"
+echo "$out"
+wait_bg pairA 0 60
+expect_contains "B stored A with a key" 'paired with key (SAE)' "$out"
+
+step "A accepts data paths keyed by pairing; B requests one (no passphrase)"
+start_bg pub dA env WAWARE_STATE_DIR="$dir_a" "$WAWARE" publish _pdp._tcp --accept-data-paths --json
+wait_for_line "$(bg_log pub)" '"event":"started"' 60
+start_bg sub dB env WAWARE_STATE_DIR="$dir_b" "$WAWARE" subscribe _pdp._tcp --count 1 --data-path --json
+wait_for_line "$(bg_log sub)" '"event":"data-path-(up|down)"|^waware: ' 400
+expect_contains "B verified A first" '"event":"verified"' "$(cat "$(bg_log sub)")"
+wait_for_line "$(bg_log pub)" '"event":"data-path-up"' 60
+{ read -r ifA; read -r localA; read -r cipherA; } < <(event_field "$(bg_log pub)" data-path-up interface localAddress cipherSuite)
+{ read -r ifB; read -r localB; read -r cipherB; read -r peerB; } \
+    < <(event_field "$(bg_log sub)" data-path-up interface localAddress cipherSuite peerAddress)
+expect_eq "A's cipher" NCS-PK-PASN-128 "$cipherA"
+expect_eq "B's cipher" NCS-PK-PASN-128 "$cipherB"
+expect_eq "B's peer address is A's own" "$localA" "$peerB"
+for ns_dev in "dA $ifA" "dB $ifB"; do
+    read -r ns dev <<<"$ns_dev"
+    dump=$(in_netns "$ns" iw dev "$dev" station dump)
+    expect_match "$ns: the peer's NDI station on $dev is authorized" 'authorized:[[:space:]]*yes' "$dump"
+    expect_match "$ns: the peer's NDI station on $dev has MFP (keyed)" 'MFP:[[:space:]]*yes' "$dump"
+done
+
+step "TCP 64 KiB each way over the paired data path"
+for i in $(seq 1 100); do
+    a=$(in_netns dA ip -6 addr show dev "$ifA" scope link | grep -v tentative | grep -c "$localA")
+    b=$(in_netns dB ip -6 addr show dev "$ifB" scope link | grep -v tentative | grep -c "$localB")
+    [ "$a" = 1 ] && [ "$b" = 1 ] && break
+    sleep 0.2
+done
+size=65536
+start_bg tcp dA python3 "$TCP" server "$ifA" 5107 "$size" 11
+wait_for_line "$(bg_log tcp)" 'listening' 120
+out=$(in_netns dB timeout "$(scaled 200)" python3 "$TCP" client "$ifB" "$localA" 5107 "$size" 22) || fail "TCP client failed: $out"
+echo "    B: $out"
+wait_for_line "$(bg_log tcp)" '^received' 60
+expect_eq "B got A's bytes" "received $size sha256 $(python3 "$TCP" digest "$size" 11)" "$out"
+expect_eq "A got B's bytes" "received $size sha256 $(python3 "$TCP" digest "$size" 22)" "$LINE"
+wait_bg tcp 0 30
+stop_bg sub INT
+stop_bg pub INT
+
+step "B's pairing key no longer matches A's: refused on both sides"
+python3 - "$dir_b/devices.json" <<'PY'
+import json, sys
+path = sys.argv[1]
+store = json.load(open(path))
+device = store["devices"][0]
+key = device["pairingKey"]
+device["pairingKey"] = ("0" if key[0] != "0" else "1") + key[1:]
+with open(path, "w") as f:
+    json.dump(store, f)
+PY
+expect_eq "B's store mode" 600 "$(stat -c %a "$dir_b/devices.json")"
+start_bg pub2 dA env WAWARE_STATE_DIR="$dir_a" "$WAWARE" publish _pdp._tcp --accept-data-paths --json
+wait_for_line "$(bg_log pub2)" '"event":"started"' 60
+start_bg sub2 dB env WAWARE_STATE_DIR="$dir_b" "$WAWARE" subscribe _pdp._tcp --count 1 --data-path --json
+wait_for_line "$(bg_log sub2)" 'waware: .*verification' 300
+wait_bg sub2 1 60
+expect_contains "B says verification failed" 'failed pairing verification' "$(cat "$(bg_log sub2)")"
+wait_for_line "$(bg_log pub2)" '"event":"data-path-down"' 120
+expect_contains "A refused B" 'pairing verification failed' "$LINE"
+expect_contains "A's reason" '"reason":"security-failure"' "$LINE"
+expect_not_contains "no data path on A" 'data-path-up' "$(cat "$(bg_log pub2)")"
+expect_not_contains "no data path on B" 'data-path-up' "$(cat "$(bg_log sub2)")"
+stop_bg pub2 INT

@@ -64,7 +64,7 @@ public final class WASystem: Sendable {
         start.masterPreference = options.masterPreference
         var discovery = DiscoveryOptions()
         discovery.logger = options.logger
-        discovery.dataPathScheduleLayout = options.swapsDataPathSchedule ? .swapped : .preferred
+        discovery.dataPathScheduleLayout = options.swapsDataPathSchedule ? .swapped : options.performanceMode.scheduleLayout
         do {
             return try await NANEngine.run(
                 on: chosen, start: start, clusterTimeout: options.clusterTimeout, options: discovery
@@ -243,6 +243,11 @@ public struct WASystemOptions: Sendable {
     /// the reverse of the usual layout, so a peer shares no slot with it and must take our counter-proposal
     /// (`WAWARE_DP_SCHEDULE=swapped` in the CLI; needs 5 GHz). Default false.
     public var swapsDataPathSchedule = false
+    /// The performance mode of this system's data paths (Apple's `WAPerformanceMode`). It sets the schedule
+    /// the radio commits, which every data path on the adapter shares: ``WAPerformanceMode/bulk`` the
+    /// most 5 GHz slots in long runs, ``WAPerformanceMode/realtime`` channel 6 spread evenly over the
+    /// period (docs/performance.md). Both sides should use the same. Default bulk.
+    public var performanceMode: WAPerformanceMode = .bulk
 
     /// The defaults.
     public init() {}

@@ -4,6 +4,10 @@ public import NANWire
 public enum DataPathScheduleLayout: String, Hashable, Sendable, CaseIterable {
     /// ``NANWire/DataPathSchedule/preferred(fiveGHz:)``: channel 6 in slot 1, the 5 GHz channel in the others.
     case preferred
+    /// ``NANWire/DataPathSchedule/realtime(fiveGHz:)``: as many slots, with channel 6 spread evenly over the
+    /// period (one slot in eight) so a packet waits less for the next common slot. What
+    /// `WAPerformanceMode.realtime` asks for (the bulk mode keeps the preferred layout).
+    case realtime
     /// ``NANWire/DataPathSchedule/swapped(fiveGHz:)``: the same channels in other slots, so a peer with the
     /// preferred layout shares no slot with us and must take our counter-proposal. For testing the counter
     /// path (needs a 5 GHz channel).
@@ -13,6 +17,7 @@ public enum DataPathScheduleLayout: String, Hashable, Sendable, CaseIterable {
     public func schedule(fiveGHz: DataPathChannel?) -> DataPathSchedule {
         switch self {
         case .preferred: return .preferred(fiveGHz: fiveGHz)
+        case .realtime: return .realtime(fiveGHz: fiveGHz)
         case .swapped: return .swapped(fiveGHz: fiveGHz)
         }
     }

@@ -1,14 +1,27 @@
+import NANEngine
+
 /// How a data path is meant to be used, as in Apple's `WAPerformanceMode`: both sides should use the same.
+/// It is the schedule the radio commits for its data paths (``WASystemOptions/performanceMode``; one
+/// schedule serves every data path of the adapter), and it is carried on each ``WAPerformanceReport``.
 public enum WAPerformanceMode: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
-    /// Throughput first (Apple's default).
+    /// Throughput first (Apple's default): every slot outside the discovery windows committed, the 5 GHz
+    /// channel in one long run (29 slots) and channel 6 in one slot.
     case bulk
-    /// Latency first: committed slots spread over the whole NAN period, so a packet waits less for the
-    /// next slot. The data-path schedule waware installs already commits every slot outside the discovery
-    /// windows (30 of 32, see docs/performance.md), so today both modes run on the same schedule.
+    /// Latency first: as many slots, with channel 6 spread evenly over the period (one slot in eight) and
+    /// the 5 GHz channel in the other 26, so a packet on either band waits at most 7 slots (112 TU) for the
+    /// next common slot instead of up to a whole period on channel 6.
     case realtime
 
     /// `bulk` or `realtime`.
     public var description: String { rawValue }
+
+    /// The data-path schedule layout the mode asks the engine for.
+    var scheduleLayout: DataPathScheduleLayout {
+        switch self {
+        case .bulk: .preferred
+        case .realtime: .realtime
+        }
+    }
 }
 
 /// The 802.11 access category traffic is sent in, as in Apple's `WAAccessCategory`. Linux picks the

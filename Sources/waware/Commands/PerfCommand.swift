@@ -1,4 +1,3 @@
-import Dispatch
 import NANSystem
 import NANWire
 import WiFiAware
@@ -49,7 +48,7 @@ struct PerfCommand: Command {
     static let categoriesOption = OptionKey("access-category", value: "list", help: "Access categories to probe: be,bk,vi,vo (default all).")
     static let passiveFlag = FlagKey("passive", help: "No probes: kernel statistics and schedule only (no traffic).")
     static let portOption = OptionKey("port", value: "port", help: "The probe port, TCP and UDP (default 5301).")
-    static let modeOption = OptionKey("mode", value: "bulk|realtime", help: "The performance mode reported (both sides should use the same).")
+    static let modeOption = OptionKey("mode", value: "bulk|realtime", help: "bulk: the most 5 GHz slots; realtime: channel 6 spread over the period (both sides should use the same).")
     static let timeoutOption = OptionKey("timeout", value: "seconds", help: "Give up finding the publisher after this long (default 120; the data-path set-up has its own 120 s); with --serve, stop after this long.")
     static let watchFlag = FlagKey("watch", short: "w", help: "A live view refreshed after every report, until Ctrl-C.")
     static let svgOption = OptionKey("svg", value: "file", help: "Write a plot of throughput and latency over time (SVG) after each report.")
@@ -137,34 +136,19 @@ struct PerfCommand: Command {
     var port: UInt16 { probes?.port ?? WAPerformanceProbes().port }
 
     func run(_ output: Output) async throws {
-        do {
-            try await SignalCancellation.run {
-                try await DiscoveryRun.withSystem(adapter: adapter, masterPreference: 2) { system, report in
+        try await SignalCancellation.run {
+            try await DiscoveryRun.withSystem(adapter: adapter, masterPreference: 2, performanceMode: mode) { system, report in
+                // Mapped here, inside the run, so that a teardown cut short by its bound exits with the same code.
+                do {
                     if serve {
                         try await PerfServer(command: self, output: output).run(system, phy: report.phy)
                     } else {
                         try await PerfClient(command: self, output: output).run(system)
-                        Self.endIfTeardownHangs(output)
                     }
+                } catch let error as WAError where error.code == .connectionTerminated {
+                    throw CommandFailure(error.message, code: .peerLost)
                 }
             }
-        } catch let error as WAError where error.code == .connectionTerminated {
-            throw CommandFailure(error.message, code: .peerLost)
-        }
-    }
-
-    /// How long stopping NAN may take once every report is out.
-    static let teardownLimit = 20
-
-    /// Ends the process with status 0 if it is still running `teardownLimit` seconds after the reports are
-    /// out. Stopping NAN after a report was once seen not to finish in the VM (cause not found yet); the
-    /// reports are complete by then, and the kernel removes the interfaces this process's socket owns when
-    /// it exits, so a caller such as a script or a daemon is not left waiting.
-    private static func endIfTeardownHangs(_ output: Output) {
-        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(teardownLimit)) {
-            output.fail("warning: stopping NAN took more than \(teardownLimit) s after the report; exiting anyway "
-                + "(the kernel removes this process's interfaces)")
-            ProcessControl.exit(0)
         }
     }
 }

@@ -1,5 +1,4 @@
 import NANWire
-import Synchronization
 import WiFiAware
 
 /// `waware subscribe <service>`: look for publishers of a service and print each one found.
@@ -157,34 +156,14 @@ struct SubscribeCommand: Command {
         }
     }
 
-    /// How long the subscription may take to end after `--timeout` stopped it before it is cancelled:
-    /// a follow-up still being retried, or a data path, ends then.
-    static let stopGrace: Duration = .seconds(3)
-
     /// Runs one subscription until it ends; with `--timeout`, stops it then and cancels whatever is
-    /// still running `stopGrace` later, so the process never outlives its timeout by more than that.
+    /// still running ``SubscriptionTimeout/grace`` later, so the process never outlives its timeout by more.
     private func subscribe(
         _ subscriber: WASubscriber, name: String, since start: ContinuousClock.Instant, system: WASystem,
         phy: String, output: Output
     ) async throws {
-        let timedOut = TimeoutMark()
-        guard let timeout else {
-            return try await receive(from: subscriber, name: name, since: start, system: system, phy: phy, timedOut: timedOut, output: output)
-        }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                try await receive(from: subscriber, name: name, since: start, system: system, phy: phy, timedOut: timedOut, output: output)
-            }
-            group.addTask {
-                // Cancelled when the subscription ended first: that is no error.
-                do { try await Task.sleep(for: .milliseconds(Int64(timeout * 1000))) } catch { return }
-                timedOut.set()
-                await subscriber.stop()
-                try? await Task.sleep(for: Self.stopGrace)
-            }
-            try await group.next()
-            group.cancelAll()
-            try await group.waitForAll()
+        try await SubscriptionTimeout.run(subscriber, timeout: timeout) { timedOut in
+            try await receive(from: subscriber, name: name, since: start, system: system, phy: phy, timedOut: timedOut, output: output)
         }
     }
 
@@ -284,14 +263,4 @@ extension SubscribeCommand {
     static let srfBloomFlag = FlagKey("srf-bloom", help: "Send the service response filter as a Bloom filter rather than a list.")
     static let delayOption = OptionKey("delay", value: "seconds", help: "Wait this long after NAN is up before subscribing.")
     static let lostAfterOption = OptionKey("lost-after", value: "DWs", help: "Print 'lost' for a publisher not heard for this many DW periods (0.524 s each; default 20, 0 never).")
-}
-
-/// Set once `--timeout` has stopped a subscription, so its end is reported as a timeout (and not, say, as
-/// the Ctrl-C that also cancels it).
-private final class TimeoutMark: Sendable {
-    private let state = Mutex(false)
-
-    func set() { state.withLock { $0 = true } }
-
-    var isSet: Bool { state.withLock { $0 } }
 }

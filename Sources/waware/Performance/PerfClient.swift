@@ -37,20 +37,21 @@ struct PerfClient {
         parameters.active = true
         let subscriber = system.subscribe(to: try WASubscribableService(name: command.serviceName, serviceInfo: []),
                                           from: .anyDevice, parameters: parameters)
-        let timer = Task { [timeout = command.timeout] in
-            try? await Task.sleep(for: .milliseconds(Int64(timeout * 1000)))
-            if !Task.isCancelled { await subscriber.stop() }
-        }
-        defer { timer.cancel() }
         if command.watch { output.write("looking for a publisher of \(name) ...") }
-        for try await event in subscriber {
-            if case .discovered(let endpoint) = event {
-                await subscriber.stop()
-                return endpoint
+        let found = try await SubscriptionTimeout.run(subscriber, timeout: command.timeout) { _ -> WAEndpoint? in
+            for try await event in subscriber {
+                if case .discovered(let endpoint) = event {
+                    await subscriber.stop()
+                    return endpoint
+                }
             }
+            return nil
         }
-        throw CommandFailure("no publisher of \(name) found within \(PerformanceRecord.number(command.timeout, 0)) s "
-            + "(is 'waware perf \(name) --serve' running on the peer?)")
+        guard let found else {
+            throw CommandFailure("no publisher of \(name) found within \(PerformanceRecord.number(command.timeout, 0)) s "
+                + "(is 'waware perf \(name) --serve' running on the peer?)")
+        }
+        return found
     }
 
     private func report(_ system: WASystem, _ connection: WADataPathConnection, name: String, since start: ContinuousClock.Instant) async throws {

@@ -2,6 +2,7 @@
 # The demo tools/demo shows on a machine without NAN hardware: two simulated devices, each with its own
 # radio in its own network namespace, start NAN with waware and end up in one cluster; when this waware
 # has publish/subscribe, device B then discovers a service device A publishes and they exchange messages;
+# with pairing, they pair with a PIN (PASN) and store each other;
 # with data paths, B opens a secure one (NCS-SK-128, a passphrase) to A and they exchange a TCP message
 # over it; with `waware perf`, B prints a link report over a second secure data path.
 # Output is for people, not for grep: the raw logs are in results/demo/two-devices/.
@@ -106,6 +107,29 @@ describe "device A" publishing "$(bg_log pub)" | grep received
 stop_bg pub >/dev/null
 echo
 echo "Device B discovered device A's service and they exchanged messages, all over the simulated air."
+
+# Pairing, when this build of waware has it: the stores it fills are used by what follows.
+store_a=$SCENARIO_OUT/a-devices.json
+store_b=$SCENARIO_OUT/b-devices.json
+paired=no
+if "$WAWARE" pair --help >/dev/null 2>&1; then
+    echo
+    echo "Devices A and B pair (waware pair). A shows a PIN; B's user types it. They bootstrap in follow-up"
+    echo "messages, run PASN (SAE over the PIN) to derive a pairing key, and swap identity keys, so each"
+    echo "recognises the other later whatever its MAC address. Keys go to a 0600 store and are never printed:"
+    start_bg pairA deviceA "$WAWARE" pair --store "$store_a" --name "device-B" --timeout "$(scaled 90)" >/dev/null
+    wait_for_line "$(bg_log pairA)" '^PIN [0-9]{6}' 60 >/dev/null
+    pin=$(sed -n 's/^PIN \([0-9]\{6\}\).*/\1/p' "$(bg_log pairA)" | head -n 1)
+    echo "  device A: shows PIN $pin"
+    out=$(in_netns deviceB "$WAWARE" pair --pin "$pin" --name "device-A" --store "$store_b" --timeout "$(scaled 90)" 2>&1) \
+        || fail "B could not pair with A: $out"
+    printf '%s\n' "$out" | sed 's/^/  device B: /'
+    wait_bg pairA 0 60 >/dev/null
+    grep -v '^PIN ' "$(bg_log pairA)" | sed 's/^/  device A: /'
+    echo "  A's store: $("$WAWARE" devices list --store "$store_a" | head -n 1)"
+    echo "  B's store: $("$WAWARE" devices list --store "$store_b" | head -n 1)"
+    paired=yes
+fi
 
 # A secure data path, when this build of waware has one.
 "$WAWARE" publish --help 2>/dev/null | grep -q -- --passphrase || exit 0

@@ -30,6 +30,8 @@ public final class WASystem: Sendable {
 
     let backend: any DiscoveryBackend
     let runtimeDirectory: URL
+    /// Data paths shared by connections, and live connections for de-duplication.
+    let connections = ConnectionRegistry()
     private let tasks = Mutex<(next: Int, running: [Int: Task<Void, Never>])>((0, [:]))
 
     init(backend: any DiscoveryBackend, adapterName: String, store: WADeviceStore, runtimeDirectory: URL) {

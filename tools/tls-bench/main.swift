@@ -122,8 +122,8 @@ do {
     if arguments.contains("--serve") {
         guard let interface = value("--interface"), let address = linkLocalAddress(of: interface) else { usage() }
         let port = value("--port").flatMap { UInt16($0) } ?? 5310
-        let listener = try StreamListener.listen(on: LinkLocalEndpoint(address: address, interface: interface, port: port))
-        print("tls-bench: listening on [\(address)%\(interface)]:\(listener.port)")
+        let listener = try StreamSocket.listen(port: port)
+        print("tls-bench: listening on [\(address)%\(interface)]:\(listener.localPort)")
         let me = try identity("tls-bench server")
         while true {
             try await sink(PlainChannel(socket: try await listener.accept()))
@@ -143,8 +143,8 @@ do {
         await stream.close()
         report(megabytes: megabytes, plain: plain, tls: tls)
     } else {
-        let listener = try StreamListener.listen(on: LinkLocalEndpoint(address: "::1", interface: "lo", port: 0))
-        let endpoint = LinkLocalEndpoint(address: "::1", interface: "lo", port: listener.port)
+        let listener = try StreamSocket.listen(port: 0)
+        let endpoint = LinkLocalEndpoint(address: "::1", interface: "lo", port: listener.localPort)
         let server = try identity("tls-bench server"), client = try identity("tls-bench client")
         async let plainSink: Void = sink(PlainChannel(socket: try await listener.accept()))
         let plain = try await push(megabytes << 20, over: PlainChannel(socket: try await StreamSocket.connect(to: endpoint, timeout: .seconds(30))))

@@ -1,109 +1,178 @@
 internal import Glibc
-import Synchronization
+internal import Synchronization
 
-/// A connected stream socket (TCP over IPv6, or one end of a local socket pair), non-blocking, with async
-/// send and receive: the one stream-socket type of waware, under plain connections and under ``TLSStream``.
+/// Why a stream-socket call failed: the call, its errno (when a system call failed) and what it was for.
+public struct StreamSocketError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The system call or step (`connect`, `recv`, `timeout`, `cancelled`).
+    public var call: String
+    /// The errno of a failed system call.
+    public var errno: Errno?
+    /// What was being done.
+    public var detail: String?
+
+    /// Creates an error.
+    public init(call: String, errno: Errno?, detail: String? = nil) {
+        self.call = call
+        self.errno = errno
+        self.detail = detail
+    }
+
+    /// The socket was cancelled (``StreamSocket/cancel()``) while a call waited on it.
+    public static func cancelled(_ detail: String? = nil) -> StreamSocketError {
+        StreamSocketError(call: "cancelled", errno: nil, detail: detail)
+    }
+
+    /// Whether the socket was cancelled locally.
+    public var isCancelled: Bool { call == "cancelled" }
+
+    /// Whether the peer refused, reset, or is unreachable (nothing listens there, or the link is gone).
+    public var isPeerUnreachable: Bool {
+        guard let errno else { return call == "timeout" }
+        return [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, ETIMEDOUT, ECONNRESET, EPIPE, EADDRNOTAVAIL]
+            .contains(errno.rawValue)
+    }
+
+    /// `connect: Connection refused (ECONNREFUSED) ([fe80::1%nan0data]:7000)`.
+    public var description: String {
+        var text = call
+        if let errno { text += ": \(errno)" }
+        if let detail { text += " (\(detail))" }
+        return text
+    }
+}
+
+/// A TCP socket over IPv6 (a listener, or one connected stream), the one stream-socket type of the
+/// package: connections over NAN data paths (plain or under TLS) use it.
 ///
-/// Waits happen off Swift's cooperative pool (see `SocketWait`); every wait takes an optional deadline and
-/// ends early when its task is cancelled. ``send(_:timeout:)`` returns once the kernel has taken every byte,
-/// so a sender waits while the peer does not read (backpressure: nothing queues here). One receiver and one
-/// sender at a time may use it concurrently (full duplex). ``close()`` wakes both; the descriptor itself is
-/// closed when the object is released, so it is never reused under a waiting call.
-public final class StreamSocket: Sendable {
+/// The descriptor is non-blocking; every call that waits does so on a Dispatch thread (``BlockingWork``),
+/// never on Swift's cooperative pool, in slices of 200 ms. ``cancel()`` (or cancelling the waiting task)
+/// shuts the socket down and ends every wait with ``StreamSocketError/cancelled(_:)``. The descriptor is
+/// closed when the object is released, never while a call may still use it.
+///
+/// Flow control is the kernel's: ``send(_:)`` returns when every byte is in the socket's send buffer, so
+/// a sender waits while the peer does not read, and nothing is queued in user space.
+public final class StreamSocket: @unchecked Sendable, CustomStringConvertible {
     let descriptor: Int32
-    private let closed = Mutex(false)
+    private let cancelled = Atomic<Bool>(false)
+    /// The local port of a listener (where peers connect); 0 for a connected socket.
+    public let localPort: UInt16
+    /// The peer, for a connected socket.
+    public let peer: LinkLocalEndpoint?
 
-    /// Adopts a connected stream socket descriptor and makes it non-blocking and close-on-exec.
-    init(adopting descriptor: Int32) {
+    private init(descriptor: Int32, peer: LinkLocalEndpoint?) {
         self.descriptor = descriptor
-        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-    }
-
-    deinit { _ = Glibc.close(descriptor) }
-
-    /// Two connected sockets (`socketpair(AF_UNIX, SOCK_STREAM)`), for tests and in-process pipes.
-    public static func pair() throws(StreamSocketError) -> (StreamSocket, StreamSocket) {
-        var ends: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
-            throw StreamSocketError.failed("socketpair", .current)
+        self.peer = peer
+        var address = sockaddr_in6()
+        var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
+        let ok = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
         }
-        return (StreamSocket(adopting: ends[0]), StreamSocket(adopting: ends[1]))
+        localPort = ok == 0 ? UInt16(bigEndian: address.sin6_port) : 0
     }
 
-    /// A TCP connection to `endpoint` (an IPv6 link-local address on an interface, or `::1` on `lo`).
-    ///
-    /// - Throws: ``StreamSocketError``: `.connectionRefused`, `.unreachable`, `.timedOut` after `timeout`.
-    public static func connect(to endpoint: LinkLocalEndpoint, timeout: Duration) async throws(StreamSocketError) -> StreamSocket {
-        var address = try endpoint.streamSocketAddress()
+    deinit { close(descriptor) }
+
+    /// `listener :7000` or `stream [fe80::1%nan0data]:7000`.
+    public var description: String {
+        peer.map { "stream \($0)" } ?? "listener :\(localPort)"
+    }
+
+    private static func makeDescriptor() throws(StreamSocketError) -> Int32 {
         let fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        guard fd >= 0 else { throw StreamSocketError.failed("socket", .current) }
-        let socket = StreamSocket(adopting: fd)
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
-            }
+        guard fd >= 0 else { throw StreamSocketError(call: "socket", errno: .current) }
+        return fd
+    }
+
+    /// A TCP listener on every IPv6 address of this network namespace (link-local ones included) at
+    /// `port` (0: a port the kernel picks; read it in ``localPort``).
+    public static func listen(port: UInt16 = 0, backlog: Int32 = 16) throws(StreamSocketError) -> StreamSocket {
+        let fd = try makeDescriptor()
+        var one: Int32 = 1
+        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in6()
+        address.sin6_family = sa_family_t(AF_INET6)
+        address.sin6_port = port.bigEndian
+        address.sin6_addr = in6addr_any
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
         }
-        if result != 0 {
-            let error = Errno.current
-            guard error == .nowInProgress || error == .interrupted else {
-                throw StreamSocketError.failed("connect", error, detail: "\(endpoint)")
-            }
-            try await SocketWait.wait(fd, writable: true, until: .now + timeout, call: "connect to \(endpoint)")
-            var pending: Int32 = 0
-            var length = socklen_t(MemoryLayout<Int32>.size)
-            guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &pending, &length) == 0 else {
-                throw StreamSocketError.failed("getsockopt(SO_ERROR)", .current)
-            }
-            if pending != 0 { throw StreamSocketError.failed("connect", Errno(rawValue: pending), detail: "\(endpoint)") }
+        guard bound == 0 else {
+            let error = StreamSocketError(call: "bind", errno: .current, detail: "port \(port)")
+            close(fd)
+            throw error
         }
-        socket.setNoDelay()
+        guard Glibc.listen(fd, backlog) == 0 else {
+            let error = StreamSocketError(call: "listen", errno: .current, detail: "port \(port)")
+            close(fd)
+            throw error
+        }
+        return StreamSocket(descriptor: fd, peer: nil)
+    }
+
+    /// A TCP connection to `endpoint`, given up after `timeout` (`timeout` error) or when the task is
+    /// cancelled.
+    public static func connect(to endpoint: LinkLocalEndpoint, timeout: Duration) async throws(StreamSocketError) -> StreamSocket {
+        let fd = try makeDescriptor()
+        let address: sockaddr_in6
+        do { address = try endpoint.socketAddress() } catch {
+            close(fd)
+            throw StreamSocketError(call: error.call, errno: error.errno, detail: error.detail)
+        }
+        let socket = StreamSocket(descriptor: fd, peer: endpoint)
+        var target = address
+        let started = withUnsafePointer(to: &target) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+        }
+        if started != 0 && Errno.current.rawValue != EINPROGRESS {
+            throw StreamSocketError(call: "connect", errno: .current, detail: "\(endpoint)")
+        }
+        try await socket.waitFor(readable: false, timeout: timeout, what: "connect to \(endpoint)")
+        var code: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        _ = getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length)
+        guard code == 0 else { throw StreamSocketError(call: "connect", errno: Errno(rawValue: code), detail: "\(endpoint)") }
         return socket
     }
 
-    /// Sends small writes at once (`TCP_NODELAY`): messages and TLS records are written whole.
-    func setNoDelay() {
-        var one: Int32 = 1
-        _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-    }
-
-    /// Whether ``close()`` was called.
-    public var isClosed: Bool { closed.withLock { $0 } }
-
-    private func checkOpen(_ call: String) throws(StreamSocketError) {
-        if isClosed { throw StreamSocketError(.closed, call: call) }
-    }
-
-    /// Receives up to `maximum` bytes, waiting for at least one.
-    ///
-    /// - Parameter timeout: how long to wait for data; nil waits without limit.
-    /// - Returns: the bytes; an empty array at the end of the stream (the peer closed its side).
-    /// - Throws: ``StreamSocketError``: `.connectionReset`, `.timedOut`, `.cancelled`, `.closed`.
-    public func receive(maximum: Int, timeout: Duration? = nil) async throws(StreamSocketError) -> [UInt8] {
-        let deadline = timeout.map { ContinuousClock.now + $0 }
-        var buffer = [UInt8](repeating: 0, count: max(1, maximum))
+    /// The next connection and its peer (address, interface, port). Waits until one comes or the
+    /// listener is cancelled.
+    public func accept() async throws(StreamSocketError) -> StreamSocket {
         while true {
-            try checkOpen("recv")
-            let count = buffer.withUnsafeMutableBytes { Glibc.recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count >= 0 {
-                buffer.removeSubrange(count...)
-                return buffer
+            try await waitFor(readable: true, timeout: nil, what: "accept")
+            var address = sockaddr_in6()
+            var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
+            let fd = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Glibc.accept(descriptor, $0, &length)
+                }
             }
-            let error = Errno.current
-            guard error == .wouldBlock || error == .interrupted else { throw StreamSocketError.failed("recv", error) }
-            try await SocketWait.wait(descriptor, writable: false, until: deadline, call: "recv")
+            if fd < 0 {
+                if [EAGAIN, EINTR, ECONNABORTED].contains(Errno.current.rawValue) { continue }
+                if cancelled.load(ordering: .acquiring) { throw .cancelled("accept") }
+                throw StreamSocketError(call: "accept", errno: .current)
+            }
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            return StreamSocket(descriptor: fd, peer: Self.endpoint(of: address))
         }
     }
 
-    /// Sends all of `bytes`, waiting while the kernel's send buffer is full.
-    ///
-    /// - Parameter timeout: how long to wait for room each time none is left; nil waits without limit.
-    /// - Throws: ``StreamSocketError``: `.connectionReset` (also for a peer that closed: `EPIPE`), `.timedOut`,
-    ///   `.cancelled`, `.closed`. Part of `bytes` may have been sent.
+    private static func endpoint(of address: sockaddr_in6) -> LinkLocalEndpoint {
+        var a = address
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        _ = inet_ntop(AF_INET6, &a.sin6_addr, &text, socklen_t(text.count))
+        var name = [CChar](repeating: 0, count: Int(IF_NAMESIZE) + 1)
+        let interface = a.sin6_scope_id != 0 && if_indextoname(a.sin6_scope_id, &name) != nil
+            ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        return LinkLocalEndpoint(address: String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
+                                 interface: interface, port: UInt16(bigEndian: a.sin6_port))
+    }
+
+    /// Sends every byte of `bytes`, waiting for room in the send buffer as long as the peer does not
+    /// read (flow control); ends with the error of the first failed write, or `cancelled`.
     public func send(_ bytes: [UInt8], timeout: Duration? = nil) async throws(StreamSocketError) {
         var offset = 0
         while offset < bytes.count {
-            try checkOpen("send")
             let sent = bytes.withUnsafeBytes { raw in
                 Glibc.send(descriptor, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
             }
@@ -111,59 +180,71 @@ public final class StreamSocket: Sendable {
                 offset += sent
                 continue
             }
-            let error = Errno.current
-            guard error == .wouldBlock || error == .interrupted else { throw StreamSocketError.failed("send", error) }
-            try await SocketWait.wait(descriptor, writable: true, until: timeout.map { ContinuousClock.now + $0 }, call: "send")
+            let errno = Errno.current
+            guard errno.rawValue == EAGAIN || errno.rawValue == EINTR else {
+                if cancelled.load(ordering: .acquiring) { throw .cancelled("send") }
+                throw StreamSocketError(call: "send", errno: errno, detail: peer.map { "\($0)" })
+            }
+            try await waitFor(readable: false, timeout: timeout, what: "send")
         }
     }
 
-    /// Ends this side's sending (`shutdown(SHUT_WR)`): the peer reads the end of the stream; receiving goes on.
+    /// Receives up to `maximum` bytes, waiting until some come: an empty array means the peer ended
+    /// its direction (end of stream).
+    public func receive(maximum: Int, timeout: Duration? = nil) async throws(StreamSocketError) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: max(1, maximum))
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count >= 0 {
+                buffer.removeSubrange(count...)
+                return buffer
+            }
+            let errno = Errno.current
+            guard errno.rawValue == EAGAIN || errno.rawValue == EINTR else {
+                if cancelled.load(ordering: .acquiring) { throw .cancelled("receive") }
+                throw StreamSocketError(call: "recv", errno: errno, detail: peer.map { "\($0)" })
+            }
+            try await waitFor(readable: true, timeout: timeout, what: "receive")
+        }
+    }
+
+    /// Ends our direction: the peer reads the end of the stream; we can still receive.
     public func shutdownWrite() {
         _ = shutdown(descriptor, Int32(SHUT_WR))
     }
 
-    /// Closes the connection both ways (`shutdown(SHUT_RDWR)`) and wakes any waiting call, which then throws
-    /// `.closed`. The descriptor is released with the object.
-    public func close() {
-        closed.withLock { $0 = true }
+    /// Shuts the socket down both ways and ends every call waiting on it with `cancelled`. Safe from any
+    /// thread, more than once; the descriptor itself is closed when the object is released.
+    public func cancel() {
+        guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
         _ = shutdown(descriptor, Int32(SHUT_RDWR))
     }
 
-    /// The peer's address and port, for a TCP connection over IPv6.
-    public var peerEndpoint: LinkLocalEndpoint? {
-        var address = sockaddr_in6()
-        var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
-        let result = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(descriptor, $0, &length) }
+    /// Whether ``cancel()`` was called.
+    public var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+
+    /// Waits on a Dispatch thread until the descriptor is readable (or writable), in 200 ms slices that
+    /// notice ``cancel()``; cancelling the task cancels the socket.
+    private func waitFor(readable: Bool, timeout: Duration?, what: String) async throws(StreamSocketError) {
+        let deadline = timeout.map { ContinuousClock.now + $0 }
+        let descriptor = descriptor
+        let cancelled: @Sendable () -> Bool = { [self] in self.cancelled.load(ordering: .acquiring) }
+        let outcome: StreamSocketError? = await withTaskCancellationHandler {
+            await BlockingWork.run { () -> StreamSocketError? in
+                var entry = pollfd(fd: descriptor, events: Int16(readable ? POLLIN : POLLOUT), revents: 0)
+                while true {
+                    if cancelled() { return .cancelled(what) }
+                    if let deadline, ContinuousClock.now >= deadline {
+                        return StreamSocketError(call: "timeout", errno: nil, detail: what)
+                    }
+                    let result = poll(&entry, 1, 200)
+                    if result > 0 { return cancelled() ? .cancelled(what) : nil }
+                    if result < 0 && Errno.current != .interrupted { return StreamSocketError(call: "poll", errno: .current) }
+                }
+            }
+        } onCancel: {
+            self.cancel()
         }
-        guard result == 0, address.sin6_family == sa_family_t(AF_INET6) else { return nil }
-        return LinkLocalEndpoint(socketAddress: address)
-    }
-}
-
-extension LinkLocalEndpoint {
-    /// The socket address for a stream socket, with ``StreamSocketError`` for an unknown interface or a bad
-    /// address.
-    func streamSocketAddress() throws(StreamSocketError) -> sockaddr_in6 {
-        do throws(ProbeSocketError) {
-            return try socketAddress()
-        } catch {
-            throw StreamSocketError(error.call == "if_nametoindex" ? .unreachable : .system, call: error.call, errno: error.errno,
-                                    detail: error.detail)
-        }
-    }
-
-    /// The endpoint of a socket address (its zone becomes the interface's name).
-    init(socketAddress address: sockaddr_in6) {
-        var a = address
-        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
-        _ = inet_ntop(AF_INET6, &a.sin6_addr, &text, socklen_t(text.count))
-        var name = [CChar](repeating: 0, count: Int(IF_NAMESIZE) + 1)
-        let interface = address.sin6_scope_id == 0 || if_indextoname(address.sin6_scope_id, &name) == nil ? "" : Self.text(name)
-        self.init(address: Self.text(text), interface: interface, port: UInt16(bigEndian: address.sin6_port))
-    }
-
-    private static func text(_ characters: [CChar]) -> String {
-        String(decoding: characters.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if let outcome { throw outcome }
     }
 }

@@ -131,7 +131,7 @@ public actor TLSStream {
 
     /// Drops the connection at once, both ways, without `close_notify`; waiting calls throw.
     public nonisolated func abort() {
-        socket.close()
+        socket.cancel()
     }
 
     // MARK: Sending in order
@@ -182,7 +182,7 @@ public actor TLSStream {
 
     private static func receive(on socket: StreamSocket, until deadline: ContinuousClock.Instant?) async throws(TLSError) -> [UInt8] {
         do throws(StreamSocketError) {
-            if let deadline, deadline <= .now { throw StreamSocketError(.timedOut, call: "recv") }
+            if let deadline, deadline <= .now { throw StreamSocketError(call: "timeout", errno: nil, detail: "receive") }
             return try await socket.receive(maximum: chunkSize, timeout: deadline.map { $0 - .now })
         } catch {
             throw tlsError(error)
@@ -190,13 +190,11 @@ public actor TLSStream {
     }
 
     static func tlsError(_ error: StreamSocketError) -> TLSError {
-        let code: TLSError.Code = switch error.code {
-        case .timedOut: .timedOut
-        case .connectionReset: .connectionReset
-        case .cancelled: .cancelled
-        case .closed: .closed
-        default: .socket
-        }
+        let code: TLSError.Code =
+            if error.isCancelled { .cancelled }
+            else if error.call == "timeout" { .timedOut }
+            else if let errno = error.errno, errno == .connectionReset || errno == .brokenPipe { .connectionReset }
+            else { .socket }
         return TLSError(code, error.description)
     }
 }

@@ -34,6 +34,10 @@ struct ExitCode: Error, RawRepresentable, Hashable, Sendable, CustomStringConver
 
     /// Writing the output failed: standard output or error is full, closed or broken (`EX_IOERR`). A reader
     /// that went away (`EPIPE`) ends the command quietly with this code.
+    /// listen/connect: no listener found, or the data path, TCP, TLS or the preface failed.
+    static let connectionFailed = ExitCode(rawValue: 20)
+    /// listen/connect: the connection ended early (peer gone, refused certificate, cut transfer).
+    static let connectionTerminated = ExitCode(rawValue: 21)
     static let outputFailed = ExitCode(rawValue: 74)
 
     /// The command line is wrong: unknown command or option, missing or invalid value (`EX_USAGE`).
@@ -57,6 +61,8 @@ struct ExitCode: Error, RawRepresentable, Hashable, Sendable, CustomStringConver
         (.hwsimWithoutNAN, "hwsimWithoutNAN", "mac80211_hwsim cannot create NAN radios (kernel older than 7.2)"),
         (.malformedFrame, "malformedFrame", "decode: the bytes are not a well-formed NAN frame"),
         (.peerLost, "peerLost", "perf: the peer or its data path went away during the report, or it does not answer probes"),
+        (.connectionFailed, "connectionFailed", "connect/listen: no listener found, or the data path, TCP, TLS or the connection preface failed"),
+        (.connectionTerminated, "connectionTerminated", "connect/listen: the connection ended early (peer gone, refused, transfer cut)"),
         (.usage, "usage", "bad command line (EX_USAGE)"),
         (.nl80211Unavailable, "nl80211Unavailable", "the kernel has no nl80211/cfg80211 (EX_UNAVAILABLE)"),
         (.outputFailed, "outputFailed", "writing the output failed (disk full, closed pipe: then quietly) (EX_IOERR)"),

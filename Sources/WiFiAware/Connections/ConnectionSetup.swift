@@ -1,0 +1,73 @@
+internal import NANSystem
+public import NANWire
+
+/// The steps both ends run on a fresh TCP socket: the transport (plain, or the TLS handshake), then the
+/// preface each way, giving a ready ``WAConnection``.
+enum ConnectionSetup {
+    static func establish(socket: StreamSocket, isInitiator: Bool, parameters: WAConnectionParameters,
+                          localPeer: WAPeerIdentifier, peerAddress: MACAddress, device: WAPairedDevice?,
+                          dataPath: WADataPathConnection) async throws(WAError) -> WAConnection {
+        let channel: any ConnectionChannel = PlainChannel(socket: socket)
+        let transport = parameters.transport.description
+        try await channel.send(ConnectionPreface(peer: localPeer, mode: parameters.mode).encoded)
+        var received: [UInt8] = []
+        while received.count < ConnectionPreface.size {
+            let bytes = try await channel.receive(maximum: 4096)
+            guard !bytes.isEmpty else {
+                throw WAError(.connectionFailed, message: "the peer closed the connection before its preface (\(received.count) of \(ConnectionPreface.size) bytes)")
+            }
+            received += bytes
+        }
+        let preface = try ConnectionPreface(decoding: Array(received.prefix(ConnectionPreface.size)))
+        guard preface.mode == parameters.mode else {
+            throw WAError(.connectionFailed, message: "the peer wants a \(preface.mode.rawValue) connection, this side \(parameters.mode.rawValue)")
+        }
+        guard preface.peer != localPeer else {
+            throw WAError(.connectionFailed, message: "the peer has this device's own peer identifier \(localPeer) (a copied state folder?)")
+        }
+        return WAConnection(channel: channel, localPeer: localPeer, remotePeer: preface.peer, peerAddress: peerAddress,
+                            device: device, dataPath: dataPath, isInitiator: isInitiator, mode: parameters.mode,
+                            maximumMessageSize: parameters.maximumMessageSize, transportDescription: transport,
+                            pending: Array(received.dropFirst(ConnectionPreface.size)))
+    }
+
+    /// Runs `body` within `timeout`, or throws `connectionFailed` naming `what`.
+    static func within<T: Sendable>(_ timeout: Duration, _ what: String,
+                                    _ body: @escaping @Sendable () async throws(WAError) -> T) async throws(WAError) -> T {
+        do {
+            return try await withThrowingTaskGroup(of: T?.self) { group in
+                group.addTask { try await body() }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let value = first else {
+                    throw WAError(.connectionFailed, message: "\(what) took longer than \(timeout)")
+                }
+                return value
+            }
+        } catch let error as WAError {
+            throw error
+        } catch {
+            throw WAError(.connectionFailed, message: "\(what) was cancelled", underlying: error)
+        }
+    }
+}
+
+extension WADataPathConnection {
+    /// A data path described by hand (tests of the layer above, over loopback).
+    init(peer: MACAddress, ndpID: UInt8, interfaceName: String, localInterfaceAddress: MACAddress,
+         peerInterfaceAddress: MACAddress, localAddress: String, peerAddress: String, cipherSuite: String,
+         peerServiceInfo: [UInt8]) {
+        self.peer = peer
+        self.ndpID = ndpID
+        self.interfaceName = interfaceName
+        self.localInterfaceAddress = localInterfaceAddress
+        self.peerInterfaceAddress = peerInterfaceAddress
+        self.localAddress = localAddress
+        self.peerAddress = peerAddress
+        self.cipherSuite = cipherSuite
+        self.peerServiceInfo = peerServiceInfo
+    }
+}

@@ -1,0 +1,158 @@
+internal import NANSystem
+internal import Synchronization
+public import NANWire
+
+/// What a ``WAConnectionListener`` reports.
+public enum WAListenerEvent: Sendable {
+    /// Publishing and listening: the TCP port announced in the service info.
+    case ready(port: UInt16)
+    /// A peer's data path is up (connections from it can come now).
+    case dataPathUp(WADataPathConnection)
+    /// A data path ended.
+    case dataPathDown(peer: MACAddress, reason: WADataPathEndReason)
+    /// A connection is ready (its preface exchanged, and de-duplicated).
+    case connection(WAConnection)
+    /// A connection attempt was refused or failed before it was ready.
+    case refused(WAError)
+}
+
+/// Publishes a service to a device selection, accepts their data paths and the connections over them
+/// (Apple's `NetworkListener(for: .wifiAware(.connecting(to: service, from: devices)))`). An
+/// `AsyncSequence` of ``WAListenerEvent``, iterated once: nothing happens on the radio before; leaving
+/// the loop (or cancelling its task) stops publishing and listening. Connections already handed out stay
+/// until they end.
+public struct WAConnectionListener: AsyncSequence, Sendable {
+    /// The events.
+    public typealias Element = WAListenerEvent
+    /// The iterator.
+    public typealias AsyncIterator = AsyncThrowingStream<WAListenerEvent, any Error>.Iterator
+
+    /// The service published.
+    public let service: WAPublishableService
+    /// Whose data paths and connections are accepted.
+    public let devices: WADeviceSelection
+    /// How connections are accepted.
+    public let parameters: WAConnectionParameters
+    let system: WASystem
+
+    /// Starts publishing and listening.
+    public func makeAsyncIterator() -> AsyncIterator {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: WAListenerEvent.self, bufferingPolicy: .bufferingNewest(64))
+        let task = Task { await run(continuation) }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream.makeAsyncIterator()
+    }
+
+    private func run(_ output: AsyncThrowingStream<WAListenerEvent, any Error>.Continuation) async {
+        do {
+            try parameters.check()
+            let localPeer = try WAPeerIdentifier.local(for: system.store)
+            let socket: StreamSocket
+            do { socket = try StreamSocket.listen(port: parameters.listenerPort) } catch {
+                throw WAError(.connectionFailed, message: "cannot listen on TCP port \(parameters.listenerPort): \(error)", underlying: error)
+            }
+            defer { socket.cancel() }
+            guard let info = ConnectionServiceInfo.adding(port: socket.localPort, to: service.serviceInfo) else {
+                throw WAError(.invalidArgument, message: "the service info leaves no room for the connection port (at most 255 bytes in all)")
+            }
+            let published = try WAPublishableService(name: service.name, serviceInfo: info, matchFilter: service.matchFilter, wantsDataPath: true)
+            let publisher = system.publish(published, to: devices)
+            let up = DataPathTable()
+            let (started, startedContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await _ in started {
+                        try await acceptDataPaths(for: publisher, into: up, output)
+                        return
+                    }
+                }
+                group.addTask {
+                    for try await event in publisher {
+                        switch event {
+                        case .started:
+                            output.yield(.ready(port: socket.localPort))
+                            startedContinuation.yield()
+                        case .terminated(let reason):
+                            throw WAError(.connectionTerminated, message: "publishing \(service.name) ended (\(reason))")
+                        default: break
+                        }
+                    }
+                }
+                group.addTask { try await acceptConnections(on: socket, localPeer: localPeer, dataPaths: up, output) }
+                try await group.next()
+                group.cancelAll()
+            }
+            output.finish()
+        } catch is CancellationError {
+            output.finish()
+        } catch {
+            output.finish(throwing: error as? WAError ?? WAError.from(error, while: "listen for connections"))
+        }
+    }
+
+    private func acceptDataPaths(for publisher: WAPublisher, into table: DataPathTable,
+                                 _ output: AsyncThrowingStream<WAListenerEvent, any Error>.Continuation) async throws {
+        for try await event in system.acceptDataPaths(for: publisher, from: devices, security: parameters.dataPathSecurity,
+                                                      idleTimeout: parameters.idleTimeout) {
+            switch event {
+            case .connected(let connection):
+                table.add(connection)
+                output.yield(.dataPathUp(connection))
+            case .terminated(let peer, let ndpID, let reason):
+                table.remove(peer: peer, ndpID: ndpID)
+                output.yield(.dataPathDown(peer: peer, reason: reason))
+            case .requested: break
+            }
+        }
+    }
+
+    private func acceptConnections(on socket: StreamSocket, localPeer: WAPeerIdentifier, dataPaths: DataPathTable,
+                                   _ output: AsyncThrowingStream<WAListenerEvent, any Error>.Continuation) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            while true {
+                let accepted: StreamSocket
+                do { accepted = try await socket.accept() } catch let error as StreamSocketError {
+                    if error.isCancelled || Task.isCancelled { throw CancellationError() }
+                    throw WAError(.connectionFailed, message: "accepting connections failed: \(error)", underlying: error)
+                }
+                guard let from = accepted.peer, let dataPath = dataPaths.dataPath(forPeerAddress: from.address) else {
+                    accepted.cancel()
+                    output.yield(.refused(WAError(.connectionFailed, message: "refused a TCP connection from \(accepted.peer.map { "\($0)" } ?? "?"): no data path of this listener comes from there")))
+                    continue
+                }
+                let device = try? system.store.devices().values.first { $0.managementAddresses.contains(dataPath.peer) }
+                let (parameters, system) = (parameters, system)
+                group.addTask {
+                    do {
+                        let connection = try await ConnectionSetup.within(parameters.setupTimeout, "setting up the connection from \(dataPath.peer)") { () async throws(WAError) -> WAConnection in
+                            try await ConnectionSetup.establish(socket: accepted, isInitiator: false, parameters: parameters, localPeer: localPeer,
+                                                               peerAddress: dataPath.peer, device: device, dataPath: dataPath)
+                        }
+                        let registry = system.connections
+                        connection.onEnd { Task { await registry.remove(connection) } }
+                        if await registry.register(connection) { output.yield(.connection(connection)) }
+                    } catch {
+                        accepted.cancel()
+                        output.yield(.refused(error as? WAError ?? WAError(.connectionFailed, message: "\(error)")))
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The data paths up on a listener, looked up by the peer's IPv6 address (where its TCP comes from).
+final class DataPathTable: Sendable {
+    private let entries = Mutex<[WADataPathConnection]>([])
+
+    func add(_ connection: WADataPathConnection) { entries.withLock { $0.append(connection) } }
+
+    func remove(peer: MACAddress, ndpID: UInt8) {
+        entries.withLock { $0.removeAll { $0.peer == peer && $0.ndpID == ndpID } }
+    }
+
+    func dataPath(forPeerAddress address: String) -> WADataPathConnection? {
+        let bare = address.split(separator: "%").first.map(String.init) ?? address
+        return entries.withLock { $0.last { $0.peerAddress.lowercased() == bare.lowercased() } }
+    }
+}

@@ -1,0 +1,49 @@
+/// How connections are made and accepted (Apple's `NetworkParameters` with `TLS()` for Wi-Fi Aware).
+public struct WAConnectionParameters: Sendable {
+    /// How the data path under the connection is protected (NCS-SK with a passphrase or PMK, or open).
+    /// TLS protects the connection itself either way.
+    public var dataPathSecurity: WADataPathSecurity
+    /// What runs over TCP: ``WAConnectionTransport/plain`` only when asked for.
+    public var transport: WAConnectionTransport = .plain
+    /// Messages (default) or a raw byte stream; both ends must agree.
+    public var mode: WAConnectionMode = .messages
+    /// The largest message sent or accepted (default 1 MiB, at most 16 MiB).
+    public var maximumMessageSize: Int = 1 << 20
+    /// How long a connection may take from the data path being up to ready (TCP, TLS, preface).
+    public var setupTimeout: Duration = .seconds(120)
+    /// The listener's TCP port (0: one the kernel picks); it travels in the service info.
+    public var listenerPort: UInt16 = 0
+    /// The data path ends after this long with no packet either way; nil: never.
+    public var idleTimeout: Duration? = nil
+
+    /// Parameters with the data path's protection.
+    public init(dataPathSecurity: WADataPathSecurity) {
+        self.dataPathSecurity = dataPathSecurity
+    }
+
+    func check() throws(WAError) {
+        guard (1...(16 << 20)).contains(maximumMessageSize) else {
+            throw WAError(.invalidArgument, message: "the largest message is 1 byte to 16 MiB, not \(maximumMessageSize)")
+        }
+    }
+}
+
+/// What runs over TCP on a connection.
+public struct WAConnectionTransport: Hashable, Sendable, CustomStringConvertible {
+    enum Kind: Hashable, Sendable { case plain }
+    let kind: Kind
+
+    /// Plain TCP: no authentication of the peer and no encryption above the data path's own. Only when
+    /// asked for explicitly (the CLI's `--plain`, which it announces).
+    public static let plain = WAConnectionTransport(kind: .plain)
+
+    /// Whether this is plain TCP.
+    public var isPlain: Bool { kind == .plain }
+
+    /// `plain TCP`.
+    public var description: String {
+        switch kind {
+        case .plain: "plain TCP"
+        }
+    }
+}

@@ -1,0 +1,178 @@
+import FoundationEssentials
+import NANWire
+import NANSystem
+import WiFiAware
+
+/// `waware connect <service>`: find a listener, connect over a data path, and then act like netcat
+/// (standard input to the peer, the peer to standard output) or send a file.
+struct ConnectCommand: Command {
+    static let configuration = CommandConfiguration(
+        commandName: "connect",
+        abstract: "Connect to a listener over a NAN data path: standard input and output, or send a file.",
+        discussion: [
+            "Browses for the service (active subscribe), takes the first listener found (of the selected "
+                + "devices), sets up the data path to it (secured with --passphrase or --pmk, or --open) and connects. "
+                + "Then, like netcat: each line of standard input is sent as a message and every message received "
+                + "is written to standard output; at the end of standard input this side finishes sending and waits "
+                + "until the peer closes. Status lines go to standard error ('connected ...'), or with --json every "
+                + "line goes to standard output as JSON.",
+            "--send TEXT sends one message instead of reading standard input; --messages N waits for N messages "
+                + "before finishing. --send-file PATH sends a file with a progress bar and waits for the listener's "
+                + "acknowledgement with its SHA-256. --timeout S gives up (exit status 20) if no connection is "
+                + "ready within S seconds.",
+        ],
+        examples: [
+            Example("waware connect _chat._tcp --passphrase secret --plain", "Type lines to the listener; see its answers."),
+            Example("waware connect _chat._tcp --open --plain --send ping --messages 1", "Send 'ping', print the answer, end."),
+            Example("waware connect _files._tcp --open --plain --send-file photo.jpg", "Send a file with a progress bar."),
+        ]
+    )
+
+    static let sendOption = OptionKey("send", value: "text", help: "Send this message instead of reading standard input.")
+    static let messagesOption = OptionKey("messages", value: "n", help: "Wait for this many messages from the peer, then finish.")
+    static let sendFileOption = OptionKey("send-file", value: "path", help: "Send this file (with a progress bar on a terminal).")
+    static let timeoutOption = OptionKey("timeout", value: "seconds", help: "Give up if no connection is ready within this many seconds.")
+
+    static let arguments: [ArgumentSpec] = ConnectionArguments.common + [
+        sendOption.spec, messagesOption.spec, sendFileOption.spec, timeoutOption.spec,
+    ]
+
+    var values: ConnectionArguments.Values
+    var send: String?
+    var messages: Int?
+    var sendFile: String?
+    var timeout: Double?
+
+    init(from parsed: ParsedValues) throws {
+        values = try ConnectionArguments.values(from: parsed)
+        send = parsed.option(Self.sendOption)
+        sendFile = parsed.option(Self.sendFileOption)
+        messages = try parsed.option(Self.messagesOption, expected: "a number from 0 to 100000", ArgumentValues.integer(in: 0...100_000))
+        timeout = try parsed.option(Self.timeoutOption, expected: "a number of seconds above 0, such as 60") { text in
+            Double(text).flatMap { $0 > 0 && $0 < 1e7 ? $0 : nil }
+        }
+        if send != nil && sendFile != nil { throw ValidationError("give --send or --send-file, not both") }
+        if sendFile != nil && values.parameters.mode == .byteStream { throw ValidationError("--send-file needs message mode (no --byte-stream)") }
+        if sendFile != nil && messages == nil { messages = 1 }
+        if let timeout { values.parameters.setupTimeout = .milliseconds(Int64(timeout * 1000)) }
+    }
+
+    func run(_ output: Output) async throws {
+        ConnectionArguments.announce(values.parameters, output: output)
+        let service = try WASubscribableService(name: values.service, wantsDataPath: true)
+        let (name, json, parameters) = (values.service.rawValue, values.json, values.parameters)
+        let start = ContinuousClock.now
+        try await ConnectionArguments.withConnectionExitCodes {
+        try await SignalCancellation.run {
+            try await DiscoveryRun.withSystem(adapter: values.adapter, masterPreference: 2) { system, _ in
+                let devices = try values.devices.selection(in: system.store)
+                let endpoint = try await firstListener(system.browser(for: service, from: devices), service: name)
+                var found = ConnectionRecord("found", service: name, since: start)
+                (found.peer, found.device) = (endpoint.address.description, endpoint.device?.name)
+                try found.write(json: json, to: output, textToStandardError: true)
+                try await system.withConnection(to: endpoint, parameters: parameters, onStateUpdate: { state in
+                    if case .waiting = state {
+                        var r = ConnectionRecord("state", service: name, since: start)
+                        r.state = state.description
+                        try? r.write(json: json, to: output, textToStandardError: true)
+                    }
+                }) { connection in
+                    var r = ConnectionRecord("connected", service: name, since: start)
+                    r.describe(connection)
+                    try r.write(json: json, to: output, textToStandardError: true)
+                    try await talk(over: connection, since: start, output: output)
+                }
+            }
+        }
+        }
+    }
+
+    /// The first listener the browser finds; with --timeout, gives up after it.
+    private func firstListener(_ browser: WAConnectionBrowser, service: String) async throws -> WAEndpoint {
+        try await withThrowingTaskGroup(of: WAEndpoint?.self) { group in
+            group.addTask {
+                for try await case .found(let endpoint) in browser { return endpoint }
+                return nil
+            }
+            if let timeout {
+                group.addTask {
+                    try await Task.sleep(for: .milliseconds(Int64(timeout * 1000)))
+                    return nil
+                }
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let endpoint = first else {
+                throw WAError(.connectionFailed, message: "no listener of \(service) was found" + (timeout.map { " within \(String(format3: $0)) s" } ?? ""))
+            }
+            return endpoint
+        }
+    }
+
+    private func talk(over connection: WAConnection, since start: ContinuousClock.Instant, output: Output) async throws {
+        let name = values.service.rawValue
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                if connection.mode == .byteStream {
+                    while true {
+                        let bytes = try await connection.read()
+                        if bytes.isEmpty { return }
+                        Output.emit(String(decoding: bytes, as: UTF8.self), to: .standardOutput)
+                    }
+                }
+                var received = 0
+                while let content = try await connection.receive() {
+                    guard case .message(let bytes) = content else {
+                        throw WAError(.connectionTerminated, message: "the listener sent a file; 'waware connect' does not take files")
+                    }
+                    received += 1
+                    if values.json {
+                        var r = ConnectionRecord("message", service: name, since: start)
+                        r.text = ConnectionRecord.messageText(bytes)
+                        r.bytes = bytes.count
+                        try output.writeJSON(r)
+                    } else {
+                        let text = String(decoding: bytes, as: UTF8.self)
+                        Output.emit(text.hasSuffix("\n") ? text : text + "\n", to: .standardOutput)
+                    }
+                    if let messages, received >= messages {
+                        await connection.finishSending()
+                        return
+                    }
+                }
+                if let messages, received < messages {
+                    throw WAError(.connectionTerminated, message: "the peer closed the connection after \(received) of \(messages) messages")
+                }
+            }
+            if let sendFile {
+                // Then the listener's acknowledgement (--messages, 1 by default) ends the exchange.
+                try await sendResource(sendFile, over: connection, since: start, output: output)
+            } else if let send {
+                try await write(Array(send.utf8), to: connection)
+                if messages == nil || messages == 0 { await connection.finishSending() }
+            } else {
+                while let line = await StandardInput.nextLine() {
+                    try await write(Array((line + "\n").utf8), to: connection)
+                }
+                await connection.finishSending()
+            }
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+
+    private func write(_ bytes: [UInt8], to connection: WAConnection) async throws {
+        if connection.mode == .byteStream { try await connection.write(bytes) } else { try await connection.send(bytes) }
+    }
+
+    private func sendResource(_ path: String, over connection: WAConnection, since start: ContinuousClock.Instant, output: Output) async throws {
+        let bar = ProgressBar(enabled: !values.json)
+        let sendStart = ContinuousClock.now
+        try await connection.sendResource(at: path, progress: { progress in bar.show(progress) })
+        bar.finish()
+        var r = ConnectionRecord("file-sent", service: values.service.rawValue, since: start)
+        let elapsed = ContinuousClock.now - sendStart
+        r.file = path
+        r.reason = "in \(String(format3: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)) s"
+        try r.write(json: values.json, to: output, textToStandardError: true)
+    }
+}

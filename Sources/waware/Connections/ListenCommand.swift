@@ -1,0 +1,161 @@
+import FoundationEssentials
+import NANWire
+import NANSystem
+import WiFiAware
+
+/// `waware listen <service>`: publish a service, accept connections over data paths, print (or echo)
+/// their messages and save the files they send.
+struct ListenCommand: Command {
+    static let configuration = CommandConfiguration(
+        commandName: "listen",
+        abstract: "Accept connections over NAN data paths and print or echo their messages.",
+        discussion: [
+            "Publishes the service with the listener's TCP port in its service info, accepts data paths (secured "
+                + "with --passphrase or --pmk, or --open) and the connections over them. Each connection starts with "
+                + "both devices' peer identifiers. Messages are printed ('message ... \"text\"'), or with --echo sent "
+                + "back; files sent with 'waware connect --send-file' are saved in --receive-dir (checked with SHA-256, "
+                + "never left half-written under their name) and acknowledged to the sender.",
+            "Runs until Ctrl-C, or until --count connections have ended.",
+        ],
+        examples: [
+            Example("waware listen _chat._tcp --passphrase secret --plain --echo", "Echo every message back."),
+            Example("waware listen _files._tcp --open --plain --receive-dir /tmp/in --count 1 --json",
+                    "Save the files of one connection in /tmp/in, JSON lines."),
+        ]
+    )
+
+    static let echoFlag = FlagKey("echo", help: "Send every message back to its sender.")
+    static let receiveDirOption = OptionKey("receive-dir", value: "folder", help: "Save received files here (default: refuse files).")
+    static let countOption = OptionKey("count", value: "n", help: "End after this many connections have ended.")
+    static let portOption = OptionKey("port", value: "n", help: "Listen on this TCP port (default: one the kernel picks).")
+
+    static let arguments: [ArgumentSpec] = ConnectionArguments.common + [
+        echoFlag.spec, receiveDirOption.spec, countOption.spec, portOption.spec,
+    ]
+
+    var values: ConnectionArguments.Values
+    var echo: Bool
+    var receiveDir: String?
+    var count: Int?
+
+    init(from parsed: ParsedValues) throws {
+        values = try ConnectionArguments.values(from: parsed)
+        echo = parsed.flag(Self.echoFlag)
+        receiveDir = parsed.option(Self.receiveDirOption)
+        count = try parsed.option(Self.countOption, expected: "a number from 1 to 100000", ArgumentValues.integer(in: 1...100_000))
+        if let port = try parsed.option(Self.portOption, expected: "a port from 1 to 65535", ArgumentValues.integer(in: 1...65535)) {
+            values.parameters.listenerPort = UInt16(port)
+        }
+        if receiveDir != nil && values.parameters.mode == .byteStream {
+            throw ValidationError("--receive-dir needs message mode (no --byte-stream)")
+        }
+    }
+
+    func run(_ output: Output) async throws {
+        ConnectionArguments.announce(values.parameters, output: output)
+        let (service, parameters, json, name) = (try WAPublishableService(name: values.service), values.parameters, values.json, values.service.rawValue)
+        let start = ContinuousClock.now
+        try await ConnectionArguments.withConnectionExitCodes {
+        try await SignalCancellation.run {
+            try await DiscoveryRun.withSystem(adapter: values.adapter, masterPreference: 2) { system, _ in
+                let devices = try values.devices.selection(in: system.store)
+                let (ended, endedContinuation) = AsyncStream.makeStream(of: Void.self)
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        for try await event in system.listener(for: service, from: devices, parameters: parameters) {
+                            var r = ConnectionRecord("", service: name, since: start)
+                            switch event {
+                            case .ready(let port):
+                                r.event = "listening"
+                                r.port = Int(port)
+                            case .dataPathUp(let dp):
+                                r.event = "data-path-up"
+                                (r.peer, r.interface, r.localAddress, r.peerAddress) = (dp.peer.description, dp.interfaceName, dp.localAddress, dp.peerAddress)
+                            case .dataPathDown(let peer, let reason):
+                                r.event = "data-path-down"
+                                (r.peer, r.reason) = (peer.description, reason.description)
+                            case .refused(let error):
+                                r.event = "refused"
+                                r.reason = error.message
+                            case .connection(let connection):
+                                r.event = "connected"
+                                r.describe(connection)
+                                Task {
+                                    await serve(connection, service: name, since: start, output: output)
+                                    endedContinuation.yield()
+                                }
+                            }
+                            try r.write(json: json, to: output)
+                        }
+                    }
+                    if let count {
+                        group.addTask {
+                            var n = 0
+                            for await _ in ended {
+                                n += 1
+                                if n >= count { return }
+                            }
+                        }
+                    }
+                    try await group.next()
+                    group.cancelAll()
+                }
+            }
+        }
+        }
+    }
+
+    /// Reads one connection to its end: prints, echoes, saves files.
+    private func serve(_ connection: WAConnection, service: String, since start: ContinuousClock.Instant, output: Output) async {
+        var closing = ConnectionRecord("closed", service: service, since: start)
+        do {
+            if connection.mode == .byteStream {
+                while true {
+                    let bytes = try await connection.read()
+                    if bytes.isEmpty { break }
+                    if echo { try await connection.write(bytes) } else { Output.emit(String(decoding: bytes, as: UTF8.self), to: .standardOutput) }
+                }
+            } else {
+                while let content = try await connection.receive() {
+                    switch content {
+                    case .message(let bytes):
+                        var r = ConnectionRecord("message", service: service, since: start)
+                        r.peerID = connection.remotePeer.description
+                        r.text = ConnectionRecord.messageText(bytes)
+                        r.bytes = bytes.count
+                        try r.write(json: values.json, to: output)
+                        if echo { try await connection.send(bytes) }
+                    case .resource(let offer):
+                        try await receive(offer, on: connection, service: service, since: start, output: output)
+                    }
+                }
+            }
+        } catch let error as WAError {
+            closing.reason = error.message
+        } catch {
+            closing.reason = "\(error)"
+        }
+        connection.cancel()
+        closing.peerID = connection.remotePeer.description
+        closing.seconds = ConnectionRecord("", service: service, since: start).seconds
+        try? closing.write(json: values.json, to: output)
+    }
+
+    private func receive(_ offer: WAResourceOffer, on connection: WAConnection, service: String,
+                         since start: ContinuousClock.Instant, output: Output) async throws {
+        guard let receiveDir else {
+            connection.cancel()
+            throw WAError(.connectionTerminated, message: "the peer sent a file (\(offer.name)) and there is no --receive-dir")
+        }
+        var r = ConnectionRecord("file-started", service: service, since: start)
+        (r.peerID, r.file, r.size) = (connection.remotePeer.description, offer.name, offer.size)
+        try r.write(json: values.json, to: output)
+        let path = receiveDir + "/" + offer.name
+        let digest = try await connection.receiveResource(offer, to: path)
+        var done = ConnectionRecord("file-received", service: service, since: start)
+        (done.peerID, done.file, done.size, done.sha256) = (connection.remotePeer.description, path, offer.size, digest)
+        try done.write(json: values.json, to: output)
+        try await connection.send(Array("received \(offer.name) \(offer.size) sha256 \(digest)".utf8))
+    }
+}
+

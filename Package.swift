@@ -32,6 +32,7 @@ let package = Package(
         .executable(name: "nan-bench", targets: ["nan-bench"]),
         .executable(name: "storm-bench", targets: ["storm-bench"]),
         .executable(name: "aware-example", targets: ["aware-example"]),
+        .executable(name: "tls-bench", targets: ["tls-bench"]),
     ],
     targets: [
         // C layer.
@@ -63,7 +64,7 @@ let package = Package(
         .target(name: "NANCrypto", dependencies: ["CCrypto", "CSSL", "NANWire"], swiftSettings: swiftSettings),
         .target(
             name: "NANSystem",
-            dependencies: ["CNetlink", "CNetlinkShim", "NANWire"],
+            dependencies: ["CNetlink", "CNetlinkShim", "NANWire", "NANCrypto"],
             swiftSettings: swiftSettings
         ),
         .target(name: "NANEngine", dependencies: ["NANLogging", "NANWire", "NANCrypto", "NANSystem"], swiftSettings: swiftSettings),
@@ -86,6 +87,13 @@ let package = Package(
             path: "tools/storm",
             swiftSettings: swiftSettings
         ),
+        // TLS throughput as a ratio of plain TCP, over loopback or a NAN data path (tools/tls-bench).
+        .executableTarget(
+            name: "tls-bench",
+            dependencies: ["NANCrypto", "NANSystem"],
+            path: "tools/tls-bench",
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "aware-example",
             dependencies: ["WiFiAware"],
@@ -96,7 +104,7 @@ let package = Package(
         // Tests: one target per module, next to what they test.
         .testTarget(name: "NANWireTests", dependencies: ["NANWire"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "NANCryptoTests", dependencies: ["NANCrypto", "NANWire"], swiftSettings: swiftSettings),
-        .testTarget(name: "NANSystemTests", dependencies: ["NANSystem", "NANWire"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
+        .testTarget(name: "NANSystemTests", dependencies: ["NANSystem", "NANWire", "NANCrypto"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "NANEngineTests", dependencies: ["NANEngine", "NANWire", "NANCrypto", "NANSystem"], swiftSettings: swiftSettings),
         .testTarget(name: "WiFiAwareTests", dependencies: ["WiFiAware", "NANWire", "NANCrypto", "NANEngine", "NANSystem"], swiftSettings: swiftSettings),
         .testTarget(name: "CLITests", dependencies: ["waware", "NANCrypto", "NANSystem", "NANWire", "NANEngine"], swiftSettings: swiftSettings),

@@ -170,7 +170,7 @@ public final class StreamSocket: @unchecked Sendable, CustomStringConvertible {
 
     /// Sends every byte of `bytes`, waiting for room in the send buffer as long as the peer does not
     /// read (flow control); ends with the error of the first failed write, or `cancelled`.
-    public func send(_ bytes: [UInt8]) async throws(StreamSocketError) {
+    public func send(_ bytes: [UInt8], timeout: Duration? = nil) async throws(StreamSocketError) {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes.withUnsafeBytes { raw in
@@ -185,13 +185,13 @@ public final class StreamSocket: @unchecked Sendable, CustomStringConvertible {
                 if cancelled.load(ordering: .acquiring) { throw .cancelled("send") }
                 throw StreamSocketError(call: "send", errno: errno, detail: peer.map { "\($0)" })
             }
-            try await waitFor(readable: false, timeout: nil, what: "send")
+            try await waitFor(readable: false, timeout: timeout, what: "send")
         }
     }
 
     /// Receives up to `maximum` bytes, waiting until some come: an empty array means the peer ended
     /// its direction (end of stream).
-    public func receive(maximum: Int) async throws(StreamSocketError) -> [UInt8] {
+    public func receive(maximum: Int, timeout: Duration? = nil) async throws(StreamSocketError) -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: max(1, maximum))
         while true {
             let count = buffer.withUnsafeMutableBytes { Glibc.recv(descriptor, $0.baseAddress, $0.count, 0) }
@@ -204,7 +204,7 @@ public final class StreamSocket: @unchecked Sendable, CustomStringConvertible {
                 if cancelled.load(ordering: .acquiring) { throw .cancelled("receive") }
                 throw StreamSocketError(call: "recv", errno: errno, detail: peer.map { "\($0)" })
             }
-            try await waitFor(readable: true, timeout: nil, what: "receive")
+            try await waitFor(readable: true, timeout: timeout, what: "receive")
         }
     }
 

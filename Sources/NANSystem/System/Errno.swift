@@ -76,6 +76,16 @@ public struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringCo
     public static var fileTooLarge: Errno { Errno(rawValue: EFBIG) }
     /// `ETIMEDOUT`: the operation timed out.
     public static var timedOut: Errno { Errno(rawValue: ETIMEDOUT) }
+    /// `ECONNRESET`: the peer reset the connection.
+    public static var connectionReset: Errno { Errno(rawValue: ECONNRESET) }
+    /// `ECONNREFUSED`: nothing listens at the address.
+    public static var connectionRefused: Errno { Errno(rawValue: ECONNREFUSED) }
+    /// `EHOSTUNREACH`: no route to the host.
+    public static var hostUnreachable: Errno { Errno(rawValue: EHOSTUNREACH) }
+    /// `ENETUNREACH`: the network is unreachable.
+    public static var networkUnreachable: Errno { Errno(rawValue: ENETUNREACH) }
+    /// `EADDRNOTAVAIL`: the address is not available (e.g. a link-local address on the wrong interface).
+    public static var addressNotAvailable: Errno { Errno(rawValue: EADDRNOTAVAIL) }
 
     /// Whether the system refused for lack of permission or privilege (`EACCES` or `EPERM`).
     public var isPermissionDenied: Bool { self == .accessDenied || self == .notPermitted }
@@ -114,6 +124,11 @@ public struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringCo
         case ENETDOWN: "ENETDOWN"
         case ETIMEDOUT: "ETIMEDOUT"
         case EFBIG: "EFBIG"
+        case ECONNRESET: "ECONNRESET"
+        case ECONNREFUSED: "ECONNREFUSED"
+        case EHOSTUNREACH: "EHOSTUNREACH"
+        case ENETUNREACH: "ENETUNREACH"
+        case EADDRNOTAVAIL: "EADDRNOTAVAIL"
         default: "errno \(rawValue)"
         }
     }

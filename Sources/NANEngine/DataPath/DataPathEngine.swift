@@ -196,6 +196,9 @@ actor DataPathEngine {
 
     /// Set while ``shutDown()`` runs: frames and establishments that arrive while it waits change nothing.
     private var stopping = false
+    /// Establishments whose kernel steps are running (the actor is free meanwhile), and who waits for none to be.
+    private var establishing = 0
+    private var establishingDone: [CheckedContinuation<Void, Never>] = []
 
     /// Ends every data path (telling the peers), removes the stations, clears the schedule and deletes the NDI;
     /// like ``end(_:)``, even from a cancelled task.
@@ -210,6 +213,11 @@ actor DataPathEngine {
             let actions = table.phases.keys.flatMap { table.terminate($0) }
             negotiations = table
             await perform(actions)
+        }
+        // An establishment whose kernel steps were running undoes them when it sees `stopping`: wait for
+        // it, so nothing it added is left once the schedule and the NDI go (and once this returns).
+        while establishing > 0 {
+            await withCheckedContinuation { establishingDone.append($0) }
         }
         // A data path that was established while the terminations went out (actor reentrancy) goes too.
         for id in Array(established.keys) { await tearDown(id) }
@@ -396,6 +404,14 @@ actor DataPathEngine {
 
     private func establish(_ link: NDPLink) async {
         guard !stopping, let interface else { return }
+        establishing += 1
+        defer {
+            establishing -= 1
+            if establishing == 0 {
+                for waiter in establishingDone { waiter.resume() }
+                establishingDone.removeAll()
+            }
+        }
         do {
             try await radio.addPeer(link)
             try await radio.addPeerDataStation(link, on: interface)

@@ -3,6 +3,31 @@ import NANWire
 import Synchronization
 @testable import NANEngine
 
+/// Holds a kernel step of the fake radio until the test opens it.
+private final class Gate: Sendable {
+    private let state = Mutex<(open: Bool, entered: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, false, []))
+    /// A step has reached the gate.
+    var entered: Bool { state.withLock { $0.entered } }
+    func pass() async {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let goNow = state.withLock { gate -> Bool in
+                gate.entered = true
+                if !gate.open { gate.waiters.append(waiter) }
+                return gate.open
+            }
+            if goNow { waiter.resume() }
+        }
+    }
+    func open() {
+        let waiters = state.withLock { gate -> [CheckedContinuation<Void, Never>] in
+            gate.open = true
+            defer { gate.waiters = [] }
+            return gate.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}
+
 /// A radio that records the kernel calls and passes frames to a linked peer engine.
 private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
     let localAddress: MACAddress
@@ -15,6 +40,10 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         set { deliverTo.withLock { $0 = newValue } }
     }
     var failStations = false
+    /// Holds `addPeer` (after the station is in) until opened.
+    var addPeerGate: Gate?
+    /// The stations there were when the schedule was cleared (nil: not cleared yet).
+    let stationsAtScheduleClear = Mutex<Set<MACAddress>?>(nil)
     /// Every schedule installed, in order; with `refuseLaterSchedules`, only the first is taken.
     let schedules = Mutex<[DataPathSchedule]>([])
     var refuseLaterSchedules = false
@@ -46,10 +75,14 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         schedules.withLock { $0.append(schedule) }
         state.withLock { $0.schedule = true }
     }
-    func clearLocalSchedule() async { state.withLock { $0.schedule = false } }
+    func clearLocalSchedule() async {
+        let stations = state.withLock { $0.schedule = false; return $0.stations }
+        stationsAtScheduleClear.withLock { $0 = stations }
+    }
     func addPeer(_ link: NDPLink) async throws {
         if failStations { throw DataPathError.stopped }
         state.withLock { _ = $0.stations.insert(link.id.peer) }
+        await addPeerGate?.pass()
     }
     func addPeerDataStation(_ link: NDPLink, on interface: DataInterface) async throws {
         state.withLock { _ = $0.stations.insert(link.peerNDI) }
@@ -185,6 +218,31 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         await a.shutDown()
         await b.shutDown()
         #expect(!radioA.leftovers && !radioB.leftovers)
+    }
+
+    /// The cause of `aKernelFailureEndsTheDataPathAndCleansUp`'s failures under load: a confirm's kernel steps
+    /// were still running when `shutDown` cleared the schedule, deleted the NDI and returned, and the stations
+    /// they added were removed only later. `shutDown` now waits for them.
+    @Test func shutDownWaitsForAnEstablishmentWhoseKernelStepsAreRunning() async throws {
+        let (a, b, radioA, radioB) = pair()
+        let gate = Gate()
+        radioA.addPeerGate = gate
+        _ = try await a.accept(publishID: InstanceID(1))
+        _ = try await b.request(to: nmiA, publishID: InstanceID(1))
+        // A took B's confirm and is adding B's NMI station: held there.
+        for _ in 0..<2000 where !gate.entered { try await Task.sleep(for: .milliseconds(5)) }
+        try #require(gate.entered)
+        let shutdown = Task { await a.shutDown() }
+        // Before the fix the shut-down ran past the establishment at once: give it the time to (1 s at most).
+        for _ in 0..<200 where radioA.stationsAtScheduleClear.withLock({ $0 == nil }) {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        gate.open()
+        await shutdown.value
+        #expect(radioA.stationsAtScheduleClear.withLock { $0 } == [])
+        #expect(!radioA.leftovers)
+        await b.shutDown()
+        #expect(!radioB.leftovers)
     }
 
     private func policy(_ passphrase: String, _ suites: [NDPCipherSuite]) -> NDPSecurityPolicy {

@@ -3,7 +3,8 @@
 # radio in its own network namespace, start NAN with waware and end up in one cluster; when this waware
 # has publish/subscribe, device B then discovers a service device A publishes and they exchange messages;
 # with pairing, they pair with a PIN (PASN) and store each other;
-# with data paths, B opens a secure one (NCS-SK-128, a passphrase) to A and they exchange a TCP message
+# with data paths, B opens a secure one to A (keyed by the pairing, NCS-PK-PASN-128, or else NCS-SK-128 with a
+# passphrase) and they exchange a TCP message
 # over it; with `waware perf`, B prints a link report over a second secure data path.
 # Output is for people, not for grep: the raw logs are in results/demo/two-devices/.
 # timeout: 600
@@ -47,6 +48,8 @@ for raw in (open(sys.argv[3]) if len(sys.argv) > 3 else sys.stdin):
         print("  %s: data path up%s: interface %s, own address %s, peer %s, security %s" % (
             who, after, e.get("interface", "?"), e.get("localAddress", "?"), e.get("peerAddress", "?"),
             e.get("cipherSuite", "?")))
+    elif kind == "verified":
+        print("  %s: verified %s with the stored pairing key (no PIN)%s" % (who, e.get("device", e.get("name", peer)), after))
     elif kind == "data-path-down":
         print("  %s: data path down (%s)" % (who, e.get("reason", "?")))
 PY
@@ -109,8 +112,11 @@ echo
 echo "Device B discovered device A's service and they exchanged messages, all over the simulated air."
 
 # Pairing, when this build of waware has it: the stores it fills are used by what follows.
-store_a=$SCENARIO_OUT/a-devices.json
-store_b=$SCENARIO_OUT/b-devices.json
+state_a=$SCENARIO_OUT/a
+state_b=$SCENARIO_OUT/b
+mkdir -p "$state_a" "$state_b"
+store_a=$state_a/devices.json
+store_b=$state_b/devices.json
 paired=no
 if "$WAWARE" pair --help >/dev/null 2>&1; then
     echo
@@ -134,19 +140,33 @@ fi
 # A secure data path, when this build of waware has one.
 "$WAWARE" publish --help 2>/dev/null | grep -q -- --passphrase || exit 0
 echo
-echo "Device A publishes _files._tcp and accepts data paths secured with the passphrase \"demo passphrase\";"
-echo "device B asks for one (NCS-SK-128: a 4-way handshake in the NAN frames, then CCMP on the link):"
-start_bg dpA deviceA "$WAWARE" publish _files._tcp --accept-data-paths --passphrase "demo passphrase" --json >/dev/null
-wait_for_line "$(bg_log dpA)" '"event":"started"' 60 >/dev/null
-start_bg dpB deviceB "$WAWARE" subscribe _files._tcp --count 1 --data-path --passphrase "demo passphrase" --json >/dev/null
-wait_for_line "$(bg_log dpB)" '"event":"data-path-(up|down)"' 200 >/dev/null
+if [ "$paired" = yes ] && "$WAWARE" publish --help 2>/dev/null | grep -q -- --fixed-address; then
+    # Paired: no passphrase. B verifies A with the stored pairing key (PASN, no PIN), both derive a fresh
+    # data-path key from it, and the NDP's 4-way handshake uses that key (NCS-PK-PASN-128).
+    suite=NCS-PK-PASN-128
+    echo "Device A publishes _files._tcp and accepts data paths from its paired devices; device B asks for one."
+    echo "No passphrase: B first verifies A with the stored pairing key (PASN, no PIN), then the data path is"
+    echo "keyed by the pairing (NCS-PK-PASN-128: a 4-way handshake in the NAN frames, then CCMP on the link):"
+    start_bg dpA deviceA env WAWARE_STATE_DIR="$state_a" "$WAWARE" publish _files._tcp --accept-data-paths --json >/dev/null
+    wait_for_line "$(bg_log dpA)" '"event":"started"' 60 >/dev/null
+    start_bg dpB deviceB env WAWARE_STATE_DIR="$state_b" "$WAWARE" subscribe _files._tcp --count 1 --data-path --json >/dev/null
+else
+    suite=NCS-SK-128
+    echo "Device A publishes _files._tcp and accepts data paths secured with the passphrase \"demo passphrase\";"
+    echo "device B asks for one (NCS-SK-128: a 4-way handshake in the NAN frames, then CCMP on the link):"
+    start_bg dpA deviceA "$WAWARE" publish _files._tcp --accept-data-paths --passphrase "demo passphrase" --json >/dev/null
+    wait_for_line "$(bg_log dpA)" '"event":"started"' 60 >/dev/null
+    start_bg dpB deviceB "$WAWARE" subscribe _files._tcp --count 1 --data-path --passphrase "demo passphrase" --json >/dev/null
+fi
+wait_for_line "$(bg_log dpB)" '"event":"data-path-(up|down)"|^waware: ' 400 >/dev/null
 wait_for_line "$(bg_log dpA)" '"event":"data-path-up"' 60 >/dev/null
+describe "device B" "looking for" "$(bg_log dpB)" | grep "verified"
 describe "device A" publishing "$(bg_log dpA)" | grep "data path"
 describe "device B" "looking for" "$(bg_log dpB)" | grep "data path"
 ifA=$(event_field "$(bg_log dpA)" data-path-up interface)
 ifB=$(event_field "$(bg_log dpB)" data-path-up interface)
 addrA=$(event_field "$(bg_log dpA)" data-path-up localAddress)
-[ "$(event_field "$(bg_log dpB)" data-path-up cipherSuite)" = NCS-SK-128 ] || fail "the data path is not NCS-SK-128"
+[ "$(event_field "$(bg_log dpB)" data-path-up cipherSuite)" = "$suite" ] || fail "the data path is not $suite"
 echo
 echo "Over it, plain TCP between the two IPv6 link-local addresses (the link below is encrypted):"
 cat >"$SCENARIO_OUT/chat.py" <<'PY'

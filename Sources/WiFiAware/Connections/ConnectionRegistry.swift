@@ -39,7 +39,13 @@ actor ConnectionRegistry {
                     await withTaskGroup(of: Void.self) { group in
                         group.addTask { for await _ in released { return } }
                         group.addTask {
-                            for await event in events { if case .terminated = event { return } }
+                            for await event in events {
+                                if case .terminated(_, _, let reason) = event {
+                                    // Its connections cannot go on (a killed peer's TCP may never say so).
+                                    await self.endConnections(to: peer, because: "the data path to \(peer) ended (\(reason))")
+                                    return
+                                }
+                            }
                         }
                         await group.next()
                         group.cancelAll()
@@ -101,6 +107,13 @@ actor ConnectionRegistry {
         for loser in losers { await loser.closeAsDuplicate() }
         if !survives { await connection.closeAsDuplicate() }
         return survives
+    }
+
+    /// Ends the live connections this side made to `peer` (their data path ended).
+    func endConnections(to peer: MACAddress, because reason: String) {
+        for connection in live.values.joined() where connection.isInitiator && connection.peerAddress == peer {
+            connection.end(.failed(WAError(.connectionTerminated, message: reason)))
+        }
     }
 
     /// Forgets an ended connection.

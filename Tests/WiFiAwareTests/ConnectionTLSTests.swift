@@ -193,7 +193,7 @@ import Testing
             client.cancel()  // no close_notify: as if the sender was killed
             guard case .resource(let offer) = try await server.receive() else { Issue.record("no resource"); return }
             let path = folder.appendingPathComponent("big.bin").path
-            do {
+            do throws(WAError) {
                 try await server.receiveResource(offer, to: path)
                 Issue.record("a cut transfer was accepted")
             } catch {

@@ -30,6 +30,7 @@ actor ConnectionRegistry {
         generation += 1
         let mine = generation
         let (released, release) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let endConnections: @Sendable (String) async -> Void = { [weak self] reason in await self?.endConnections(to: peer, because: reason) }
         let (up, upContinuation) = AsyncThrowingStream.makeStream(of: WADataPathConnection.self, bufferingPolicy: .bufferingNewest(1))
         Task {
             do {
@@ -42,7 +43,7 @@ actor ConnectionRegistry {
                             for await event in events {
                                 if case .terminated(_, _, let reason) = event {
                                     // Its connections cannot go on (a killed peer's TCP may never say so).
-                                    await self.endConnections(to: peer, because: "the data path to \(peer) ended (\(reason))")
+                                    await endConnections("the data path to \(peer) ended (\(reason))")
                                     return
                                 }
                             }

@@ -206,6 +206,44 @@ stop_bg dpA >/dev/null
 echo
 echo "A secure NAN data path carried TCP between the two devices; both ended it and removed their interfaces."
 
+# Messages over mutual TLS between the paired devices, when this build's connections have TLS.
+if [ "$paired" = yes ] && "$WAWARE" listen --help 2>/dev/null | grep -q -- --tofu; then
+    echo
+    echo "Device A listens for connections to _chat._tcp (waware listen); device B connects (waware connect)."
+    echo "Under each connection: a data path keyed by the pairing, then TLS 1.3 with a certificate on both sides."
+    echo "Each device makes its own key and certificate on first use; the first connection over the paired data"
+    echo "path pins the peer's certificate in the paired-device entry, so a different one is refused later:"
+    start_bg chatA deviceA env WAWARE_STATE_DIR="$state_a" "$WAWARE" listen _chat._tcp --echo --json >/dev/null
+    wait_for_line "$(bg_log chatA)" '"event":"listening"' 90 >/dev/null
+    out=$(in_netns deviceB env WAWARE_STATE_DIR="$state_b" timeout "$(scaled 400)" "$WAWARE" connect _chat._tcp \
+        --send "hello A, this is B over TLS" --messages 1 --json 2>"$SCENARIO_OUT/chatB.err") \
+        || fail "B could not connect to A over TLS: $(cat "$SCENARIO_OUT/chatB.err")"
+    wait_for_line "$(bg_log chatA)" '"event":"message"' 60 >/dev/null
+    cat >"$SCENARIO_OUT/tls.py" <<'PY'
+import json, sys
+who, path = sys.argv[1], sys.argv[2]
+for line in open(path):
+    try:
+        r = json.loads(line)
+    except ValueError:
+        continue
+    e = r.get("event")
+    if e == "connected":
+        print("  %s: connected to %s over %s (%s), trust %s, peer certificate %s..." % (who, r.get("device") or r.get("peer"),
+              r.get("interface"), r.get("transport"), r.get("trust"), (r.get("peerFingerprint") or "")[:16]))
+    elif e == "message":
+        print('  %s: received "%s"' % (who, r.get("text")))
+PY
+    printf '%s\n' "$out" >"$SCENARIO_OUT/chatB.json"
+    python3 "$SCENARIO_OUT/tls.py" "device B" "$SCENARIO_OUT/chatB.json"
+    python3 "$SCENARIO_OUT/tls.py" "device A" "$(bg_log chatA)"
+    stop_bg chatA >/dev/null
+    pinnedA=$(python3 -c 'import json,sys; print(" ".join((d.get("certificateFingerprint") or "-")[:16] for d in json.load(open(sys.argv[1]))["devices"]))' "$store_a")
+    echo "  A's store now pins B's certificate: $pinnedA..."
+    echo
+    echo "A message each way over mutual TLS, on a data path keyed by the pairing; the data path ended with the connection."
+fi
+
 # A link report, when this build of waware has one.
 "$WAWARE" perf --help >/dev/null 2>&1 || exit 0
 echo

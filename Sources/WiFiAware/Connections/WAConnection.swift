@@ -33,6 +33,8 @@ public final class WAConnection: Sendable, CustomStringConvertible {
     public let transportDescription: String
 
     let channel: any ConnectionChannel
+    /// The datagrams both ends agreed (WAConnection+Datagrams.swift); nil: none.
+    let datagramChannel: DatagramChannel?
     let reader: ConnectionReader
     private let writer: ConnectionWriter
     private let state: Mutex<(current: WAConnectionState, onEnd: (@Sendable () -> Void)?)>
@@ -44,8 +46,9 @@ public final class WAConnection: Sendable, CustomStringConvertible {
 
     init(channel: any ConnectionChannel, localPeer: WAPeerIdentifier, remotePeer: WAPeerIdentifier, peerAddress: MACAddress,
          device: WAPairedDevice?, dataPath: WADataPathConnection, isInitiator: Bool, mode: WAConnectionMode,
-         maximumMessageSize: Int, transportDescription: String, pending: [UInt8]) {
+         maximumMessageSize: Int, transportDescription: String, datagrams: DatagramChannel? = nil, pending: [UInt8]) {
         self.channel = channel
+        datagramChannel = datagrams
         self.localPeer = localPeer
         self.remotePeer = remotePeer
         self.peerAddress = peerAddress
@@ -96,6 +99,7 @@ public final class WAConnection: Sendable, CustomStringConvertible {
         }
         guard let actions else { return }
         channel.cancel()
+        datagramChannel?.cancel()
         stateContinuation.yield(final)
         stateContinuation.finish()
         actions?()

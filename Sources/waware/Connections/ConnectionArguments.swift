@@ -13,7 +13,7 @@ enum ConnectionArguments {
     /// The options both commands accept.
     static let common: [ArgumentSpec] = [
         servicePositional.spec, DiscoveryArguments.adapterOption.spec, DiscoveryArguments.pairedFlag.spec,
-        DiscoveryArguments.deviceOption.spec, plainFlag.spec, byteStreamFlag.spec, .json,
+        DiscoveryArguments.deviceOption.spec, plainFlag.spec, byteStreamFlag.spec, DatagramArguments.datagramsFlag.spec, .json,
     ] + DataPathArguments.security
 
     struct Values: Sendable {
@@ -35,6 +35,7 @@ enum ConnectionArguments {
         }
         parameters.transport = .plain
         if parsed.flag(byteStreamFlag) { parameters.mode = .byteStream }
+        if parsed.flag(DatagramArguments.datagramsFlag) { parameters.datagrams = WADatagramOptions() }
         var devices = DiscoveryArguments.DeviceChoice.anyDevice
         if parsed.flag(DiscoveryArguments.pairedFlag) { devices = .allPaired }
         if let list = parsed.option(DiscoveryArguments.deviceOption) {
@@ -72,6 +73,7 @@ struct ConnectionRecord: Codable, Sendable {
     var size: UInt64?
     var sha256: String?
     var reason: String?
+    var datagrams: DatagramCountsRecord?
 
     init(_ event: String, service: String, since start: ContinuousClock.Instant) {
         self.event = event
@@ -113,6 +115,7 @@ struct ConnectionRecord: Codable, Sendable {
         if let size { parts.append("size \(size)") }
         if let sha256 { parts.append("sha256 \(sha256)") }
         if let reason { parts.append("reason \(reason)") }
+        if let datagrams { parts.append("datagrams \(datagrams.text)") }
         parts.append("after \(String(format3: seconds)) s")
         return parts.joined(separator: " ")
     }

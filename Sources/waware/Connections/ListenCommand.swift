@@ -21,6 +21,8 @@ struct ListenCommand: Command {
             Example("waware listen _chat._tcp --passphrase secret --plain --echo", "Echo every message back."),
             Example("waware listen _files._tcp --open --plain --receive-dir /tmp/in --count 1 --json",
                     "Save the files of one connection in /tmp/in, JSON lines."),
+            Example("waware listen _game._udp --open --plain --datagrams --echo --json",
+                    "Print every datagram (and message) and send it back."),
         ]
     )
 
@@ -108,6 +110,9 @@ struct ListenCommand: Command {
     /// Reads one connection to its end: prints, echoes, saves files.
     private func serve(_ connection: WAConnection, service: String, since start: ContinuousClock.Instant, output: Output) async {
         var closing = ConnectionRecord("closed", service: service, since: start)
+        let (json, echo) = (values.json, self.echo)
+        let datagrams = Task { await DatagramOutput.printReceived(on: connection, service: service, since: start, json: json, output: output,
+                                                                  echo: echo, textToStandardError: false) }
         do {
             if connection.mode == .byteStream {
                 while true {
@@ -136,6 +141,8 @@ struct ListenCommand: Command {
             closing.reason = "\(error)"
         }
         connection.cancel()
+        await datagrams.value
+        if let stats = DatagramOutput.statistics(of: connection, service: service, since: start) { try? stats.write(json: values.json, to: output) }
         closing.peerID = connection.remotePeer.description
         closing.seconds = ConnectionRecord("", service: service, since: start).seconds
         try? closing.write(json: values.json, to: output)

@@ -20,6 +20,9 @@ struct ConnectCommand: Command {
                 + "before finishing. --send-file PATH sends a file with a progress bar and waits for the listener's "
                 + "acknowledgement with its SHA-256. --timeout S gives up (exit status 20) if no connection is "
                 + "ready within S seconds.",
+            "--datagrams agrees best-effort UDP datagrams beside the connection and prints those received on standard "
+                + "error; --datagram TEXT sends TEXT as one (--datagram-count N times, 100 ms apart, numbered) and "
+                + "--wait-datagrams N waits up to 15 s for N from the peer before the messages (docs/datagrams.md).",
         ],
         examples: [
             Example("waware connect _chat._tcp --passphrase secret --plain", "Type lines to the listener; see its answers."),

@@ -15,6 +15,9 @@ struct ListenCommand: Command {
                 + "both devices' peer identifiers. Messages are printed ('message ... \"text\"'), or with --echo sent "
                 + "back; files sent with 'waware connect --send-file' are saved in --receive-dir (checked with SHA-256, "
                 + "never left half-written under their name) and acknowledged to the sender.",
+            "With --datagrams the listener also agrees best-effort UDP datagrams with connections that ask for them; "
+                + "each one received is printed ('datagram ...'), with --echo sent back as a datagram, and a connection "
+                + "that had them ends with a 'datagram-stats' line (docs/datagrams.md).",
             "Runs until Ctrl-C, or until --count connections have ended.",
         ],
         examples: [

@@ -5,7 +5,7 @@ internal import Synchronization
 /// sealer for ours, and a receive loop on a thread of its own that authenticates the peer's and queues
 /// them (bounded: the oldest is dropped and counted). Ended with its connection (``cancel()``).
 final class DatagramChannel: Sendable {
-    let socket: DatagramSocket
+    let socket: PeerDatagramSocket
     /// The largest payload the peer accepts (what we may send).
     let peerMaximumSize: Int
     /// How the datagrams are protected.
@@ -18,7 +18,7 @@ final class DatagramChannel: Sendable {
     private let continuation: AsyncStream<[UInt8]>.Continuation
 
     /// Starts receiving at once (datagrams that come before the connection is handed out wait in the queue).
-    init(socket: DatagramSocket, keys: DatagramKeys, options: WADatagramOptions, peerMaximumSize: Int) throws(WAError) {
+    init(socket: PeerDatagramSocket, keys: DatagramKeys, options: WADatagramOptions, peerMaximumSize: Int) throws(WAError) {
         self.socket = socket
         self.peerMaximumSize = peerMaximumSize
         protection = keys.protection

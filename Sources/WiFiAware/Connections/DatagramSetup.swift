@@ -9,7 +9,7 @@ internal import NANSystem
 enum DatagramSetup {
     /// This side's socket and offer.
     struct Local: Sendable {
-        let socket: DatagramSocket
+        let socket: PeerDatagramSocket
         let offer: DatagramOffer
         let options: WADatagramOptions
     }
@@ -19,8 +19,8 @@ enum DatagramSetup {
         guard let options else { return nil }
         try options.check()
         let address = String(dataPath.localAddress.prefix { $0 != "%" })
-        let socket: DatagramSocket
-        do { socket = try DatagramSocket.bind(to: LinkLocalEndpoint(address: address, interface: dataPath.interfaceName, port: 0)) } catch {
+        let socket: PeerDatagramSocket
+        do { socket = try PeerDatagramSocket.bind(to: LinkLocalEndpoint(address: address, interface: dataPath.interfaceName, port: 0)) } catch {
             throw WAError(.connectionFailed, message: "cannot open a UDP socket for datagrams on \(dataPath.interfaceName): \(error)",
                           errno: error.errno?.rawValue, underlying: error)
         }

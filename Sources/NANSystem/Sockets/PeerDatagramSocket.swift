@@ -1,7 +1,8 @@
 internal import Glibc
 internal import Synchronization
 
-/// A UDP socket over IPv6 for a connection's best-effort datagrams: bound to this side's link-local address
+/// A UDP socket over IPv6 for a connection's best-effort datagrams (the performance probes have their own):
+/// bound to this side's link-local address
 /// on the NAN data interface, then connected to the peer's address and port, so the kernel delivers only the
 /// peer's datagrams to it.
 ///
@@ -9,7 +10,7 @@ internal import Synchronization
 /// false and the caller counts it). ``receive(maximum:timeout:)`` blocks for at most `timeout`; call it from
 /// a thread of its own (``BlockingWork``), never from Swift's cooperative pool. ``cancel()`` makes every
 /// later call fail; the descriptor is closed when the object is released.
-public final class DatagramSocket: @unchecked Sendable, CustomStringConvertible {
+public final class PeerDatagramSocket: @unchecked Sendable, CustomStringConvertible {
     let descriptor: Int32
     private let cancelled = Atomic<Bool>(false)
     /// The local port (the kernel's choice when bound to port 0).
@@ -36,7 +37,7 @@ public final class DatagramSocket: @unchecked Sendable, CustomStringConvertible 
     public var description: String { "datagrams \(local)" }
 
     /// A UDP socket bound to `endpoint` (port 0: one the kernel picks, read it in ``localPort``).
-    public static func bind(to endpoint: LinkLocalEndpoint) throws(StreamSocketError) -> DatagramSocket {
+    public static func bind(to endpoint: LinkLocalEndpoint) throws(StreamSocketError) -> PeerDatagramSocket {
         let fd = socket(AF_INET6, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw StreamSocketError(call: "socket", errno: .current, detail: "UDP") }
         let address: sockaddr_in6
@@ -53,7 +54,7 @@ public final class DatagramSocket: @unchecked Sendable, CustomStringConvertible 
             close(fd)
             throw error
         }
-        return DatagramSocket(descriptor: fd, local: endpoint)
+        return PeerDatagramSocket(descriptor: fd, local: endpoint)
     }
 
     /// Sends to `peer` only and receives from `peer` only from now on.

@@ -35,12 +35,9 @@ final class DatagramChannel: Sendable {
                 guard let packet else { continue }
                 switch opener.open(packet) {
                 case .success(let payload):
-                    var dropped = false
-                    if case .dropped = queue.yield(payload) { dropped = true }
-                    tally.state.withLock {
-                        $0.received += 1
-                        if dropped { $0.droppedOldest += 1 }
-                    }
+                    // Counted before it can be read, so a reader never sees a datagram its count lacks.
+                    tally.state.withLock { $0.received += 1 }
+                    if case .dropped = queue.yield(payload) { tally.state.withLock { $0.droppedOldest += 1 } }
                 case .failure:
                     tally.state.withLock { $0.rejected += 1 }
                 }

@@ -1,4 +1,4 @@
-/// The TLS library (OpenSSL's libssl) that connections over data paths will use. Nothing uses TLS yet;
+/// The TLS library (OpenSSL's libssl) that connections over data paths use (mutual TLS 1.3 by default);
 /// this checks that the library links and starts.
 public enum TLSSupport {
     /// True when libssl could create (and free) a TLS client context.

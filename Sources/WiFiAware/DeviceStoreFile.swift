@@ -10,7 +10,9 @@ internal import NANWire
 //   "devices": [
 //     { "id": "6f1c2b4e-…", "name": "Kitchen speaker", "managementAddresses": ["02:00:00:00:01:00"],
 //       "vendorName": "Acme", "modelName": "Speaker 2", "identityKey": "00112233…", "dateAdded": "2026-11-30T07:00:00Z",
-//       "pairingKey": "…64 hex digits…", "pairingMethod": "SAE" }
+//       "pairingKey": "…64 hex digits…", "pairingMethod": "SAE",
+//       "certificateFingerprint": "…64 hex digits…" }       (optional: the pinned TLS certificate; stores
+//                                                            without it, older ones included, read as before)
 //   ]
 // }
 
@@ -128,6 +130,7 @@ enum DeviceStoreFile {
         var dateAdded: Date
         var pairingKey: String?
         var pairingMethod: String?
+        var certificateFingerprint: String?
 
         init(_ device: WAPairedDevice) {
             id = device.id.description
@@ -139,6 +142,7 @@ enum DeviceStoreFile {
             dateAdded = device.dateAdded
             pairingKey = device.pairingKey.map { hexText($0.bytes) }
             pairingMethod = device.pairingKey?.method.rawValue
+            certificateFingerprint = device.certificateFingerprint?.description
         }
 
         func device(at index: Int) throws(Problem) -> WAPairedDevice {
@@ -188,9 +192,16 @@ enum DeviceStoreFile {
                 }
                 npk = parsed
             }
+            var pin: WACertificateFingerprint?
+            if let certificateFingerprint {
+                guard let parsed = WACertificateFingerprint(hex: certificateFingerprint) else {
+                    throw .corrupt("\(place) has an invalid certificate fingerprint (64 hex digits expected)")
+                }
+                pin = parsed
+            }
             return WAPairedDevice(
                 id: id, name: name, pairingInfo: pairingInfo, managementAddresses: addresses,
-                identityKey: key, dateAdded: dateAdded, pairingKey: npk)
+                identityKey: key, dateAdded: dateAdded, pairingKey: npk, certificateFingerprint: pin)
         }
     }
 }

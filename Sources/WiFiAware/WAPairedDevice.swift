@@ -134,6 +134,10 @@ public struct WAPairedDevice: Identifiable, Hashable, Sendable {
     public let dateAdded: Date
     /// The pairing key, when the device was paired with NAN pairing (nil for an entry typed by hand).
     public internal(set) var pairingKey: PairingKey? = nil
+    /// The fingerprint of the device's TLS certificate, pinned by the first TLS connection with it over a data
+    /// path keyed by its pairing (or trusted on first use when asked); connections refuse any other
+    /// certificate from it. Nil until then; a new pairing forgets it. See ``WAConnectionTrust``.
+    public internal(set) var certificateFingerprint: WACertificateFingerprint? = nil
 
     /// Whether NAN pairing made this entry (it holds a pairing key), rather than a hand-typed address.
     public var isVerified: Bool { pairingKey != nil }

@@ -15,6 +15,7 @@ import NANWire
     static func pair(mode: WAConnectionMode = .messages, maximum: Int = 1 << 20,
                      server serverMode: WAConnectionMode? = nil) async throws -> (WAConnection, WAConnection) {
         var parameters = WAConnectionParameters(dataPathSecurity: .open)
+        parameters.transport = .plain
         parameters.mode = mode
         parameters.maximumMessageSize = maximum
         var serverParameters = parameters
@@ -26,9 +27,9 @@ import NANWire
         let serverSocket = try await accepted
         let a = WAPeerIdentifier(bytes: Array(1...16)), b = WAPeerIdentifier(bytes: Array(101...116))
         async let server = ConnectionSetup.establish(socket: serverSocket, isInitiator: false, parameters: serverParameters, localPeer: b,
-                                                     peerAddress: dataPath().peer, device: nil, dataPath: dataPath())
+                                                     peerAddress: dataPath().peer, device: nil, dataPath: dataPath(), tls: nil)
         let client = try await ConnectionSetup.establish(socket: clientSocket, isInitiator: true, parameters: parameters, localPeer: a,
-                                                         peerAddress: dataPath().peer, device: nil, dataPath: dataPath())
+                                                         peerAddress: dataPath().peer, device: nil, dataPath: dataPath(), tls: nil)
         return (client, try await server)
     }
 

@@ -6,8 +6,8 @@ import NANWire
 /// Datagrams beside a connection over the loopback interface (no radio): agreed in the preface, UDP each
 /// way, bounded receiving, and what happens when one end did not ask for them.
 @Suite struct DatagramLoopbackTests {
-    static func pair(client: WADatagramOptions? = WADatagramOptions(), server: WADatagramOptions? = WADatagramOptions()) async throws
-        -> (WAConnection, WAConnection)
+    static func pair(client: WADatagramOptions? = WADatagramOptions(), server: WADatagramOptions? = WADatagramOptions(),
+                     tls: Bool = false) async throws -> (WAConnection, WAConnection)
     {
         var parameters = WAConnectionParameters(dataPathSecurity: .open)
         parameters.datagrams = client
@@ -21,9 +21,11 @@ import NANWire
         let serverSocket = try await accepted
         let a = WAPeerIdentifier(bytes: Array(1...16)), b = WAPeerIdentifier(bytes: Array(101...116))
         async let serverEnd = ConnectionSetup.establish(socket: serverSocket, isInitiator: false, parameters: serverParameters, localPeer: b,
-                                                        peerAddress: dataPath.peer, device: nil, dataPath: dataPath)
+                                                        peerAddress: dataPath.peer, device: nil, dataPath: dataPath,
+                                                        tls: tls ? ConnectionTLS(identity: ConnectionTLSTests.identityB, trust: .pairedDevicesOrFirstUse, store: nil) : nil)
         let clientEnd = try await ConnectionSetup.establish(socket: clientSocket, isInitiator: true, parameters: parameters, localPeer: a,
-                                                            peerAddress: dataPath.peer, device: nil, dataPath: dataPath)
+                                                            peerAddress: dataPath.peer, device: nil, dataPath: dataPath,
+                                                            tls: tls ? ConnectionTLS(identity: ConnectionTLSTests.identityA, trust: .pairedDevicesOrFirstUse, store: nil) : nil)
         return (clientEnd, try await serverEnd)
     }
 
@@ -56,6 +58,20 @@ import NANWire
         #expect(try await server.receive() == .message(Array("a message still works".utf8)))
         #expect(client.datagramStatistics.sent == 1 && client.datagramStatistics.received == 1)
         #expect(server.datagramStatistics.received == 1 && server.datagramStatistics.rejected == 0)
+        client.cancel()
+        server.cancel()
+    }
+
+    @Test func underTLSTheDatagramKeysAreExportedFromTheSession() async throws {
+        let (client, server) = try await Self.pair(tls: true)
+        #expect(client.transportDescription == "TLS 1.3")
+        #expect(client.datagramProtection == "AES-256-GCM, keys exported from TLS 1.3")
+        #expect(server.datagramProtection == client.datagramProtection)
+        try client.send(datagram: Array("sealed".utf8))
+        #expect(await Self.first(server.receivedDatagrams) == Array("sealed".utf8))
+        try server.send(datagram: Array("back".utf8))
+        #expect(await Self.first(client.receivedDatagrams) == Array("back".utf8))
+        #expect(server.datagramStatistics.rejected == 0)
         client.cancel()
         server.cancel()
     }

@@ -30,6 +30,7 @@ actor ConnectionRegistry {
         generation += 1
         let mine = generation
         let (released, release) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let endConnections: @Sendable (String) async -> Void = { [weak self] reason in await self?.endConnections(to: peer, because: reason) }
         let (up, upContinuation) = AsyncThrowingStream.makeStream(of: WADataPathConnection.self, bufferingPolicy: .bufferingNewest(1))
         Task {
             do {
@@ -39,7 +40,13 @@ actor ConnectionRegistry {
                     await withTaskGroup(of: Void.self) { group in
                         group.addTask { for await _ in released { return } }
                         group.addTask {
-                            for await event in events { if case .terminated = event { return } }
+                            for await event in events {
+                                if case .terminated(_, _, let reason) = event {
+                                    // Its connections cannot go on (a killed peer's TCP may never say so).
+                                    await endConnections("the data path to \(peer) ended (\(reason))")
+                                    return
+                                }
+                            }
                         }
                         await group.next()
                         group.cancelAll()
@@ -101,6 +108,13 @@ actor ConnectionRegistry {
         for loser in losers { await loser.closeAsDuplicate() }
         if !survives { await connection.closeAsDuplicate() }
         return survives
+    }
+
+    /// Ends the live connections this side made to `peer` (their data path ended).
+    func endConnections(to peer: MACAddress, because reason: String) {
+        for connection in live.values.joined() where connection.isInitiator && connection.peerAddress == peer {
+            connection.end(.failed(WAError(.connectionTerminated, message: reason)))
+        }
     }
 
     /// Forgets an ended connection.

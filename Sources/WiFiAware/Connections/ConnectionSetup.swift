@@ -4,11 +4,29 @@ public import NANWire
 /// The steps both ends run on a fresh TCP socket: the transport (plain, or the TLS handshake), then the
 /// preface each way, giving a ready ``WAConnection``.
 enum ConnectionSetup {
+    /// `tls`: the TLS side (``ConnectionTLS/forParameters(_:store:localPeer:)``); nil: plain TCP.
     static func establish(socket: StreamSocket, isInitiator: Bool, parameters: WAConnectionParameters,
                           localPeer: WAPeerIdentifier, peerAddress: MACAddress, device: WAPairedDevice?,
-                          dataPath: WADataPathConnection) async throws(WAError) -> WAConnection {
-        let channel: any ConnectionChannel = PlainChannel(socket: socket)
-        let transport = parameters.transport.description
+                          dataPath: WADataPathConnection, tls: ConnectionTLS?) async throws(WAError) -> WAConnection {
+        let channel: any ConnectionChannel
+        var certificate: WAPeerCertificate?
+        var basis: WAConnectionTrust.Basis?
+        if let tls {
+            let secured = try await tls.handshake(on: socket, isInitiator: isInitiator, peer: peerAddress,
+                                                  device: device, dataPath: dataPath, timeout: parameters.setupTimeout)
+            channel = secured.0
+            certificate = secured.1
+            basis = secured.2
+        } else {
+            channel = PlainChannel(socket: socket)
+        }
+        let transport = tls == nil ? WAConnectionTransport.plain.description : WAConnectionTransport.tls.description
+        // A learned pin is in the store now: hand out the device as it is there.
+        var device = device
+        if basis == .learnedOverPairing || basis == .firstUse, let known = device, let store = tls?.store,
+           let fresh = try? store.devices()[known.id] {
+            device = fresh
+        }
         let datagrams = try DatagramSetup.prepare(parameters.datagrams, dataPath: dataPath)
         try await channel.send(ConnectionPreface(peer: localPeer, mode: parameters.mode, offersDatagrams: datagrams != nil).encoded
             + (datagrams?.offer.encoded ?? []))
@@ -33,7 +51,8 @@ enum ConnectionSetup {
         return WAConnection(channel: channel, localPeer: localPeer, remotePeer: preface.peer, peerAddress: peerAddress,
                             device: device, dataPath: dataPath, isInitiator: isInitiator, mode: parameters.mode,
                             maximumMessageSize: parameters.maximumMessageSize, transportDescription: transport,
-                            datagrams: datagramChannel, pending: Array(received.dropFirst(used)))
+                            datagrams: datagramChannel, pending: Array(received.dropFirst(used)),
+                            peerCertificate: certificate, trustBasis: basis)
     }
 
     /// Runs `body` within `timeout`, or throws `connectionFailed` naming `what`.

@@ -120,8 +120,10 @@ extension WAConnection {
         while true {
             let frame: ConnectionFrame?
             do throws(WAError) { frame = try await reader.nextFrame() } catch {
+                // When the connection was ended from outside (its data path went), that says why.
+                let cause = if case .failed(let final) = currentState { final.message } else { error.message }
                 end(.failed(error))
-                throw WAError(.connectionTerminated, message: "the transfer of \(offer.name) was cut after \(received) of \(offer.size) bytes (\(error.message)); the partial file was removed", underlying: error)
+                throw WAError(.connectionTerminated, message: "the transfer of \(offer.name) was cut after \(received) of \(offer.size) bytes (\(cause)); the partial file was removed", underlying: error)
             }
             guard let frame else {
                 end(.cancelled)

@@ -31,6 +31,11 @@ public final class WAConnection: Sendable, CustomStringConvertible {
     public let maximumMessageSize: Int
     /// What protects the bytes: `TLS 1.3` or `plain TCP`.
     public let transportDescription: String
+    /// The certificate the peer presented in the TLS handshake, and trusted; nil over plain TCP.
+    public let peerCertificate: WAPeerCertificate?
+    /// Why the peer's certificate was trusted (pinned to its paired device, learned over its pairing, first
+    /// use, the validator); nil over plain TCP.
+    public let trustBasis: WAConnectionTrust.Basis?
 
     let channel: any ConnectionChannel
     /// The datagrams both ends agreed (WAConnection+Datagrams.swift); nil: none.
@@ -46,7 +51,10 @@ public final class WAConnection: Sendable, CustomStringConvertible {
 
     init(channel: any ConnectionChannel, localPeer: WAPeerIdentifier, remotePeer: WAPeerIdentifier, peerAddress: MACAddress,
          device: WAPairedDevice?, dataPath: WADataPathConnection, isInitiator: Bool, mode: WAConnectionMode,
-         maximumMessageSize: Int, transportDescription: String, datagrams: DatagramChannel? = nil, pending: [UInt8]) {
+         maximumMessageSize: Int, transportDescription: String, datagrams: DatagramChannel? = nil, pending: [UInt8],
+         peerCertificate: WAPeerCertificate? = nil, trustBasis: WAConnectionTrust.Basis? = nil) {
+        self.peerCertificate = peerCertificate
+        self.trustBasis = trustBasis
         self.channel = channel
         datagramChannel = datagrams
         self.localPeer = localPeer
@@ -107,6 +115,8 @@ public final class WAConnection: Sendable, CustomStringConvertible {
 
     private func failing<T>(_ body: () async throws(WAError) -> T) async throws(WAError) -> T {
         do { return try await body() } catch {
+            // Ended from outside (its data path went, closed as a duplicate): that says why.
+            if error.code == .connectionTerminated, case .failed(let final) = currentState { throw final }
             if error.code == .connectionTerminated, currentState.isFinal { throw error }
             end(error.code == .connectionTerminated ? .cancelled : .failed(error))
             throw error

@@ -47,6 +47,7 @@ public struct WAConnectionListener: AsyncSequence, Sendable {
         do {
             try parameters.check()
             let localPeer = try WAPeerIdentifier.local(for: system.store)
+            let tls = try ConnectionTLS.forParameters(parameters, store: system.store, localPeer: localPeer)
             let socket: StreamSocket
             do { socket = try StreamSocket.listen(port: parameters.listenerPort) } catch {
                 throw WAError(.connectionFailed, message: "cannot listen on TCP port \(parameters.listenerPort): \(error)", underlying: error)
@@ -78,7 +79,7 @@ public struct WAConnectionListener: AsyncSequence, Sendable {
                         }
                     }
                 }
-                group.addTask { try await acceptConnections(on: socket, localPeer: localPeer, dataPaths: up, output) }
+                group.addTask { try await acceptConnections(on: socket, localPeer: localPeer, tls: tls, dataPaths: up, output) }
                 try await group.next()
                 group.cancelAll()
             }
@@ -99,14 +100,17 @@ public struct WAConnectionListener: AsyncSequence, Sendable {
                 table.add(connection)
                 output.yield(.dataPathUp(connection))
             case .terminated(let peer, let ndpID, let reason):
-                table.remove(peer: peer, ndpID: ndpID)
+                // Its connections cannot go on (a killed peer's TCP may never say so): end them now.
+                for connection in table.remove(peer: peer, ndpID: ndpID) {
+                    connection.end(.failed(WAError(.connectionTerminated, message: "the data path to \(peer) ended (\(reason))")))
+                }
                 output.yield(.dataPathDown(peer: peer, reason: reason))
             case .requested: break
             }
         }
     }
 
-    private func acceptConnections(on socket: StreamSocket, localPeer: WAPeerIdentifier, dataPaths: DataPathTable,
+    private func acceptConnections(on socket: StreamSocket, localPeer: WAPeerIdentifier, tls: ConnectionTLS?, dataPaths: DataPathTable,
                                    _ output: AsyncThrowingStream<WAListenerEvent, any Error>.Continuation) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             while true {
@@ -126,9 +130,10 @@ public struct WAConnectionListener: AsyncSequence, Sendable {
                     do {
                         let connection = try await ConnectionSetup.within(parameters.setupTimeout, "setting up the connection from \(dataPath.peer)") { () async throws(WAError) -> WAConnection in
                             try await ConnectionSetup.establish(socket: accepted, isInitiator: false, parameters: parameters, localPeer: localPeer,
-                                                               peerAddress: dataPath.peer, device: device, dataPath: dataPath)
+                                                               peerAddress: dataPath.peer, device: device, dataPath: dataPath, tls: tls)
                         }
                         let registry = system.connections
+                        dataPaths.track(connection)
                         connection.onEnd { Task { await registry.remove(connection) } }
                         if await registry.register(connection) { output.yield(.connection(connection)) }
                     } catch {
@@ -141,14 +146,30 @@ public struct WAConnectionListener: AsyncSequence, Sendable {
     }
 }
 
-/// The data paths up on a listener, looked up by the peer's IPv6 address (where its TCP comes from).
+/// The data paths up on a listener, looked up by the peer's IPv6 address (where its TCP comes from), and
+/// the live connections over them (ended with their data path).
 final class DataPathTable: Sendable {
     private let entries = Mutex<[WADataPathConnection]>([])
+    private let connections = Mutex<[WAConnection]>([])
 
     func add(_ connection: WADataPathConnection) { entries.withLock { $0.append(connection) } }
 
-    func remove(peer: MACAddress, ndpID: UInt8) {
+    /// Forgets a data path; returns the live connections over it.
+    func remove(peer: MACAddress, ndpID: UInt8) -> [WAConnection] {
         entries.withLock { $0.removeAll { $0.peer == peer && $0.ndpID == ndpID } }
+        return connections.withLock { list in
+            let over = list.filter { $0.dataPath.peer == peer && $0.dataPath.ndpID == ndpID }
+            list.removeAll { c in c.currentState.isFinal || over.contains { $0 === c } }
+            return over
+        }
+    }
+
+    /// Keeps a connection until its data path ends (ended ones are dropped as others come).
+    func track(_ connection: WAConnection) {
+        connections.withLock { list in
+            list.removeAll { $0.currentState.isFinal }
+            list.append(connection)
+        }
     }
 
     func dataPath(forPeerAddress address: String) -> WADataPathConnection? {

@@ -3,8 +3,15 @@ public struct WAConnectionParameters: Sendable {
     /// How the data path under the connection is protected (NCS-SK with a passphrase or PMK, or open).
     /// TLS protects the connection itself either way.
     public var dataPathSecurity: WADataPathSecurity
-    /// What runs over TCP: ``WAConnectionTransport/plain`` only when asked for.
-    public var transport: WAConnectionTransport = .plain
+    /// What runs over TCP: mutual TLS 1.3 (the default), or ``WAConnectionTransport/plain`` only when asked for.
+    public var transport: WAConnectionTransport = .tls
+    /// How the peer's TLS certificate is trusted: paired devices by their pinned certificate (the default),
+    /// with trust on first use, or by the application's validator. Unused with plain TCP.
+    public var trust: WAConnectionTrust = .pairedDevices
+    /// This device's TLS identity file (key and self-signed certificate, PEM, 0600), made on first use; nil:
+    /// `tls-identity.pem` in the folder of the system's paired-device store (next to `devices.json` and
+    /// `peer-id`).
+    public var identityFile: String? = nil
     /// Messages (default) or a raw byte stream; both ends must agree.
     public var mode: WAConnectionMode = .messages
     /// The largest message sent or accepted (default 1 MiB, at most 16 MiB).
@@ -33,8 +40,12 @@ public struct WAConnectionParameters: Sendable {
 
 /// What runs over TCP on a connection.
 public struct WAConnectionTransport: Hashable, Sendable, CustomStringConvertible {
-    enum Kind: Hashable, Sendable { case plain }
+    enum Kind: Hashable, Sendable { case plain, tls }
     let kind: Kind
+
+    /// TLS 1.3 with mutual authentication (OpenSSL's libssl): each side presents its identity's
+    /// certificate and checks the other's with the parameters' ``WAConnectionParameters/trust``. The default.
+    public static let tls = WAConnectionTransport(kind: .tls)
 
     /// Plain TCP: no authentication of the peer and no encryption above the data path's own. Only when
     /// asked for explicitly (the CLI's `--plain`, which it announces).
@@ -43,10 +54,11 @@ public struct WAConnectionTransport: Hashable, Sendable, CustomStringConvertible
     /// Whether this is plain TCP.
     public var isPlain: Bool { kind == .plain }
 
-    /// `plain TCP`.
+    /// `TLS 1.3` or `plain TCP`.
     public var description: String {
         switch kind {
         case .plain: "plain TCP"
+        case .tls: "TLS 1.3"
         }
     }
 }

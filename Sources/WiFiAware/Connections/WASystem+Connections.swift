@@ -20,7 +20,8 @@ extension WASystem {
     /// `body` returns or throws (Apple's `NetworkConnection(to: endpoint) { TLS() }`): requests the data
     /// path (or shares the one already up to that device; the last connection over it ends it), connects
     /// TCP to the peer's link-local address on the NAN data interface at the port its service info
-    /// announces, then runs the transport and the preface.
+    /// announces, then runs the transport (by default mutual TLS 1.3, the peer's certificate judged by
+    /// `parameters.trust`: see ``WAConnectionTrust``) and the preface.
     ///
     /// - Parameters:
     ///   - endpoint: A listener's endpoint (``WABrowserEvent/found(_:)``).
@@ -28,7 +29,8 @@ extension WASystem {
     ///   - onStateUpdate: Called with `preparing`, `waiting(reason)`, `ready`, then `failed` or
     ///     `cancelled` (also readable from ``WAConnection/states`` once ready).
     /// - Throws: ``WAError/Code/connectionFailed`` when it cannot be set up (no port announced, the data
-    ///   path fails, TCP or the handshake fails or takes longer than `setupTimeout`),
+    ///   path fails, TCP or the handshake fails or takes longer than `setupTimeout`, the peer's certificate
+    ///   is refused or the peer refuses ours: the message says which and why),
     ///   ``WAError/Code/connectionTerminated`` when it is closed as a duplicate of the peer's own
     ///   connection to us, or what `body` throws.
     public func withConnection<Result: Sendable>(
@@ -43,6 +45,7 @@ extension WASystem {
                 throw WAError(.connectionFailed, message: "\(endpoint) announces no connection port in its service info (it is not a waware listener)")
             }
             let localPeer = try WAPeerIdentifier.local(for: store)
+            let tls = try ConnectionTLS.forParameters(parameters, store: store, localPeer: localPeer)
             onStateUpdate?(.preparing)
             let dataPath = try await connections.acquireDataPath(system: self, endpoint: endpoint, security: parameters.dataPathSecurity,
                                                                  idleTimeout: parameters.idleTimeout)
@@ -51,10 +54,14 @@ extension WASystem {
             do {
                 let socket = try await Self.connectTCP(to: LinkLocalEndpoint(address: dataPath.peerAddress, interface: dataPath.interfaceName, port: port),
                                                        within: parameters.setupTimeout, onStateUpdate: onStateUpdate)
-                let device = endpoint.device
+                // Read after the data path is up: a pairing verification may have noted the device's address,
+                // and another connection may have pinned its certificate.
+                let devices = (try? store.devices()) ?? [:]
+                let device = endpoint.device.flatMap { devices[$0.id] ?? $0 }
+                    ?? devices.values.first { $0.managementAddresses.contains(endpoint.address) }
                 connection = try await ConnectionSetup.within(parameters.setupTimeout, "setting up the connection to \(endpoint)") { () async throws(WAError) -> WAConnection in
                     try await ConnectionSetup.establish(socket: socket, isInitiator: true, parameters: parameters, localPeer: localPeer,
-                                                        peerAddress: endpoint.address, device: device, dataPath: dataPath)
+                                                        peerAddress: endpoint.address, device: device, dataPath: dataPath, tls: tls)
                 }
             } catch {
                 await registry.releaseDataPath(to: endpoint.address)

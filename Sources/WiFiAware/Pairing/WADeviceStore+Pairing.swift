@@ -60,6 +60,7 @@ extension WADeviceStore {
                     .prefix(Self.maximumAddressesPerDevice))
                 device.identityKey = identityKey ?? device.identityKey
                 device.pairingKey = pairingKey
+                device.certificateFingerprint = nil  // a new pairing: the TLS pin is learned again over it
                 if let pairingInfo { device.pairingInfo = pairingInfo }
                 devices[device.id] = device
                 return device

@@ -11,7 +11,10 @@ struct ConnectCommand: Command {
         abstract: "Connect to a listener over a NAN data path: standard input and output, or send a file.",
         discussion: [
             "Browses for the service (active subscribe), takes the first listener found (of the selected "
-                + "devices), sets up the data path to it (secured with --passphrase or --pmk, or --open) and connects. "
+                + "devices), sets up the data path to it (by default keyed by the pairing; or with --passphrase, --pmk or "
+                + "--open) and connects with mutual TLS 1.3 (plain TCP only with --plain, which is announced): the "
+                + "listener's certificate must be the one pinned to its paired device, learned on the first connection "
+                + "over a data path keyed by the pairing; an unpaired listener is refused unless --tofu. "
                 + "Then, like netcat: each line of standard input is sent as a message and every message received "
                 + "is written to standard output; at the end of standard input this side finishes sending and waits "
                 + "until the peer closes. Status lines go to standard error ('connected ...'), or with --json every "
@@ -25,10 +28,11 @@ struct ConnectCommand: Command {
                 + "--wait-datagrams N waits up to 15 s for N from the peer before the messages (docs/datagrams.md).",
         ],
         examples: [
-            Example("waware connect _chat._tcp --passphrase secret --plain", "Type lines to the listener; see its answers."),
-            Example("waware connect _chat._tcp --open --plain --send ping --messages 1", "Send 'ping', print the answer, end."),
-            Example("waware connect _files._tcp --open --plain --send-file photo.jpg", "Send a file with a progress bar."),
-            Example("waware connect _game._udp --open --plain --datagram ping --datagram-count 10 --wait-datagrams 1 --send hi --messages 1 --json",
+            Example("waware connect _chat._tcp", "Type lines to a paired listener over TLS; see its answers."),
+            Example("waware connect _chat._tcp --send ping --messages 1", "Send 'ping', print the answer, end."),
+            Example("waware connect _files._tcp --send-file photo.jpg", "Send a file with a progress bar."),
+            Example("waware connect _chat._tcp --open --plain --send ping --messages 1", "Plain TCP over an open data path."),
+            Example("waware connect _game._udp --datagram ping --datagram-count 10 --wait-datagrams 1 --send hi --messages 1 --json",
                     "Ten best-effort datagrams and a message to a 'listen --datagrams --echo'; print what comes back."),
         ]
     )
@@ -86,6 +90,7 @@ struct ConnectCommand: Command {
                 }) { connection in
                     var r = ConnectionRecord("connected", service: name, since: start)
                     r.describe(connection)
+                    r.fingerprint = try? ConnectionArguments.localFingerprint(parameters, store: system.store)
                     try r.write(json: json, to: output, textToStandardError: true)
                     try await talk(over: connection, since: start, output: output)
                 }

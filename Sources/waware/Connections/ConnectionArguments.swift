@@ -8,12 +8,14 @@ import WiFiAware
 enum ConnectionArguments {
     static let servicePositional = PositionalKey("service", help: "The service name, e.g. _chat._tcp.")
     static let plainFlag = FlagKey("plain", help: "Plain TCP instead of mutual TLS: the peer is not authenticated (announced on standard error).")
+    static let tofuFlag = FlagKey("tofu", help: "Trust on first use: accept the certificate of an unpaired peer (or of a paired device without a pinned certificate) as presented.")
+    static let identityOption = OptionKey("identity", value: "path", help: "This device's TLS identity file (key and certificate, PEM, 0600), made on first use (default: tls-identity.pem next to devices.json).")
     static let byteStreamFlag = FlagKey("byte-stream", help: "A raw byte stream instead of framed messages (both sides must say so).")
 
     /// The options both commands accept.
     static let common: [ArgumentSpec] = [
         servicePositional.spec, DiscoveryArguments.adapterOption.spec, DiscoveryArguments.pairedFlag.spec,
-        DiscoveryArguments.deviceOption.spec, plainFlag.spec, byteStreamFlag.spec, DatagramArguments.datagramsFlag.spec, .json,
+        DiscoveryArguments.deviceOption.spec, plainFlag.spec, tofuFlag.spec, identityOption.spec, byteStreamFlag.spec, DatagramArguments.datagramsFlag.spec, .json,
     ] + DataPathArguments.security
 
     struct Values: Sendable {
@@ -30,10 +32,14 @@ enum ConnectionArguments {
         do { service = try WAServiceName(name) } catch { throw ValidationError("\(error)") }
         let security = try DataPathArguments.security(from: parsed, required: true, flag: "data path of a connection")
         var parameters = WAConnectionParameters(dataPathSecurity: security ?? .open)
-        guard parsed.flag(plainFlag) else {
-            throw ValidationError("mutual TLS is not built yet; ask for plain TCP with --plain")
+        if parsed.flag(plainFlag) {
+            if parsed.flag(tofuFlag) || parsed.option(identityOption) != nil {
+                throw ValidationError("--tofu and --identity go with TLS, not --plain")
+            }
+            parameters.transport = .plain
         }
-        parameters.transport = .plain
+        if parsed.flag(tofuFlag) { parameters.trust = .pairedDevicesOrFirstUse }
+        parameters.identityFile = parsed.option(identityOption)
         if parsed.flag(byteStreamFlag) { parameters.mode = .byteStream }
         if parsed.flag(DatagramArguments.datagramsFlag) { parameters.datagrams = WADatagramOptions() }
         var devices = DiscoveryArguments.DeviceChoice.anyDevice
@@ -43,6 +49,12 @@ enum ConnectionArguments {
         }
         return Values(service: service, adapter: parsed.option(DiscoveryArguments.adapterOption), devices: devices,
                       parameters: parameters, json: parsed.flag(.json))
+    }
+
+    /// This device's certificate fingerprint for TLS connections (made on first use); nil for plain TCP.
+    static func localFingerprint(_ parameters: WAConnectionParameters, store: WADeviceStore) throws -> String? {
+        guard !parameters.transport.isPlain else { return nil }
+        return try WAPeerCertificate.local(for: store, identityFile: parameters.identityFile).fingerprint.description
     }
 
     /// The line that announces plain TCP.
@@ -66,6 +78,9 @@ struct ConnectionRecord: Codable, Sendable {
     var localAddress: String?
     var peerAddress: String?
     var transport: String?
+    var trust: String?
+    var peerFingerprint: String?
+    var fingerprint: String?
     var state: String?
     var text: String?
     var bytes: Int?
@@ -97,6 +112,8 @@ struct ConnectionRecord: Codable, Sendable {
         localAddress = connection.dataPath.localAddress
         peerAddress = connection.dataPath.peerAddress
         transport = connection.transportDescription
+        trust = connection.trustBasis?.description
+        peerFingerprint = connection.peerCertificate?.fingerprint.description
     }
 
     /// The text form: the event, then the fields that are set.
@@ -108,6 +125,9 @@ struct ConnectionRecord: Codable, Sendable {
         if let port { parts.append("port \(port)") }
         if let interface, let localAddress, let peerAddress { parts.append("over \(interface) \(localAddress) -> \(peerAddress)") }
         if let transport { parts.append("(\(transport))") }
+        if let trust { parts.append("trust \(trust)") }
+        if let peerFingerprint { parts.append("peer-certificate \(peerFingerprint)") }
+        if let fingerprint { parts.append("certificate \(fingerprint)") }
         if let state { parts.append("state \(state)") }
         if let text { parts.append("\"\(text)\"") }
         if let bytes { parts.append("\(bytes) bytes") }

@@ -10,9 +10,11 @@ struct ListenCommand: Command {
         commandName: "listen",
         abstract: "Accept connections over NAN data paths and print or echo their messages.",
         discussion: [
-            "Publishes the service with the listener's TCP port in its service info, accepts data paths (secured "
-                + "with --passphrase or --pmk, or --open) and the connections over them. Each connection starts with "
-                + "both devices' peer identifiers. Messages are printed ('message ... \"text\"'), or with --echo sent "
+            "Publishes the service with the listener's TCP port in its service info, accepts data paths (by default "
+                + "from paired devices, keyed by the pairing; or with --passphrase, --pmk or --open) and the connections "
+                + "over them: mutual TLS 1.3 unless --plain (announced on standard error). A peer's certificate must be the "
+                + "one pinned to its paired device (learned on the first connection over a data path keyed by the pairing); "
+                + "an unpaired peer is refused unless --tofu. Each connection starts with both devices' peer identifiers. Messages are printed ('message ... \"text\"'), or with --echo sent "
                 + "back; files sent with 'waware connect --send-file' are saved in --receive-dir (checked with SHA-256, "
                 + "never left half-written under their name) and acknowledged to the sender.",
             "With --datagrams the listener also agrees best-effort UDP datagrams with connections that ask for them; "
@@ -21,11 +23,12 @@ struct ListenCommand: Command {
             "Runs until Ctrl-C, or until --count connections have ended.",
         ],
         examples: [
-            Example("waware listen _chat._tcp --passphrase secret --plain --echo", "Echo every message back."),
+            Example("waware listen _chat._tcp --echo", "Echo every message of paired devices back (TLS, data paths keyed by the pairing)."),
+            Example("waware listen _chat._tcp --passphrase secret --tofu --echo", "Also accept unpaired peers, trusting their certificate on first use."),
             Example("waware listen _files._tcp --open --plain --receive-dir /tmp/in --count 1 --json",
-                    "Save the files of one connection in /tmp/in, JSON lines."),
-            Example("waware listen _game._udp --open --plain --datagrams --echo --json",
-                    "Print every datagram (and message) and send it back."),
+                    "Plain TCP over open data paths: save the files of one connection in /tmp/in, JSON lines."),
+            Example("waware listen _game._udp --datagrams --echo --json",
+                    "Print every datagram (and message) from paired devices and send it back."),
         ]
     )
 
@@ -64,6 +67,7 @@ struct ListenCommand: Command {
         try await SignalCancellation.run {
             try await DiscoveryRun.withSystem(adapter: values.adapter, masterPreference: 2) { system, _ in
                 let devices = try values.devices.selection(in: system.store)
+                let ours = try ConnectionArguments.localFingerprint(parameters, store: system.store)
                 let (ended, endedContinuation) = AsyncStream.makeStream(of: Void.self)
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
@@ -73,6 +77,8 @@ struct ListenCommand: Command {
                             case .ready(let port):
                                 r.event = "listening"
                                 r.port = Int(port)
+                                r.transport = parameters.transport.description
+                                r.fingerprint = ours
                             case .dataPathUp(let dp):
                                 r.event = "data-path-up"
                                 (r.peer, r.interface, r.localAddress, r.peerAddress) = (dp.peer.description, dp.interfaceName, dp.localAddress, dp.peerAddress)

@@ -1,0 +1,38 @@
+import Testing
+import WiFiAware
+
+@testable import waware
+
+// `waware listen` and `waware connect`: mutual TLS by default, plain TCP only with --plain, trust on first
+// use only with --tofu, the identity file with --identity; a contradiction is one usage line.
+
+private func connect(_ extra: [String]) throws -> ConnectCommand {
+    let words = ["connect", "_chat._tcp"] + extra
+    guard case .run(let parsed, _) = try CommandLineParser.parse(words, root: Waware.self), let typed = parsed as? ConnectCommand else {
+        throw ValidationError("'\(words.joined(separator: " "))' did not parse")
+    }
+    return typed
+}
+
+@Test func listenAndConnectUseMutualTLSWithPairedDevicesByDefault() throws {
+    let parameters = try connect([]).values.parameters
+    #expect(!parameters.transport.isPlain)
+    #expect(!parameters.trust.trustsOnFirstUse)
+    #expect(parameters.identityFile == nil)
+    #expect(parameters.dataPathSecurity == .pairing)
+    guard case .run(let parsed, _) = try CommandLineParser.parse(["listen", "_chat._tcp"], root: Waware.self),
+          let listen = parsed as? ListenCommand else { Issue.record("listen did not parse"); return }
+    #expect(!listen.values.parameters.transport.isPlain)
+}
+
+@Test func plainTOFUAndTheIdentityFileAreAskedForByName() throws {
+    #expect(try connect(["--open", "--plain"]).values.parameters.transport.isPlain)
+    #expect(try connect(["--tofu"]).values.parameters.trust.trustsOnFirstUse)
+    #expect(try connect(["--identity", "/tmp/id.pem"]).values.parameters.identityFile == "/tmp/id.pem")
+    do {
+        _ = try connect(["--plain", "--tofu"])
+        Issue.record("--plain --tofu was accepted")
+    } catch let error as ValidationError {
+        #expect(error.message == "--tofu and --identity go with TLS, not --plain")
+    }
+}

@@ -107,7 +107,7 @@ func holding(_ count: Int, to endpoint: WAEndpoint, system: WASystem, parameters
 func bench(name: String, plain: Bool, pings: Int, connections: Int, holdSeconds: Int, holdFile: String?) async throws {
     let service = try WASubscribableService(name: WAServiceName(name), wantsDataPath: true)
     var parameters = WAConnectionParameters(dataPathSecurity: .open)
-    if plain { parameters.transport = .plain }
+    if plain { parameters.transport = .plain } else { parameters.trust = .pairedDevicesOrFirstUse }  // unpaired bench devices
     parameters.datagrams = WADatagramOptions()
     let dw = 0.524288
     try await WASystem.run { system in

@@ -26,7 +26,7 @@ radio_netns 1 dB
 tls_done=
 
 for transport in ${CONN_BENCH_TRANSPORTS:-plain}; do
-    flag=; [ "$transport" = plain ] && flag=--plain
+    flag=--tofu; [ "$transport" = plain ] && flag=--plain   # TLS between unpaired bench devices: trust on first use
     st=$(mktemp -d); hold=$(mktemp -u)
     step "[$transport] A listens (echo, datagrams)"
     start_bg "lis-$transport" dA env WAWARE_STATE_DIR="$st" "$WAWARE" listen _bench._tcp --open $flag --echo --datagrams --json

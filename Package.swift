@@ -32,7 +32,9 @@ let package = Package(
         .executable(name: "nan-bench", targets: ["nan-bench"]),
         .executable(name: "storm-bench", targets: ["storm-bench"]),
         .executable(name: "aware-example", targets: ["aware-example"]),
+        .executable(name: "seed-connection", targets: ["seed-connection"]),
         .executable(name: "tls-bench", targets: ["tls-bench"]),
+        .executable(name: "conn-bench", targets: ["conn-bench"]),
     ],
     targets: [
         // C layer.
@@ -94,10 +96,25 @@ let package = Package(
             path: "tools/tls-bench",
             swiftSettings: swiftSettings
         ),
+        // Connection figures over a data path with the public API: browse-to-ready, round trips, memory per
+        // connection (tools/connection-bench).
+        .executableTarget(
+            name: "conn-bench",
+            dependencies: ["WiFiAware", "NANSystem"],
+            path: "tools/conn-bench",
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "aware-example",
             dependencies: ["WiFiAware"],
             path: "Examples/aware-example",
+            swiftSettings: swiftSettings
+        ),
+        // The first seed's listener / browser / connection code (tools/vm/scenarios/connection-seed-example.sh).
+        .executableTarget(
+            name: "seed-connection",
+            dependencies: ["WiFiAware"],
+            path: "Examples/seed-connection",
             swiftSettings: swiftSettings
         ),
 

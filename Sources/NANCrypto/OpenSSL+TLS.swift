@@ -41,7 +41,7 @@ enum TLSEngineRead {
 /// sockets, files or threads: ``TLSSession`` pumps it. Not thread-safe (one caller at a time).
 final class TLSEngine {
     private let context: OpaquePointer
-    private let ssl: OpaquePointer
+    let ssl: OpaquePointer
     private let inbound: OpaquePointer
     private let outbound: OpaquePointer
     let callbacks: TLSCallbackState

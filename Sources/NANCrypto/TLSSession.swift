@@ -72,7 +72,7 @@ public final class TLSSession {
     /// Whether the peer's `close_notify` arrived.
     public private(set) var isPeerClosed = false
 
-    private let engine: TLSEngine
+    let engine: TLSEngine
     private var handshakeFinished = false
     /// Plaintext that arrived while the client was waiting for the server's acceptance.
     private var pendingPlaintext: [UInt8] = []

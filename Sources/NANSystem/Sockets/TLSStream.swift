@@ -24,7 +24,7 @@ public actor TLSStream {
     /// The socket under the session.
     public nonisolated let socket: StreamSocket
 
-    private let session: TLSSession
+    let session: TLSSession
     /// The turns to read and to send (``Turn/read``, ``Turn/send``).
     private var turns = [Turn(), Turn()]
 

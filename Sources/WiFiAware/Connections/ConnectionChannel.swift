@@ -11,6 +11,9 @@ protocol ConnectionChannel: Sendable {
     func closeWrite() async
     /// Ends everything at once; waiting calls fail.
     func cancel()
+    /// Keying material exported from the channel's TLS session (the datagram keys); nil for plain TCP
+    /// (the default, in DatagramSetup.swift).
+    func exportKeyingMaterial(label: String, context: [UInt8], count: Int) async throws(WAError) -> [UInt8]?
 }
 
 /// Plain TCP: the bytes go as they are (only with an explicit `.plain` transport).

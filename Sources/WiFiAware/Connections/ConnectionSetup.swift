@@ -27,26 +27,31 @@ enum ConnectionSetup {
            let fresh = try? store.devices()[known.id] {
             device = fresh
         }
-        try await channel.send(ConnectionPreface(peer: localPeer, mode: parameters.mode).encoded)
+        let datagrams = try DatagramSetup.prepare(parameters.datagrams, dataPath: dataPath)
+        try await channel.send(ConnectionPreface(peer: localPeer, mode: parameters.mode, offersDatagrams: datagrams != nil).encoded
+            + (datagrams?.offer.encoded ?? []))
         var received: [UInt8] = []
-        while received.count < ConnectionPreface.size {
-            let bytes = try await channel.receive(maximum: 4096)
-            guard !bytes.isEmpty else {
-                throw WAError(.connectionFailed, message: "the peer closed the connection before its preface (\(received.count) of \(ConnectionPreface.size) bytes)")
-            }
-            received += bytes
-        }
+        try await DatagramSetup.fill(&received, to: ConnectionPreface.size, from: channel, what: "preface")
         let preface = try ConnectionPreface(decoding: Array(received.prefix(ConnectionPreface.size)))
+        var used = ConnectionPreface.size
+        var peerOffer: DatagramOffer?
+        if preface.offersDatagrams {
+            try await DatagramSetup.fill(&received, to: used + DatagramOffer.size, from: channel, what: "datagram offer")
+            peerOffer = try DatagramOffer(decoding: Array(received[used..<used + DatagramOffer.size]))
+            used += DatagramOffer.size
+        }
         guard preface.mode == parameters.mode else {
             throw WAError(.connectionFailed, message: "the peer wants a \(preface.mode.rawValue) connection, this side \(parameters.mode.rawValue)")
         }
         guard preface.peer != localPeer else {
             throw WAError(.connectionFailed, message: "the peer has this device's own peer identifier \(localPeer) (a copied state folder?)")
         }
+        let datagramChannel = try await DatagramSetup.finish(datagrams, peerOffer: peerOffer, isInitiator: isInitiator,
+                                                             channel: channel, dataPath: dataPath)
         return WAConnection(channel: channel, localPeer: localPeer, remotePeer: preface.peer, peerAddress: peerAddress,
                             device: device, dataPath: dataPath, isInitiator: isInitiator, mode: parameters.mode,
                             maximumMessageSize: parameters.maximumMessageSize, transportDescription: transport,
-                            pending: Array(received.dropFirst(ConnectionPreface.size)),
+                            datagrams: datagramChannel, pending: Array(received.dropFirst(used)),
                             peerCertificate: certificate, trustBasis: basis)
     }
 

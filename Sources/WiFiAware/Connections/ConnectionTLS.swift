@@ -151,6 +151,13 @@ struct TLSChannel: ConnectionChannel {
 
     func cancel() { stream.abort() }
 
+    /// The datagram keys' material, exported from this TLS session (dgram; docs/datagrams.md).
+    func exportKeyingMaterial(label: String, context: [UInt8], count: Int) async throws(WAError) -> [UInt8]? {
+        do throws(TLSError) { return try await stream.exportKeyingMaterial(label: label, context: context, count: count) } catch {
+            throw WAError(.connectionFailed, message: "TLS keying material for datagrams: \(error)", underlying: error)
+        }
+    }
+
     static func error(_ error: TLSError, while action: String) -> WAError {
         switch error.code {
         case .cancelled, .closed:

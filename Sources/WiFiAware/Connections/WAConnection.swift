@@ -38,6 +38,8 @@ public final class WAConnection: Sendable, CustomStringConvertible {
     public let trustBasis: WAConnectionTrust.Basis?
 
     let channel: any ConnectionChannel
+    /// The datagrams both ends agreed (WAConnection+Datagrams.swift); nil: none.
+    let datagramChannel: DatagramChannel?
     let reader: ConnectionReader
     private let writer: ConnectionWriter
     private let state: Mutex<(current: WAConnectionState, onEnd: (@Sendable () -> Void)?)>
@@ -49,11 +51,12 @@ public final class WAConnection: Sendable, CustomStringConvertible {
 
     init(channel: any ConnectionChannel, localPeer: WAPeerIdentifier, remotePeer: WAPeerIdentifier, peerAddress: MACAddress,
          device: WAPairedDevice?, dataPath: WADataPathConnection, isInitiator: Bool, mode: WAConnectionMode,
-         maximumMessageSize: Int, transportDescription: String, pending: [UInt8],
+         maximumMessageSize: Int, transportDescription: String, datagrams: DatagramChannel? = nil, pending: [UInt8],
          peerCertificate: WAPeerCertificate? = nil, trustBasis: WAConnectionTrust.Basis? = nil) {
         self.peerCertificate = peerCertificate
         self.trustBasis = trustBasis
         self.channel = channel
+        datagramChannel = datagrams
         self.localPeer = localPeer
         self.remotePeer = remotePeer
         self.peerAddress = peerAddress
@@ -104,6 +107,7 @@ public final class WAConnection: Sendable, CustomStringConvertible {
         }
         guard let actions else { return }
         channel.cancel()
+        datagramChannel?.cancel()
         stateContinuation.yield(final)
         stateContinuation.finish()
         actions?()

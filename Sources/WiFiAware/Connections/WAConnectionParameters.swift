@@ -22,6 +22,8 @@ public struct WAConnectionParameters: Sendable {
     public var listenerPort: UInt16 = 0
     /// The data path ends after this long with no packet either way; nil: never.
     public var idleTimeout: Duration? = nil
+    /// Best-effort datagrams beside the connection (both ends must ask); nil (the default): none.
+    public var datagrams: WADatagramOptions? = nil
 
     /// Parameters with the data path's protection.
     public init(dataPathSecurity: WADataPathSecurity) {
@@ -32,6 +34,7 @@ public struct WAConnectionParameters: Sendable {
         guard (1...(16 << 20)).contains(maximumMessageSize) else {
             throw WAError(.invalidArgument, message: "the largest message is 1 byte to 16 MiB, not \(maximumMessageSize)")
         }
+        try datagrams?.check()
     }
 }
 

@@ -23,12 +23,17 @@ struct ConnectCommand: Command {
                 + "before finishing. --send-file PATH sends a file with a progress bar and waits for the listener's "
                 + "acknowledgement with its SHA-256. --timeout S gives up (exit status 20) if no connection is "
                 + "ready within S seconds.",
+            "--datagrams agrees best-effort UDP datagrams beside the connection and prints those received on standard "
+                + "error; --datagram TEXT sends TEXT as one (--datagram-count N times, 100 ms apart, numbered) and "
+                + "--wait-datagrams N waits up to 15 s for N from the peer before the messages (docs/datagrams.md).",
         ],
         examples: [
             Example("waware connect _chat._tcp", "Type lines to a paired listener over TLS; see its answers."),
             Example("waware connect _chat._tcp --send ping --messages 1", "Send 'ping', print the answer, end."),
             Example("waware connect _files._tcp --send-file photo.jpg", "Send a file with a progress bar."),
             Example("waware connect _chat._tcp --open --plain --send ping --messages 1", "Plain TCP over an open data path."),
+            Example("waware connect _game._udp --datagram ping --datagram-count 10 --wait-datagrams 1 --send hi --messages 1 --json",
+                    "Ten best-effort datagrams and a message to a 'listen --datagrams --echo'; print what comes back."),
         ]
     )
 
@@ -39,16 +44,18 @@ struct ConnectCommand: Command {
 
     static let arguments: [ArgumentSpec] = ConnectionArguments.common + [
         sendOption.spec, messagesOption.spec, sendFileOption.spec, timeoutOption.spec,
-    ]
+    ] + DatagramArguments.connect
 
     var values: ConnectionArguments.Values
     var send: String?
     var messages: Int?
     var sendFile: String?
     var timeout: Double?
+    var datagrams = DatagramArguments.Plan()
 
     init(from parsed: ParsedValues) throws {
         values = try ConnectionArguments.values(from: parsed)
+        datagrams = try DatagramArguments.plan(from: parsed, parameters: &values.parameters)
         send = parsed.option(Self.sendOption)
         sendFile = parsed.option(Self.sendFileOption)
         messages = try parsed.option(Self.messagesOption, expected: "a number from 0 to 100000", ArgumentValues.integer(in: 0...100_000))
@@ -115,6 +122,14 @@ struct ConnectCommand: Command {
 
     private func talk(over connection: WAConnection, since start: ContinuousClock.Instant, output: Output) async throws {
         let name = values.service.rawValue
+        let json = values.json
+        let printer = Task { await DatagramOutput.printReceived(on: connection, service: name, since: start, json: json, output: output,
+                                                                echo: false, textToStandardError: true) }
+        defer {
+            printer.cancel()
+            try? DatagramOutput.statistics(of: connection, service: name, since: start)?.write(json: json, to: output, textToStandardError: true)
+        }
+        try await DatagramOutput.run(datagrams, on: connection)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 if connection.mode == .byteStream {

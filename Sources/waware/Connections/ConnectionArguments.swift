@@ -15,7 +15,7 @@ enum ConnectionArguments {
     /// The options both commands accept.
     static let common: [ArgumentSpec] = [
         servicePositional.spec, DiscoveryArguments.adapterOption.spec, DiscoveryArguments.pairedFlag.spec,
-        DiscoveryArguments.deviceOption.spec, plainFlag.spec, tofuFlag.spec, identityOption.spec, byteStreamFlag.spec, .json,
+        DiscoveryArguments.deviceOption.spec, plainFlag.spec, tofuFlag.spec, identityOption.spec, byteStreamFlag.spec, DatagramArguments.datagramsFlag.spec, .json,
     ] + DataPathArguments.security
 
     struct Values: Sendable {
@@ -41,6 +41,7 @@ enum ConnectionArguments {
         if parsed.flag(tofuFlag) { parameters.trust = .pairedDevicesOrFirstUse }
         parameters.identityFile = parsed.option(identityOption)
         if parsed.flag(byteStreamFlag) { parameters.mode = .byteStream }
+        if parsed.flag(DatagramArguments.datagramsFlag) { parameters.datagrams = WADatagramOptions() }
         var devices = DiscoveryArguments.DeviceChoice.anyDevice
         if parsed.flag(DiscoveryArguments.pairedFlag) { devices = .allPaired }
         if let list = parsed.option(DiscoveryArguments.deviceOption) {
@@ -87,6 +88,7 @@ struct ConnectionRecord: Codable, Sendable {
     var size: UInt64?
     var sha256: String?
     var reason: String?
+    var datagrams: DatagramCountsRecord?
 
     init(_ event: String, service: String, since start: ContinuousClock.Instant) {
         self.event = event
@@ -133,6 +135,7 @@ struct ConnectionRecord: Codable, Sendable {
         if let size { parts.append("size \(size)") }
         if let sha256 { parts.append("sha256 \(sha256)") }
         if let reason { parts.append("reason \(reason)") }
+        if let datagrams { parts.append("datagrams \(datagrams.text)") }
         parts.append("after \(String(format3: seconds)) s")
         return parts.joined(separator: " ")
     }

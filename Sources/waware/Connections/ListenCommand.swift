@@ -17,6 +17,9 @@ struct ListenCommand: Command {
                 + "an unpaired peer is refused unless --tofu. Each connection starts with both devices' peer identifiers. Messages are printed ('message ... \"text\"'), or with --echo sent "
                 + "back; files sent with 'waware connect --send-file' are saved in --receive-dir (checked with SHA-256, "
                 + "never left half-written under their name) and acknowledged to the sender.",
+            "With --datagrams the listener also agrees best-effort UDP datagrams with connections that ask for them; "
+                + "each one received is printed ('datagram ...'), with --echo sent back as a datagram, and a connection "
+                + "that had them ends with a 'datagram-stats' line (docs/datagrams.md).",
             "Runs until Ctrl-C, or until --count connections have ended.",
         ],
         examples: [
@@ -24,6 +27,8 @@ struct ListenCommand: Command {
             Example("waware listen _chat._tcp --passphrase secret --tofu --echo", "Also accept unpaired peers, trusting their certificate on first use."),
             Example("waware listen _files._tcp --open --plain --receive-dir /tmp/in --count 1 --json",
                     "Plain TCP over open data paths: save the files of one connection in /tmp/in, JSON lines."),
+            Example("waware listen _game._udp --datagrams --echo --json",
+                    "Print every datagram (and message) from paired devices and send it back."),
         ]
     )
 
@@ -114,6 +119,9 @@ struct ListenCommand: Command {
     /// Reads one connection to its end: prints, echoes, saves files.
     private func serve(_ connection: WAConnection, service: String, since start: ContinuousClock.Instant, output: Output) async {
         var closing = ConnectionRecord("closed", service: service, since: start)
+        let (json, echo) = (values.json, self.echo)
+        let datagrams = Task { await DatagramOutput.printReceived(on: connection, service: service, since: start, json: json, output: output,
+                                                                  echo: echo, textToStandardError: false) }
         do {
             if connection.mode == .byteStream {
                 while true {
@@ -142,6 +150,8 @@ struct ListenCommand: Command {
             closing.reason = "\(error)"
         }
         connection.cancel()
+        await datagrams.value
+        if let stats = DatagramOutput.statistics(of: connection, service: service, since: start) { try? stats.write(json: values.json, to: output) }
         closing.peerID = connection.remotePeer.description
         closing.seconds = ConnectionRecord("", service: service, since: start).seconds
         try? closing.write(json: values.json, to: output)

@@ -6,7 +6,6 @@
 # CONN_TLS_FILE_MB changes the size. Time limits are very wide (and scaled): the emulated radio moves some
 # tens of kB/s on a loaded host.
 # timeout: 3000
-# default: no (not yet passed in the VM)
 source "$(dirname "$0")/../guest/lib.sh"
 
 mb=${CONN_TLS_FILE_MB:-50}

@@ -10,7 +10,6 @@
 # device C connecting to A (open data paths) is refused on both sides ("not a paired device", exit 20).
 # Time limits are wide and scaled: a paired data path takes minutes to set up in a loaded VM.
 # timeout: 1500
-# default: no (not yet passed in the VM)
 source "$(dirname "$0")/../guest/lib.sh"
 
 stA="$SCENARIO_OUT/a"; stB="$SCENARIO_OUT/b"; stC="$SCENARIO_OUT/c"; inbox="$SCENARIO_OUT/inbox"

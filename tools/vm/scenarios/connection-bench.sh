@@ -1,0 +1,78 @@
+#!/bin/bash
+# Connection benchmark (issue 10), one boot; a benchmark, not a test (default: no). A runs
+# `waware listen --echo --datagrams`; B runs conn-bench (tools/conn-bench, the public API) for each transport
+# in CONN_BENCH_TRANSPORTS (default "plain"; "tls" runs without --plain): browse-to-ready, message and
+# datagram round trips, client memory per open connection (8 connections over one data path); A's memory
+# per connection is read from /proc at the same moments. While B holds the data path, tls-bench measures TLS
+# 1.3 throughput over the NDP against plain TCP over the same NDP (CONN_BENCH_MB MiB each, default 8).
+# Figures go to figures.txt in the scenario's folder (tools/connection-bench prints them).
+# default: no
+# timeout: 1800
+source "$(dirname "$0")/../guest/lib.sh"
+
+BIN=$(dirname "$WAWARE")
+for tool in conn-bench tls-bench; do
+    [ -x "$BIN/$tool" ] || fail "no $tool next to waware; build it with 'swift build --product $tool'"
+done
+FIG="$SCENARIO_OUT/figures.txt"
+: >"$FIG"
+figure() { echo "    figure: $*"; echo "$*" >>"$FIG"; }
+rss() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
+
+set_country US
+sim_radios 2
+radio_netns 0 dA
+radio_netns 1 dB
+tls_done=
+
+for transport in ${CONN_BENCH_TRANSPORTS:-plain}; do
+    flag=--tofu; [ "$transport" = plain ] && flag=--plain   # TLS between unpaired bench devices: trust on first use
+    st=$(mktemp -d); hold=$(mktemp -u)
+    step "[$transport] A listens (echo, datagrams)"
+    start_bg "lis-$transport" dA env WAWARE_STATE_DIR="$st" "$WAWARE" listen _bench._tcp --open $flag --echo --datagrams --json
+    wait_for_line "$(bg_log "lis-$transport")" '"event":"listening"' 90
+    pidA=${_BG_PIDS[lis-$transport]}
+    sleep 2
+    idleA=$(rss "$pidA")
+
+    step "[$transport] B: conn-bench (30 pings, 8 connections)"
+    start_bg "bench-$transport" dB "$BIN/conn-bench" _bench._tcp $flag --pings 30 --connections 8 --hold-until "$hold" \
+        --hold-seconds "$(scaled 400)"
+    wait_for_line "$(bg_log "bench-$transport")" '^holding 1 connection|^conn-bench: ' 400
+    expect_match "B holds one connection" '^holding 1' "$LINE"
+    sleep 1
+    oneA=$(rss "$pidA")
+    wait_for_line "$(bg_log "bench-$transport")" '^holding [0-9]+ connections|^conn-bench: ' 400
+    expect_match "B holds 8 connections" '^holding 8' "$LINE"
+    sleep 1
+    allA=$(rss "$pidA")
+    grep '^figure' "$(bg_log "bench-$transport")" | sed "s/^figure /$transport /" | while read -r line; do figure "$line"; done
+    figure "$transport listener-memory idle $idleA KiB, 1 connection $oneA KiB, 8 connections $allA KiB, per connection $(( (allA - oneA) / 7 )) KiB"
+
+    if [ -z "$tls_done" ]; then
+        step "TLS 1.3 and plain TCP over the same NDP (tls-bench, ${CONN_BENCH_MB:-8} MiB each)"
+        wait_for_line "$(bg_log "lis-$transport")" '"event":"data-path-up"' 30
+        { read -r ifA; read -r localA; } < <(event_field "$(bg_log "lis-$transport")" data-path-up interface localAddress)
+        ifB=$(sed -n 's/^data path \([^ ]*\) .*/\1/p' "$(bg_log "bench-$transport")" | head -n 1)
+        start_bg tlsA dA "$BIN/tls-bench" --serve --interface "$ifA" --port 5310
+        # tls-bench's own lines are buffered when they go to a file: wait for its port instead.
+        for _ in $(seq 1 "$(scaled 120)"); do
+            in_netns dA ss -Hltn 'sport = :5310' | grep -q 5310 && break
+            sleep 1
+        done
+        out=$(in_netns dB timeout "$(scaled 600)" "$BIN/tls-bench" --connect "[$localA%$ifB]:5310" --megabytes "${CONN_BENCH_MB:-8}" 2>&1) \
+            || fail "tls-bench failed: $out"
+        echo "$out" | sed 's/^/    tls-bench: /'
+        figure "ndp tls-bench $(echo "$out" | grep '^plain' | tr -s ' ')"
+        figure "ndp tls-bench $(echo "$out" | grep '^TLS' | tr -s ' ')"
+        figure "ndp $(echo "$out" | grep '^ratio')"
+        stop_bg tlsA TERM 143
+        tls_done=1
+    fi
+
+    touch "$hold"
+    wait_bg "bench-$transport" 0 120
+    stop_bg "lis-$transport" INT
+    sleep 2
+done
+figure "guest load $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -7,6 +7,8 @@
 # the connection's data path. A's listener ends after that one connection.
 # Needs `swift build --product seed-connection` (looked for next to the waware binary).
 # timeout: 900
+# default: no (not yet passed in the VM: its two runs failed at pairing under load and at a listener
+# limited to paired devices; the example was changed after them and not rerun)
 source "$(dirname "$0")/../guest/lib.sh"
 
 EXAMPLE=${WAWARE_SEED_EXAMPLE:-$(dirname "$WAWARE")/seed-connection}

@@ -29,13 +29,8 @@ radio_netns 0 dA
 radio_netns 1 dB
 
 step "A and B pair with a PIN"
-start_bg pairA dA "$WAWARE" pair --store "$dir_a/devices.json" --name B --timeout "$(scaled 90)"
-wait_for_line "$(bg_log pairA)" '^PIN [0-9]{6}' 40
-pin=$(sed -n 's/^PIN \([0-9]\{6\}\).*/\1/p' "$(bg_log pairA)" | head -n 1)
-out=$(in_netns dB "$WAWARE" pair --pin "$pin" --name A --store "$dir_b/devices.json" --timeout "$(scaled 90)" 2>&1) \
-    || fail "B could not pair: $out"
-echo "$out"
-wait_bg pairA 0 60
+pair_with_pin dA "$dir_a/devices.json" dB "$dir_b/devices.json" 40
+echo "$PAIR_OUT"
 
 step "A: the example's listener (paired devices only)"
 start_bg lis dA env WAWARE_STATE_DIR="$dir_a" "$EXAMPLE" listen _seed._tcp --count 1

@@ -19,12 +19,7 @@ radio_netns 0 dA
 radio_netns 1 dB
 
 step "A and B pair with a PIN"
-start_bg pairA dA "$WAWARE" pair --store "$stA/devices.json" --name B --timeout "$(scaled 90)"
-wait_for_line "$(bg_log pairA)" '^PIN [0-9]{6}' 60
-pin=$(sed -n 's/^PIN \([0-9]\{6\}\).*/\1/p' "$(bg_log pairA)" | head -n 1)
-out=$(in_netns dB "$WAWARE" pair --pin "$pin" --name A --store "$stB/devices.json" --timeout "$(scaled 90)" 2>&1) \
-    || fail "B could not pair: $out"
-wait_bg pairA 0 60
+pair_with_pin dA "$stA/devices.json" dB "$stB/devices.json"
 
 step "A listens (TLS, data paths keyed by the pairing); B sends a $mb MB file"
 start_bg lis dA env WAWARE_STATE_DIR="$stA" "$WAWARE" listen _tlsf._tcp --receive-dir "$inbox" --json

@@ -25,13 +25,8 @@ radio_netns 1 dB
 radio_netns 2 dC
 
 step "A and B pair with a PIN"
-start_bg pairA dA "$WAWARE" pair --store "$stA/devices.json" --name B --timeout "$(scaled 90)"
-wait_for_line "$(bg_log pairA)" '^PIN [0-9]{6}' 60
-pin=$(sed -n 's/^PIN \([0-9]\{6\}\).*/\1/p' "$(bg_log pairA)" | head -n 1)
-out=$(in_netns dB "$WAWARE" pair --pin "$pin" --name A --store "$stB/devices.json" --timeout "$(scaled 90)" 2>&1) \
-    || fail "B could not pair: $out"
-echo "$out" | sed 's/^/    B: /'
-wait_bg pairA 0 60
+pair_with_pin dA "$stA/devices.json" dB "$stB/devices.json"
+echo "$PAIR_OUT" | sed 's/^/    B: /'
 expect_eq "no pin before the first TLS connection (A's store)" "-" "$(pinned "$stA/devices.json")"
 
 step "(1) A listens (TLS by default, data paths keyed by the pairing); B connects, a message each way"

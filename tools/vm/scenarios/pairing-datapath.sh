@@ -17,14 +17,9 @@ dir_a="$SCENARIO_OUT/a"; dir_b="$SCENARIO_OUT/b"
 mkdir -p "$dir_a" "$dir_b"
 
 step "A and B pair with a PIN"
-start_bg pairA dA "$WAWARE" pair --store "$dir_a/devices.json" --name B --timeout "$(scaled 90)"
-wait_for_line "$(bg_log pairA)" '^PIN [0-9]{6}' 40
-pin=$(sed -n 's/^PIN \([0-9]\{6\}\).*/\1/p' "$(bg_log pairA)" | head -n 1)
-out=$(in_netns dB "$WAWARE" pair --pin "$pin" --name A --store "$dir_b/devices.json" --timeout "$(scaled 90)" 2>&1) \
-    || fail "B could not pair: $out"
-echo "$out"
-wait_bg pairA 0 60
-expect_contains "B stored A with a key" 'paired with key (SAE)' "$out"
+pair_with_pin dA "$dir_a/devices.json" dB "$dir_b/devices.json" 40
+echo "$PAIR_OUT"
+expect_contains "B stored A with a key" 'paired with key (SAE)' "$PAIR_OUT"
 
 step "A accepts data paths keyed by pairing; B requests one (no passphrase)"
 start_bg pub dA env WAWARE_STATE_DIR="$dir_a" "$WAWARE" publish _pdp._tcp --accept-data-paths --json

@@ -42,22 +42,26 @@ final class BigNumber {
     var isOdd: Bool { BN_is_odd(raw) == 1 }
 }
 
-/// The NIST P-256 curve (IKE group 19) and a `BN_CTX` for arithmetic on it and modulo its prime and order.
-/// Not shared between threads: each SAE computation makes its own. Internal to NANCrypto.
-final class P256Curve {
+/// A prime curve of NAN pairing (``ECGroup``: P-256 or P-384) and a `BN_CTX` for arithmetic on it and
+/// modulo its prime and order. Not shared between threads: each SAE computation makes its own. Internal
+/// to NANCrypto.
+final class ECCurve {
     let group: OpaquePointer
     let context: OpaquePointer
     /// The field prime p, the coefficients a and b, and the group order r.
     let prime: BigNumber, a: BigNumber, b: BigNumber, order: BigNumber
-    /// The length in bytes of a field element and of a scalar (32).
-    let length = 32
+    /// Which curve.
+    let name: ECGroup
+    /// The length in bytes of a field element and of a scalar (32 or 48).
+    var length: Int { name.length }
 
-    init() throws(CryptoError) {
+    init(_ name: ECGroup) throws(CryptoError) {
         guard let context = BN_CTX_secure_new() ?? BN_CTX_new() else { throw CryptoError(.libcrypto, "BN_CTX_new failed") }
-        guard let group = EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1) else {
+        guard let group = EC_GROUP_new_by_curve_name(name.nid) else {
             BN_CTX_free(context)
-            throw CryptoError(.libcrypto, "P-256 unavailable: \(OpenSSL.lastError())")
+            throw CryptoError(.libcrypto, "\(name) unavailable: \(OpenSSL.lastError())")
         }
+        self.name = name
         self.context = context
         self.group = group
         prime = try BigNumber()
@@ -66,7 +70,7 @@ final class P256Curve {
         order = try BigNumber()
         guard EC_GROUP_get_curve(group, prime.raw, a.raw, b.raw, context) == 1,
               let r = EC_GROUP_get0_order(group), BN_copy(order.raw, r) != nil else {
-            throw CryptoError(.libcrypto, "P-256 parameters: \(OpenSSL.lastError())")
+            throw CryptoError(.libcrypto, "\(name) parameters: \(OpenSSL.lastError())")
         }
     }
 
@@ -154,13 +158,13 @@ final class P256Curve {
     /// The point (x, y); fails unless it is on the curve (libcrypto checks) and x, y are field elements.
     func point(x: BigNumber, y: BigNumber) throws(CryptoError) -> Point {
         guard x.compare(prime) < 0, y.compare(prime) < 0 else {
-            throw CryptoError(.invalidPoint, "P-256: coordinate not below the prime")
+            throw CryptoError(.invalidPoint, "\(name): coordinate not below the prime")
         }
         let p = try newPoint()
         guard EC_POINT_set_affine_coordinates(group, p.raw, x.raw, y.raw, context) == 1,
               EC_POINT_is_on_curve(group, p.raw, context) == 1 else {
             ERR_clear_error()
-            throw CryptoError(.invalidPoint, "P-256: point not on the curve")
+            throw CryptoError(.invalidPoint, "\(name): point not on the curve")
         }
         return p
     }
@@ -170,7 +174,7 @@ final class P256Curve {
         let p = try newPoint()
         guard EC_POINT_set_compressed_coordinates(group, p.raw, x.raw, yOdd ? 1 : 0, context) == 1 else {
             ERR_clear_error()
-            throw CryptoError(.invalidPoint, "P-256: no point with this x")
+            throw CryptoError(.invalidPoint, "\(name): no point with this x")
         }
         return p
     }
@@ -181,7 +185,7 @@ final class P256Curve {
         guard EC_POINT_is_at_infinity(group, p.raw) == 0,
               EC_POINT_get_affine_coordinates(group, p.raw, x.raw, y.raw, context) == 1 else {
             ERR_clear_error()
-            throw CryptoError(.invalidPoint, "P-256: point at infinity has no coordinates")
+            throw CryptoError(.invalidPoint, "\(name): point at infinity has no coordinates")
         }
         return (x, y)
     }

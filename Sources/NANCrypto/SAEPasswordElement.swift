@@ -8,39 +8,44 @@ extension CryptoError.Code {
     public static let rejectedPeerValue = CryptoError.Code("rejected peer value")
 }
 
-/// SAE's password token PT on P-256 (IEEE 802.11-2020 §12.4.4.2.3, hash-to-element), derived once per
-/// password and SSID. Wi-Fi Aware 4.0 pairing uses hash-to-element only, with the SSID `516F9A010000`
-/// (ASCII, as hostap's NAN pairing passes it). Holds a secret: never printed.
+/// SAE's password token PT on P-256 or P-384 (IEEE 802.11-2020 §12.4.4.2.3, hash-to-element), derived
+/// once per password, SSID and group. Wi-Fi Aware 4.0 pairing uses hash-to-element only, with the SSID
+/// `516F9A010000` (ASCII, as hostap's NAN pairing passes it). Holds a secret: never printed.
 public struct SAEPasswordToken: Sendable, CustomStringConvertible {
-    /// PT's affine coordinates, 32 bytes each.
+    /// The curve.
+    public let group: ECGroup
+    /// PT's affine coordinates, the group's length each.
     let x: [UInt8], y: [UInt8]
 
     /// The SSID NAN pairing derives PT with: the 12 ASCII characters `516F9A010000`.
     public static let nanPairingSSID: [UInt8] = Array("516F9A010000".utf8)
 
-    /// PT for `password` (and optional password identifier) under `ssid`:
-    /// pwd-seed = HKDF-Extract(ssid, password ‖ identifier); u1, u2 = HKDF-Expand(pwd-seed,
-    /// "SAE Hash to Element u1 P1" / "… u2 P2", 48) mod p; PT = SSWU(u1) + SSWU(u2).
-    public init(password: [UInt8], ssid: [UInt8] = SAEPasswordToken.nanPairingSSID, identifier: [UInt8]? = nil) throws(CryptoError) {
-        let curve = try P256Curve()
-        let seed = try HKDF.extract(.sha256, salt: ssid, inputKeyMaterial: password + (identifier ?? []))
+    /// PT on `group` for `password` (and optional password identifier) under `ssid`, H the group's hash:
+    /// pwd-seed = HKDF-Extract-H(ssid, password ‖ identifier); u1, u2 = HKDF-Expand-H(pwd-seed,
+    /// "SAE Hash to Element u1 P1" / "… u2 P2", len(p) + len(p)/2) mod p; PT = SSWU(u1) + SSWU(u2).
+    public init(group: ECGroup = .p256, password: [UInt8], ssid: [UInt8] = SAEPasswordToken.nanPairingSSID,
+                identifier: [UInt8]? = nil) throws(CryptoError) {
+        let curve = try ECCurve(group)
+        let seed = try HKDF.extract(group.hash, salt: ssid, inputKeyMaterial: password + (identifier ?? []))
         let length = curve.length + (curve.length + 1) / 2
-        var points: [P256Curve.Point] = []
+        var points: [ECCurve.Point] = []
         for label in ["SAE Hash to Element u1 P1", "SAE Hash to Element u2 P2"] {
-            let value = try HKDF.expand(.sha256, pseudorandomKey: seed, info: Array(label.utf8), length: length)
+            let value = try HKDF.expand(group.hash, pseudorandomKey: seed, info: Array(label.utf8), length: length)
             let u = try curve.mod(BigNumber(bytes: value), curve.prime)
             points.append(try Self.simplifiedSWU(curve, u))
         }
         let pt = try curve.add(points[0], points[1])
         let (px, py) = try curve.coordinates(pt)
+        self.group = group
         x = try px.bytes(length: curve.length)
         y = try py.bytes(length: curve.length)
     }
 
-    /// The simplified SWU map for P-256 (RFC 9380 §6.6.2, Z = -10), the selections done by masking.
-    static func simplifiedSWU(_ c: P256Curve, _ u: BigNumber) throws(CryptoError) -> P256Curve.Point {
+    /// The simplified SWU map (RFC 9380 §6.6.2; Z = −10 on P-256, −12 on P-384), the selections done by
+    /// masking.
+    static func simplifiedSWU(_ c: ECCurve, _ u: BigNumber) throws(CryptoError) -> ECCurve.Point {
         let p = c.prime
-        let z = try c.sub(p, BigNumber(word: 10))
+        let z = try c.sub(p, BigNumber(word: c.name.swuZ))
         let one = try BigNumber(word: 1), two = try BigNumber(word: 2), three = try BigNumber(word: 3)
         let u2 = try c.mulMod(u, u, p)
         let zu2 = try c.mulMod(z, u2, p)
@@ -60,7 +65,7 @@ public struct SAEPasswordToken: Sendable, CustomStringConvertible {
         let gx1IsSquare = legendre.isZero || legendre.isOne
         let v = try BigNumber(bytes: select(gx1IsSquare, gx1.bytes(length: c.length), gx2.bytes(length: c.length)))
         let x = select(gx1IsSquare, try x1.bytes(length: c.length), try x2.bytes(length: c.length))
-        // p ≡ 3 (mod 4): sqrt(v) = v^((p+1)/4).
+        // p ≡ 3 (mod 4) on both curves: sqrt(v) = v^((p+1)/4).
         let y = try c.expMod(v, c.shiftRight(c.add(p, one), 2), p)
         let minusY = try c.subMod(p, y, p)
         let y2 = select(u.isOdd == y.isOdd, try y.bytes(length: c.length), try minusY.bytes(length: c.length))
@@ -73,12 +78,12 @@ public struct SAEPasswordToken: Sendable, CustomStringConvertible {
         return zip(a, b).map { ($0 & mask) | ($1 & ~mask) }
     }
 
-    /// PWE for the two stations: val = HKDF-Extract(0³², max(A, B) ‖ min(A, B)) mod (r − 1) + 1,
+    /// PWE for the two stations: val = HKDF-Extract-H(0^hlen, max(A, B) ‖ min(A, B)) mod (r − 1) + 1,
     /// PWE = val · PT.
     public func passwordElement(_ addressA: MACAddress, _ addressB: MACAddress) throws(CryptoError) -> SAEPasswordElement {
-        let curve = try P256Curve()
+        let curve = try ECCurve(group)
         let (high, low) = addressA > addressB ? (addressA, addressB) : (addressB, addressA)
-        let hash = try HKDF.extract(.sha256, salt: [UInt8](repeating: 0, count: 32), inputKeyMaterial: high.bytes + low.bytes)
+        let hash = try HKDF.extract(group.hash, salt: [UInt8](repeating: 0, count: group.hash.outputSize), inputKeyMaterial: high.bytes + low.bytes)
         let one = try BigNumber(word: 1)
         let val = try curve.add(curve.mod(BigNumber(bytes: hash), curve.sub(curve.order, one)), one)
         let pt = try curve.point(x: BigNumber(bytes: x), y: BigNumber(bytes: y))
@@ -86,16 +91,19 @@ public struct SAEPasswordToken: Sendable, CustomStringConvertible {
     }
 
     /// Redacted.
-    public var description: String { "SAEPasswordToken(P-256, redacted)" }
+    public var description: String { "SAEPasswordToken(\(group), redacted)" }
 }
 
-/// SAE's password element PWE on P-256 for one pair of stations. Holds a secret: never printed.
+/// SAE's password element PWE on P-256 or P-384 for one pair of stations. Holds a secret: never printed.
 public struct SAEPasswordElement: Sendable, CustomStringConvertible {
-    /// PWE's affine coordinates, 32 bytes each.
+    /// The curve.
+    public let group: ECGroup
+    /// PWE's affine coordinates, the group's length each.
     let x: [UInt8], y: [UInt8]
 
-    init(_ curve: P256Curve, _ point: P256Curve.Point) throws(CryptoError) {
+    init(_ curve: ECCurve, _ point: ECCurve.Point) throws(CryptoError) {
         let (px, py) = try curve.coordinates(point)
+        group = curve.name
         x = try px.bytes(length: curve.length)
         y = try py.bytes(length: curve.length)
     }
@@ -104,7 +112,7 @@ public struct SAEPasswordElement: Sendable, CustomStringConvertible {
     /// and PMKID derivation against IEEE 802.11-2020 Annex J.10, whose vector uses it. NAN pairing never
     /// uses it, and this version is not hardened against timing: do not use it with real passwords.
     static func huntingAndPecking(password: [UInt8], _ addressA: MACAddress, _ addressB: MACAddress) throws(CryptoError) -> SAEPasswordElement {
-        let curve = try P256Curve()
+        let curve = try ECCurve(.p256)
         let (high, low) = addressA > addressB ? (addressA, addressB) : (addressB, addressA)
         let prime = try curve.prime.bytes(length: curve.length)
         for counter in UInt8(1)...40 {
@@ -119,5 +127,5 @@ public struct SAEPasswordElement: Sendable, CustomStringConvertible {
     }
 
     /// Redacted.
-    public var description: String { "SAEPasswordElement(P-256, redacted)" }
+    public var description: String { "SAEPasswordElement(\(group), redacted)" }
 }

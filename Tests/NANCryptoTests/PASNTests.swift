@@ -17,8 +17,8 @@ import Testing
     }
 
     @Test func ecdhMatchesRFC5903() throws {
-        let i = try P256EphemeralKey(privateKey: hex("c88f01f510d9ac3f70a292daa2316de544e9aab8afe84049c62a9c57862d1433"))
-        let r = try P256EphemeralKey(privateKey: hex("c6ef9c5d78ae012a011164acb397ce2088685d8f06bf9be0b283ab46476bee53"))
+        let i = try ECEphemeralKey(privateKey: hex("c88f01f510d9ac3f70a292daa2316de544e9aab8afe84049c62a9c57862d1433"))
+        let r = try ECEphemeralKey(privateKey: hex("c6ef9c5d78ae012a011164acb397ce2088685d8f06bf9be0b283ab46476bee53"))
         #expect(hexString(i.publicX) == "dad0b65394221cf9b051e1feca5787d098dfe637fc90b9ef945d0c3772581180")
         #expect(hexString(r.publicX) == "d12dfb5289c8d4f81208b70270398c342296970a0bccb74c736fc7554494bf63")
         let expected = "d6840f6b42f6edafd13116e0e12565202fef8e9ece7dce03812464d04b9442de"
@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func ecdhRefusesMalformedOrOffCurveKeys() throws {
-        let key = try P256EphemeralKey()
+        let key = try ECEphemeralKey()
         #expect(throws: CryptoError.self) { try key.sharedSecret(peerPublicKey: [0x02] + [UInt8](repeating: 0, count: 31)) }
         #expect(throws: CryptoError.self) { try key.sharedSecret(peerPublicKey: [0x05] + key.publicX) }
         #expect(throws: CryptoError.self) { try key.sharedSecret(peerPublicKey: [0x04] + key.publicX + key.publicX) }

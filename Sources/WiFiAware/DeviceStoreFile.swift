@@ -11,6 +11,7 @@ internal import NANWire
 //     { "id": "6f1c2b4e-…", "name": "Kitchen speaker", "managementAddresses": ["02:00:00:00:01:00"],
 //       "vendorName": "Acme", "modelName": "Speaker 2", "identityKey": "00112233…", "dateAdded": "2026-11-30T07:00:00Z",
 //       "pairingKey": "…64 hex digits…", "pairingMethod": "SAE",
+//       "pairingCipherSuite": "NCS-PK-PASN-256",               (optional: absent means NCS-PK-PASN-128)
 //       "certificateFingerprint": "…64 hex digits…" }       (optional: the pinned TLS certificate; stores
 //                                                            without it, older ones included, read as before)
 //   ]
@@ -130,6 +131,7 @@ enum DeviceStoreFile {
         var dateAdded: Date
         var pairingKey: String?
         var pairingMethod: String?
+        var pairingCipherSuite: String?
         var certificateFingerprint: String?
 
         init(_ device: WAPairedDevice) {
@@ -142,6 +144,7 @@ enum DeviceStoreFile {
             dateAdded = device.dateAdded
             pairingKey = device.pairingKey.map { hexText($0.bytes) }
             pairingMethod = device.pairingKey?.method.rawValue
+            pairingCipherSuite = device.pairingKey.flatMap { $0.cipherSuite == .ncsPKPASN128 ? nil : $0.cipherSuite.rawValue }
             certificateFingerprint = device.certificateFingerprint?.description
         }
 
@@ -183,12 +186,14 @@ enum DeviceStoreFile {
                 key = parsed
             }
             var npk: WAPairedDevice.PairingKey?
-            if pairingKey != nil || pairingMethod != nil {
+            if pairingKey != nil || pairingMethod != nil || pairingCipherSuite != nil {
+                let suite = pairingCipherSuite.map(WACipherSuite.init(rawValue:)) ?? .ncsPKPASN128
                 guard let pairingKey, let bytes = bytes(fromHex: pairingKey),
                       let method = pairingMethod.flatMap(WAPairedDevice.PairingKey.Method.init(rawValue:)),
-                      let parsed = try? WAPairedDevice.PairingKey(bytes: bytes, method: method)
+                      let suite, suite.isPairing,
+                      let parsed = try? WAPairedDevice.PairingKey(bytes: bytes, method: method, cipherSuite: suite)
                 else {
-                    throw .corrupt("\(place) has an invalid pairing key or method")
+                    throw .corrupt("\(place) has an invalid pairing key, method or cipher suite")
                 }
                 npk = parsed
             }

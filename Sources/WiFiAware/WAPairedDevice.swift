@@ -89,13 +89,16 @@ public struct WAPairedDevice: Identifiable, Hashable, Sendable {
         public var description: String { "IdentityKey(16 bytes)" }
     }
 
-    /// The NAN pairing key (NPK) a PASN pairing left with the peer, and the AKM it was made with: what
-    /// verifies the peer later without the user, and what secures paired data paths. Never printed.
+    /// The NAN pairing key (NPK) a PASN pairing left with the peer, the AKM and the cipher suite it was
+    /// made with: what verifies the peer later without the user, and what secures paired data paths (on
+    /// the same suite). Never printed.
     public struct PairingKey: Hashable, Sendable, CustomStringConvertible {
         /// The NPK's 32 bytes.
         public let bytes: [UInt8]
         /// `SAE` (PIN or passphrase pairing) or `PASN` (opportunistic pairing).
         public let method: Method
+        /// NCS-PK-PASN-128 or NCS-PK-PASN-256: verification and the data paths it keys use it.
+        public let cipherSuite: WACipherSuite
 
         /// How the pairing was set up.
         public enum Method: String, Hashable, Sendable {
@@ -107,17 +110,22 @@ public struct WAPairedDevice: Identifiable, Hashable, Sendable {
 
         /// Wraps a key.
         ///
-        /// - Throws: ``WAError/Code/invalidArgument`` unless `bytes` is 32 bytes.
-        public init(bytes: [UInt8], method: Method) throws(WAError) {
+        /// - Throws: ``WAError/Code/invalidArgument`` unless `bytes` is 32 bytes and `cipherSuite` a
+        ///   pairing suite.
+        public init(bytes: [UInt8], method: Method, cipherSuite: WACipherSuite = .ncsPKPASN128) throws(WAError) {
             guard bytes.count == 32 else {
                 throw WAError(.invalidArgument, message: "a NAN pairing key is 32 bytes, not \(bytes.count)")
             }
+            guard cipherSuite.isPairing else {
+                throw WAError(.invalidArgument, message: "\(cipherSuite) is not a NAN pairing cipher suite")
+            }
             self.bytes = bytes
             self.method = method
+            self.cipherSuite = cipherSuite
         }
 
         /// Never the key itself.
-        public var description: String { "PairingKey(\(method.rawValue), 32 bytes)" }
+        public var description: String { "PairingKey(\(method.rawValue), \(cipherSuite), 32 bytes)" }
     }
 
     /// The stable identity.

@@ -18,16 +18,20 @@ public struct PairingAKM: RawRepresentable, Hashable, Sendable, CustomStringConv
 
 /// The RSN element of a PASN Authentication frame as Wi-Fi Aware pairing sends it (IEEE 802.11-2024
 /// §9.4.2.23, the layout hostap's `wpa_pasn_add_rsne` writes): version 1, group data cipher "no group
-/// addressed" (00-0F-AC:7), one pairwise cipher (CCMP-128, 00-0F-AC:4), one AKM, RSN capabilities with
+/// addressed" (00-0F-AC:7), one pairwise cipher (CCMP-128, 00-0F-AC:4, or GCMP-256, 00-0F-AC:9, as the
+/// pairing cipher suite says), one AKM, RSN capabilities with
 /// MFPC and MFPR, a PMKID count (0 or 1) and PMKID, group management cipher "no group addressed".
 struct PASNRSNElement: Hashable, Sendable {
     static let ieeeOUI: [UInt8] = [0x00, 0x0F, 0xAC]
     static let noGroupAddressed: UInt8 = 7
     static let ccmp128: UInt8 = 4
+    static let gcmp256: UInt8 = 9
     static let capabilities: UInt16 = 0x00C0
 
     var akm: PairingAKM
     var pmkid: [UInt8]?
+    /// The pairwise cipher suite type (4 or 9).
+    var cipher: UInt8 = ccmp128
 
     /// The whole element (ID 48).
     func element() -> InformationElement {
@@ -35,7 +39,7 @@ struct PASNRSNElement: Hashable, Sendable {
         w.writeLE16(1)
         w.writeBytes(Self.ieeeOUI + [Self.noGroupAddressed])
         w.writeLE16(1)
-        w.writeBytes(Self.ieeeOUI + [Self.ccmp128])
+        w.writeBytes(Self.ieeeOUI + [cipher])
         w.writeLE16(1)
         w.writeBytes(Self.ieeeOUI + [akm.rawValue])
         w.writeLE16(Self.capabilities)
@@ -49,19 +53,24 @@ struct PASNRSNElement: Hashable, Sendable {
         return InformationElement(id: PASNAuthenticationFrame.ElementID.rsn, body: w.bytes[...])
     }
 
-    /// Decodes an RSNE body; refuses anything but one CCMP-128 pairwise cipher and one AKM, both under
-    /// 00-0F-AC, with MFP required. Total: typed errors.
-    init(akm: PairingAKM, pmkid: [UInt8]?) { self.akm = akm; self.pmkid = pmkid }
+    /// An RSNE for `akm`, `pmkid` and the pairwise cipher `cipher`.
+    init(akm: PairingAKM, pmkid: [UInt8]?, cipher: UInt8 = ccmp128) { self.akm = akm; self.pmkid = pmkid; self.cipher = cipher }
 
+    /// Decodes an RSNE body; refuses anything but one pairwise cipher (CCMP-128 or GCMP-256) and one AKM,
+    /// both under 00-0F-AC, with MFP required. Total: typed errors.
     init(decodingBody body: ArraySlice<UInt8>) throws(PairingError) {
         do {
             var r = ByteReader(body)
             guard try r.readLE16("RSNE version") == 1 else { throw PairingError(.malformed, "RSNE: version is not 1") }
             _ = try r.readBytes(4, "RSNE group cipher")
-            guard try r.readLE16("RSNE pairwise count") == 1,
-                  Array(try r.readBytes(4, "RSNE pairwise cipher")) == Self.ieeeOUI + [Self.ccmp128] else {
-                throw PairingError(.malformed, "RSNE: pairing needs exactly one pairwise cipher, CCMP-128")
+            guard try r.readLE16("RSNE pairwise count") == 1 else {
+                throw PairingError(.malformed, "RSNE: pairing needs exactly one pairwise cipher")
             }
+            let pairwise = Array(try r.readBytes(4, "RSNE pairwise cipher"))
+            guard pairwise.prefix(3).elementsEqual(Self.ieeeOUI), pairwise[3] == Self.ccmp128 || pairwise[3] == Self.gcmp256 else {
+                throw PairingError(.malformed, "RSNE: pairing needs CCMP-128 or GCMP-256 as pairwise cipher")
+            }
+            cipher = pairwise[3]
             guard try r.readLE16("RSNE AKM count") == 1 else { throw PairingError(.malformed, "RSNE: pairing needs exactly one AKM") }
             let suite = Array(try r.readBytes(4, "RSNE AKM"))
             guard suite.prefix(3).elementsEqual(Self.ieeeOUI) else { throw PairingError(.malformed, "RSNE: AKM outside 00-0F-AC") }
@@ -92,9 +101,9 @@ enum PASNPairingElements {
         InformationElement(id: PASNAuthenticationFrame.ElementID.rsnExtension, body: [akm == .sae ? 0x21 : 0x01, 0x00][...])
     }
 
-    /// Supported Groups (extension 161): group 19 only. The responder sends it in frame 2.
-    static func supportedGroups() -> InformationElement {
-        InformationElement(id: PASNAuthenticationFrame.ElementID.extensionElement, body: [161, 19, 0][...])
+    /// Supported Groups (extension 161): the pairing's group (19 or 20) only. The responder sends it in frame 2.
+    static func supportedGroups(_ group: UInt16) -> InformationElement {
+        InformationElement(id: PASNAuthenticationFrame.ElementID.extensionElement, body: [161, UInt8(group & 0xFF), UInt8(group >> 8)][...])
     }
 
     /// Wrapped Data (extension 8). Pairing's SAE data stays below 255 bytes, so no fragments.

@@ -12,19 +12,22 @@ public enum PairingMethod: Sendable {
     case verification(CachedPairing)
 }
 
-/// What a device keeps of a pairing to verify it later: the NPK and the AKM it was set up with. Never printed.
+/// What a device keeps of a pairing to verify it later: the NPK, the AKM and the cipher suite it was set
+/// up with (verification runs on the same suite, and the data paths it keys use it). Never printed.
 public struct CachedPairing: Sendable, CustomStringConvertible {
     /// The NAN pairing key, 32 bytes.
     public let npk: [UInt8]
     /// The AKM of the pairing setup.
     public let akm: PairingAKM
-    /// Creates the cached pairing; nil unless the NPK is 32 bytes.
-    public init?(npk: [UInt8], akm: PairingAKM) {
-        guard npk.count == 32, akm == .sae || akm == .pasn else { return nil }
-        self.npk = npk; self.akm = akm
+    /// NCS-PK-PASN-128 or NCS-PK-PASN-256.
+    public let suite: NDPCipherSuite
+    /// Creates the cached pairing; nil unless the NPK is 32 bytes and the suite a pairing one.
+    public init?(npk: [UInt8], akm: PairingAKM, suite: NDPCipherSuite = .pk128) {
+        guard npk.count == 32, akm == .sae || akm == .pasn, suite.isPairing else { return nil }
+        self.npk = npk; self.akm = akm; self.suite = suite
     }
     /// Redacted.
-    public var description: String { "CachedPairing(\(akm), redacted)" }
+    public var description: String { "CachedPairing(\(akm), \(suite), redacted)" }
 }
 
 /// The outcome of a PASN pairing exchange on one side.
@@ -47,6 +50,9 @@ public struct PairingResult: Sendable, CustomStringConvertible {
 public enum PASNPairing {
     /// Status 1, unspecified failure: what a side sends when it refuses or fails the exchange.
     public static let statusRefused: UInt16 = 1
+    /// Status 42, invalid pairwise cipher: the responder does not pair with the cipher suite the initiator
+    /// chose (as hostap's PASN responder answers a pairwise cipher it does not accept).
+    public static let statusInvalidPairwiseCipher: UInt16 = 42
     /// Status 15, challenge failure: the initiator could not verify the responder's SAE confirm (a PIN
     /// or passphrase mismatch), sent in frame 3.
     public static let statusChallengeFailure: UInt16 = 15
@@ -76,9 +82,9 @@ public enum PASNPairing {
         return Array(b[6...])
     }
 
-    /// The SAE confirm payload: send-confirm (LE16) ‖ confirm (32).
-    static func confirmPayload(_ payload: [UInt8]) throws(PairingError) -> (sendConfirm: UInt16, confirm: [UInt8]) {
-        guard payload.count == 34 else { throw PairingError(.malformed, "SAE confirm of \(payload.count) bytes") }
+    /// The SAE confirm payload: send-confirm (LE16) ‖ confirm (`length`: 32 on P-256, 48 on P-384).
+    static func confirmPayload(_ payload: [UInt8], length: Int) throws(PairingError) -> (sendConfirm: UInt16, confirm: [UInt8]) {
+        guard payload.count == 2 + length else { throw PairingError(.malformed, "SAE confirm of \(payload.count) bytes, \(2 + length) expected") }
         return (UInt16(payload[0]) | UInt16(payload[1]) << 8, Array(payload[2...]))
     }
 
@@ -103,31 +109,39 @@ public enum PASNPairing {
     /// An element as bytes: ID, length, body.
     static func bytes(of element: InformationElement) -> [UInt8] { [element.id, UInt8(element.body.count)] + element.body }
 
-    /// `frame` with a MIC element of 16 zero bytes appended, then the MIC computed over it and filled in.
-    static func sealed(_ frame: PASNAuthenticationFrame, kck: [UInt8], first: MACAddress, second: MACAddress, data: [UInt8]) throws(PairingError) -> PASNAuthenticationFrame {
+    /// `frame` with a MIC element of zero bytes (16 with SHA-256, 24 with SHA-384) appended, then the MIC
+    /// computed over it and filled in.
+    static func sealed(_ frame: PASNAuthenticationFrame, hash: HashFunction, kck: [UInt8], first: MACAddress, second: MACAddress,
+                       data: [UInt8]) throws(PairingError) -> PASNAuthenticationFrame {
         var sealed = frame
-        sealed.elements.append(InformationElement(id: PASNAuthenticationFrame.ElementID.mic, body: [UInt8](repeating: 0, count: 16)[...]))
-        let mic = try computeMIC(sealed, kck: kck, first: first, second: second, data: data)
+        sealed.elements.append(InformationElement(id: PASNAuthenticationFrame.ElementID.mic,
+                                                  body: [UInt8](repeating: 0, count: PASNKeyDerivation.micLength(hash))[...]))
+        let mic = try computeMIC(sealed, hash: hash, kck: kck, first: first, second: second, data: data)
         sealed.elements[sealed.elements.count - 1].body = mic[...]
         return sealed
     }
 
-    /// Checks `frame`'s MIC element (16 bytes) in constant time.
-    static func checkMIC(_ frame: PASNAuthenticationFrame, kck: [UInt8], first: MACAddress, second: MACAddress, data: [UInt8]) throws(PairingError) {
-        guard let received = frame.mic, received.count == 16 else { throw PairingError(.malformed, "PASN frame \(frame.sequence) without a 16-byte MIC") }
-        let expected = try computeMIC(frame, kck: kck, first: first, second: second, data: data)
+    /// Checks `frame`'s MIC element (16 or 24 bytes, by `hash`) in constant time.
+    static func checkMIC(_ frame: PASNAuthenticationFrame, hash: HashFunction, kck: [UInt8], first: MACAddress, second: MACAddress,
+                         data: [UInt8]) throws(PairingError) {
+        let length = PASNKeyDerivation.micLength(hash)
+        guard let received = frame.mic, received.count == length else {
+            throw PairingError(.malformed, "PASN frame \(frame.sequence) without a \(length)-byte MIC")
+        }
+        let expected = try computeMIC(frame, hash: hash, kck: kck, first: first, second: second, data: data)
         guard ConstantTime.equal(expected, Array(received)) else {
             throw PairingError(.authenticationFailed, "PASN frame \(frame.sequence): MIC does not verify")
         }
     }
 
-    private static func computeMIC(_ frame: PASNAuthenticationFrame, kck: [UInt8], first: MACAddress, second: MACAddress, data: [UInt8]) throws(PairingError) -> [UInt8] {
+    private static func computeMIC(_ frame: PASNAuthenticationFrame, hash: HashFunction, kck: [UInt8], first: MACAddress, second: MACAddress,
+                                   data: [UInt8]) throws(PairingError) -> [UInt8] {
         var zeroed = frame
         for index in zeroed.elements.indices where zeroed.elements[index].id == PASNAuthenticationFrame.ElementID.mic {
             zeroed.elements[index].body = [UInt8](repeating: 0, count: zeroed.elements[index].body.count)[...]
         }
         do {
-            return try PASNKeyDerivation.mic(kck: kck, first: first, second: second, data: data, frame: zeroed.encoded())
+            return try PASNKeyDerivation.mic(hash, kck: kck, first: first, second: second, data: data, frame: zeroed.encoded())
         } catch { throw PairingError(.crypto, "PASN MIC: \(error)") }
     }
 
@@ -136,11 +150,11 @@ public enum PASNPairing {
         do { return try frame.encoded() } catch { throw PairingError(.malformed, "PASN frame \(frame.sequence): \(error)") }
     }
 
-    /// The NAN element's attributes: CSIA (NCS-PK-PASN-128 for `publishID`) and, for setup, a DCEA with
-    /// pairing setup and NPK/NIK caching, for verification our NIRA.
-    static func nanElement(publishID: InstanceID, nira: IdentityResolutionAttribute?) throws(PairingError) -> InformationElement {
+    /// The NAN element's attributes: CSIA (the pairing's suite, NCS-PK-PASN-128 or -256, for `publishID`)
+    /// and, for setup, a DCEA with pairing setup and NPK/NIK caching, for verification our NIRA.
+    static func nanElement(publishID: InstanceID, suite: NDPCipherSuite, nira: IdentityResolutionAttribute?) throws(PairingError) -> InformationElement {
         do {
-            var attributes = try CipherSuiteInfoAttribute(capabilities: 0, entries: [.init(suite: .pkPASN128, publishID: publishID)]).encoded()
+            var attributes = try CipherSuiteInfoAttribute(capabilities: 0, entries: [.init(suite: suite.wireValue, publishID: publishID)]).encoded()
             if let nira {
                 attributes += try nira.encoded()
             } else {
@@ -157,6 +171,11 @@ public enum PASNPairing {
     /// Runs a NANCrypto step, turning its error into a pairing error.
     static func crypto<T>(_ what: String, _ body: () throws(CryptoError) -> T) throws(PairingError) -> T {
         do { return try body() } catch { throw PairingError(.crypto, "\(what): \(error)") }
+    }
+
+    /// The hash of a frame body (frame 1's, which frame 3's MIC covers).
+    static func frameHash(_ hash: HashFunction, _ body: [UInt8]) throws(PairingError) -> [UInt8] {
+        try crypto("\(hash)") { () throws(CryptoError) in try Digest.hash(hash, body) }
     }
 
     /// The PASN Parameters of `frame`, required.

@@ -29,27 +29,34 @@ public struct PASNPairingInitiator: Sendable, CustomStringConvertible {
     public private(set) var state: State = .idle
     /// The status frame 3 should carry after a failure (15 for a PIN mismatch, else 1).
     public private(set) var failureStatus: UInt16 = PASNPairing.statusRefused
+    /// The cipher suite: the one asked for at setup, the cached pairing's for a verification.
+    public let suite: NDPCipherSuite
 
     private let method: PairingMethod
     private let peerIdentityKey: NANIdentityKey?
-    private let ephemeral: P256EphemeralKey
+    private let ephemeral: ECEphemeralKey
     private var sae: SAEHandshake?
     private var nira: IdentityResolutionAttribute?
     private var frame1Body: [UInt8] = []
     private var nanElement: InformationElement?
 
-    /// A new exchange. For verification pass our NIK (`identity`, it makes our NIRA and the NPKID) and,
+    /// A new exchange on `suite` (NCS-PK-PASN-128 or -256; a verification runs on the cached pairing's
+    /// suite instead). For verification pass our NIK (`identity`, it makes our NIRA and the NPKID) and,
     /// to check that frame 2 comes from the paired device, the peer's NIK.
-    public init(own: MACAddress, peer: MACAddress, publishID: InstanceID, method: PairingMethod,
+    public init(own: MACAddress, peer: MACAddress, publishID: InstanceID, method: PairingMethod, suite: NDPCipherSuite = .pk128,
                 identity: NANIdentityKey? = nil, peerIdentity: NANIdentityKey? = nil) throws(PairingError) {
         self.own = own; self.peer = peer; self.publishID = publishID; self.method = method
         self.peerIdentityKey = peerIdentity
-        ephemeral = try PASNPairing.crypto("PASN ephemeral key") { () throws(CryptoError) in try P256EphemeralKey() }
+        let suite = if case .verification(let cached) = method { cached.suite } else { suite }
+        guard suite.isPairing else { throw PairingError(.cipherSuiteMismatch, "\(suite) is not a pairing cipher suite") }
+        self.suite = suite
+        let group = suite.pairingGroup
+        ephemeral = try PASNPairing.crypto("PASN ephemeral key") { () throws(CryptoError) in try ECEphemeralKey(group: group) }
         switch method {
         case .password(let password):
             guard !password.isEmpty else { throw PairingError(.malformed, "empty PIN or passphrase") }
             sae = try PASNPairing.crypto("SAE") { () throws(CryptoError) in
-                try SAEHandshake(element: SAEPasswordToken(password: password).passwordElement(own, peer))
+                try SAEHandshake(element: SAEPasswordToken(group: group, password: password).passwordElement(own, peer))
             }
         case .opportunistic:
             break
@@ -58,6 +65,8 @@ public struct PASNPairingInitiator: Sendable, CustomStringConvertible {
             nira = try identity.identityResolution(nmi: own)
         }
     }
+
+    private var hash: HashFunction { suite.pasnHash(akm: akm) }
 
     private var akm: PairingAKM {
         switch method {
@@ -73,16 +82,16 @@ public struct PASNPairingInitiator: Sendable, CustomStringConvertible {
         guard state == .idle else { throw PairingError(.unexpectedMessage, "PASN frame 1 already built") }
         var elements: [InformationElement] = []
         let npkid = nira.map { Array($0.nonce) + Array($0.tag) }
-        elements.append(PASNRSNElement(akm: akm, pmkid: npkid).element())
+        elements.append(PASNRSNElement(akm: akm, pmkid: npkid, cipher: suite.pairwiseCipher).element())
         if let sae {
             let body = PASNPairing.saeBody(sequence: 1, status: PASNPairing.statusSAEHashToElement, sae.commit.encoded())
             elements.append(try PASNPairingElements.wrappedData(body))
         }
         if case .opportunistic = method {} else { elements.append(PASNPairingElements.rsnExtension(akm: akm)) }
-        let parameters = PASNParameters(wrappedDataFormat: sae == nil ? 0 : PASNParameters.wrappedSAE, group: SAECommit.groupP256,
+        let parameters = PASNParameters(wrappedDataFormat: sae == nil ? 0 : PASNParameters.wrappedSAE, group: suite.pairingGroup.ikeGroup,
                                         publicKey: ephemeral.compressedPublicKey[...])
         elements.append(try element(parameters, sequence: 1))
-        let nan = try PASNPairing.nanElement(publishID: publishID, nira: nira)
+        let nan = try PASNPairing.nanElement(publishID: publishID, suite: suite, nira: nira)
         nanElement = nan
         elements.append(nan)
         let frame = PASNAuthenticationFrame(sequence: 1, elements: elements)
@@ -112,12 +121,20 @@ public struct PASNPairingInitiator: Sendable, CustomStringConvertible {
     public var failureFrame: PASNAuthenticationFrame { PASNPairing.failureFrame(sequence: 3, status: failureStatus) }
 
     private mutating func process(_ frame: PASNAuthenticationFrame) throws(PairingError) -> (frame3: PASNAuthenticationFrame, result: PairingResult) {
+        guard frame.status != PASNPairing.statusInvalidPairwiseCipher else {
+            throw PairingError(.cipherSuiteMismatch, "the peer does not pair with \(suite) (PASN status 42): both sides need the same cipher suite")
+        }
         guard frame.status == 0 else { throw PairingError(.rejected, "the peer refused pairing (PASN status \(frame.status))") }
         guard let rsneBody = frame.rsne else { throw PairingError(.malformed, "PASN frame 2 without an RSNE") }
         let rsne = try PASNRSNElement(decodingBody: rsneBody)
         guard rsne.akm == akm else { throw PairingError(.malformed, "PASN frame 2: AKM \(rsne.akm), expected \(akm)") }
+        guard rsne.cipher == suite.pairwiseCipher else {
+            throw PairingError(.cipherSuiteMismatch, "PASN frame 2: pairwise cipher \(rsne.cipher), \(suite) needs \(suite.pairwiseCipher)")
+        }
         let parameters = try PASNPairing.parameters(frame)
-        guard parameters.group == SAECommit.groupP256 else { throw PairingError(.malformed, "PASN frame 2: group \(parameters.group.map(String.init) ?? "none")") }
+        guard parameters.group == suite.pairingGroup.ikeGroup else {
+            throw PairingError(.cipherSuiteMismatch, "PASN frame 2: group \(parameters.group.map(String.init) ?? "none"), \(suite) runs on \(suite.pairingGroup.ikeGroup)")
+        }
         let sharedSecret = try PASNPairing.crypto("PASN Diffie-Hellman") { () throws(CryptoError) in
             try ephemeral.sharedSecret(peerPublicKey: parameters.publicKey)
         }
@@ -145,7 +162,8 @@ public struct PASNPairingInitiator: Sendable, CustomStringConvertible {
             let commitPayload = try PASNPairing.saePayload(parts.commit, sequence: 1, status: PASNPairing.statusSAEHashToElement)
             let peerCommit = try PASNPairing.crypto("SAE commit") { () throws(CryptoError) in try SAECommit.decode(commitPayload).commit }
             let keys = try PASNPairing.crypto("SAE commit") { () throws(CryptoError) in try handshake.receive(peerCommit) }
-            let confirm = try PASNPairing.confirmPayload(PASNPairing.saePayload(parts.confirm, sequence: 2, status: 0))
+            let confirm = try PASNPairing.confirmPayload(PASNPairing.saePayload(parts.confirm, sequence: 2, status: 0),
+                                                         length: suite.pairingGroup.hash.outputSize)
             do { try handshake.verify(peerConfirm: confirm.confirm, peerSendConfirm: confirm.sendConfirm) } catch {
                 throw PairingError(.wrongPassword, "the peer's SAE confirm does not verify: the PINs differ")
             }
@@ -154,13 +172,13 @@ public struct PASNPairingInitiator: Sendable, CustomStringConvertible {
             pmk = keys.pmk
         }
         let keys = try PASNPairing.crypto("PASN keys") { () throws(CryptoError) in
-            try PASNKeyDerivation.keys(pmk: pmk, initiator: own, responder: peer, sharedSecret: sharedSecret)
+            try PASNKeyDerivation.keys(hash, pmk: pmk, initiator: own, responder: peer, sharedSecret: sharedSecret, tkLength: suite.tkLength)
         }
         var micData = PASNPairing.bytes(of: InformationElement(id: PASNAuthenticationFrame.ElementID.rsn, body: rsneBody))
         if let rsnx = frame.element(PASNAuthenticationFrame.ElementID.rsnExtension) {
             micData += PASNPairing.bytes(of: InformationElement(id: PASNAuthenticationFrame.ElementID.rsnExtension, body: rsnx))
         }
-        try PASNPairing.checkMIC(frame, kck: keys.kck, first: peer, second: own, data: micData)
+        try PASNPairing.checkMIC(frame, hash: hash, kck: keys.kck, first: peer, second: own, data: micData)
 
         var elements: [InformationElement] = []
         if !saeConfirm.isEmpty {
@@ -168,8 +186,9 @@ public struct PASNPairingInitiator: Sendable, CustomStringConvertible {
         }
         elements.append(try element(PASNParameters(wrappedDataFormat: saeConfirm.isEmpty ? 0 : PASNParameters.wrappedSAE, group: nil), sequence: 3))
         if let nanElement { elements.append(nanElement) }
-        let frame1Hash = try PASNPairing.crypto("SHA-256") { () throws(CryptoError) in try Digest.sha256(frame1Body) }
-        let frame3 = try PASNPairing.sealed(PASNAuthenticationFrame(sequence: 3, elements: elements), kck: keys.kck, first: own, second: peer, data: frame1Hash)
+        let frame1Hash = try PASNPairing.frameHash(hash, frame1Body)
+        let frame3 = try PASNPairing.sealed(PASNAuthenticationFrame(sequence: 3, elements: elements), hash: hash, kck: keys.kck,
+                                            first: own, second: peer, data: frame1Hash)
 
         let npk: [UInt8]?
         switch method {
@@ -177,7 +196,7 @@ public struct PASNPairingInitiator: Sendable, CustomStringConvertible {
         case .verification(let cached): npk = cached.npk
         case .password: npk = pmk
         }
-        let pairingKeys = try PairingKeys(kdk: keys.kdk, akm: akm, npk: npk, initiator: own, responder: peer)
+        let pairingKeys = try PairingKeys(kdk: keys.kdk, akm: akm, suite: suite, npk: npk, initiator: own, responder: peer)
         let kind: PairingResult.Kind = if case .verification = method { .verification } else { .setup }
         return (frame3, PairingResult(kind: kind, peer: peer, keys: pairingKeys, peerIdentity: peerIdentity))
     }
@@ -187,5 +206,5 @@ public struct PASNPairingInitiator: Sendable, CustomStringConvertible {
     }
 
     /// Redacted.
-    public var description: String { "PASNPairingInitiator(\(own) → \(peer), \(state))" }
+    public var description: String { "PASNPairingInitiator(\(own) → \(peer), \(suite), \(state))" }
 }

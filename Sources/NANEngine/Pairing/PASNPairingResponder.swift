@@ -15,9 +15,14 @@ public struct PASNPairingResponder: Sendable, CustomStringConvertible {
         public var allowsOpportunistic: Bool
         /// Our NIK, for the NIRA and NPKID of a verification; nil refuses verification.
         public var identity: NANIdentityKey?
+        /// The cipher suites a pairing setup may use (NCS-PK-PASN-128, -256); the initiator chooses, a
+        /// suite not listed is refused with status 42. A verification uses the cached pairing's suite.
+        public var suites: [NDPCipherSuite]
         /// Creates a policy.
-        public init(password: [UInt8]? = nil, allowsOpportunistic: Bool = false, identity: NANIdentityKey? = nil) {
+        public init(password: [UInt8]? = nil, allowsOpportunistic: Bool = false, identity: NANIdentityKey? = nil,
+                    suites: [NDPCipherSuite] = [.pk128]) {
             self.password = password; self.allowsOpportunistic = allowsOpportunistic; self.identity = identity
+            self.suites = suites.filter(\.isPairing)
         }
     }
 
@@ -41,11 +46,16 @@ public struct PASNPairingResponder: Sendable, CustomStringConvertible {
     public let publishID: InstanceID
     /// Where the exchange stands.
     public private(set) var state: State = .awaitingFrame1
+    /// The cipher suite frame 1 asked for, once read.
+    public private(set) var suite: NDPCipherSuite?
+    /// The status frame 2 carries after a failure (42 for a cipher suite this side does not pair with, else 1).
+    public private(set) var failureStatus: UInt16 = PASNPairing.statusRefused
 
     private let policy: Policy
     private var sae: SAEHandshake?
     private var frame1Body: [UInt8] = []
-    private var pending: (akm: PairingAKM, kck: [UInt8], kdk: [UInt8], npk: [UInt8]?, kind: PairingResult.Kind, peerIdentity: IdentityResolutionAttribute?)?
+    private var pending: (akm: PairingAKM, suite: NDPCipherSuite, kck: [UInt8], kdk: [UInt8], npk: [UInt8]?,
+                          kind: PairingResult.Kind, peerIdentity: IdentityResolutionAttribute?)?
 
     /// A responder for `peer`'s frame 1.
     public init(own: MACAddress, peer: MACAddress, publishID: InstanceID, policy: Policy) {
@@ -53,7 +63,7 @@ public struct PASNPairingResponder: Sendable, CustomStringConvertible {
     }
 
     /// Frame 2 refusing or failing the exchange.
-    public var failureFrame: PASNAuthenticationFrame { PASNPairing.failureFrame(sequence: 2) }
+    public var failureFrame: PASNAuthenticationFrame { PASNPairing.failureFrame(sequence: 2, status: failureStatus) }
 
     /// Takes frame 1 and returns frame 2 (RSNE with the SAE PMKID or our NPKID, SAE commit and confirm,
     /// RSNXE, our ephemeral key, the NAN element, Supported Groups, MIC).
@@ -68,6 +78,7 @@ public struct PASNPairingResponder: Sendable, CustomStringConvertible {
             return reply
         } catch {
             state = .failed(error)
+            if error.code == .cipherSuiteMismatch { failureStatus = PASNPairing.statusInvalidPairwiseCipher }
             throw error
         }
     }
@@ -82,20 +93,21 @@ public struct PASNPairingResponder: Sendable, CustomStringConvertible {
                 throw PairingError(.wrongPassword, "the peer could not verify our SAE confirm: the PINs differ")
             }
             guard frame.status == 0 else { throw PairingError(.rejected, "the peer ended pairing (PASN status \(frame.status))") }
-            let hash = try PASNPairing.crypto("SHA-256") { () throws(CryptoError) in try Digest.sha256(frame1Body) }
-            try PASNPairing.checkMIC(frame, kck: pending.kck, first: peer, second: own, data: hash)
+            let hash = pending.suite.pasnHash(akm: pending.akm)
+            try PASNPairing.checkMIC(frame, hash: hash, kck: pending.kck, first: peer, second: own, data: PASNPairing.frameHash(hash, frame1Body))
             let parameters = try PASNPairing.parameters(frame)
             guard parameters.publicKey.isEmpty else { throw PairingError(.malformed, "PASN frame 3 with a public key") }
             if let handshake = sae {
                 guard parameters.wrappedDataFormat == PASNParameters.wrappedSAE, let wrapped = frame.wrappedData else {
                     throw PairingError(.malformed, "PASN frame 3 without the SAE confirm")
                 }
-                let confirm = try PASNPairing.confirmPayload(PASNPairing.saePayload(wrapped, sequence: 2, status: 0))
+                let confirm = try PASNPairing.confirmPayload(PASNPairing.saePayload(wrapped, sequence: 2, status: 0),
+                                                             length: handshake.group.hash.outputSize)
                 do { try handshake.verify(peerConfirm: confirm.confirm, peerSendConfirm: confirm.sendConfirm) } catch {
                     throw PairingError(.wrongPassword, "the peer's SAE confirm does not verify: the PINs differ")
                 }
             }
-            let keys = try PairingKeys(kdk: pending.kdk, akm: pending.akm, npk: pending.npk, initiator: peer, responder: own)
+            let keys = try PairingKeys(kdk: pending.kdk, akm: pending.akm, suite: pending.suite, npk: pending.npk, initiator: peer, responder: own)
             state = .done
             self.pending = nil
             return PairingResult(kind: pending.kind, peer: peer, keys: keys, peerIdentity: pending.peerIdentity)
@@ -113,13 +125,14 @@ public struct PASNPairingResponder: Sendable, CustomStringConvertible {
         let rsne = try PASNRSNElement(decodingBody: rsneBody)
         guard rsne.akm == .sae || rsne.akm == .pasn else { throw PairingError(.malformed, "PASN frame 1: AKM \(rsne.akm)") }
         let parameters = try PASNPairing.parameters(frame)
-        guard parameters.group == SAECommit.groupP256, !parameters.publicKey.isEmpty else {
-            throw PairingError(.malformed, "PASN frame 1: group \(parameters.group.map(String.init) ?? "none"), only 19 is supported")
-        }
         let attributes = PASNPairingElements.nanAttributes(in: frame)
         guard let csia = try PASNPairingElements.attribute(CipherSuiteInfoAttribute.self, in: attributes),
-              csia.entries.contains(where: { $0.suite == .pkPASN128 }) else {
-            throw PairingError(.malformed, "PASN frame 1: no NCS-PK-PASN-128 in the NAN element")
+              let suite = csia.entries.lazy.compactMap({ NDPCipherSuite($0.suite) }).first(where: \.isPairing) else {
+            throw PairingError(.malformed, "PASN frame 1: no NCS-PK-PASN cipher suite in the NAN element")
+        }
+        self.suite = suite
+        guard parameters.group == suite.pairingGroup.ikeGroup, rsne.cipher == suite.pairwiseCipher, !parameters.publicKey.isEmpty else {
+            throw PairingError(.malformed, "PASN frame 1: \(suite) with group \(parameters.group.map(String.init) ?? "none") and pairwise cipher \(rsne.cipher)")
         }
         frame1Body = try PASNPairing.encoded(frame)
 
@@ -140,6 +153,9 @@ public struct PASNPairingResponder: Sendable, CustomStringConvertible {
             }
             guard let cached = cachedPairing(nira, peer) else { throw PairingError(.unknownPeer, "no pairing key for the device at \(peer)") }
             guard cached.akm == rsne.akm else { throw PairingError(.malformed, "PASN verification: AKM \(rsne.akm), paired with \(cached.akm)") }
+            guard cached.suite == suite else {
+                throw PairingError(.cipherSuiteMismatch, "the peer verifies with \(suite), the pairing is \(cached.suite)")
+            }
             pmk = cached.npk
             npk = cached.npk
             kind = .verification
@@ -149,13 +165,14 @@ public struct PASNPairingResponder: Sendable, CustomStringConvertible {
             ourPMKID = Array(mine.nonce) + Array(mine.tag)
         } else if rsne.akm == .sae {
             guard let password = policy.password else { throw PairingError(.rejected, "PIN pairing is not accepted here") }
+            try accept(suite)
             guard parameters.wrappedDataFormat == PASNParameters.wrappedSAE, let data = frame.wrappedData else {
                 throw PairingError(.malformed, "PASN frame 1: SAE without wrapped data")
             }
             let commitPayload = try PASNPairing.saePayload(data, sequence: 1, status: PASNPairing.statusSAEHashToElement)
             let peerCommit = try PASNPairing.crypto("SAE commit") { () throws(CryptoError) in try SAECommit.decode(commitPayload).commit }
             var handshake = try PASNPairing.crypto("SAE") { () throws(CryptoError) in
-                try SAEHandshake(element: SAEPasswordToken(password: password).passwordElement(own, peer))
+                try SAEHandshake(element: SAEPasswordToken(group: suite.pairingGroup, password: password).passwordElement(own, peer))
             }
             let saeKeys = try PASNPairing.crypto("SAE commit") { () throws(CryptoError) in try handshake.receive(peerCommit) }
             let confirm = try PASNPairing.crypto("SAE confirm") { () throws(CryptoError) in try handshake.confirm(sendConfirm: 1) }
@@ -168,18 +185,21 @@ public struct PASNPairingResponder: Sendable, CustomStringConvertible {
         } else {
             guard policy.allowsOpportunistic else { throw PairingError(.rejected, "opportunistic pairing is not accepted here") }
             guard rsne.pmkid == nil else { throw PairingError(.malformed, "PASN frame 1: PMKID without a pairing to verify") }
+            try accept(suite)
             pmk = PASNKeyDerivation.defaultPMK
         }
 
-        let ephemeral = try PASNPairing.crypto("PASN ephemeral key") { () throws(CryptoError) in try P256EphemeralKey() }
+        let group = suite.pairingGroup
+        let hash = suite.pasnHash(akm: rsne.akm)
+        let ephemeral = try PASNPairing.crypto("PASN ephemeral key") { () throws(CryptoError) in try ECEphemeralKey(group: group) }
         let sharedSecret = try PASNPairing.crypto("PASN Diffie-Hellman") { () throws(CryptoError) in
             try ephemeral.sharedSecret(peerPublicKey: parameters.publicKey)
         }
         let keys = try PASNPairing.crypto("PASN keys") { () throws(CryptoError) in
-            try PASNKeyDerivation.keys(pmk: pmk, initiator: peer, responder: own, sharedSecret: sharedSecret)
+            try PASNKeyDerivation.keys(hash, pmk: pmk, initiator: peer, responder: own, sharedSecret: sharedSecret, tkLength: suite.tkLength)
         }
 
-        let rsneOut = PASNRSNElement(akm: rsne.akm, pmkid: ourPMKID).element()
+        let rsneOut = PASNRSNElement(akm: rsne.akm, pmkid: ourPMKID, cipher: suite.pairwiseCipher).element()
         var elements = [rsneOut]
         if let wrapped { elements.append(try PASNPairingElements.wrappedData(wrapped)) }
         var micData = PASNPairing.bytes(of: rsneOut)
@@ -189,14 +209,23 @@ public struct PASNPairingResponder: Sendable, CustomStringConvertible {
             elements.append(rsnx)
             micData += PASNPairing.bytes(of: rsnx)
         }
-        let ourParameters = PASNParameters(wrappedDataFormat: wrapped == nil ? 0 : PASNParameters.wrappedSAE, group: SAECommit.groupP256,
+        let ourParameters = PASNParameters(wrappedDataFormat: wrapped == nil ? 0 : PASNParameters.wrappedSAE, group: group.ikeGroup,
                                            publicKey: ephemeral.compressedPublicKey[...])
         do { elements.append(try ourParameters.element(sequence: 2)) } catch { throw PairingError(.malformed, "PASN Parameters: \(error)") }
-        elements.append(try PASNPairing.nanElement(publishID: publishID, nira: ourNIRA))
-        elements.append(PASNPairingElements.supportedGroups())
-        let frame2 = try PASNPairing.sealed(PASNAuthenticationFrame(sequence: 2, elements: elements), kck: keys.kck, first: own, second: peer, data: micData)
-        pending = (rsne.akm, keys.kck, keys.kdk, npk, kind, peerIdentity)
+        elements.append(try PASNPairing.nanElement(publishID: publishID, suite: suite, nira: ourNIRA))
+        elements.append(PASNPairingElements.supportedGroups(group.ikeGroup))
+        let frame2 = try PASNPairing.sealed(PASNAuthenticationFrame(sequence: 2, elements: elements), hash: hash, kck: keys.kck,
+                                            first: own, second: peer, data: micData)
+        pending = (rsne.akm, suite, keys.kck, keys.kdk, npk, kind, peerIdentity)
         return frame2
+    }
+
+    /// Refuses a setup on a suite the policy does not list.
+    private func accept(_ suite: NDPCipherSuite) throws(PairingError) {
+        guard policy.suites.contains(suite) else {
+            let ours = policy.suites.map(\.description).joined(separator: " or ")
+            throw PairingError(.cipherSuiteMismatch, "the peer asked for \(suite); this side pairs with \(ours.isEmpty ? "none" : ours)")
+        }
     }
 
     /// Redacted.

@@ -1,9 +1,10 @@
 public import NANWire
 import Synchronization
 
-/// The ND-PMKs NAN pairing leaves for data paths (NCS-PK-PASN), one per peer NMI: each PASN pairing setup
-/// or verification derives a fresh ND-PMK from its KDK (``PairingKeys/ndPMK``), and the data path's 4-way
-/// handshake with that peer starts from it, as wpa_supplicant 2.12 hands its `nd_pmk` to the NDP. The
+/// The ND-PMKs NAN pairing leaves for data paths (NCS-PK-PASN), one per peer NMI with the pairing's cipher
+/// suite: each PASN pairing setup or verification derives a fresh ND-PMK from its KDK
+/// (``PairingKeys/ndPMK``), and the data path's 4-way handshake with that peer starts from it on the same
+/// suite (NCS-PK-PASN-128 or -256), as wpa_supplicant 2.12 hands its `nd_pmk` to the NDP. The
 /// pairing engine writes (``PairingEngine/init(localAddress:cluster:identity:link:policy:devices:limits:bootstrappingLimits:resolverCapacity:dataPathKeys:)``),
 /// the data path reads (``NDPCredential/paired(_:)``).
 ///
@@ -12,6 +13,7 @@ import Synchronization
 public final class PairedDataPathKeys: Hashable, Sendable, CustomStringConvertible {
     private struct Entry {
         var key: NDPPairwiseMasterKey
+        var suite: NDPCipherSuite
         var stored: ContinuousClock.Instant
     }
 
@@ -27,13 +29,13 @@ public final class PairedDataPathKeys: Hashable, Sendable, CustomStringConvertib
         self.lifetime = lifetime
     }
 
-    /// Keeps `key` (32 bytes) as the ND-PMK with the peer at `peer`, replacing any; ignores a key of
-    /// another length.
-    public func store(_ key: [UInt8], for peer: MACAddress) {
-        guard let pmk = try? NDPPairwiseMasterKey(bytes: key) else { return }
+    /// Keeps `key` (32 bytes) as the ND-PMK with the peer at `peer` for data paths on `suite`, replacing
+    /// any; ignores a key of another length or a suite that is not a pairing one.
+    public func store(_ key: [UInt8], suite: NDPCipherSuite = .pk128, for peer: MACAddress) {
+        guard suite.isPairing, let pmk = try? NDPPairwiseMasterKey(bytes: key) else { return }
         let now = ContinuousClock.now
         entries.withLock { table in
-            table[peer] = Entry(key: pmk, stored: now)
+            table[peer] = Entry(key: pmk, suite: suite, stored: now)
             while table.count > capacity, let oldest = table.min(by: { $0.value.stored < $1.value.stored })?.key {
                 table[oldest] = nil
             }
@@ -41,7 +43,13 @@ public final class PairedDataPathKeys: Hashable, Sendable, CustomStringConvertib
     }
 
     /// The ND-PMK with the peer at `peer`, if a pairing or verification with it left one within ``lifetime``.
-    public func key(for peer: MACAddress) -> NDPPairwiseMasterKey? {
+    public func key(for peer: MACAddress) -> NDPPairwiseMasterKey? { entry(for: peer)?.key }
+
+    /// The cipher suite of the pairing that left the ND-PMK with `peer` (what a data path with it uses).
+    public func suite(for peer: MACAddress) -> NDPCipherSuite? { entry(for: peer)?.suite }
+
+    /// The ND-PMK with `peer` and its suite, within ``lifetime``.
+    func entry(for peer: MACAddress) -> (key: NDPPairwiseMasterKey, suite: NDPCipherSuite)? {
         let now = ContinuousClock.now
         return entries.withLock { table in
             guard let entry = table[peer] else { return nil }
@@ -49,7 +57,7 @@ public final class PairedDataPathKeys: Hashable, Sendable, CustomStringConvertib
                 table[peer] = nil
                 return nil
             }
-            return entry.key
+            return (entry.key, entry.suite)
         }
     }
 

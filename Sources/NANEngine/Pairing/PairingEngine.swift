@@ -150,9 +150,11 @@ public actor PairingEngine {
     public var attemptCount: Int { attempts.count }
 
     /// Changes what we accept as responder (the PIN the user was shown, say).
-    public func setPolicy(password: [UInt8]?, allowsOpportunistic: Bool) {
+    /// `suites`: the cipher suites a setup may use (nil keeps them).
+    public func setPolicy(password: [UInt8]?, allowsOpportunistic: Bool, suites: [NDPCipherSuite]? = nil) {
         policy.password = password
         policy.allowsOpportunistic = allowsOpportunistic
+        if let suites { policy.suites = suites.filter(\.isPairing) }
     }
 
     /// A fresh NIRA for our NMI, to carry in publish and subscribe messages.
@@ -168,15 +170,16 @@ public actor PairingEngine {
         return device
     }
 
-    /// Pairs with (setup) or verifies (``PairingMethod/verification(_:)``) the device at `peer`, whose
-    /// publish instance is `publishID`. Returns the paired device once the NIKs are exchanged (setup) or
-    /// the cached NPK is proved (verification).
-    public func pair(with peer: MACAddress, publishID: InstanceID, method: PairingMethod, verifying device: MACAddress? = nil) async throws(PairingError) -> PairedDeviceKeys {
+    /// Pairs with (setup, on `suite`: NCS-PK-PASN-128 or -256) or verifies (``PairingMethod/verification(_:)``,
+    /// on the cached pairing's suite) the device at `peer`, whose publish instance is `publishID`. Returns
+    /// the paired device once the NIKs are exchanged (setup) or the cached NPK is proved (verification).
+    public func pair(with peer: MACAddress, publishID: InstanceID, method: PairingMethod, suite: NDPCipherSuite = .pk128,
+                     verifying device: MACAddress? = nil) async throws(PairingError) -> PairedDeviceKeys {
         expire()
         guard attempts[peer] == nil else { throw PairingError(.unexpectedMessage, "already pairing with \(peer)") }
         guard attempts.count < limits.maximumAttempts else { throw PairingError(.tableFull, "\(attempts.count) pairing attempts in progress") }
         let peerNIK = device.flatMap { devices[$0]?.nik }
-        var initiator = try PASNPairingInitiator(own: localAddress, peer: peer, publishID: publishID, method: method,
+        var initiator = try PASNPairingInitiator(own: localAddress, peer: peer, publishID: publishID, method: method, suite: suite,
                                                  identity: identity, peerIdentity: peerNIK)
         let frame = try PASNManagementFrame(body: initiator.start(), destination: peer, source: localAddress, bssid: cluster).encoded()
         let token = newToken()
@@ -228,7 +231,9 @@ public actor PairingEngine {
         do {
             let wrapped = try NIKKeyDescriptor.wrappedKeyData(of: keyDescriptor)
             let (nik, lifetime) = try NIKKeyData.unwrap(wrapped, kek: result.keys.kek)
-            guard let pairing = CachedPairing(npk: result.keys.npk, akm: result.keys.akm) else { throw PairingError(.crypto, "NPK of the wrong length") }
+            guard let pairing = CachedPairing(npk: result.keys.npk, akm: result.keys.akm, suite: result.keys.suite) else {
+                throw PairingError(.crypto, "NPK of the wrong length")
+            }
             if !attempt.sentNIK {
                 attempt.sentNIK = true
                 attempts[peer] = attempt
@@ -237,7 +242,7 @@ public actor PairingEngine {
             try resolver.add(nik, for: peer)
             let device = PairedDeviceKeys(id: peer, lastAddress: peer, nik: nik, pairing: pairing, nikLifetime: lifetime)
             devices[peer] = device
-            dataPathKeys?.store(result.keys.ndPMK, for: peer)
+            dataPathKeys?.store(result.keys.ndPMK, suite: result.keys.suite, for: peer)
             finish(peer, token: attempt.token, .success(device), event: .paired(device))
         } catch let error as PairingError {
             finish(peer, token: attempt.token, .failure(error), event: .failed(peer, error))
@@ -337,7 +342,7 @@ public actor PairingEngine {
         }
         device.lastAddress = peer
         devices[id] = device
-        if let keys = attempt.result?.keys { dataPathKeys?.store(keys.ndPMK, for: peer) }
+        if let keys = attempt.result?.keys { dataPathKeys?.store(keys.ndPMK, suite: keys.suite, for: peer) }
         finish(peer, token: attempt.token, .success(device), event: .verified(device))
     }
 

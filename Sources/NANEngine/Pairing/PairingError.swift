@@ -24,6 +24,8 @@ public struct PairingError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let authenticationFailed = Code("authentication failed")
         /// A pairing verification named a device we hold no pairing key for.
         public static let unknownPeer = Code("unknown paired device")
+        /// The two sides pair with different cipher suites (NCS-PK-PASN-128 against NCS-PK-PASN-256).
+        public static let cipherSuiteMismatch = Code("cipher suite mismatch")
         /// libcrypto failed.
         public static let crypto = Code("cryptographic failure")
         /// The code's name.

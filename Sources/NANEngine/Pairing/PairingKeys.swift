@@ -2,32 +2,39 @@ public import NANWire
 internal import NANCrypto
 
 /// The keys one successful PASN pairing exchange leaves (Wi-Fi Aware 4.0 §7.6.4, as hostap's
-/// `nan_crypto.c` derives them for NCS-PK-PASN-128): the NPK to cache (SAE's PMK, the opportunistic
-/// NPK from the KDK, or the cached NPK a verification used), the KEK that wraps the NIKs, and the ND-PMK
-/// a paired data path starts from. Never printed.
+/// `nan_crypto.c` derives them for NCS-PK-PASN-128 and -256): the NPK to cache (SAE's PMK, the
+/// opportunistic NPK from the KDK, or the cached NPK a verification used), the KEK that wraps the NIKs,
+/// and the ND-PMK a paired data path starts from. Each KDF is KDF-H over the KDK with H the suite's hash
+/// (SHA-256 for NCS-PK-PASN-128, SHA-384 for NCS-PK-PASN-256). Never printed.
 public struct PairingKeys: Sendable, CustomStringConvertible {
     /// The NAN pairing key (32 bytes): kept per peer in the paired-devices file.
     public let npk: [UInt8]
     /// The AKM the NPK comes from (verification must use the same).
     public let akm: PairingAKM
-    /// NM-KEK = KDF-SHA-256-128(KDK, "NAN Management KEK Derivation", initiator NMI ‖ responder NMI).
+    /// The pairing's cipher suite (verification and the data paths it keys use the same).
+    public let suite: NDPCipherSuite
+    /// NM-KEK = KDF-H(KDK, "NAN Management KEK Derivation", initiator NMI ‖ responder NMI): the suite's
+    /// KEK length, 16 bytes (NCS-PK-PASN-128) or 32 (NCS-PK-PASN-256).
     public let kek: [UInt8]
-    /// ND-PMK = KDF-SHA-256-256(KDK, "NDP PMK Derivation", initiator NMI ‖ responder NMI).
+    /// ND-PMK = KDF-H-256(KDK, "NDP PMK Derivation", initiator NMI ‖ responder NMI), 32 bytes.
     public let ndPMK: [UInt8]
 
-    /// Derives KEK and ND-PMK (and, for opportunistic pairing, the NPK) from the PASN KDK.
-    init(kdk: [UInt8], akm: PairingAKM, npk givenNPK: [UInt8]?, initiator: MACAddress, responder: MACAddress) throws(PairingError) {
+    /// Derives KEK and ND-PMK (and, for opportunistic pairing, the 32-byte NPK) from the PASN KDK.
+    init(kdk: [UInt8], akm: PairingAKM, suite: NDPCipherSuite = .pk128, npk givenNPK: [UInt8]?,
+         initiator: MACAddress, responder: MACAddress) throws(PairingError) {
         let context = initiator.bytes + responder.bytes
+        let hash = suite.hash
         do {
-            kek = try IEEE80211KDF.derive(.sha256, key: kdk, label: "NAN Management KEK Derivation", context: context, length: 16)
-            ndPMK = try IEEE80211KDF.derive(.sha256, key: kdk, label: "NDP PMK Derivation", context: context, length: 32)
-            npk = try givenNPK ?? IEEE80211KDF.derive(.sha256, key: kdk, label: "NAN Opportunistic NPK Derivation", context: context, length: 32)
+            kek = try IEEE80211KDF.derive(hash, key: kdk, label: "NAN Management KEK Derivation", context: context, length: suite.kekLength)
+            ndPMK = try IEEE80211KDF.derive(hash, key: kdk, label: "NDP PMK Derivation", context: context, length: 32)
+            npk = try givenNPK ?? IEEE80211KDF.derive(hash, key: kdk, label: "NAN Opportunistic NPK Derivation", context: context, length: 32)
         } catch { throw PairingError(.crypto, "pairing keys: \(error)") }
         self.akm = akm
+        self.suite = suite
     }
 
     /// Redacted.
-    public var description: String { "PairingKeys(\(akm), redacted)" }
+    public var description: String { "PairingKeys(\(akm), \(suite), redacted)" }
 }
 
 /// The NIK key data each side sends after pairing setup (Wi-Fi Aware 4.0 §7.6.4 and Table 126): a NIK

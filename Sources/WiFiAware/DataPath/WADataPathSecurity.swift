@@ -26,13 +26,14 @@ public struct WADataPathSecurity: Hashable, Sendable, CustomStringConvertible {
         WADataPathSecurity(kind: .passphrase(passphrase), cipherSuites: cipherSuites)
     }
 
-    /// NCS-PK-PASN-128 with the pairing key (NPK) of a paired device, no passphrase: before the data path
-    /// the requester verifies the peer with PASN keyed by the stored NPK (the peer answers by itself), and
-    /// the ND-PMK that verification derives keys the data path's 4-way handshake (Wi-Fi Aware 4.0, as
-    /// wpa_supplicant 2.12 does it). A publisher accepting it takes requests only from paired devices that
-    /// verified in this session; a device whose pairing key differs fails verification and is refused on
-    /// both sides.
-    public static let pairing = WADataPathSecurity(kind: .pairing, cipherSuites: [.ncsPKPASN128])
+    /// NCS-PK-PASN-128 or -256 (the suite the device paired with) with the pairing key (NPK) of a paired
+    /// device, no passphrase: before the data path the requester verifies the peer with PASN keyed by the
+    /// stored NPK (the peer answers by itself), and the ND-PMK that verification derives keys the data
+    /// path's 4-way handshake on the pairing's suite (Wi-Fi Aware 4.0, as wpa_supplicant 2.12 does it). A
+    /// publisher accepting it takes requests only from paired devices that verified in this session, on the
+    /// suite of that pairing; a device whose pairing key differs fails verification and is refused on both
+    /// sides.
+    public static let pairing = WADataPathSecurity(kind: .pairing, cipherSuites: [.ncsPKPASN128, .ncsPKPASN256])
 
     /// NCS-SK with a raw 32-byte PMK; `cipherSuites` as for ``passphrase(_:cipherSuites:)``.
     public static func pmk(_ bytes: [UInt8], cipherSuites: [WACipherSuite] = [.ncsSK128, .ncsSK256]) -> WADataPathSecurity {
@@ -70,8 +71,9 @@ public struct WADataPathSecurity: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The engine's policy for `service` (whose ID salts the passphrase's PMK and enters the PMKID); nil for
-    /// an open data path. `pairedKeys`: where pairing leaves the ND-PMKs (for ``pairing``).
-    func policy(service: String, pairedKeys: PairedDataPathKeys? = nil) throws(WAError) -> NDPSecurityPolicy? {
+    /// an open data path. `pairedKeys`: where pairing leaves the ND-PMKs (for ``pairing``); `peer`: the
+    /// requester's peer, whose pairing's suite it asks for.
+    func policy(service: String, pairedKeys: PairedDataPathKeys? = nil, peer: MACAddress? = nil) throws(WAError) -> NDPSecurityPolicy? {
         try check()
         let credential: NDPCredential
         switch kind {
@@ -91,7 +93,11 @@ public struct WADataPathSecurity: Hashable, Sendable, CustomStringConvertible {
         do { serviceID = try ServiceID(serviceName: service) } catch {
             throw WAError(.invalidArgument, message: "service name \(service): \(error)")
         }
-        return NDPSecurityPolicy(credential: credential, suites: cipherSuites.map(\.suite), serviceID: serviceID)
+        var suites = cipherSuites.map(\.suite)
+        if kind == .pairing, let peer, let paired = pairedKeys?.suite(for: peer) {
+            suites = [paired] + suites.filter { $0 != paired }
+        }
+        return NDPSecurityPolicy(credential: credential, suites: suites, serviceID: serviceID)
     }
 }
 
@@ -101,17 +107,33 @@ public enum WACipherSuite: String, Hashable, Sendable, CaseIterable, CustomStrin
     case ncsSK128 = "NCS-SK-128"
     /// NCS-SK-256: GCMP-256 on the air, SHA-384 key derivation.
     case ncsSK256 = "NCS-SK-256"
-    /// NCS-PK-PASN-128: CCMP-128 on the air, keyed by NAN pairing (``WADataPathSecurity/pairing``).
+    /// NCS-PK-PASN-128: CCMP-128 on the air, keyed by NAN pairing on P-256 (``WADataPathSecurity/pairing``).
     case ncsPKPASN128 = "NCS-PK-PASN-128"
+    /// NCS-PK-PASN-256: GCMP-256 on the air, SHA-384 key derivation, keyed by NAN pairing on P-384.
+    case ncsPKPASN256 = "NCS-PK-PASN-256"
 
-    /// `NCS-SK-128`, `NCS-SK-256` or `NCS-PK-PASN-128`.
+    /// `NCS-SK-128`, `NCS-SK-256`, `NCS-PK-PASN-128` or `NCS-PK-PASN-256`.
     public var description: String { rawValue }
+
+    /// Whether NAN pairing sets this suite up (NCS-PK-PASN).
+    public var isPairing: Bool { self == .ncsPKPASN128 || self == .ncsPKPASN256 }
 
     var suite: NDPCipherSuite {
         switch self {
         case .ncsSK128: .sk128
         case .ncsSK256: .sk256
         case .ncsPKPASN128: .pk128
+        case .ncsPKPASN256: .pk256
+        }
+    }
+
+    /// The suite for an engine suite.
+    init(_ suite: NDPCipherSuite) {
+        switch suite {
+        case .sk128: self = .ncsSK128
+        case .sk256: self = .ncsSK256
+        case .pk128: self = .ncsPKPASN128
+        case .pk256: self = .ncsPKPASN256
         }
     }
 }

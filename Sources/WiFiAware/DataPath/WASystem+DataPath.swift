@@ -14,8 +14,9 @@ extension WASystem {
     ///   - publisher: A publisher being iterated (its publish must be running).
     ///   - devices: Whose requests to accept: `.anyDevice`, or paired devices.
     ///   - security: `.open` (explicit), a passphrase or PMK (NCS-SK): then only requests with the same
-    ///     credential and one of its suites are accepted; or ``WADataPathSecurity/pairing`` (NCS-PK-PASN-128):
-    ///     only requests from paired devices that verified their pairing key with us first. A request refused
+    ///     credential and one of its suites are accepted; or ``WADataPathSecurity/pairing`` (NCS-PK-PASN-128 or
+    ///     -256, as each device paired): only requests from paired devices that verified their pairing key
+    ///     with us first, on the suite of their pairing. A request refused
     ///     (another passphrase, open against secure, not verified) is reported as `.terminated` with reason
     ///     `security-failure`, and so is, with pairing, a peer that fails verification (NDP ID 0).
     ///   - idleTimeout: Each accepted data path ends (reason `idle`) after this long with no packet either
@@ -78,7 +79,8 @@ extension WASystem {
     /// `security`: `.open` (explicit), a passphrase or PMK: an NCS-SK data path with its first suite,
     /// which the publisher must accept with the same credential; or ``WADataPathSecurity/pairing``: the
     /// endpoint must be a paired device with a pairing key, which is verified first (PASN with the stored
-    /// NPK), and the data path is NCS-PK-PASN-128 keyed by the ND-PMK that verification derived.
+    /// NPK), and the data path is NCS-PK-PASN-128 or -256 (the pairing's suite) keyed by the ND-PMK that
+    /// verification derived.
     ///
     /// - Throws: ``WAError/Code/connectionFailed`` (with the NAN reason) when the peer rejects or does not
     ///   answer or the key exchange fails, ``WAError/Code/invalidArgument`` for an unusable passphrase or
@@ -91,7 +93,7 @@ extension WASystem {
             throw WAError(.wifiAwareUnsupported, message: "this adapter cannot carry NAN data paths")
         }
         if security.isPairing { _ = try await verify(endpoint) }
-        let policy = try security.policy(service: endpoint.service.rawValue, pairedKeys: pairedDataPathKeys)
+        let policy = try security.policy(service: endpoint.service.rawValue, pairedKeys: pairedDataPathKeys, peer: endpoint.address)
         let id: NDPIdentifier
         let events: AsyncStream<DataPathEvent>
         do {

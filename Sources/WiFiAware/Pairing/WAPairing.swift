@@ -19,7 +19,7 @@ import NANSystem
 /// key, runs PASN with the cached NPK (no bootstrapping, no PIN); the accepting side answers such a
 /// request by itself. The store then notes the device's current address.
 public enum WAPairing {
-    /// How a ``run(adapter:role:serviceName:deviceName:store:timeout:keepsAdapterAddress:progress:)`` ended.
+    /// How a ``run(adapter:role:serviceName:deviceName:store:timeout:keepsAdapterAddress:cipherSuite:progress:)`` ended.
     public struct Outcome: Sendable {
         /// The device as stored.
         public var device: WAPairedDevice
@@ -57,6 +57,10 @@ public enum WAPairing {
     ///   - store: The paired-devices store (our NIK is kept there too).
     ///   - timeout: How long to wait for the peer and the exchange.
     ///   - keepsAdapterAddress: Keep the adapter's NMI address (default: a random one, as every NAN start).
+    ///   - cipherSuite: NCS-PK-PASN-128 (default: P-256, CCMP-128) or NCS-PK-PASN-256 (P-384, SHA-384,
+    ///     GCMP-256): the initiator pairs with it, the accepting side accepts only it (a peer asking for the
+    ///     other fails on both sides with "cipher suite mismatch"). Stored with the device; a verification
+    ///     and the data paths it keys use the stored suite.
     ///   - progress: Called with one line at each step (peer found, pairing started).
     /// - Throws: ``WAError``: `connectionFailed` with "wrong PIN", "timed out", "refused" or "no bootstrapping
     ///   method" in its message, `wifiAwareUnsupported` when the radio does not pass Authentication frames
@@ -64,8 +68,12 @@ public enum WAPairing {
     public static func run(
         adapter: String?, role: Role, serviceName: String = defaultServiceName, deviceName: String? = nil,
         store: WADeviceStore = .default, timeout: Duration = .seconds(60), keepsAdapterAddress: Bool = false,
-        progress: @escaping @Sendable (String) -> Void = { _ in }
+        cipherSuite: WACipherSuite = .ncsPKPASN128, progress: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> Outcome {
+        guard cipherSuite.isPairing else {
+            throw WAError(.invalidArgument, message: "\(cipherSuite) is not a NAN pairing cipher suite (NCS-PK-PASN-128 or -256)")
+        }
+        let suite = cipherSuite.suite
         let chosen: Adapter
         do {
             let adapters = try await NL80211.withSession { session in try await session.adapters() }
@@ -101,9 +109,11 @@ public enum WAPairing {
                     return try await withDeadline(timeout, what: "no peer paired") {
                         switch role {
                         case .accept(let pin):
-                            return try await accept(pin: pin, serviceID: serviceID, engine: engine, pairing: pairing, link: link, progress: progress)
+                            return try await accept(pin: pin, suite: suite, serviceID: serviceID, engine: engine, pairing: pairing, link: link,
+                                                    progress: progress)
                         case .initiate(let pin):
-                            return try await initiate(pin: pin, serviceID: serviceID, engine: engine, pairing: pairing, link: link, progress: progress)
+                            return try await initiate(pin: pin, suite: suite, serviceID: serviceID, engine: engine, pairing: pairing, link: link,
+                                                      progress: progress)
                         }
                     }
                 }
@@ -123,7 +133,8 @@ public enum WAPairing {
             }
             return Outcome(device: try store.noteAddress(found.keys.lastAddress, of: device.id), verified: true)
         }
-        guard let pairingKey = try? WAPairedDevice.PairingKey(bytes: found.keys.pairing.npk, method: found.keys.pairing.akm == .sae ? .sae : .pasn) else {
+        guard let pairingKey = try? WAPairedDevice.PairingKey(bytes: found.keys.pairing.npk, method: found.keys.pairing.akm == .sae ? .sae : .pasn,
+                                                              cipherSuite: WACipherSuite(found.keys.pairing.suite)) else {
             throw WAError(.connectionFailed, message: "pairing gave no usable key")
         }
         let nik = try found.keys.nik.map { nik throws(WAError) in try WAPairedDevice.IdentityKey(bytes: nik.bytes) }
@@ -136,14 +147,14 @@ public enum WAPairing {
     /// nil for an entry without a pairing key (typed by hand).
     static func pairedKeys(_ device: WAPairedDevice) -> PairedDeviceKeys? {
         guard let key = device.pairingKey, let address = device.managementAddresses.first,
-              let pairing = CachedPairing(npk: key.bytes, akm: key.method == .sae ? .sae : .pasn) else { return nil }
+              let pairing = CachedPairing(npk: key.bytes, akm: key.method == .sae ? .sae : .pasn, suite: key.cipherSuite.suite) else { return nil }
         return PairedDeviceKeys(id: address, lastAddress: address, nik: device.identityKey.flatMap { NANIdentityKey(bytes: $0.bytes) },
                                 pairing: pairing)
     }
 
-    private static func accept(pin: String?, serviceID: ServiceID, engine: NANEngine, pairing: PairingEngine, link: RuntimePairingLink,
+    private static func accept(pin: String?, suite: NDPCipherSuite, serviceID: ServiceID, engine: NANEngine, pairing: PairingEngine, link: RuntimePairingLink,
                                progress: @escaping @Sendable (String) -> Void) async throws -> (keys: PairedDeviceKeys, verified: Bool) {
-        await pairing.setPolicy(password: pin.map { Array($0.utf8) }, allowsOpportunistic: pin == nil)
+        await pairing.setPolicy(password: pin.map { Array($0.utf8) }, allowsOpportunistic: pin == nil, suites: [suite])
         let method: BootstrappingMethods = pin == nil ? .opportunistic : .pinDisplay
         await pairing.setBootstrapping(supported: method, autoAccept: pin == nil ? .opportunistic : [])
         var configuration = PublishConfiguration(serviceID: serviceID)
@@ -175,7 +186,7 @@ public enum WAPairing {
         throw CancellationError()
     }
 
-    private static func initiate(pin: String?, serviceID: ServiceID, engine: NANEngine, pairing: PairingEngine, link: RuntimePairingLink,
+    private static func initiate(pin: String?, suite: NDPCipherSuite, serviceID: ServiceID, engine: NANEngine, pairing: PairingEngine, link: RuntimePairingLink,
                                  progress: @escaping @Sendable (String) -> Void) async throws -> (keys: PairedDeviceKeys, verified: Bool) {
         let session: DiscoverySession = try await engine.subscribe(SubscribeConfiguration(serviceID: serviceID))
         let (discovered, sink) = AsyncStream<DiscoveryResult>.makeStream(bufferingPolicy: .bufferingOldest(1))
@@ -210,7 +221,7 @@ public enum WAPairing {
                 _ = try await pairing.bootstrap(with: result.peer, localMethods: local, peerMethods: advertised)
                 progress("pairing with \(result.peer)")
                 let device = try await pairing.pair(with: result.peer, publishID: result.peerInstanceID,
-                                                     method: pin.map { .password(Array($0.utf8)) } ?? .opportunistic)
+                                                     method: pin.map { .password(Array($0.utf8)) } ?? .opportunistic, suite: suite)
                 await session.stop()
                 return (device, false)
             } catch {
@@ -224,6 +235,8 @@ public enum WAPairing {
         let with = peer.map { " with \($0)" } ?? ""
         switch error.code {
         case .wrongPassword: return WAError(.connectionFailed, message: "pairing\(with) failed: wrong PIN (the two PINs differ)")
+        case .cipherSuiteMismatch:
+            return WAError(.connectionFailed, message: "pairing\(with) failed: cipher suite mismatch (\(error.detail)); use the same --cipher-suite on both sides")
         case .timedOut: return WAError(.connectionFailed, message: "pairing\(with) timed out: \(error.detail)")
         case .rejected: return WAError(.connectionFailed, message: "pairing\(with) refused by the peer: \(error.detail)")
         case .methodMismatch:

@@ -71,6 +71,8 @@ struct DeviceRecord: Codable, Equatable, Sendable {
     var verified: Bool = false
     /// How it was paired: `SAE` (PIN) or `PASN` (opportunistic); nil when unverified.
     var pairing: String?
+    /// The pairing's cipher suite, `NCS-PK-PASN-128` or `NCS-PK-PASN-256`; nil when unverified.
+    var cipherSuite: String?
 
     init(_ device: WAPairedDevice) {
         id = device.id.description
@@ -81,6 +83,7 @@ struct DeviceRecord: Codable, Equatable, Sendable {
         added = device.dateAdded.formatted(Date.ISO8601FormatStyle())
         verified = device.isVerified
         pairing = device.pairingKey?.method.rawValue
+        cipherSuite = device.pairingKey?.cipherSuite.rawValue
     }
 
     /// `name  id  addresses`, plus vendor and model when known.
@@ -88,7 +91,7 @@ struct DeviceRecord: Codable, Equatable, Sendable {
         var line = "\(TerminalText.escaped(name))  \(id)  \(addresses.joined(separator: ","))"
         let about = [vendor, model].compactMap { $0 }.map(TerminalText.escaped)
         if !about.isEmpty { line += "  (" + about.joined(separator: " ") + ")" }
-        line += verified ? "  paired with key (\(pairing ?? "?"))" : "  unverified (no key)"
+        line += verified ? "  paired with key (\(pairing ?? "?")) on \(cipherSuite ?? "?")" : "  unverified (no key)"
         return line
     }
 }

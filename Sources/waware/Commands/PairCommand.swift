@@ -17,17 +17,22 @@ struct PairCommand: Command {
                 + "opportunistic). A device already paired is verified instead: 'waware pair --find' recognises "
                 + "the publisher by its NIRA and proves the stored pairing key without a PIN; both sides print "
                 + "'verified NAME'. "
-                + "A wrong PIN, a timeout, a refusal or no common bootstrapping method fails in one line (exit 1)."
+                + "--cipher-suite 256 pairs with NCS-PK-PASN-256 (PASN and SAE on P-384, SHA-384, GCMP-256 data "
+                + "paths) instead of NCS-PK-PASN-128 (P-256, CCMP-128); both sides must give the same, and the "
+                + "suite is stored with the device: its verifications and paired data paths use it. "
+                + "A wrong PIN, a cipher suite mismatch, a timeout, a refusal or no common bootstrapping method "
+                + "fails in one line (exit 1)."
         ],
         examples: [
             Example("waware pair", "Show a PIN and accept one device."),
             Example("waware pair --pin 123456 --name Laptop", "Pair with the device showing 123456, store it as 'Laptop'."),
+            Example("waware pair --cipher-suite 256", "Show a PIN and accept one device pairing with NCS-PK-PASN-256."),
         ]
     )
 
     static let arguments: [ArgumentSpec] = [
         Self.adapterOption.spec, Self.pinOption.spec, Self.opportunisticFlag.spec, Self.findFlag.spec, Self.nameOption.spec,
-        Self.timeoutOption.spec, DiscoveryArguments.fixedAddressFlag.spec, DevicesCommand.storeOption.spec, .json,
+        Self.timeoutOption.spec, Self.cipherOption.spec, DiscoveryArguments.fixedAddressFlag.spec, DevicesCommand.storeOption.spec, .json,
     ]
 
     var adapter: String?
@@ -40,6 +45,8 @@ struct PairCommand: Command {
     var json: Bool
     /// `--fixed-address`: keep the adapter's NMI address.
     var fixedAddress: Bool
+    /// `--cipher-suite`: NCS-PK-PASN-128 (default) or NCS-PK-PASN-256.
+    var cipherSuite: WACipherSuite
 
     init(from values: ParsedValues) throws {
         adapter = values.option(Self.adapterOption)
@@ -58,6 +65,17 @@ struct PairCommand: Command {
         store = try DevicesCommand.store(from: values)
         json = values.flag(FlagKey.json)
         fixedAddress = values.flag(DiscoveryArguments.fixedAddressFlag)
+        cipherSuite = try Self.cipherSuite(values.option(Self.cipherOption))
+    }
+
+    /// `--cipher-suite`: `128`, `256`, `ncs-pk-pasn-128`, `ncs-pk-pasn-256` (any case); none: 128.
+    static func cipherSuite(_ text: String?) throws -> WACipherSuite {
+        guard let text else { return .ncsPKPASN128 }
+        switch text.lowercased() {
+        case "128", "ncs-pk-pasn-128": return .ncsPKPASN128
+        case "256", "ncs-pk-pasn-256": return .ncsPKPASN256
+        default: throw ValidationError("--cipher-suite must be 128 or 256 (NCS-PK-PASN-128 or NCS-PK-PASN-256), not '\(text)'")
+        }
     }
 
     func run(_ output: Output) async throws {
@@ -74,7 +92,8 @@ struct PairCommand: Command {
         let json = self.json
         let outcome = try await SignalCancellation.run {
             try await WAPairing.run(adapter: adapter, role: role, deviceName: name, store: store,
-                                    timeout: .milliseconds(Int64(timeout * 1000)), keepsAdapterAddress: fixedAddress) { line in
+                                    timeout: .milliseconds(Int64(timeout * 1000)), keepsAdapterAddress: fixedAddress,
+                                    cipherSuite: cipherSuite) { line in
                 if !json { Output.emit(line + "\n", to: .standardError) }
             }
         }
@@ -91,4 +110,6 @@ extension PairCommand {
     static let nameOption = OptionKey("name", value: "name", help: "Store the peer under this name (default 'NAN <address>').")
     static let findFlag = FlagKey("find", help: "Find a device offering pairing and pair with it (implied by --pin).")
     static let timeoutOption = OptionKey("timeout", value: "seconds", help: "How long to wait for the peer (default 60).")
+    static let cipherOption = OptionKey("cipher-suite", value: "128|256",
+                                        help: "NCS-PK-PASN-128 (P-256, CCMP-128; default) or NCS-PK-PASN-256 (P-384, GCMP-256); both sides the same.")
 }

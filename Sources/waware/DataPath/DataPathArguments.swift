@@ -8,8 +8,8 @@ enum DataPathArguments {
     static let pmkOption = OptionKey("pmk", value: "hex", help: "Secure data path (NCS-SK) with this 32-byte PMK (64 hex digits).")
     static let cipherOption = OptionKey("cipher-suite", value: "128|256",
                                         help: "NCS-SK-128 (CCMP-128) or NCS-SK-256 (GCMP-256); default: request 128, accept both.")
-    static let acceptFlag = FlagKey("accept-data-paths", help: "Accept data-path requests (implies --data-path); with --passphrase, --pmk or --open, or by default from paired devices keyed by the pairing (NCS-PK-PASN-128).")
-    static let requestFlag = FlagKey("data-path", help: "Request a data path to the first publisher found and keep it until Ctrl-C, --timeout or the peer ends it; with --passphrase, --pmk or --open, or by default to a paired device keyed by the pairing (NCS-PK-PASN-128, verified first).")
+    static let acceptFlag = FlagKey("accept-data-paths", help: "Accept data-path requests (implies --data-path); with --passphrase, --pmk or --open, or by default from paired devices keyed by the pairing (NCS-PK-PASN-128 or -256, as paired).")
+    static let requestFlag = FlagKey("data-path", help: "Request a data path to the first publisher found and keep it until Ctrl-C, --timeout or the peer ends it; with --passphrase, --pmk or --open, or by default to a paired device keyed by the pairing (NCS-PK-PASN-128 or -256, as paired; verified first).")
 
     /// `--open`, `--passphrase`, `--pmk`.
     static let security: [ArgumentSpec] = [openFlag.spec, passphraseOption.spec, pmkOption.spec, cipherOption.spec]

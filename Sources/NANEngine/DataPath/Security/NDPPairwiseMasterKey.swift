@@ -49,14 +49,18 @@ public enum NDPCredential: Hashable, Sendable, CustomStringConvertible {
 
     /// The PMK for `suite`, `serviceID`, the publisher's NMI and the peer's NMI (a paired credential's key
     /// is the peer's; none is ``NDPSecurityError/Code/pmkidMismatch``: the peer is not paired, or its
-    /// pairing was not verified in this session). A pairing suite goes only with a paired credential.
+    /// pairing was not verified in this session; a pairing on another suite is
+    /// ``NDPSecurityError/Code/unsupportedCipherSuite``). A pairing suite goes only with a paired credential.
     public func pairwiseMasterKey(suite: NDPCipherSuite, serviceID: ServiceID, publisherNMI: MACAddress,
                                   peerNMI: MACAddress) throws(NDPSecurityError) -> NDPPairwiseMasterKey {
         switch self {
         case .paired(let keys):
             guard suite.isPairing else { throw NDPSecurityError(.unsupportedCipherSuite, "\(suite) is not keyed by pairing") }
-            guard let key = keys.key(for: peerNMI) else {
+            guard let (key, paired) = keys.entry(for: peerNMI) else {
                 throw NDPSecurityError(.pmkidMismatch, "no pairing verified with \(peerNMI) (not paired, or another pairing key)")
+            }
+            guard paired == suite else {
+                throw NDPSecurityError(.unsupportedCipherSuite, "the pairing with \(peerNMI) is \(paired), the data path asks for \(suite)")
             }
             return key
         case _ where suite.isPairing:

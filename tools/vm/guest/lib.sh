@@ -257,13 +257,16 @@ expect_running() {
 # pair_with_pin NS_A STORE_A NS_B STORE_B [PIN_WAIT]: A (in NS_A, store STORE_A) shows a PIN and waits; B (in
 # NS_B, store STORE_B) pairs with that PIN. A stores B under the name "B", B stores A as "A". B's output is
 # left in PAIR_OUT; the scenario fails when either side does. PIN_WAIT: the seconds (scaled) A may take to
-# show its PIN (default 60). Call it directly, not inside $(...), so that a failure ends the scenario.
+# show its PIN (default 60). PAIR_ARGS (an array, optional): more `waware pair` options for both sides, such
+# as (--cipher-suite 256). Call it directly, not inside $(...), so that a failure ends the scenario.
 pair_with_pin() {
     local ns_a=$1 store_a=$2 ns_b=$3 store_b=$4 pin
-    start_bg pairA "$ns_a" "$WAWARE" pair --store "$store_a" --name B --timeout "$(scaled 90)"
+    local -a extra=()
+    [ -n "${PAIR_ARGS+set}" ] && extra=("${PAIR_ARGS[@]}")
+    start_bg pairA "$ns_a" "$WAWARE" pair --store "$store_a" --name B --timeout "$(scaled 90)" "${extra[@]}"
     wait_for_line "$(bg_log pairA)" '^PIN [0-9]{6}' "${5:-60}"
     pin=$(sed -n 's/^PIN \([0-9]\{6\}\).*/\1/p' "$(bg_log pairA)" | head -n 1)
-    PAIR_OUT=$(in_netns "$ns_b" "$WAWARE" pair --pin "$pin" --name A --store "$store_b" --timeout "$(scaled 90)" 2>&1) \
+    PAIR_OUT=$(in_netns "$ns_b" "$WAWARE" pair --pin "$pin" --name A --store "$store_b" --timeout "$(scaled 90)" "${extra[@]}" 2>&1) \
         || fail "B could not pair: $PAIR_OUT"
     wait_bg pairA 0 60
 }

@@ -283,8 +283,10 @@ public actor PairingEngine {
             await transmitBody(reply, to: peer)
         } catch {
             verifyingCandidate = nil
-            eventSink.yield(.failed(peer, error))
+            // The refusal goes out before the event: a caller that ends on the event (waware pair) must not
+            // stop the radio first, or the initiator waits out its timeout instead of learning why.
             await transmitBody(responder.failureFrame, to: peer)
+            eventSink.yield(.failed(peer, error))
         }
     }
 

@@ -271,6 +271,52 @@ pair_with_pin() {
     wait_bg pairA 0 60
 }
 
+# paired_data_path_with_tcp STATE_A STATE_B CIPHER PORT: A (in dA, state folder STATE_A) publishes _pdp._tcp
+# accepting data paths keyed by pairing, B (in dB, STATE_B) requests one with no security option: B verifies A
+# first, both sides report CIPHER, each side's peer NDI station is authorized with MFP, and TCP carries 64 KiB
+# each way byte-exact on PORT; both sides are stopped after. For the pairing-datapath scenarios, after a pairing.
+paired_data_path_with_tcp() {
+    local dir_a=$1 dir_b=$2 cipher=$3 port=$4 tcp="$_lib_dir/tcp-exchange.py" size=65536
+    local ifA localA cipherA ifB localB cipherB peerB ns dev dump ns_dev i a b out
+    step "A accepts data paths keyed by pairing; B requests one (no passphrase, no suite named)"
+    start_bg pub dA env WAWARE_STATE_DIR="$dir_a" "$WAWARE" publish _pdp._tcp --accept-data-paths --json
+    wait_for_line "$(bg_log pub)" '"event":"started"' 60
+    start_bg sub dB env WAWARE_STATE_DIR="$dir_b" "$WAWARE" subscribe _pdp._tcp --count 1 --data-path --json
+    wait_for_line "$(bg_log sub)" '"event":"data-path-(up|down)"|^waware: ' 400
+    expect_contains "B verified A first" '"event":"verified"' "$(cat "$(bg_log sub)")"
+    wait_for_line "$(bg_log pub)" '"event":"data-path-up"' 60
+    { read -r ifA; read -r localA; read -r cipherA; } < <(event_field "$(bg_log pub)" data-path-up interface localAddress cipherSuite)
+    { read -r ifB; read -r localB; read -r cipherB; read -r peerB; } \
+        < <(event_field "$(bg_log sub)" data-path-up interface localAddress cipherSuite peerAddress)
+    expect_eq "A's cipher" "$cipher" "$cipherA"
+    expect_eq "B's cipher" "$cipher" "$cipherB"
+    expect_eq "B's peer address is A's own" "$localA" "$peerB"
+    for ns_dev in "dA $ifA" "dB $ifB"; do
+        read -r ns dev <<<"$ns_dev"
+        dump=$(in_netns "$ns" iw dev "$dev" station dump)
+        expect_match "$ns: the peer's NDI station on $dev is authorized" 'authorized:[[:space:]]*yes' "$dump"
+        expect_match "$ns: the peer's NDI station on $dev has MFP (keyed)" 'MFP:[[:space:]]*yes' "$dump"
+    done
+
+    step "TCP 64 KiB each way over the $cipher data path"
+    for i in $(seq 1 100); do
+        a=$(in_netns dA ip -6 addr show dev "$ifA" scope link | grep -v tentative | grep -c "$localA")
+        b=$(in_netns dB ip -6 addr show dev "$ifB" scope link | grep -v tentative | grep -c "$localB")
+        [ "$a" = 1 ] && [ "$b" = 1 ] && break
+        sleep 0.2
+    done
+    start_bg tcp dA python3 "$tcp" server "$ifA" "$port" "$size" 11
+    wait_for_line "$(bg_log tcp)" 'listening' 120
+    out=$(in_netns dB timeout "$(scaled 200)" python3 "$tcp" client "$ifB" "$localA" "$port" "$size" 22) || fail "TCP client failed: $out"
+    echo "    B: $out"
+    wait_for_line "$(bg_log tcp)" '^received' 60
+    expect_eq "B got A's bytes" "received $size sha256 $(python3 "$tcp" digest "$size" 11)" "$out"
+    expect_eq "A got B's bytes" "received $size sha256 $(python3 "$tcp" digest "$size" 22)" "$LINE"
+    wait_bg tcp 0 30
+    stop_bg sub INT
+    stop_bg pub INT
+}
+
 wait_for_line() {
     local file=$1 regex=$2 seconds deadline line
     seconds=$(scaled "${3:-20}")

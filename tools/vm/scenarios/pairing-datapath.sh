@@ -8,7 +8,6 @@
 # refusal (data-path-down, security-failure, pairing verification failed), and no data path comes up.
 # timeout: 900
 source "$(dirname "$0")/../guest/lib.sh"
-TCP="$_lib_dir/tcp-exchange.py"
 
 sim_radios 2
 radio_netns 0 dA
@@ -21,44 +20,7 @@ pair_with_pin dA "$dir_a/devices.json" dB "$dir_b/devices.json" 40
 echo "$PAIR_OUT"
 expect_contains "B stored A with a key" 'paired with key (SAE)' "$PAIR_OUT"
 
-step "A accepts data paths keyed by pairing; B requests one (no passphrase)"
-start_bg pub dA env WAWARE_STATE_DIR="$dir_a" "$WAWARE" publish _pdp._tcp --accept-data-paths --json
-wait_for_line "$(bg_log pub)" '"event":"started"' 60
-start_bg sub dB env WAWARE_STATE_DIR="$dir_b" "$WAWARE" subscribe _pdp._tcp --count 1 --data-path --json
-wait_for_line "$(bg_log sub)" '"event":"data-path-(up|down)"|^waware: ' 400
-expect_contains "B verified A first" '"event":"verified"' "$(cat "$(bg_log sub)")"
-wait_for_line "$(bg_log pub)" '"event":"data-path-up"' 60
-{ read -r ifA; read -r localA; read -r cipherA; } < <(event_field "$(bg_log pub)" data-path-up interface localAddress cipherSuite)
-{ read -r ifB; read -r localB; read -r cipherB; read -r peerB; } \
-    < <(event_field "$(bg_log sub)" data-path-up interface localAddress cipherSuite peerAddress)
-expect_eq "A's cipher" NCS-PK-PASN-128 "$cipherA"
-expect_eq "B's cipher" NCS-PK-PASN-128 "$cipherB"
-expect_eq "B's peer address is A's own" "$localA" "$peerB"
-for ns_dev in "dA $ifA" "dB $ifB"; do
-    read -r ns dev <<<"$ns_dev"
-    dump=$(in_netns "$ns" iw dev "$dev" station dump)
-    expect_match "$ns: the peer's NDI station on $dev is authorized" 'authorized:[[:space:]]*yes' "$dump"
-    expect_match "$ns: the peer's NDI station on $dev has MFP (keyed)" 'MFP:[[:space:]]*yes' "$dump"
-done
-
-step "TCP 64 KiB each way over the paired data path"
-for i in $(seq 1 100); do
-    a=$(in_netns dA ip -6 addr show dev "$ifA" scope link | grep -v tentative | grep -c "$localA")
-    b=$(in_netns dB ip -6 addr show dev "$ifB" scope link | grep -v tentative | grep -c "$localB")
-    [ "$a" = 1 ] && [ "$b" = 1 ] && break
-    sleep 0.2
-done
-size=65536
-start_bg tcp dA python3 "$TCP" server "$ifA" 5107 "$size" 11
-wait_for_line "$(bg_log tcp)" 'listening' 120
-out=$(in_netns dB timeout "$(scaled 200)" python3 "$TCP" client "$ifB" "$localA" 5107 "$size" 22) || fail "TCP client failed: $out"
-echo "    B: $out"
-wait_for_line "$(bg_log tcp)" '^received' 60
-expect_eq "B got A's bytes" "received $size sha256 $(python3 "$TCP" digest "$size" 11)" "$out"
-expect_eq "A got B's bytes" "received $size sha256 $(python3 "$TCP" digest "$size" 22)" "$LINE"
-wait_bg tcp 0 30
-stop_bg sub INT
-stop_bg pub INT
+paired_data_path_with_tcp "$dir_a" "$dir_b" NCS-PK-PASN-128 5107
 
 step "B's pairing key no longer matches A's: refused on both sides"
 python3 - "$dir_b/devices.json" <<'PY'

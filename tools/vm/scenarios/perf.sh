@@ -3,8 +3,12 @@
 # accepts open data paths, answers the probes); B measures over a data path to it. Two JSON reports: every
 # field of Apple's report is there, the capacity is positive and not above the ceiling, the latency of
 # every access category is positive; --svg writes a document python3's XML parser reads as SVG. A text
-# report reads as one. Then B reports in a loop and A is killed: B ends with one 'waware: ...' line and
-# exit status 17 (peerLost).
+# report reads as one. B with a channel-6-only schedule (WAWARE_DP_SCHEDULE=channel6) against A's channel 6 +
+# 149 still gets a report, over the one slot they share (the kernel refused A's 149 slots before). Then B
+# reports in a loop and A is killed: B ends with one 'waware: ...' line and exit status 17 (peerLost).
+# Last, the baseline in the same boot: an open 802.11s mesh between the same two radios on the NDP's channel
+# (IBSS does not form on hwsim), iperf3 B to A; the NDP's capacity must be positive and at most
+# MESH_MARGIN (1.5) times the mesh's throughput. Both figures are printed.
 # timeout: 900
 source "$(dirname "$0")/../guest/lib.sh"
 
@@ -77,6 +81,28 @@ expect_contains "the ceiling line" "ceiling" "$out"
 expect_contains "the capacity line" "Mbit/s to the peer" "$out"
 expect_contains "the VO latency line" "latency VO" "$out"
 
+step "B with a channel-6-only schedule against A's channel 6 + 149: a report over the slot they share"
+ch6=$SCENARIO_OUT/perf-ch6.json
+in_netns dB env WAWARE_DP_SCHEDULE=channel6 timeout -k 2 "$(scaled 300)" "$WAWARE" perf _perf._tcp --open --json \
+    --duration 0.5 --latency-probes 3 --access-category be >"$ch6" 2>"$SCENARIO_OUT/perf-ch6.err"
+rc=$?
+sed 's/^/    B: /' "$ch6" | cut -c1-400
+sed 's/^/    B stderr: /' "$SCENARIO_OUT/perf-ch6.err"
+expect_eq "channel-6-only perf exit status" 0 "$rc"
+python3 - "$ch6" <<'PY' || fail "the channel-6-only report is not plausible (see above)"
+import json, sys
+reports = [r for r in (json.loads(line) for line in open(sys.argv[1]) if line.startswith("{")) if r.get("event") == "report"]
+r = reports[-1] if reports else {}
+channels = [c.get("frequency") for c in r.get("channels", [])]
+checks = [("one report", len(reports) == 1, len(reports)),
+          ("our schedule is channel 6 only", channels == [2437], channels),
+          ("slots in common with the peer", (r.get("commonSlots") or 0) > 0, r.get("commonSlots")),
+          ("capacity positive", (r.get("throughputCapacity") or 0) > 0, r.get("throughputCapacity"))]
+for what, good, seen in checks:
+    print(("ok: " if good else "FAIL: ") + what + ": " + str(seen))
+sys.exit(0 if all(good for _, good, _ in checks) else 1)
+PY
+
 step "B reports in a loop; A is killed: B ends with one clear line and status 17"
 start_bg loop dB "$WAWARE" perf _perf._tcp --open --json --count 1000 --interval 0.5 --duration 0.5 --latency-probes 5
 wait_for_line "$(bg_log loop)" '"event":"report"' 240
@@ -85,3 +111,22 @@ wait_bg loop 17 120
 last=$(tail -n 1 "$(bg_log loop)")
 expect_match "B's last line" '^waware: .*' "$last"
 expect_eq "B printed one waware: line besides the open-data-path warning" 1 "$(grep '^waware: ' "$(bg_log loop)" | grep -vc '^waware: warning:')"
+
+step "baseline: an open 802.11s mesh between the same radios on the NDP's channel, iperf3 B to A"
+read -r mesh_freq capacity < <(python3 - "$json" <<'PY'
+import json, sys
+reports = [r for r in (json.loads(line) for line in open(sys.argv[1]) if line.startswith("{")) if r.get("event") == "report"]
+# The channel the link has the most slots in common on (the 5 GHz channel with 5 GHz allowed).
+channels = [c for r in reports for c in r.get("channels", [])]
+best = max(channels, key=lambda c: c.get("commonSlots") or 0) if channels else {"frequency": 2437}
+print(best["frequency"], max((r.get("throughputCapacity") or 0) for r in reports) if reports else 0)
+PY
+)
+echo "the NDP's capacity (best of the JSON reports): $capacity Mbit/s; its busiest channel: $mesh_freq MHz"
+mesh_join "$mesh_freq" wawareperf
+iperf_mbps mesh dA dB mesh0 mesh1 "$MESH_ADDR_A" 3
+margin=${MESH_MARGIN:-1.5}
+echo "capacity over the NDP: $capacity Mbit/s; TCP over the mesh on $mesh_freq MHz: $IPERF_MBPS Mbit/s (margin x$margin)"
+awk -v c="$capacity" -v m="$IPERF_MBPS" -v k="$margin" 'BEGIN { exit !(c > 0 && m > 0 && c <= m * k) }' \
+    || fail "the NDP's capacity $capacity Mbit/s is not within (0, $margin x the mesh's $IPERF_MBPS Mbit/s]"
+echo "ok: the NDP's capacity $capacity Mbit/s is within (0, $margin x the mesh's $IPERF_MBPS Mbit/s]"

@@ -72,12 +72,14 @@ print(f"ok: {sys.argv[1].split('/')[-1]} parses: root {root.tag}, {len(circles)}
 sys.exit(0 if root.tag == "{http://www.w3.org/2000/svg}svg" and circles else 1)
 PY
 
-step "B: one text report"
-out=$(in_netns dB timeout -k 2 "$(scaled 240)" "$WAWARE" perf _perf._tcp --open --duration 1 --latency-probes 5 --access-category be,vo 2>&1)
+step "B: one text report, from the publisher named by its address (--peer)"
+addressA=$(event_field "$(bg_log srv)" started address)
+expect_match "A's NAN address from its started event" '^([0-9a-f]{2}:){5}[0-9a-f]{2}$' "$addressA"
+out=$(in_netns dB timeout -k 2 "$(scaled 240)" "$WAWARE" perf _perf._tcp --open --peer "$addressA" --duration 1 --latency-probes 5 --access-category be,vo 2>&1)
 rc=$?
 echo "$out" | sed 's/^/    B: /'
 expect_eq "text perf exit status" 0 "$rc"
-expect_match "the report heading" '^report 1 _perf._tcp peer ' "$(echo "$out" | grep '^report')"
+expect_match "the report heading" "^report 1 _perf._tcp peer $addressA " "$(echo "$out" | grep '^report')"
 expect_contains "the ceiling line" "ceiling" "$out"
 expect_contains "the capacity line" "Mbit/s to the peer" "$out"
 expect_contains "the VO latency line" "latency VO" "$out"

@@ -7,9 +7,12 @@
 # 149 still sets the data path up and gets a passive report of the one slot they share (the kernel refused
 # the whole peer schedule for its 149 slots before, so the data path failed). Then B
 # reports in a loop and A is killed: B ends with one 'waware: ...' line and exit status 17 (peerLost).
-# Last, the baseline in the same boot: an open 802.11s mesh between the same two radios on the NDP's channel
-# (IBSS does not form on hwsim), iperf3 B to A; the NDP's capacity must be positive and at most
-# MESH_MARGIN (1.5) times the mesh's throughput. Both figures are printed.
+# Last, the baseline in the same boot: an open 802.11s mesh (HT20, as the NDP's stations) between the same
+# two radios on the NDP's busiest channel (IBSS does not form on hwsim), iperf3 4 s B to A after 1 s left
+# out; the NDP's capacity (the median of the JSON reports) must be positive and at most MESH_MARGIN (3)
+# times the mesh's throughput. On hwsim frames take no airtime: both are bounded by the emulated CPU, which
+# swings several-fold with the host's load between measurements seconds apart (docs/performance.md), hence
+# the margin; it still catches a capacity probe that miscounts by an order of magnitude. Both are printed.
 # timeout: 900
 source "$(dirname "$0")/../guest/lib.sh"
 
@@ -117,21 +120,22 @@ last=$(tail -n 1 "$(bg_log loop)")
 expect_match "B's last line" '^waware: .*' "$last"
 expect_eq "B printed one waware: line besides the open-data-path warning" 1 "$(grep '^waware: ' "$(bg_log loop)" | grep -vc '^waware: warning:')"
 
-step "baseline: an open 802.11s mesh between the same radios on the NDP's channel, iperf3 B to A"
+step "baseline: an open 802.11s mesh (HT20) between the same radios on the NDP's channel, iperf3 B to A"
 read -r mesh_freq capacity < <(python3 - "$json" <<'PY'
-import json, sys
+import json, statistics, sys
 reports = [r for r in (json.loads(line) for line in open(sys.argv[1]) if line.startswith("{")) if r.get("event") == "report"]
 # The channel the link has the most slots in common on (the 5 GHz channel with 5 GHz allowed).
 channels = [c for r in reports for c in r.get("channels", [])]
 best = max(channels, key=lambda c: c.get("commonSlots") or 0) if channels else {"frequency": 2437}
-print(best["frequency"], max((r.get("throughputCapacity") or 0) for r in reports) if reports else 0)
+print(best["frequency"], statistics.median((r.get("throughputCapacity") or 0) for r in reports) if reports else 0)
 PY
 )
-echo "the NDP's capacity (best of the JSON reports): $capacity Mbit/s; its busiest channel: $mesh_freq MHz"
-mesh_join "$mesh_freq" wawareperf
-iperf_mbps mesh dA dB mesh0 mesh1 "$MESH_ADDR_A" 3
-margin=${MESH_MARGIN:-1.5}
-echo "capacity over the NDP: $capacity Mbit/s; TCP over the mesh on $mesh_freq MHz: $IPERF_MBPS Mbit/s (margin x$margin)"
+echo "the NDP's capacity (median of the JSON reports): $capacity Mbit/s; its busiest channel: $mesh_freq MHz"
+mesh_join "$mesh_freq" wawareperf HT20
+iperf_mbps mesh dA dB mesh0 mesh1 "$MESH_ADDR_A" 4 1
+margin=${MESH_MARGIN:-3}
+echo "capacity over the NDP: $capacity Mbit/s; TCP over the mesh on $mesh_freq MHz: $IPERF_MBPS Mbit/s;" \
+    "ratio $(awk -v c="$capacity" -v m="$IPERF_MBPS" 'BEGIN { printf "%.2f", m > 0 ? c / m : 0 }') (at most $margin)"
 awk -v c="$capacity" -v m="$IPERF_MBPS" -v k="$margin" 'BEGIN { exit !(c > 0 && m > 0 && c <= m * k) }' \
     || fail "the NDP's capacity $capacity Mbit/s is not within (0, $margin x the mesh's $IPERF_MBPS Mbit/s]"
 echo "ok: the NDP's capacity $capacity Mbit/s is within (0, $margin x the mesh's $IPERF_MBPS Mbit/s]"

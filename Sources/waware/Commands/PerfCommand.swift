@@ -138,15 +138,7 @@ struct PerfCommand: Command {
         peer = try parsed.option(Self.peerOption, expected: "a NAN address such as 42:00:00:00:01:00") { text in
             ArgumentValues.macBytes(text).flatMap { $0.count == 6 ? MACAddress(bytes: $0) : nil }
         }
-        devices = .anyDevice
-        if let list = parsed.option(DiscoveryArguments.deviceOption) {
-            let names = list.split(separator: ",").map(String.init)
-            guard !names.isEmpty else { throw ValidationError("--device needs paired device names or ids, separated by ','") }
-            guard !parsed.flag(DiscoveryArguments.pairedFlag) else { throw ValidationError("give --paired or --device, not both") }
-            devices = .named(names)
-        } else if parsed.flag(DiscoveryArguments.pairedFlag) {
-            devices = .allPaired
-        }
+        devices = try DiscoveryArguments.deviceChoice(from: parsed)
         fixedAddress = parsed.flag(DiscoveryArguments.fixedAddressFlag)
         if serve {
             let measuring: [(Bool, String)] = [(count != nil, "--count"), (watch, "--watch"), (svg != nil, "--svg"), (parsed.flag(Self.passiveFlag), "--passive"),

@@ -135,7 +135,7 @@ mesh_join "$mesh_freq" wawareperf HT20
 iperf_mbps mesh dA dB mesh0 mesh1 "$MESH_ADDR_A" 4 1
 margin=${MESH_MARGIN:-3}
 echo "capacity over the NDP: $capacity Mbit/s; TCP over the mesh on $mesh_freq MHz: $IPERF_MBPS Mbit/s;" \
-    "ratio $(awk -v c="$capacity" -v m="$IPERF_MBPS" 'BEGIN { printf "%.2f", m > 0 ? c / m : 0 }') (at most $margin)"
+    "ratio $(awk -v c="$capacity" -v m="$IPERF_MBPS" 'BEGIN { printf "%.2f", (m > 0 ? c / m : 0) }') (at most $margin)"
 awk -v c="$capacity" -v m="$IPERF_MBPS" -v k="$margin" 'BEGIN { exit !(c > 0 && m > 0 && c <= m * k) }' \
     || fail "the NDP's capacity $capacity Mbit/s is not within (0, $margin x the mesh's $IPERF_MBPS Mbit/s]"
 echo "ok: the NDP's capacity $capacity Mbit/s is within (0, $margin x the mesh's $IPERF_MBPS Mbit/s]"

@@ -74,7 +74,8 @@ public final class WASystem: Sendable {
         start.masterPreference = options.masterPreference
         var discovery = DiscoveryOptions()
         discovery.logger = options.logger
-        discovery.dataPathScheduleLayout = options.swapsDataPathSchedule ? .swapped : options.performanceMode.scheduleLayout
+        discovery.dataPathScheduleLayout = options.swapsDataPathSchedule ? .swapped
+            : options.limitsDataPathScheduleToChannel6 ? .channel6 : options.performanceMode.scheduleLayout
         do {
             let identity = (try? options.store.existingOwnIdentityKey()).flatMap { NANIdentityKey(bytes: $0.bytes) }
             return try await NANEngine.run(
@@ -266,6 +267,10 @@ public struct WASystemOptions: Sendable {
     /// the reverse of the usual layout, so a peer shares no slot with it and must take our counter-proposal
     /// (`WAWARE_DP_SCHEDULE=swapped` in the CLI; needs 5 GHz). Default false.
     public var swapsDataPathSchedule = false
+    /// A test knob: our data-path schedule commits channel 6 only (every slot outside the DWs), as a
+    /// 2.4 GHz-only device does, even where 5 GHz is allowed; a peer's 5 GHz slots are then on a channel we
+    /// lack (`WAWARE_DP_SCHEDULE=channel6` in the CLI). Overrides ``performanceMode``. Default false.
+    public var limitsDataPathScheduleToChannel6 = false
     /// The performance mode of this system's data paths (Apple's `WAPerformanceMode`). It sets the schedule
     /// the radio commits, which every data path on the adapter shares: ``WAPerformanceMode/bulk`` the
     /// most 5 GHz slots in long runs, ``WAPerformanceMode/realtime`` channel 6 spread evenly over the

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import NANWire
 import WiFiAware
 
 @testable import waware
@@ -111,4 +112,25 @@ private func sampleRecord(index: Int, elapsed: Double, capacity: Double?) -> Per
     let screen = PerformanceView.screen(history[2], history: history).joined(separator: "\n")
     #expect(screen.contains("capacity   3.0 Mbit/s ["))
     #expect(screen.contains("latency BE avg 1.5 ms"))
+}
+
+@Test func perfChoosesThePeerByAddressOrPairedDevice() throws {
+    #expect(try perf(["_perf._tcp", "--open"]).devices == .anyDevice)
+    #expect(try perf(["_perf._tcp", "--open"]).peer == nil)
+    let byAddress = try perf(["_perf._tcp", "--open", "--peer", "42:00:00:00:01:0a"])
+    #expect(byAddress.peer == MACAddress(0x42, 0, 0, 0, 1, 0x0a))
+    #expect(try perf(["_perf._tcp", "--open", "--peer", "42-00-00-00-01-0A"]).peer == MACAddress(0x42, 0, 0, 0, 1, 0x0a))
+    #expect(try perf(["_perf._tcp", "--open", "--device", "kitchen,hall"]).devices == .named(["kitchen", "hall"]))
+    #expect(try perf(["_perf._tcp", "--open", "--paired"]).devices == .allPaired)
+    let server = try perf(["_perf._tcp", "--open", "--serve", "--device", "kitchen", "--fixed-address"])
+    #expect(server.devices == .named(["kitchen"]) && server.fixedAddress)
+    #expect(PerfClient.describe(peer: byAddress.peer, devices: .named(["kitchen"])) == " at 42:00:00:00:01:0a among the paired devices kitchen")
+    #expect(PerfClient.describe(peer: nil, devices: .anyDevice) == "")
+}
+
+@Test func perfRefusesABadPeerChoiceInOneLine() {
+    #expect(refusal(["_perf._tcp", "--open", "--peer", "kitchen"])?.contains("a NAN address such as 42:00:00:00:01:00") == true)
+    #expect(refusal(["_perf._tcp", "--open", "--peer", "42:00:00:00:01"]) != nil)
+    #expect(refusal(["_perf._tcp", "--open", "--paired", "--device", "kitchen"]) == "give --paired or --device, not both")
+    #expect(refusal(["_perf._tcp", "--open", "--serve", "--peer", "42:00:00:00:01:00"]) == "--peer goes with the measuring side, not --serve")
 }

@@ -46,7 +46,7 @@ import Testing
         let port = UInt16(40_000 + Int.random(in: 0..<20_000))
         let endpoint = LinkLocalEndpoint(address: "::1", interface: "lo", port: port)
         let responder: ProbeResponder
-        do throws(ProbeSocketError) {
+        do throws(StreamSocketError) {
             responder = try await ProbeResponder.start(on: endpoint, bindTimeout: .seconds(1))
         } catch {
             // A host without IPv6 on loopback cannot run this test; say so rather than pass silently.
@@ -54,18 +54,12 @@ import Testing
             return
         }
         defer { responder.stop() }
-        let upload = try await BlockingWork.run { () throws(ProbeSocketError) in
-            try ProbeClient.capacity(to: endpoint, clientSends: true, maximumBytes: 4 << 20, duration: .milliseconds(300))
-        }
+        let upload = try await ProbeClient.capacity(to: endpoint, clientSends: true, maximumBytes: 4 << 20, duration: .milliseconds(300))
         #expect(upload.bytes > 0 && upload.bytes <= 4 << 20)
         #expect((upload.megabitsPerSecond ?? 0) > 0)
-        let download = try await BlockingWork.run { () throws(ProbeSocketError) in
-            try ProbeClient.capacity(to: endpoint, clientSends: false, maximumBytes: 2 << 20, duration: .milliseconds(300))
-        }
+        let download = try await ProbeClient.capacity(to: endpoint, clientSends: false, maximumBytes: 2 << 20, duration: .milliseconds(300))
         #expect(download.bytes > 0 && download.bytes <= 2 << 20)
-        let latency = try await BlockingWork.run { () throws(ProbeSocketError) in
-            try ProbeClient.latency(to: endpoint, trafficClass: 0xb8, count: 5, spacing: .milliseconds(5))
-        }
+        let latency = try await ProbeClient.latency(to: endpoint, trafficClass: 0xb8, count: 5, spacing: .milliseconds(5))
         #expect(latency.samples.count == 5)
         #expect((latency.average ?? .zero) > .zero)
         #expect(responder.served.transfers == 2)
@@ -74,14 +68,38 @@ import Testing
 
     @Test func nothingListeningIsAPeerUnreachableError() async throws {
         let endpoint = LinkLocalEndpoint(address: "::1", interface: "lo", port: 9)
-        do throws(ProbeSocketError) {
-            _ = try await BlockingWork.run { () throws(ProbeSocketError) in
-                try ProbeClient.capacity(to: endpoint, clientSends: true, maximumBytes: 1, duration: .milliseconds(10),
-                                         connectTimeout: .milliseconds(200))
-            }
+        do throws(StreamSocketError) {
+            _ = try await ProbeClient.capacity(to: endpoint, clientSends: true, maximumBytes: 1, duration: .milliseconds(10),
+                                               connectTimeout: .milliseconds(200))
             Issue.record("a connection to a closed port succeeded")
         } catch {
             #expect(error.isPeerUnreachable, "\(error)")
         }
+    }
+
+    @Test func latencyProbesNobodyAnswersAreLostNotAnError() async throws {
+        let endpoint = LinkLocalEndpoint(address: "::1", interface: "lo", port: 9)
+        let latency = try await ProbeClient.latency(to: endpoint, trafficClass: 0, count: 3, spacing: .milliseconds(5),
+                                                    timeout: .milliseconds(100))
+        #expect(latency.samples.isEmpty && latency.lost == 3)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aStoppedResponderAnswersNoMore() async throws {
+        let port = UInt16(40_000 + Int.random(in: 0..<20_000))
+        let endpoint = LinkLocalEndpoint(address: "::1", interface: "lo", port: port)
+        guard let responder = try? await ProbeResponder.start(on: endpoint, bindTimeout: .seconds(1)) else {
+            Issue.record("no IPv6 loopback to test on")
+            return
+        }
+        responder.stop()
+        try await Task.sleep(for: .milliseconds(300))
+        await #expect(throws: StreamSocketError.self) {
+            try await ProbeClient.capacity(to: endpoint, clientSends: true, maximumBytes: 1, duration: .milliseconds(10),
+                                           connectTimeout: .milliseconds(200))
+        }
+        let latency = try await ProbeClient.latency(to: endpoint, trafficClass: 0, count: 2, spacing: .milliseconds(5),
+                                                    timeout: .milliseconds(100))
+        #expect(latency.samples.isEmpty)
     }
 }

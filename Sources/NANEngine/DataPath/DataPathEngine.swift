@@ -403,7 +403,8 @@ actor DataPathEngine {
     }
 
     private func establish(_ link: NDPLink) async {
-        guard !stopping, let interface else { return }
+        // Our schedule in use (a counter-proposal we took is already in): the peer's is cut down to its channels.
+        guard !stopping, let interface, let localSchedule = negotiations?.local.schedule else { return }
         establishing += 1
         defer {
             establishing -= 1
@@ -413,7 +414,7 @@ actor DataPathEngine {
             }
         }
         do {
-            try await radio.addPeer(link)
+            try await radio.addPeer(link, localSchedule: localSchedule)
             try await radio.addPeerDataStation(link, on: interface)
             if stopping || negotiations == nil {
                 // The engine began to stop while the stations went in: take them out again.

@@ -36,9 +36,10 @@ protocol DataPathRadio: Sendable {
     func setLocalSchedule(_ schedule: DataPathSchedule) async throws
     /// Clears our schedule (before NAN stops).
     func clearLocalSchedule() async
-    /// Adds the peer's NMI station, installs its schedule, then gives the station the peer's HT/VHT
-    /// capabilities and authorizes it (the kernel refuses NDI stations of a peer whose NMI station has no HT).
-    func addPeer(_ link: NDPLink) async throws
+    /// Adds the peer's NMI station, installs its schedule (the part on the channels of `localSchedule`, our
+    /// schedule in use), then gives the station the peer's HT/VHT capabilities and authorizes it (the kernel
+    /// refuses NDI stations of a peer whose NMI station has no HT).
+    func addPeer(_ link: NDPLink, localSchedule: DataPathSchedule) async throws
     /// Adds the peer's NDI station on `interface`. Open (no ``NDPLink/pairwiseKey``): added authorized. Secure:
     /// added with MFP and not authorized, then ``installPairwiseKey(_:for:of:on:)`` and
     /// ``authorizePeerDataStation(_:of:on:)``, so no frame passes before the key is in.

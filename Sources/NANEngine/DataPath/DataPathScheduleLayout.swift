@@ -12,6 +12,10 @@ public enum DataPathScheduleLayout: String, Hashable, Sendable, CaseIterable {
     /// preferred layout shares no slot with us and must take our counter-proposal. For testing the counter
     /// path (needs a 5 GHz channel).
     case swapped
+    /// ``NANWire/DataPathSchedule/preferred(fiveGHz:)`` without a 5 GHz channel even where one is allowed:
+    /// channel 6 in every slot outside the DWs, as a 2.4 GHz-only device commits. For testing a peer that
+    /// commits channels we lack (`WAWARE_DP_SCHEDULE=channel6`).
+    case channel6
 
     /// The schedule of this layout with `fiveGHz` (nil: 2.4 GHz only).
     public func schedule(fiveGHz: DataPathChannel?) -> DataPathSchedule {
@@ -19,6 +23,7 @@ public enum DataPathScheduleLayout: String, Hashable, Sendable, CaseIterable {
         case .preferred: return .preferred(fiveGHz: fiveGHz)
         case .realtime: return .realtime(fiveGHz: fiveGHz)
         case .swapped: return .swapped(fiveGHz: fiveGHz)
+        case .channel6: return .preferred(fiveGHz: nil)
         }
     }
 }

@@ -81,16 +81,30 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
         try? await session.setLocalSchedule(.cleared, on: interface.wdev)
     }
 
-    static func peerSchedule(_ link: NDPLink) -> NANPeerSchedule {
+    /// The peer's schedule for `NAN_SET_PEER_SCHED`, cut down to the channels of `local`: the kernel refuses
+    /// the whole schedule (EINVAL, "Channel N not compatible with any local channel") when the peer commits a
+    /// channel we have not committed, and such slots could carry no frame between us anyway. Channels are
+    /// matched by frequency; a map left with no slot is dropped; with none left, only the committed DWs.
+    static func peerSchedule(_ link: NDPLink, local: DataPathSchedule) -> NANPeerSchedule {
         let availability = link.peerAvailability
-        guard !availability.maps.isEmpty else {
+        let ours = Set(local.channels.map(\.frequency))
+        // Old position in the peer's channel list -> new position among the channels we keep.
+        var kept: [PeerAvailability.Channel] = []
+        var position: [Int: Int] = [:]
+        for (index, channel) in availability.channels.enumerated() where ours.contains(channel.channel.frequency) {
+            position[index] = kept.count
+            kept.append(channel)
+        }
+        let maps = availability.maps.compactMap { map -> NANPeerMap? in
+            let slots = map.slots.map { $0.flatMap { position[$0] } }
+            guard slots.contains(where: { $0 != nil }) else { return nil }
+            return NANPeerMap(mapID: map.mapID, timeSlots: slots.map { $0.map { UInt8($0) } ?? NANLocalSchedule.unavailableSlot })
+        }
+        guard !maps.isEmpty else {
             return NANPeerSchedule(peer: link.id.peer, committedDiscoveryWindows: link.peerCommittedDW)
         }
-        let channels = availability.channels.map {
+        let channels = kept.map {
             NANScheduleChannel(frequency: Frequency(rawValue: UInt32($0.channel.frequency)), channelEntry: $0.kernelChannelEntry)
-        }
-        let maps = availability.maps.map { map in
-            NANPeerMap(mapID: map.mapID, timeSlots: map.slots.map { $0.map { UInt8($0) } ?? NANLocalSchedule.unavailableSlot })
         }
         return NANPeerSchedule(peer: link.id.peer, committedDiscoveryWindows: link.peerCommittedDW,
                                sequenceID: availability.sequenceID, channels: channels, maps: maps)
@@ -106,7 +120,7 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
         return (NANPeerCapabilities(ht: htCapabilities)!, false)
     }
 
-    func addPeer(_ link: NDPLink) async throws {
+    func addPeer(_ link: NDPLink, localSchedule: DataPathSchedule) async throws {
         let scope = StationScope.managementInterface(interface.wdev)
         let peer = link.id.peer
         try await step("add the peer's NMI station") {
@@ -118,7 +132,7 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
             }
         }
         try await step("install the peer's schedule") {
-            try await session.setPeerSchedule(Self.peerSchedule(link), on: interface.wdev)
+            try await session.setPeerSchedule(Self.peerSchedule(link, local: localSchedule), on: interface.wdev)
         }
         let (capabilities, fromPeer) = Self.peerCapabilities(link)
         try await step("give the peer's NMI station its HT capabilities and authorize it") {

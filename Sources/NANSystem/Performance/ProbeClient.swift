@@ -1,7 +1,8 @@
 internal import Glibc
 
-/// The measuring side of waware's performance probes, against a ``ProbeResponder`` on the peer. Each call
-/// blocks its thread (run it with ``BlockingWork/run(_:)``) and is bounded in time and bytes.
+/// The measuring side of waware's performance probes, against a ``ProbeResponder`` on the peer, over a
+/// ``StreamSocket`` (capacity) and a ``PeerDatagramSocket`` (latency). Each call is bounded in time and
+/// bytes, and waits off Swift's cooperative pool (``BlockingWork``); cancelling the task ends it.
 public enum ProbeClient {
     /// What a bulk transfer moved.
     public struct Capacity: Hashable, Sendable {
@@ -34,25 +35,26 @@ public enum ProbeClient {
     public static func capacity(
         to endpoint: LinkLocalEndpoint, clientSends: Bool, maximumBytes: UInt64, duration: Duration,
         connectTimeout: Duration = .seconds(10), progress: (@Sendable (Double) -> Void)? = nil
-    ) throws(ProbeSocketError) -> Capacity {
-        let connection = try connect(to: endpoint, timeout: connectTimeout)
+    ) async throws(StreamSocketError) -> Capacity {
+        let connection = try await connect(to: endpoint, timeout: connectTimeout)
+        defer { connection.cancel() }
         let milliseconds = UInt32(clamping: Int64(seconds(duration) * 1000))
         let request = ProbeMessage.CapacityRequest(clientSends: clientSends, maximumBytes: maximumBytes, milliseconds: milliseconds)
-        try connection.sendAll(request.bytes, timeout: .seconds(5))
+        try await connection.send(request.bytes, timeout: .seconds(5))
         let start = ContinuousClock.now
         if clientSends {
             let chunk = [UInt8](repeating: 0xa5, count: 1 << 16)
             var sent: UInt64 = 0
             while sent < maximumBytes, ContinuousClock.now - start < duration {
                 let size = Int(min(UInt64(chunk.count), maximumBytes - sent))
-                try connection.sendAll(size == chunk.count ? chunk : Array(chunk.prefix(size)), timeout: .seconds(5))
+                try await connection.send(size == chunk.count ? chunk : Array(chunk.prefix(size)), timeout: .seconds(5))
                 sent += UInt64(size)
                 progress?(min(1, seconds(ContinuousClock.now - start) / max(0.001, seconds(duration))))
             }
             connection.shutdownWrite()
-            let reply = try connection.receiveExactly(24, timeout: .seconds(15))
+            let reply = try await connection.receiveExactly(24, timeout: .seconds(15))
             guard let result = ProbeMessage.CapacityResult(reply) else {
-                throw ProbeSocketError(call: "protocol", errno: nil, detail: "the responder's answer is not a capacity result")
+                throw StreamSocketError(call: "protocol", errno: nil, detail: "the responder's answer is not a capacity result")
             }
             return Capacity(bytes: result.bytes, seconds: Double(result.nanoseconds) / 1e9)
         }
@@ -60,8 +62,11 @@ public enum ProbeClient {
         var first: ContinuousClock.Instant?
         var last = start
         while true {
-            guard let chunk = try connection.receive(maximum: 1 << 16, timeout: .seconds(5)) else {
-                throw ProbeSocketError(call: "timeout", errno: nil, detail: "the responder sent nothing for 5 s after \(received) bytes")
+            let chunk: [UInt8]
+            do throws(StreamSocketError) {
+                chunk = try await connection.receive(maximum: 1 << 16, timeout: .seconds(5))
+            } catch where error.call == "timeout" {
+                throw StreamSocketError(call: "timeout", errno: nil, detail: "the responder sent nothing for 5 s after \(received) bytes")
             }
             if chunk.isEmpty { break }
             last = ContinuousClock.now
@@ -72,15 +77,14 @@ public enum ProbeClient {
         return Capacity(bytes: received, seconds: first.map { seconds(last - $0) } ?? 0)
     }
 
-    private static func connect(to endpoint: LinkLocalEndpoint, timeout: Duration) throws(ProbeSocketError) -> ProbeSocket {
+    private static func connect(to endpoint: LinkLocalEndpoint, timeout: Duration) async throws(StreamSocketError) -> StreamSocket {
         let deadline = ContinuousClock.now + timeout
         while true {
-            do throws(ProbeSocketError) {
-                return try ProbeSocket.connect(to: endpoint, timeout: .seconds(3))
+            do throws(StreamSocketError) {
+                return try await StreamSocket.connect(to: endpoint, timeout: .seconds(3))
             } catch {
                 guard error.isPeerUnreachable, ContinuousClock.now + .milliseconds(300) < deadline else { throw error }
-                var pause = timespec(tv_sec: 0, tv_nsec: 300_000_000)
-                nanosleep(&pause, nil)
+                do { try await Task.sleep(for: .milliseconds(300)) } catch { throw .cancelled("connect to \(endpoint)") }
             }
         }
     }
@@ -122,20 +126,40 @@ public enum ProbeClient {
     }
 
     /// Sends `count` latency probes `spacing` apart with `trafficClass` to the responder at `endpoint`,
-    /// waiting at most `timeout` for each echo.
+    /// waiting at most `timeout` for each echo (on a thread of its own: ``BlockingWork``).
     public static func latency(
         to endpoint: LinkLocalEndpoint, trafficClass: UInt8, count: Int, spacing: Duration = .milliseconds(20),
         timeout: Duration = .seconds(1)
-    ) throws(ProbeSocketError) -> Latency {
-        let socket = try ProbeSocket.datagram(connectedTo: endpoint)
+    ) async throws(StreamSocketError) -> Latency {
+        let socket = try PeerDatagramSocket.connected(to: endpoint)
         try socket.setTrafficClass(trafficClass)
+        defer { socket.cancel() }
+        let outcome: Result<Latency, StreamSocketError> = await withTaskCancellationHandler {
+            await BlockingWork.run { () -> Result<Latency, StreamSocketError> in
+                do throws(StreamSocketError) {
+                    return .success(try measureLatency(on: socket, trafficClass: trafficClass, count: count, spacing: spacing, timeout: timeout))
+                } catch {
+                    return .failure(error)
+                }
+            }
+        } onCancel: {
+            socket.cancel()
+        }
+        return try outcome.get()
+    }
+
+    /// The probes of ``latency(to:trafficClass:count:spacing:timeout:)``; blocks the calling thread.
+    private static func measureLatency(
+        on socket: PeerDatagramSocket, trafficClass: UInt8, count: Int, spacing: Duration, timeout: Duration
+    ) throws(StreamSocketError) -> Latency {
         var samples: [Duration] = []
         for sequence in 0..<UInt32(clamping: max(0, count)) {
             let sentAt = ContinuousClock.now
-            try socket.sendDatagram(ProbeMessage.LatencyProbe(trafficClass: trafficClass, sequence: sequence).bytes)
+            // A probe the send buffer has no room for counts as lost, as one lost on the air.
+            _ = try socket.send(ProbeMessage.LatencyProbe(trafficClass: trafficClass, sequence: sequence).bytes)
             let deadline = sentAt + timeout
             while ContinuousClock.now < deadline {
-                guard let bytes = try socket.receive(maximum: 256, timeout: deadline - ContinuousClock.now) else { break }
+                guard let bytes = try socket.receive(maximum: 256, timeout: deadline - ContinuousClock.now) else { continue }
                 guard let echo = ProbeMessage.LatencyProbe(bytes), echo.sequence == sequence else { continue }
                 let roundTrip = ContinuousClock.now - sentAt
                 let held = Duration.nanoseconds(Int64(clamping: echo.holdNanoseconds))

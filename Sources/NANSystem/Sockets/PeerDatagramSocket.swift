@@ -1,10 +1,10 @@
 internal import Glibc
 internal import Synchronization
 
-/// A UDP socket over IPv6 for a connection's best-effort datagrams (the performance probes have their own):
-/// bound to this side's link-local address
-/// on the NAN data interface, then connected to the peer's address and port, so the kernel delivers only the
-/// peer's datagrams to it.
+/// A UDP socket over IPv6, the one datagram-socket type of the package: for a connection's best-effort
+/// datagrams, bound to this side's link-local address on the NAN data interface, then connected to the
+/// peer's address and port, so the kernel delivers only the peer's datagrams to it; the performance probes
+/// use it connected (latency probes) or bound and answering each sender (their responder's echo).
 ///
 /// Never waits to send: a datagram that finds no room in the send buffer is not sent (``send(_:)`` returns
 /// false and the caller counts it). ``receive(maximum:timeout:)`` blocks for at most `timeout`; call it from
@@ -43,7 +43,7 @@ public final class PeerDatagramSocket: @unchecked Sendable, CustomStringConverti
         let address: sockaddr_in6
         do { address = try endpoint.socketAddress() } catch {
             close(fd)
-            throw StreamSocketError(call: error.call, errno: error.errno, detail: error.detail)
+            throw error
         }
         var target = address
         let bound = withUnsafePointer(to: &target) {
@@ -57,13 +57,43 @@ public final class PeerDatagramSocket: @unchecked Sendable, CustomStringConverti
         return PeerDatagramSocket(descriptor: fd, local: endpoint)
     }
 
+    /// A UDP socket connected to `peer`, bound by the kernel to an address of the peer's interface.
+    public static func connected(to peer: LinkLocalEndpoint) throws(StreamSocketError) -> PeerDatagramSocket {
+        let fd = socket(AF_INET6, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard fd >= 0 else { throw StreamSocketError(call: "socket", errno: .current, detail: "UDP") }
+        var target: sockaddr_in6
+        do { target = try peer.socketAddress() } catch {
+            close(fd)
+            throw error
+        }
+        let result = withUnsafePointer(to: &target) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+        }
+        guard result == 0 else {
+            let error = StreamSocketError(call: "connect", errno: .current, detail: "UDP \(peer)")
+            close(fd)
+            throw error
+        }
+        var local = sockaddr_in6()
+        var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
+        _ = withUnsafeMutablePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return PeerDatagramSocket(descriptor: fd, local: LinkLocalEndpoint(local))
+    }
+
+    /// Marks what this socket sends with an IPv6 traffic class (DSCP << 2), which Linux maps to the 802.11
+    /// user priority and so to the access category.
+    public func setTrafficClass(_ value: UInt8) throws(StreamSocketError) {
+        var v = Int32(value)
+        guard setsockopt(descriptor, Int32(IPPROTO_IPV6), IPV6_TCLASS, &v, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
+            throw StreamSocketError(call: "setsockopt(IPV6_TCLASS)", errno: .current)
+        }
+    }
+
     /// Sends to `peer` only and receives from `peer` only from now on.
     public func connect(to peer: LinkLocalEndpoint) throws(StreamSocketError) {
-        let address: sockaddr_in6
-        do { address = try peer.socketAddress() } catch {
-            throw StreamSocketError(call: error.call, errno: error.errno, detail: error.detail)
-        }
-        var target = address
+        var target = try peer.socketAddress()
         let result = withUnsafePointer(to: &target) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
         }
@@ -112,6 +142,53 @@ public final class PeerDatagramSocket: @unchecked Sendable, CustomStringConverti
             throw StreamSocketError(call: "recv", errno: .current, detail: "UDP")
         }
         return Array(buffer.prefix(min(count, buffer.count)))
+    }
+
+    /// A datagram's sender, to answer it with ``send(_:to:)`` (on a socket that is not connected).
+    public struct Sender: Sendable {
+        fileprivate var address: sockaddr_in6
+    }
+
+    /// The next datagram (at most `maximum` bytes) and its sender, or nil when none came within `timeout`.
+    /// Blocks the calling thread.
+    ///
+    /// - Throws: ``StreamSocketError/cancelled(_:)`` after ``cancel()``.
+    public func receiveWithSender(maximum: Int, timeout: Duration) throws(StreamSocketError) -> (bytes: [UInt8], sender: Sender)? {
+        guard !isCancelled else { throw .cancelled("receive datagram") }
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        let (seconds, attoseconds) = timeout.components
+        let ready = poll(&entry, 1, Int32(clamping: max(0, seconds) * 1000 + max(0, attoseconds) / 1_000_000_000_000_000))
+        guard !isCancelled else { throw .cancelled("receive datagram") }
+        guard ready > 0 else { return nil }
+        var buffer = [UInt8](repeating: 0, count: max(1, maximum))
+        var from = sockaddr_in6()
+        var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
+        let count = buffer.withUnsafeMutableBytes { raw in
+            withUnsafeMutablePointer(to: &from) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { recvfrom(descriptor, raw.baseAddress, raw.count, 0, $0, &length) }
+            }
+        }
+        if count < 0 {
+            if [EAGAIN, EINTR].contains(Errno.current.rawValue) { return nil }
+            throw StreamSocketError(call: "recvfrom", errno: .current, detail: "UDP")
+        }
+        return (Array(buffer.prefix(count)), Sender(address: from))
+    }
+
+    /// Answers a datagram's sender without waiting: false when it was not sent (no room in the send buffer).
+    public func send(_ bytes: [UInt8], to sender: Sender) throws(StreamSocketError) -> Bool {
+        guard !isCancelled else { throw .cancelled("send datagram") }
+        var address = sender.address
+        let sent = OpenBytes.with(bytes) { base, count in
+            withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    sendto(descriptor, base, count, Int32(MSG_NOSIGNAL), $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+                }
+            }
+        }
+        if sent >= 0 { return true }
+        if [EAGAIN, EINTR, ENOBUFS].contains(Errno.current.rawValue) { return false }
+        throw StreamSocketError(call: "sendto", errno: .current, detail: "UDP")
     }
 
     /// Makes every later call fail with `cancelled` (a receive waiting in `poll` notices within its

@@ -42,7 +42,8 @@ public struct StreamSocketError: Error, Hashable, Sendable, CustomStringConverti
 }
 
 /// A TCP socket over IPv6 (a listener, or one connected stream), the one stream-socket type of the
-/// package: connections over NAN data paths (plain or under TLS) use it.
+/// package: connections over NAN data paths (plain or under TLS) and the performance probes' transfers
+/// use it.
 ///
 /// The descriptor is non-blocking; every call that waits does so on a Dispatch thread (``BlockingWork``),
 /// never on Swift's cooperative pool, in slices of 200 ms. ``cancel()`` (or cancelling the waiting task)
@@ -86,23 +87,34 @@ public final class StreamSocket: @unchecked Sendable, CustomStringConvertible {
     /// A TCP listener on every IPv6 address of this network namespace (link-local ones included) at
     /// `port` (0: a port the kernel picks; read it in ``localPort``).
     public static func listen(port: UInt16 = 0, backlog: Int32 = 16) throws(StreamSocketError) -> StreamSocket {
-        let fd = try makeDescriptor()
-        var one: Int32 = 1
-        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in6()
         address.sin6_family = sa_family_t(AF_INET6)
         address.sin6_port = port.bigEndian
         address.sin6_addr = in6addr_any
+        return try listen(at: address, backlog: backlog, what: "port \(port)")
+    }
+
+    /// A TCP listener on one address: `endpoint`'s, on its interface (a data interface's link-local
+    /// address, which refuses the bind with `EADDRNOTAVAIL` until duplicate address detection is over).
+    public static func listen(on endpoint: LinkLocalEndpoint, backlog: Int32 = 16) throws(StreamSocketError) -> StreamSocket {
+        try listen(at: try endpoint.socketAddress(), backlog: backlog, what: "\(endpoint)")
+    }
+
+    private static func listen(at address: sockaddr_in6, backlog: Int32, what: String) throws(StreamSocketError) -> StreamSocket {
+        let fd = try makeDescriptor()
+        var one: Int32 = 1
+        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        var address = address
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
         }
         guard bound == 0 else {
-            let error = StreamSocketError(call: "bind", errno: .current, detail: "port \(port)")
+            let error = StreamSocketError(call: "bind", errno: .current, detail: what)
             close(fd)
             throw error
         }
         guard Glibc.listen(fd, backlog) == 0 else {
-            let error = StreamSocketError(call: "listen", errno: .current, detail: "port \(port)")
+            let error = StreamSocketError(call: "listen", errno: .current, detail: what)
             close(fd)
             throw error
         }
@@ -116,7 +128,7 @@ public final class StreamSocket: @unchecked Sendable, CustomStringConvertible {
         let address: sockaddr_in6
         do { address = try endpoint.socketAddress() } catch {
             close(fd)
-            throw StreamSocketError(call: error.call, errno: error.errno, detail: error.detail)
+            throw error
         }
         let socket = StreamSocket(descriptor: fd, peer: endpoint)
         var target = address
@@ -153,19 +165,8 @@ public final class StreamSocket: @unchecked Sendable, CustomStringConvertible {
             }
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            return StreamSocket(descriptor: fd, peer: Self.endpoint(of: address))
+            return StreamSocket(descriptor: fd, peer: LinkLocalEndpoint(address))
         }
-    }
-
-    private static func endpoint(of address: sockaddr_in6) -> LinkLocalEndpoint {
-        var a = address
-        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
-        _ = inet_ntop(AF_INET6, &a.sin6_addr, &text, socklen_t(text.count))
-        var name = [CChar](repeating: 0, count: Int(IF_NAMESIZE) + 1)
-        let interface = a.sin6_scope_id != 0 && if_indextoname(a.sin6_scope_id, &name) != nil
-            ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
-        return LinkLocalEndpoint(address: String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
-                                 interface: interface, port: UInt16(bigEndian: a.sin6_port))
     }
 
     /// Sends every byte of `bytes`, waiting for room in the send buffer as long as the peer does not
@@ -206,6 +207,25 @@ public final class StreamSocket: @unchecked Sendable, CustomStringConvertible {
             }
             try await waitFor(readable: true, timeout: timeout, what: "receive")
         }
+    }
+
+    /// Receives exactly `count` bytes within `timeout` overall; throws `timeout`, or a `recv` error when
+    /// the peer ends its direction first.
+    public func receiveExactly(_ count: Int, timeout: Duration) async throws(StreamSocketError) -> [UInt8] {
+        let deadline = ContinuousClock.now + timeout
+        var bytes: [UInt8] = []
+        while bytes.count < count {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else {
+                throw StreamSocketError(call: "timeout", errno: nil, detail: "\(bytes.count) of \(count) bytes within \(timeout)")
+            }
+            let chunk = try await receive(maximum: count - bytes.count, timeout: left)
+            guard !chunk.isEmpty else {
+                throw StreamSocketError(call: "recv", errno: nil, detail: "the peer closed after \(bytes.count) of \(count) bytes")
+            }
+            bytes += chunk
+        }
+        return bytes
     }
 
     /// Ends our direction: the peer reads the end of the stream; we can still receive.

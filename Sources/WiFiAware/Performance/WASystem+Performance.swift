@@ -74,8 +74,8 @@ extension WASystem {
                 for clientSends in probes.bothDirections ? [true, false] : [true] {
                     let step = report(clientSends ? "capacity-tx" : "capacity-rx")
                     step?(0)
-                    let measured = try await Self.probe(connection, endpoint) { () throws(ProbeSocketError) in
-                        try ProbeClient.capacity(to: endpoint, clientSends: clientSends, maximumBytes: probes.capacityBytes,
+                    let measured = try await Self.probe(connection, endpoint) { () async throws(StreamSocketError) in
+                        try await ProbeClient.capacity(to: endpoint, clientSends: clientSends, maximumBytes: probes.capacityBytes,
                                                  duration: probes.capacityDuration, connectTimeout: probes.connectTimeout,
                                                  progress: step)
                     }
@@ -86,8 +86,8 @@ extension WASystem {
             if probes.latencyProbes > 0 {
                 for category in probes.accessCategories {
                     report("latency-\(category.shortName)")?(0)
-                    latency[category] = try await Self.probe(connection, endpoint) { () throws(ProbeSocketError) in
-                        try ProbeClient.latency(to: endpoint, trafficClass: category.trafficClass, count: probes.latencyProbes,
+                    latency[category] = try await Self.probe(connection, endpoint) { () async throws(StreamSocketError) in
+                        try await ProbeClient.latency(to: endpoint, trafficClass: category.trafficClass, count: probes.latencyProbes,
                                                 spacing: probes.latencySpacing)
                     }
                     guard let measured = latency[category], !measured.samples.isEmpty else {
@@ -152,13 +152,13 @@ extension WASystem {
         return found
     }
 
-    /// Runs one probe off the cooperative pool; a socket failure becomes `connectionTerminated`.
+    /// Runs one probe; a socket failure becomes `connectionTerminated`.
     static func probe<Result: Sendable>(
         _ connection: WADataPathConnection, _ endpoint: LinkLocalEndpoint,
-        _ body: @escaping @Sendable () throws(ProbeSocketError) -> Result
+        _ body: () async throws(StreamSocketError) -> Result
     ) async throws(WAError) -> Result {
-        do throws(ProbeSocketError) {
-            return try await BlockingWork.run(body)
+        do throws(StreamSocketError) {
+            return try await body()
         } catch {
             let hint = error.isPeerUnreachable ? ": the peer is gone or does not answer probes ('waware perf --serve' there)" : ""
             throw WAError(.connectionTerminated,
@@ -183,7 +183,7 @@ public final class WAPerformanceResponder: Sendable {
     public static func start(on connection: WADataPathConnection, port: UInt16 = 5301) async throws(WAError) -> WAPerformanceResponder {
         let endpoint = LinkLocalEndpoint(address: String(connection.localAddress.prefix { $0 != "%" }),
                                          interface: connection.interfaceName, port: port)
-        do throws(ProbeSocketError) {
+        do throws(StreamSocketError) {
             return WAPerformanceResponder(try await ProbeResponder.start(on: endpoint))
         } catch {
             throw WAError(.kernel, message: "cannot answer performance probes on \(endpoint): \(error)",

@@ -23,6 +23,10 @@ struct PerfCommand: Command {
                 + "--svg FILE writes a plot of throughput and latency over time after each report. --passive skips "
                 + "the probes (no traffic: statistics and schedule only). docs/performance.md says what each number "
                 + "means, how it is measured and what it costs on the air.",
+            "The peer is the first publisher of the service found; --peer ADDRESS takes only the one with that NAN "
+                + "address (the peer keeps it with --fixed-address; otherwise 'waware subscribe' shows the address it "
+                + "has now), --device NAMES only these paired devices, --paired any paired device. With --serve, "
+                + "--device and --paired choose who may set up a data path.",
             "A peer that disappears during the report ends the command with one line and exit status 17 "
                 + "(peerLost); a publisher not found within --timeout with status 1.",
         ],
@@ -33,6 +37,8 @@ struct PerfCommand: Command {
             Example("waware perf _perf._tcp --passphrase 'a secret' --count 5 --json --svg perf.svg",
                     "Five reports over NCS-SK as JSON lines, plotted into perf.svg."),
             Example("waware perf _perf._tcp --open --passive --count 10 --interval 1", "Kernel statistics only, every second."),
+            Example("waware perf _perf._tcp --open --peer 42:00:00:00:01:00", "Measure the link to the publisher with this NAN address."),
+            Example("waware perf _perf._tcp --passphrase 'a secret' --device kitchen", "Measure the link to the paired device 'kitchen'."),
             Example("waware perf _perf._tcp --open --access-category vo,be --duration 1",
                     "Latency in voice and best effort only, 1-second transfers."),
         ]
@@ -52,11 +58,13 @@ struct PerfCommand: Command {
     static let timeoutOption = OptionKey("timeout", value: "seconds", help: "Give up finding the publisher after this long (default 120; the data-path set-up has its own 120 s); with --serve, stop after this long.")
     static let watchFlag = FlagKey("watch", short: "w", help: "A live view refreshed after every report, until Ctrl-C.")
     static let svgOption = OptionKey("svg", value: "file", help: "Write a plot of throughput and latency over time (SVG) after each report.")
+    static let peerOption = OptionKey("peer", value: "address", help: "Only the publisher with this NAN address, e.g. 42:00:00:00:01:00.")
 
     static let arguments: [ArgumentSpec] = [
         servicePositional.spec, DiscoveryArguments.adapterOption.spec, serveFlag.spec, countOption.spec, intervalOption.spec,
         durationOption.spec, maxBytesOption.spec, latencyProbesOption.spec, categoriesOption.spec, passiveFlag.spec,
-        portOption.spec, modeOption.spec, timeoutOption.spec, watchFlag.spec, svgOption.spec, .json,
+        portOption.spec, modeOption.spec, timeoutOption.spec, watchFlag.spec, svgOption.spec, peerOption.spec,
+        DiscoveryArguments.pairedFlag.spec, DiscoveryArguments.deviceOption.spec, DiscoveryArguments.fixedAddressFlag.spec, .json,
     ] + DataPathArguments.security
 
     var serviceName: WAServiceName
@@ -71,6 +79,12 @@ struct PerfCommand: Command {
     var watch: Bool
     var svg: String?
     var json: Bool
+    /// `--peer`: only the publisher with this NMI address.
+    var peer: MACAddress?
+    /// `--paired`, `--device NAMES`, or any device.
+    var devices: DiscoveryArguments.DeviceChoice
+    /// `--fixed-address`: keep the adapter's NMI address (so a peer can name it with `--peer`).
+    var fixedAddress: Bool
 
     init(from parsed: ParsedValues) throws {
         guard let name = parsed.positional(Self.servicePositional), !name.isEmpty else {
@@ -121,8 +135,14 @@ struct PerfCommand: Command {
             p.port = UInt16(port)
         }
         probes = parsed.flag(Self.passiveFlag) ? nil : p
+        peer = try parsed.option(Self.peerOption, expected: "a NAN address such as 42:00:00:00:01:00") { text in
+            ArgumentValues.macBytes(text).flatMap { $0.count == 6 ? MACAddress(bytes: $0) : nil }
+        }
+        devices = try DiscoveryArguments.deviceChoice(from: parsed)
+        fixedAddress = parsed.flag(DiscoveryArguments.fixedAddressFlag)
         if serve {
-            let measuring: [(Bool, String)] = [(count != nil, "--count"), (watch, "--watch"), (svg != nil, "--svg"), (parsed.flag(Self.passiveFlag), "--passive")]
+            let measuring: [(Bool, String)] = [(count != nil, "--count"), (watch, "--watch"), (svg != nil, "--svg"), (parsed.flag(Self.passiveFlag), "--passive"),
+                                               (peer != nil, "--peer")]
             if let (_, flag) = measuring.first(where: { $0.0 }) { throw ValidationError("\(flag) goes with the measuring side, not --serve") }
         }
     }
@@ -137,7 +157,7 @@ struct PerfCommand: Command {
 
     func run(_ output: Output) async throws {
         try await SignalCancellation.run {
-            try await DiscoveryRun.withSystem(adapter: adapter, masterPreference: 2, performanceMode: mode) { system, report in
+            try await DiscoveryRun.withSystem(adapter: adapter, masterPreference: 2, performanceMode: mode, fixedAddress: fixedAddress) { system, report in
                 // Mapped here, inside the run, so that a teardown cut short by its bound exits with the same code.
                 do {
                     if serve {

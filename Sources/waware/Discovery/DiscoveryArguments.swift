@@ -90,20 +90,24 @@ enum DiscoveryArguments {
             Double(text).flatMap { $0.isFinite && $0 >= 0.001 && $0 <= 1e7 ? $0 : nil }
         }
         let windows = try parsed.option(Self.ttlDwOption, expected: "a number of discovery windows from 1 to 1000000", ArgumentValues.integer(in: 1...1_000_000))
-        var devices = DeviceChoice.anyDevice
-        if let names = parsed.option(Self.deviceOption) {
-            let list = names.split(separator: ",").map(String.init)
-            guard !list.isEmpty else { throw ValidationError("--device needs paired device names or ids, separated by ','") }
-            guard !parsed.flag(Self.pairedFlag) else { throw ValidationError("give --paired or --device, not both") }
-            devices = .named(list)
-        } else if parsed.flag(Self.pairedFlag) {
-            devices = .allPaired
-        }
+        let devices = try deviceChoice(from: parsed)
         return Values(
             adapter: parsed.option(Self.adapterOption), services: services, info: info,
             receiveFilter: rx, transmitFilter: tx, timeLimit: seconds.map { .milliseconds(Int64($0 * 1000)) }, discoveryWindowLimit: windows, closeRange: parsed.flag(Self.closeRangeFlag),
             masterPreference: try parsed.option(Self.masterPrefOption, expected: "a number from 1 to 255", ArgumentValues.masterPreference) ?? 2,
             json: parsed.flag(FlagKey.json), devices: devices, fixedAddress: parsed.flag(Self.fixedAddressFlag))
+    }
+
+    /// `--device NAMES`, `--paired`, or neither.
+    /// - Throws: ``ValidationError`` for an empty list, or both given.
+    static func deviceChoice(from parsed: ParsedValues) throws -> DeviceChoice {
+        if let names = parsed.option(Self.deviceOption) {
+            let list = names.split(separator: ",").map(String.init)
+            guard !list.isEmpty else { throw ValidationError("--device needs paired device names or ids, separated by ','") }
+            guard !parsed.flag(Self.pairedFlag) else { throw ValidationError("give --paired or --device, not both") }
+            return .named(list)
+        }
+        return parsed.flag(Self.pairedFlag) ? .allPaired : .anyDevice
     }
 
     /// Parses hex bytes, with or without `:` separators; nil if malformed.

@@ -23,6 +23,7 @@ enum DiscoveryRun {
         options.keepsAdapterAddress = fixedAddress
         options.logger = Diagnostics.logger()
         options.swapsDataPathSchedule = Diagnostics.swapsDataPathSchedule()
+        options.limitsDataPathScheduleToChannel6 = Diagnostics.limitsDataPathScheduleToChannel6()
         options.performanceMode = performanceMode
         let bound = Mutex<TeardownBound?>(nil)
         defer { bound.withLock { $0?.finished() } }

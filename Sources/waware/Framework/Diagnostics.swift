@@ -22,6 +22,12 @@ enum Diagnostics {
         environment["WAWARE_DP_SCHEDULE"] == "swapped"
     }
 
+    /// `WAWARE_DP_SCHEDULE=channel6`: a test knob (docs/data-path.md) that commits our data-path schedule on
+    /// channel 6 only, as a 2.4 GHz-only device, so a dual-band peer commits channels we lack.
+    static func limitsDataPathScheduleToChannel6(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        environment["WAWARE_DP_SCHEDULE"] == "channel6"
+    }
+
     /// The logger handed to the libraries: trace lines on standard error with `WAWARE_TRACE=1`, else none.
     static func logger(environment: [String: String] = ProcessInfo.processInfo.environment) -> Logger {
         guard environment["WAWARE_TRACE"] == "1" else { return .disabled }

@@ -36,11 +36,12 @@ struct PerfClient {
         var parameters = WASubscriberParameters()
         parameters.active = true
         let subscriber = system.subscribe(to: try WASubscribableService(name: command.serviceName, serviceInfo: []),
-                                          from: .anyDevice, parameters: parameters)
-        if command.watch { output.write("looking for a publisher of \(name) ...") }
-        let found = try await SubscriptionTimeout.run(subscriber, timeout: command.timeout) { _ -> WAEndpoint? in
+                                          from: try command.devices.selection(in: system.store), parameters: parameters)
+        let wanted = Self.describe(peer: command.peer, devices: command.devices)
+        if command.watch { output.write("looking for a publisher of \(name)\(wanted) ...") }
+        let found = try await SubscriptionTimeout.run(subscriber, timeout: command.timeout) { [peer = command.peer] _ -> WAEndpoint? in
             for try await event in subscriber {
-                if case .discovered(let endpoint) = event {
+                if case .discovered(let endpoint) = event, peer.map({ $0 == endpoint.address }) ?? true {
                     await subscriber.stop()
                     return endpoint
                 }
@@ -48,10 +49,21 @@ struct PerfClient {
             return nil
         }
         guard let found else {
-            throw CommandFailure("no publisher of \(name) found within \(PerformanceRecord.number(command.timeout, 0)) s "
+            throw CommandFailure("no publisher of \(name)\(wanted) found within \(PerformanceRecord.number(command.timeout, 0)) s "
                 + "(is 'waware perf \(name) --serve' running on the peer?)")
         }
         return found
+    }
+
+    /// ` at 42:00:00:00:01:00`, ` among the paired devices kitchen`, ` among the paired devices`, or nothing.
+    static func describe(peer: MACAddress?, devices: DiscoveryArguments.DeviceChoice) -> String {
+        var text = peer.map { " at \($0)" } ?? ""
+        switch devices {
+        case .anyDevice: break
+        case .allPaired: text += " among the paired devices"
+        case .named(let names): text += " among the paired devices \(names.joined(separator: ", "))"
+        }
+        return text
     }
 
     private func report(_ system: WASystem, _ connection: WADataPathConnection, name: String, since start: ContinuousClock.Instant) async throws {

@@ -10,7 +10,7 @@ struct PerfServer {
     func run(_ system: WASystem, phy: String) async throws {
         let name = command.serviceName.rawValue
         let service = try WAPublishableService(name: command.serviceName, serviceInfo: [], wantsDataPath: true)
-        let publisher = system.publish(service, to: .anyDevice, parameters: WAPublisherParameters())
+        let publisher = system.publish(service, to: try command.devices.selection(in: system.store), parameters: WAPublisherParameters())
         let start = ContinuousClock.now
         var records = SessionRecords(service: name, start: start)
         let timer: Task<Void, Never>? = command.timeout > 0 ? Task { [timeout = command.timeout] in

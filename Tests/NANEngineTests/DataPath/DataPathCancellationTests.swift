@@ -47,7 +47,7 @@ private final class CancellationRefusingRadio: DataPathRadio, @unchecked Sendabl
     func clearLocalSchedule() async {
         if !Task.isCancelled { state.withLock { $0.schedule = false } }
     }
-    func addPeer(_ link: NDPLink) async throws {
+    func addPeer(_ link: NDPLink, localSchedule: DataPathSchedule) async throws {
         try refuseIfCancelled()
         state.withLock { _ = $0.stations.insert(link.id.peer) }
     }

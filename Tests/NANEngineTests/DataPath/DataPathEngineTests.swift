@@ -1,4 +1,5 @@
 import Testing
+import NANSystem
 import NANWire
 import Synchronization
 @testable import NANEngine
@@ -47,6 +48,8 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
     /// Every schedule installed, in order; with `refuseLaterSchedules`, only the first is taken.
     let schedules = Mutex<[DataPathSchedule]>([])
     var refuseLaterSchedules = false
+    /// Every peer schedule handed to the kernel, in order.
+    let peerSchedules = Mutex<[NANPeerSchedule]>([])
     /// Keys installed per peer NDI, and the NDI stations authorized (only after their key, if secure).
     let security = Mutex<(keys: [MACAddress: DataPathPairwiseKey], authorized: Set<MACAddress>, authorizedBeforeKey: Bool)>(([:], [], false))
 
@@ -79,8 +82,15 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         let stations = state.withLock { $0.schedule = false; return $0.stations }
         stationsAtScheduleClear.withLock { $0 = stations }
     }
-    func addPeer(_ link: NDPLink) async throws {
+    func addPeer(_ link: NDPLink, localSchedule: DataPathSchedule) async throws {
         if failStations { throw DataPathError.stopped }
+        // As the kernel: a peer channel that is none of ours is refused (EINVAL).
+        let peerSchedule = NL80211DataPathRadio.peerSchedule(link, local: localSchedule)
+        let ours = Set(localSchedule.channels.map(\.frequency))
+        if peerSchedule.channels.contains(where: { !ours.contains(Int($0.frequency.rawValue)) }) {
+            throw DataPathError(description: "EINVAL: channel not compatible with any local channel")
+        }
+        peerSchedules.withLock { $0.append(peerSchedule) }
         state.withLock { _ = $0.stations.insert(link.id.peer) }
         await addPeerGate?.pass()
     }
@@ -309,6 +319,31 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         let agreed = try #require(installed.last)
         let swapped = DataPathSchedule.swapped(fiveGHz: .channel149)
         #expect((0..<32).allSatisfy { agreed.slots[$0].map { agreed.channels[$0] } == swapped.slots[$0].map { swapped.channels[$0] } })
+        await b.end(id)
+        guard case .terminated = await bIterator.next(), case .terminated = await aIterator.next() else {
+            Issue.record("not ended"); return
+        }
+        await a.shutDown()
+        await b.shutDown()
+        #expect(!radioA.leftovers && !radioB.leftovers)
+    }
+
+    @Test func aPeerCommittingA5GHzChannelWeLackConnectsOnTheChannelWeShare() async throws {
+        // A commits channel 6 only; B channel 6 in slot 1 and channel 149 elsewhere.
+        let (a, b, radioA, radioB) = pair(layoutA: .channel6)
+        let accepted = try await a.accept(publishID: InstanceID(1))
+        let (id, events) = try await b.request(to: nmiA, publishID: InstanceID(1))
+        var bIterator = events.makeAsyncIterator()
+        guard case .connected = await bIterator.next() else { Issue.record("B not connected"); return }
+        var aIterator = accepted.makeAsyncIterator()
+        guard case .requested = await aIterator.next(), case .connected = await aIterator.next() else {
+            Issue.record("A not connected"); return
+        }
+        let lastA = radioA.peerSchedules.withLock { $0.last }, lastB = radioB.peerSchedules.withLock { $0.last }
+        let toKernelA = try #require(lastA)
+        #expect(toKernelA.channels.map(\.frequency.rawValue) == [2437])
+        #expect(toKernelA.maps.first.map { $0.timeSlots.enumerated().filter { $0.element == 0 }.map(\.offset) } == [1])
+        #expect(lastB?.channels.map(\.frequency.rawValue) == [2437])
         await b.end(id)
         guard case .terminated = await bIterator.next(), case .terminated = await aIterator.next() else {
             Issue.record("not ended"); return

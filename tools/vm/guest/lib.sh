@@ -42,6 +42,17 @@
 #                            nothing: it started (a "started" event), ran until its timeout (a
 #                            "terminated" event with reason timeout, exit status 1 with the "found 0 of"
 #                            message) and reported no discovery. OUTPUT is its stdout and stderr.
+# Baselines on the same radios
+#   mesh_join FREQ NAME [WIDTH]   an open 802.11s mesh NAME on FREQ MHz (WIDTH as `iw mesh join` takes it:
+#                            NOHT, HT20, ...; default the kernel's) between radio 0 (in dA, netdev mesh0) and
+#                            radio 1 (in dB, mesh1), the way to link two hwsim radios without NAN (IBSS
+#                            does not form on hwsim): waits for the peering and for both link-local
+#                            addresses; A's goes into MESH_ADDR_A. The radios' NAN interfaces must be gone.
+#   iperf_mbps NAME NS_SERVER NS_CLIENT IF_SERVER IF_CLIENT SERVER_ADDRESS SECONDS [OMIT]   one iperf3 TCP
+#                            run, client to server over the link-local address, the first OMIT seconds
+#                            (default 0: slow start, a mesh path still being found) left out; the Mbit/s
+#                            received go into IPERF_MBPS (fails the scenario when iperf3 fails or reports
+#                            nothing)
 # Regulatory domain
 #   set_country CC           `iw reg set CC`, then checks with `iw reg get` that the domain took effect
 #                            (without wireless-regdb's regulatory.db it silently stays world): fails loudly
@@ -315,6 +326,41 @@ paired_data_path_with_tcp() {
     wait_bg tcp 0 30
     stop_bg sub INT
     stop_bg pub INT
+}
+
+mesh_join() {
+    local freq=$1 name=$2 width=${3:-} i ns
+    for i in 0 1; do
+        ns=$([ $i = 0 ] && echo dA || echo dB)
+        in_netns "$ns" iw phy "${PHYS[$i]}" interface add mesh$i type mp || fail "mesh interface on ${PHYS[$i]} refused"
+        in_netns "$ns" ip link set mesh$i up || fail "mesh$i up failed"
+        in_netns "$ns" iw dev mesh$i mesh join "$name" freq "$freq" $width || fail "mesh join on $freq MHz $width refused"
+    done
+    for i in $(seq 1 "$(scaled 30)"); do
+        in_netns dA iw dev mesh0 station dump | grep -q 'mesh plink:.*ESTAB' && break
+        sleep 1
+    done
+    expect_match "mesh peering" 'ESTAB' "$(in_netns dA iw dev mesh0 station dump | grep 'mesh plink')"
+    in_netns dA iw dev mesh0 info | sed 's/^/    A mesh: /'
+    for i in $(seq 1 50); do
+        in_netns dA ip -6 addr show dev mesh0 scope link | grep -q tentative || in_netns dB ip -6 addr show dev mesh1 scope link | grep -q tentative || break
+        sleep 0.2
+    done
+    MESH_ADDR_A=$(in_netns dA ip -6 addr show dev mesh0 scope link | sed -n 's/.*inet6 \(fe80[^/]*\).*/\1/p' | head -n 1)
+    [ -n "$MESH_ADDR_A" ] || fail "mesh0 has no link-local address"
+}
+
+iperf_mbps() {
+    local name=$1 ns_server=$2 ns_client=$3 if_server=$4 if_client=$5 address=$6 seconds=$7 omit=${8:-0} out bps
+    start_bg "iperf-$name" "$ns_server" iperf3 -s -1 -B "$address%$if_server" -p 5201
+    sleep 1
+    out=$(in_netns "$ns_client" timeout "$(scaled $((seconds + omit + 30)))" iperf3 -c "$address%$if_client" -p 5201 -t "$seconds" -O "$omit" -J) \
+        || fail "$name: iperf3 failed: $(tail -n 5 <<<"$out")"
+    wait_bg "iperf-$name" 0 30
+    bps=$(python3 -c 'import json,sys; print("%.0f" % json.load(sys.stdin)["end"]["sum_received"]["bits_per_second"])' <<<"$out") \
+        || fail "$name: no throughput in iperf3's output"
+    IPERF_MBPS=$(awk -v b="$bps" 'BEGIN { printf "%.3f", b / 1e6 }')
+    echo "$name: $IPERF_MBPS Mbit/s"
 }
 
 wait_for_line() {

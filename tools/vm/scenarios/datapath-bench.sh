@@ -87,16 +87,8 @@ sample idle_rss_kib "$rss" idle
 
 # iperf KIND NS_SERVER NS_CLIENT IF_SERVER IF_CLIENT ADDRESS_OF_SERVER: one 10 s TCP run, client to server.
 iperf() {
-    local out bps
-    start_bg "iperf-$1" "$2" iperf3 -s -1 -B "$6%$4" -p 5201
-    sleep 1
-    out=$(in_netns "$3" timeout "$(scaled $((IPERF_SECONDS + 30)))" iperf3 -c "$6%$5" -p 5201 -t "$IPERF_SECONDS" -J) \
-        || fail "$1: iperf3 failed: $(tail -n 5 <<<"$out")"
-    wait_bg "iperf-$1" 0 30
-    bps=$(python3 -c 'import json,sys; print("%.0f" % json.load(sys.stdin)["end"]["sum_received"]["bits_per_second"])' <<<"$out") \
-        || fail "$1: no throughput in iperf3's output"
-    sample "throughput_$1_mbps" "$(awk -v b="$bps" 'BEGIN { printf "%.3f", b / 1e6 }')" "$1"
-    echo "$1: $(tail -n 1 "$samples" | cut -f2) Mbit/s"
+    iperf_mbps "$1" "$2" "$3" "$4" "$5" "$6" "$IPERF_SECONDS"
+    sample "throughput_$1_mbps" "$IPERF_MBPS" "$1"
 }
 
 step "TCP throughput over the NDP (B to A, ${IPERF_SECONDS} s)"
@@ -137,24 +129,8 @@ fi
 
 step "TCP throughput over an open 802.11s mesh between the same radios on 5745 MHz (the NDP's 5 GHz channel)"
 mesh_freq=5745
-for i in 0 1; do
-    ns=$([ $i = 0 ] && echo dA || echo dB)
-    in_netns "$ns" iw phy "${PHYS[$i]}" interface add mesh$i type mp || fail "mesh interface on ${PHYS[$i]} refused"
-    in_netns "$ns" ip link set mesh$i up || fail "mesh$i up failed"
-    in_netns "$ns" iw dev mesh$i mesh join wawarebench freq $mesh_freq || fail "mesh join on $mesh_freq MHz refused"
-done
-for i in $(seq 1 "$(scaled 30)"); do
-    in_netns dA iw dev mesh0 station dump | grep -q 'mesh plink:.*ESTAB' && break
-    sleep 1
-done
-expect_match "mesh peering" 'ESTAB' "$(in_netns dA iw dev mesh0 station dump | grep 'mesh plink')"
-in_netns dA iw dev mesh0 info | sed 's/^/    A mesh: /'
-for i in $(seq 1 50); do
-    in_netns dA ip -6 addr show dev mesh0 scope link | grep -q tentative || in_netns dB ip -6 addr show dev mesh1 scope link | grep -q tentative || break
-    sleep 0.2
-done
-addrM=$(in_netns dA ip -6 addr show dev mesh0 scope link | sed -n 's/.*inet6 \(fe80[^/]*\).*/\1/p' | head -n 1)
-iperf mesh dA dB mesh0 mesh1 "$addrM"
+mesh_join $mesh_freq wawarebench
+iperf mesh dA dB mesh0 mesh1 "$MESH_ADDR_A"
 
 {
     printf 'binary\t%s\n' "$WAWARE"

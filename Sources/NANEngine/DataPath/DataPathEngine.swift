@@ -413,6 +413,7 @@ actor DataPathEngine {
                 establishingDone.removeAll()
             }
         }
+        await endDataPathsSuperseded(by: link)
         do {
             try await radio.addPeer(link, localSchedule: localSchedule)
             try await radio.addPeerDataStation(link, on: interface)
@@ -449,6 +450,20 @@ actor DataPathEngine {
             isInitiator: link.isInitiator)
         connectionReports.append(connection)
         report(link.id, .connected(connection), final: false)
+    }
+
+    /// A peer NDI address that an established data path of another NMI holds means that device started NAN
+    /// again with a new random NMI (its NDI address comes back the same) and never ended the old data path,
+    /// e.g. because it was killed. The kernel holds one station per NDI address, so the new station could not
+    /// go in: the old data path's peer is gone, and it ends as lost before the new one's stations are added.
+    private func endDataPathsSuperseded(by link: NDPLink) async {
+        let stale = established.values.filter { $0.peerNDI == link.peerNDI && $0.id.peer != link.id.peer }.map(\.id)
+        guard !stale.isEmpty, var table = negotiations else { return }
+        let reason = DataPathEndReason(.peerLost, detail: "its NDI address \(link.peerNDI) came back with NMI \(link.id.peer)")
+        let actions = stale.flatMap { table.drop($0, reason: reason) }
+        negotiations = table
+        trace?("dp \(stale.count) data path(s) with peer NDI \(link.peerNDI) superseded by \(link.id)")
+        await perform(actions)
     }
 
     /// Removes the stations `establish` added for a data path that is no longer in the table (those another

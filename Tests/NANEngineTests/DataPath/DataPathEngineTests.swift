@@ -51,6 +51,8 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
     /// Every peer schedule handed to the kernel, in order.
     let peerSchedules = Mutex<[NANPeerSchedule]>([])
     /// Keys installed per peer NDI, and the NDI stations authorized (only after their key, if secure).
+    /// The NMI each peer NDI station belongs to.
+    let ndiOwners = Mutex<[MACAddress: MACAddress]>([:])
     let security = Mutex<(keys: [MACAddress: DataPathPairwiseKey], authorized: Set<MACAddress>, authorizedBeforeKey: Bool)>(([:], [], false))
 
     init(nmi: MACAddress, ndi: MACAddress) {
@@ -95,6 +97,11 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         await addPeerGate?.pass()
     }
     func addPeerDataStation(_ link: NDPLink, on interface: DataInterface) async throws {
+        // As the kernel: one station per NDI address, whichever NMI it belongs to.
+        try ndiOwners.withLock {
+            if let owner = $0[link.peerNDI], owner != link.id.peer { throw DataPathError(description: "add the peer's NDI station: EEXIST") }
+            $0[link.peerNDI] = link.id.peer
+        }
         state.withLock { _ = $0.stations.insert(link.peerNDI) }
         // As the real radio: a secure data path's key goes in before the station is authorized.
         if let key = link.pairwiseKey { try await installPairwiseKey(key, for: link.peerNDI, of: link.id.peer, on: interface) }
@@ -112,6 +119,7 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         security.withLock { _ = $0.authorized.insert(peerNDI) }
     }
     func removePeerDataStation(_ peerNDI: MACAddress, of peerNMI: MACAddress, on interface: DataInterface) async {
+        ndiOwners.withLock { $0[peerNDI] = nil }
         state.withLock { _ = $0.stations.remove(peerNDI) }
         security.withLock { $0.keys[peerNDI] = nil; _ = $0.authorized.remove(peerNDI) }
     }
@@ -182,6 +190,46 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         #expect(radioA.state.withLock { $0.stations.isEmpty })
         await a.shutDown()
         #expect(!radioA.leftovers)
+    }
+
+    /// connection-tls in the VM: B was killed holding a data path to A, and a new B (a new random NMI, the
+    /// same NDI address) asked again at once. A's kernel still held the old NDI station, so A ended the new
+    /// data path with reason 2 (kernel failure) until it noticed the loss.
+    @Test func aPeerBackWithANewNMIAndItsOldNDIAddressReplacesItsDeadDataPath() async throws {
+        let (a, b, radioA, radioB) = pair()
+        await a.setKeepalive(interval: .seconds(3600), misses: 5)
+        let accepted = try await a.accept(publishID: InstanceID(1))
+        var aIterator = accepted.makeAsyncIterator()
+        let (_, oldEvents) = try await b.request(to: nmiA, publishID: InstanceID(1))
+        var oldIterator = oldEvents.makeAsyncIterator()
+        guard case .connected = await oldIterator.next() else { Issue.record("B not connected"); return }
+        guard case .requested(let oldID, _) = await aIterator.next(), case .connected = await aIterator.next() else {
+            Issue.record("A not connected"); return
+        }
+        // B is killed (no termination reaches A) and comes back with a new NMI; its NDI address is the same.
+        let nmiB2 = MACAddress(0x42, 0, 0, 0, 2, 0)
+        let radioB2 = FakeDataPathRadio(nmi: nmiB2, ndi: radioB.ndi)
+        let b2 = DataPathEngine(radio: radioB2)
+        await b2.setKeepalive(interval: .seconds(3600), misses: 5)
+        radioB.deliver = nil
+        radioA.deliver = { bytes in Task { await b2.handle(.frameReceived(bytes: bytes)) } }
+        radioB2.deliver = { bytes in Task { await a.handle(.frameReceived(bytes: bytes)) } }
+        _ = try await b2.request(to: nmiA, publishID: InstanceID(1))
+        // A's events until the new B's data path is up at A or has ended there.
+        var seen: [DataPathEvent] = []
+        while let event = await aIterator.next() {
+            seen.append(event)
+            if case .connected(let connection) = event, connection.id.peer == nmiB2 { break }
+            if case .terminated(let id, _) = event, id.peer == nmiB2 { break }
+        }
+        #expect(seen.contains { if case .terminated(oldID, let reason) = $0 { reason.kind == .peerLost } else { false } })
+        #expect(seen.contains { if case .connected(let connection) = $0 { connection.id.peer == nmiB2 } else { false } })
+        #expect(await a.connections.map(\.id.peer) == [nmiB2])
+        #expect(radioA.state.withLock { $0.stations } == [nmiB2, radioB.ndi])
+        #expect(radioA.ndiOwners.withLock { $0 } == [radioB.ndi: nmiB2])
+        await a.shutDown()
+        await b2.shutDown()
+        #expect(!radioA.leftovers && !radioB2.leftovers)
     }
 
     @Test func anIdleTimeoutEndsOnlyTheDataPathItWasGivenTo() async throws {

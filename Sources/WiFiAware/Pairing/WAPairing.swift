@@ -31,11 +31,24 @@ public enum WAPairing {
     public static let defaultServiceName = "_waware-pair._udp"
 
     /// Which side this device takes.
+    ///
+    /// The first two roles take the PIN up front (scripts, or a PIN printed before anyone asks). The last
+    /// two follow the flow of a pairing sheet such as DeviceDiscoveryUI's: the accepting side makes a PIN
+    /// only when a device asks and hands it to the caller to show; the initiating side pairs with the
+    /// endpoint the user picked and asks the caller for the PIN once that device shows it.
     public enum Role: Sendable {
         /// Publish and accept pairing with `pin` (show it to the user); opportunistic when nil.
         case accept(pin: String?)
         /// Subscribe and pair with the first publisher found, with `pin` (typed by the user); opportunistic when nil.
         case initiate(pin: String?)
+        /// Publish; when a device asks to pair, make a fresh six-digit PIN, pass it to `display` (with the
+        /// asking device's address) to show to the user, then accept that device with it. One device at a
+        /// time: a second request replaces the first one's PIN.
+        case acceptShowingPIN(display: @Sendable (_ pin: String, _ peer: MACAddress) async -> Void)
+        /// Subscribe and pair with the publisher at `peer` (nil: the first found); once it has agreed to a
+        /// PIN pairing (it shows its PIN now), ask `entry` for the PIN the user typed. `entry` throwing
+        /// (the user cancelled) ends the pairing with that error.
+        case initiateAskingPIN(peer: MACAddress?, entry: @Sendable (_ peer: MACAddress) async throws -> String)
     }
 
     /// Six random decimal digits, for the accepting side to show.
@@ -109,11 +122,17 @@ public enum WAPairing {
                     return try await withDeadline(timeout, what: "no peer paired") {
                         switch role {
                         case .accept(let pin):
-                            return try await accept(pin: pin, suite: suite, serviceID: serviceID, engine: engine, pairing: pairing, link: link,
-                                                    progress: progress)
+                            return try await accept(pin: pin.map { .fixed($0) } ?? .none, suite: suite, serviceID: serviceID, engine: engine,
+                                                    pairing: pairing, link: link, progress: progress)
+                        case .acceptShowingPIN(let display):
+                            return try await accept(pin: .perRequest(display), suite: suite, serviceID: serviceID, engine: engine,
+                                                    pairing: pairing, link: link, progress: progress)
                         case .initiate(let pin):
-                            return try await initiate(pin: pin, suite: suite, serviceID: serviceID, engine: engine, pairing: pairing, link: link,
-                                                      progress: progress)
+                            return try await initiate(peer: nil, pin: pin.map { .fixed($0) } ?? .none, suite: suite, serviceID: serviceID,
+                                                      engine: engine, pairing: pairing, link: link, progress: progress)
+                        case .initiateAskingPIN(let peer, let entry):
+                            return try await initiate(peer: peer, pin: .asked(entry), suite: suite, serviceID: serviceID,
+                                                      engine: engine, pairing: pairing, link: link, progress: progress)
                         }
                     }
                 }
@@ -152,11 +171,36 @@ public enum WAPairing {
                                 pairing: pairing)
     }
 
-    private static func accept(pin: String?, suite: NDPCipherSuite, serviceID: ServiceID, engine: NANEngine, pairing: PairingEngine, link: RuntimePairingLink,
-                               progress: @escaping @Sendable (String) -> Void) async throws -> (keys: PairedDeviceKeys, verified: Bool) {
-        await pairing.setPolicy(password: pin.map { Array($0.utf8) }, allowsOpportunistic: pin == nil, suites: [suite])
-        let method: BootstrappingMethods = pin == nil ? .opportunistic : .pinDisplay
-        await pairing.setBootstrapping(supported: method, autoAccept: pin == nil ? .opportunistic : [])
+    /// Where the accepting side's PIN comes from.
+    private enum ShownPIN {
+        /// Opportunistic pairing: no PIN.
+        case none
+        /// One PIN, shown before anyone asked.
+        case fixed(String)
+        /// A fresh PIN for each device that asks, handed to the caller to show.
+        case perRequest(@Sendable (_ pin: String, _ peer: MACAddress) async -> Void)
+    }
+
+    /// Where the initiating side's PIN comes from.
+    private enum TypedPIN {
+        /// Opportunistic pairing (or verification of a paired device): no PIN.
+        case none
+        /// The PIN given up front.
+        case fixed(String)
+        /// Asked of the caller once the peer agreed to a PIN pairing.
+        case asked(@Sendable (_ peer: MACAddress) async throws -> String)
+    }
+
+    private static func accept(pin: ShownPIN, suite: NDPCipherSuite, serviceID: ServiceID, engine: NANEngine, pairing: PairingEngine,
+                               link: RuntimePairingLink, progress: @escaping @Sendable (String) -> Void) async throws -> (keys: PairedDeviceKeys, verified: Bool) {
+        let usesPIN: Bool
+        switch pin {
+        case .none: usesPIN = false; await pairing.setPolicy(password: nil, allowsOpportunistic: true, suites: [suite])
+        case .fixed(let shown): usesPIN = true; await pairing.setPolicy(password: Array(shown.utf8), allowsOpportunistic: false, suites: [suite])
+        case .perRequest: usesPIN = true; await pairing.setPolicy(password: nil, allowsOpportunistic: false, suites: [suite])
+        }
+        let method: BootstrappingMethods = usesPIN ? .pinDisplay : .opportunistic
+        await pairing.setBootstrapping(supported: method, autoAccept: usesPIN ? [] : .opportunistic)
         var configuration = PublishConfiguration(serviceID: serviceID)
         configuration.bootstrappingMethods = method
         let session: DiscoverySession = try await engine.publish(configuration)
@@ -176,8 +220,15 @@ public enum WAPairing {
             case .verified(let device): await session.stop(); return (device, true)
             case .failed(let peer, let error): throw translate(error, peer: peer)
             case .bootstrappingRequested(let peer, _):
-                // The PIN is on screen already: confirm, so the peer's comeback is accepted.
-                progress("\(peer) asks to pair: type the PIN shown here on it")
+                if case .perRequest(let display) = pin {
+                    // A fresh PIN for this device: on screen first, then its comeback is accepted.
+                    let fresh = try randomPIN()
+                    await pairing.setPolicy(password: Array(fresh.utf8), allowsOpportunistic: false, suites: [suite])
+                    await display(fresh, peer)
+                } else {
+                    // The PIN is on screen already: confirm, so the peer's comeback is accepted.
+                    progress("\(peer) asks to pair: type the PIN shown here on it")
+                }
                 await pairing.authorizeBootstrapping(peer)
             case .bootstrapped(let peer, _):
                 progress("bootstrapped with \(peer); pairing")
@@ -186,7 +237,8 @@ public enum WAPairing {
         throw CancellationError()
     }
 
-    private static func initiate(pin: String?, suite: NDPCipherSuite, serviceID: ServiceID, engine: NANEngine, pairing: PairingEngine, link: RuntimePairingLink,
+    private static func initiate(peer wanted: MACAddress?, pin: TypedPIN, suite: NDPCipherSuite, serviceID: ServiceID, engine: NANEngine,
+                                 pairing: PairingEngine, link: RuntimePairingLink,
                                  progress: @escaping @Sendable (String) -> Void) async throws -> (keys: PairedDeviceKeys, verified: Bool) {
         let session: DiscoverySession = try await engine.subscribe(SubscribeConfiguration(serviceID: serviceID))
         let (discovered, sink) = AsyncStream<DiscoveryResult>.makeStream(bufferingPolicy: .bufferingOldest(1))
@@ -194,6 +246,7 @@ public enum WAPairing {
             for await event in session {
                 switch event {
                 case .discovered(let result):
+                    guard wanted == nil || result.peer == wanted else { continue }
                     link.route(result.peer, local: session.instanceID, peerInstanceID: result.peerInstanceID)
                     sink.yield(result)
                 case .messageReceived(let message):
@@ -206,25 +259,31 @@ public enum WAPairing {
             sink.finish()
         }
         defer { forward.cancel() }
-        progress("looking for a device offering pairing")
+        progress(wanted.map { "looking for \($0) offering pairing" } ?? "looking for a device offering pairing")
         for await result in discovered {
             do {
-                if pin == nil, let nira = result.identityResolution, let device = await pairing.resolve(nira, from: result.peer) {
+                if case .none = pin, let nira = result.identityResolution, let device = await pairing.resolve(nira, from: result.peer) {
                     progress("\(result.peer) is a paired device; verifying it with the stored key")
                     let verified = try await pairing.verify(device.id, at: result.peer, publishID: result.peerInstanceID)
                     await session.stop()
                     return (verified, true)
                 }
-                let local: BootstrappingMethods = pin == nil ? .opportunistic : .pinKeypad
+                let local: BootstrappingMethods
+                if case .none = pin { local = .opportunistic } else { local = .pinKeypad }
                 let advertised = result.bootstrappingMethods ?? local.complement
                 progress("bootstrapping with \(result.peer)")
                 _ = try await pairing.bootstrap(with: result.peer, localMethods: local, peerMethods: advertised)
+                let method: PairingMethod
+                switch pin {
+                case .none: method = .opportunistic
+                case .fixed(let typed): method = .password(Array(typed.utf8))
+                case .asked(let entry): method = .password(Array(try await entry(result.peer).utf8))
+                }
                 progress("pairing with \(result.peer)")
-                let device = try await pairing.pair(with: result.peer, publishID: result.peerInstanceID,
-                                                     method: pin.map { .password(Array($0.utf8)) } ?? .opportunistic, suite: suite)
+                let device = try await pairing.pair(with: result.peer, publishID: result.peerInstanceID, method: method, suite: suite)
                 await session.stop()
                 return (device, false)
-            } catch {
+            } catch let error as PairingError {
                 throw translate(error, peer: result.peer)
             }
         }

@@ -1,4 +1,5 @@
 import NANSystem
+import NANWire
 import WiFiAware
 
 /// `waware pair`: NAN pairing (PASN with SAE over a PIN, or opportunistic) with another waware device.
@@ -17,6 +18,9 @@ struct PairCommand: Command {
                 + "opportunistic). A device already paired is verified instead: 'waware pair --find' recognises "
                 + "the publisher by its NIRA and proves the stored pairing key without a PIN; both sides print "
                 + "'verified NAME'. "
+                + "Interactive use: 'waware pair --pin-on-request' makes a PIN only when a device asks, and shows it "
+                + "with that device's address; 'waware pair --ask-pin' finds the publisher (or the one given by "
+                + "--peer), bootstraps, then asks for the PIN it shows on standard input (one line). "
                 + "--cipher-suite 256 pairs with NCS-PK-PASN-256 (PASN and SAE on P-384, SHA-384, GCMP-256 data "
                 + "paths) instead of NCS-PK-PASN-128 (P-256, CCMP-128); both sides must give the same, and the "
                 + "suite is stored with the device: its verifications and paired data paths use it. "
@@ -27,12 +31,15 @@ struct PairCommand: Command {
             Example("waware pair", "Show a PIN and accept one device."),
             Example("waware pair --pin 123456 --name Laptop", "Pair with the device showing 123456, store it as 'Laptop'."),
             Example("waware pair --cipher-suite 256", "Show a PIN and accept one device pairing with NCS-PK-PASN-256."),
+            Example("waware pair --pin-on-request", "Show a fresh PIN when a device asks to pair, then accept it."),
+            Example("waware pair --ask-pin --peer 02:11:22:33:44:55", "Pair with that device; type the PIN it shows when asked."),
         ]
     )
 
     static let arguments: [ArgumentSpec] = [
         Self.adapterOption.spec, Self.pinOption.spec, Self.opportunisticFlag.spec, Self.findFlag.spec, Self.nameOption.spec,
-        Self.timeoutOption.spec, Self.cipherOption.spec, DiscoveryArguments.fixedAddressFlag.spec, DevicesCommand.storeOption.spec, .json,
+        Self.timeoutOption.spec, Self.cipherOption.spec,
+        Self.askPINFlag.spec, Self.pinOnRequestFlag.spec, Self.peerOption.spec, DiscoveryArguments.fixedAddressFlag.spec, DevicesCommand.storeOption.spec, .json,
     ]
 
     var adapter: String?
@@ -47,6 +54,12 @@ struct PairCommand: Command {
     var fixedAddress: Bool
     /// `--cipher-suite`: NCS-PK-PASN-128 (default) or NCS-PK-PASN-256.
     var cipherSuite: WACipherSuite
+    /// `--ask-pin`: initiate, asking for the PIN on standard input once the peer shows it.
+    var askPIN: Bool
+    /// `--pin-on-request`: accept, making and showing a PIN only when a device asks.
+    var pinOnRequest: Bool
+    /// `--peer`: initiate only with the publisher at this NAN address.
+    var peer: MACAddress?
 
     init(from values: ParsedValues) throws {
         adapter = values.option(Self.adapterOption)
@@ -55,8 +68,15 @@ struct PairCommand: Command {
             throw ValidationError("the PIN is 1 to 64 printable ASCII characters, such as 123456")
         }
         opportunistic = values.flag(Self.opportunisticFlag)
-        if opportunistic, pin != nil { throw ValidationError("--pin and --opportunistic exclude each other") }
-        find = values.flag(Self.findFlag) || pin != nil
+        askPIN = values.flag(Self.askPINFlag)
+        pinOnRequest = values.flag(Self.pinOnRequestFlag)
+        peer = try values.option(Self.peerOption, expected: "a NAN address such as 02:11:22:33:44:55") { MACAddress($0) }
+        let modes = [pin != nil ? "--pin" : nil, opportunistic ? "--opportunistic" : nil, askPIN ? "--ask-pin" : nil,
+                     pinOnRequest ? "--pin-on-request" : nil].compactMap { $0 }
+        if modes.count > 1 { throw ValidationError("\(modes.joined(separator: " and ")) exclude each other") }
+        find = values.flag(Self.findFlag) || pin != nil || askPIN || peer != nil
+        if peer != nil, pin == nil, !askPIN { throw ValidationError("--peer needs --pin or --ask-pin") }
+        if find, pinOnRequest { throw ValidationError("--pin-on-request is for the accepting side; it excludes --find and --peer") }
         name = values.option(Self.nameOption)
         if let name { try DevicesCommand.checkName(name) }
         timeout = try values.option(Self.timeoutOption, expected: "a number of seconds from 1 to 3600, such as 60") { text in
@@ -80,8 +100,23 @@ struct PairCommand: Command {
 
     func run(_ output: Output) async throws {
         let role: WAPairing.Role
-        if find {
+        let json = self.json
+        if askPIN {
+            role = .initiateAskingPIN(peer: peer) { found in
+                Output.emit("type the PIN \(found) shows: ", to: .standardError)
+                let typed = String((await StandardInput.nextLine() ?? "").filter { !$0.isWhitespace })
+                guard !typed.isEmpty else { throw WAError(.invalidArgument, message: "no PIN was typed for \(found)") }
+                return typed
+            }
+        } else if let peer, let pin {
+            role = .initiateAskingPIN(peer: peer) { _ in pin }
+        } else if find {
             role = .initiate(pin: pin)
+        } else if pinOnRequest {
+            role = .acceptShowingPIN { shown, asking in
+                if json { Output.emit("{\"pin\":\"\(shown)\",\"peer\":\"\(asking)\"}\n", to: .standardOutput) }
+                else { Output.emit("PIN \(shown) for \(asking): type it on that device\n", to: .standardOutput) }
+            }
         } else if opportunistic {
             role = .accept(pin: nil)
         } else {
@@ -89,7 +124,6 @@ struct PairCommand: Command {
             if !json { output.write("PIN \(shown): on the other device run 'waware pair --pin \(shown)'") }
             role = .accept(pin: shown)
         }
-        let json = self.json
         let outcome = try await SignalCancellation.run {
             try await WAPairing.run(adapter: adapter, role: role, deviceName: name, store: store,
                                     timeout: .milliseconds(Int64(timeout * 1000)), keepsAdapterAddress: fixedAddress,
@@ -110,6 +144,9 @@ extension PairCommand {
     static let nameOption = OptionKey("name", value: "name", help: "Store the peer under this name (default 'NAN <address>').")
     static let findFlag = FlagKey("find", help: "Find a device offering pairing and pair with it (implied by --pin).")
     static let timeoutOption = OptionKey("timeout", value: "seconds", help: "How long to wait for the peer (default 60).")
+    static let askPINFlag = FlagKey("ask-pin", help: "Pair as the initiating side and ask for the PIN the other device shows (standard input).")
+    static let pinOnRequestFlag = FlagKey("pin-on-request", help: "Accept, showing a fresh PIN only when a device asks to pair.")
+    static let peerOption = OptionKey("peer", value: "address", help: "Pair only with the publisher at this NAN address (implies --find).")
     static let cipherOption = OptionKey("cipher-suite", value: "128|256",
                                         help: "NCS-PK-PASN-128 (P-256, CCMP-128; default) or NCS-PK-PASN-256 (P-384, GCMP-256); both sides the same.")
 }

@@ -70,7 +70,7 @@ need_vng() {
 # docs/testing.md lists every program and its package.
 need_vm_packages() {
     need_packages qemu-system-x86 busybox-static cpio kmod xz-utils zstd binutils file iw iproute2 python3 \
-        wireless-regdb coreutils mawk procps tar util-linux sed grep findutils libc-bin
+        wireless-regdb coreutils mawk procps tar util-linux sed grep findutils libc-bin iperf3
     need_vng
 }
 

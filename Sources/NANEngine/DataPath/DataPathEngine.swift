@@ -240,6 +240,7 @@ actor DataPathEngine {
             let due = waiting
             waiting.removeAll()
             for item in due { await transmit(item) }
+            await resendUnanswered()
             await expire()
             await supervise()
         case .frameReceived(let bytes):
@@ -270,6 +271,15 @@ actor DataPathEngine {
                 waiting.append(item)
             }
         }
+    }
+
+    /// Sends again a request (or secure confirm) that has had no answer for a few DWs.
+    private func resendUnanswered() async {
+        guard var table = negotiations else { return }
+        let actions = table.discoveryWindow()
+        negotiations = table
+        if !actions.isEmpty { trace?("dp \(actions.count) unanswered setup frame(s) sent again") }
+        await perform(actions)
     }
 
     private func expire() async {

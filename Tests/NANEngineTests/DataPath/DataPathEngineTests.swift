@@ -559,3 +559,34 @@ extension DataPathEngineTests {
         #expect(!radioA.leftovers && !radioB.leftovers)
     }
 }
+
+// MARK: Resending an unanswered request
+
+extension DataPathEngineTests {
+    @Test func aRequestLostOnTheWayIsSentAgainAfterFourDWsAndTheDataPathComesUp() async throws {
+        let (a, b, radioA, radioB) = pair()
+        await a.setKeepalive(interval: .seconds(3600), misses: 5)
+        await b.setKeepalive(interval: .seconds(3600), misses: 5)
+        // The first frame from B (its request) is acknowledged by A's radio but never reaches A's engine.
+        let dropped = Mutex(0)
+        radioB.deliver = { bytes in
+            guard dropped.withLock({ $0 += 1; return $0 > 1 }) else { return }
+            Task { await a.handle(.frameReceived(bytes: bytes)) }
+        }
+        let accepted = try await a.accept(publishID: InstanceID(1))
+        let (_, events) = try await b.request(to: nmiA, publishID: InstanceID(1))
+        for _ in 0..<3 { await b.handle(.discoveryWindow(frequency: 2437)) }
+        #expect(radioB.sent.withLock { $0.filter { $0.subtype == 5 }.count } == 1)
+        await b.handle(.discoveryWindow(frequency: 2437))
+        #expect(radioB.sent.withLock { $0.filter { $0.subtype == 5 }.count } == 2)
+        var bIterator = events.makeAsyncIterator()
+        guard case .connected = await bIterator.next() else { Issue.record("B not connected"); return }
+        var aIterator = accepted.makeAsyncIterator()
+        guard case .requested = await aIterator.next(), case .connected = await aIterator.next() else {
+            Issue.record("A not connected"); return
+        }
+        await a.shutDown()
+        await b.shutDown()
+        #expect(!radioA.leftovers && !radioB.leftovers)
+    }
+}

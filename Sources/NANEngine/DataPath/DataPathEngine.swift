@@ -392,8 +392,8 @@ actor DataPathEngine {
     /// when the two share no slot (`schedule-changed`, the peer told) or the kernel refuses it.
     /// Returns whether the peer's data paths go on.
     @discardableResult
-    private func reinstallPeerSchedule(_ peer: MACAddress, reason detail: String) async -> Bool {
-        guard let local = negotiations?.local.schedule,
+    private func reinstallPeerSchedule(_ peer: MACAddress, against schedule: DataPathSchedule? = nil, reason detail: String) async -> Bool {
+        guard let local = schedule ?? negotiations?.local.schedule,
               let link = established.values.first(where: { $0.id.peer == peer }) else { return false }
         let ids = established.values.filter { $0.id.peer == peer }.map(\.id)
         if link.peerAvailability.commonSlots(with: local).isEmpty {
@@ -437,20 +437,24 @@ actor DataPathEngine {
                                                                  detail: "channel evacuation (\(listed) MHz) left no channel"))
             return negotiations?.local.schedule
         }
+        // Peer schedules first, cut to the channels of the new schedule (valid against the old one too): the
+        // kernel may refuse a local schedule without a channel that an installed peer schedule still names.
+        var continuing: [MACAddress] = []
+        for peer in Set(established.values.map(\.id.peer)) {
+            if await reinstallPeerSchedule(peer, against: next, reason: "channel evacuation (\(listed) MHz) left no slot in common") {
+                continuing.append(peer)
+            }
+        }
         do {
             try await radio.setLocalSchedule(next)
         } catch {
             trace?("dp local schedule without \(listed) MHz refused: \(error)")
-            await terminate(everyone, reason: DataPathEndReason(.kernelFailure, code: .ndlUnacceptable, detail: "\(error)"))
+            await terminate(negotiations.map { Array($0.phases.keys) } ?? [], reason: DataPathEndReason(.kernelFailure, code: .ndlUnacceptable, detail: "\(error)"))
             return negotiations?.local.schedule
         }
         negotiations?.local.schedule = next
         trace?("dp local schedule \(next.channels) committed \(next.committedSlotCount) slots (evacuated \(listed) MHz)")
-        for peer in Set(established.values.map(\.id.peer)) {
-            if await reinstallPeerSchedule(peer, reason: "channel evacuation (\(listed) MHz) left no slot in common") {
-                await announceSchedule(next, to: peer, keepalive: false)
-            }
-        }
+        for peer in continuing { await announceSchedule(next, to: peer, keepalive: false) }
         return next
     }
 

@@ -46,6 +46,11 @@ func fuzz(_ bytes: [UInt8]) {
         }
         if let message = try? ScheduleMessage(naf) {
             check((try? ScheduleMessage(NANActionFrame(actionBody: message.frame().encoded()))) == message, "schedule message")
+            // A peer's schedule update as the data path reads it: total, and the slots it yields in range.
+            if let update = try? ScheduleUpdate(message) {
+                check(!update.availability.maps.isEmpty, "schedule update without a map")
+                check(update.availability.commonSlots(with: .preferred(fiveGHz: .channel149)).allSatisfy { (0..<32).contains($0) }, "schedule update slots")
+            }
         }
         check((try? NANActionFrame(actionBody: naf.encoded())) == naf, "NAF")
     case .frame:

@@ -240,10 +240,14 @@ actor DataPathEngine {
             let due = waiting
             waiting.removeAll()
             for item in due { await transmit(item) }
+            await resendUnanswered()
             await expire()
             await supervise()
         case .frameReceived(let bytes):
             await received(bytes)
+        case .channelsEvacuated(let frequencies):
+            trace?("dp kernel evacuated \(frequencies.sorted()) MHz")
+            await evacuate(frequencies: frequencies)
         case .transmitStatus(let cookie, let acknowledged):
             guard let item = inFlight.removeValue(forKey: cookie) else { return }
             trace?("dp tx status cookie \(cookie) acked \(acknowledged) attempt \(item.attempts) \(item.ndp)")
@@ -269,6 +273,15 @@ actor DataPathEngine {
         }
     }
 
+    /// Sends again a request (or secure confirm) that has had no answer for a few DWs.
+    private func resendUnanswered() async {
+        guard var table = negotiations else { return }
+        let actions = table.discoveryWindow()
+        negotiations = table
+        if !actions.isEmpty { trace?("dp \(actions.count) unanswered setup frame(s) sent again") }
+        await perform(actions)
+    }
+
     private func expire() async {
         guard var table = negotiations else { return }
         let actions = table.tick(now: clock.now)
@@ -281,6 +294,10 @@ actor DataPathEngine {
               let frame = try? NANManagementFrame(bytes: bytes), case .action(let naf) = frame.body,
               frame.header.destination == radio.localAddress else { return }
         if liveness[frame.header.source] != nil { liveness[frame.header.source]?.misses = 0 }
+        if naf.subtype == .scheduleUpdateNotification {
+            await receivedScheduleUpdate(naf, from: frame.header.source)
+            return
+        }
         guard let message = try? DataPathMessage(naf) else { return }
         let body = Array(bytes.dropFirst(ManagementHeader.length))
         let actions = table.receive(message, body: body, from: frame.header.source, now: clock.now)
@@ -297,13 +314,7 @@ actor DataPathEngine {
         for (peer, state) in liveness where now - state.lastProbe >= keepaliveInterval {
             liveness[peer]?.lastProbe = now
             guard let local = negotiations?.local else { continue }
-            let message = ScheduleMessage(subtype: .scheduleUpdateNotification, ndl: nil,
-                                          availability: [local.schedule.availabilityAttribute])
-            sequence &+= 1
-            let header = ManagementHeader(destination: peer, source: radio.localAddress, bssid: cluster, sequenceControl: sequence << 4)
-            guard let bytes = try? NANManagementFrame(header: header, body: .action(message.frame())).encoded(),
-                  let any = established.values.first(where: { $0.id.peer == peer }) else { continue }
-            await transmit(Outgoing(bytes: bytes, ndp: any.id, attempts: 0, last: true, keepalive: peer))
+            await announceSchedule(local.schedule, to: peer, keepalive: true)
         }
         guard let interface else { return }
         for link in established.values {
@@ -330,6 +341,121 @@ actor DataPathEngine {
         let actions = ids.flatMap { table.drop($0, reason: DataPathEndReason(.peerLost)) }
         negotiations = table
         await perform(actions)
+    }
+
+    // MARK: Schedule updates and channel evacuation
+
+    /// Schedule Update Notifications refused: from a peer with no data path up, undecodable, without a
+    /// readable availability, or older than the peer's schedule we hold (out of order). Diagnostics.
+    private(set) var ignoredScheduleUpdates = 0
+
+    /// Sends `schedule` in a Schedule Update Notification to `peer` (a peer with data paths up). As a
+    /// keepalive its acknowledgement counts as the peer's sign of life.
+    private func announceSchedule(_ schedule: DataPathSchedule, to peer: MACAddress, keepalive: Bool) async {
+        guard let any = established.values.first(where: { $0.id.peer == peer }) else { return }
+        sequence &+= 1
+        let header = ManagementHeader(destination: peer, source: radio.localAddress, bssid: cluster, sequenceControl: sequence << 4)
+        let message = ScheduleUpdate.notification(announcing: schedule)
+        guard let bytes = try? NANManagementFrame(header: header, body: .action(message.frame())).encoded() else { return }
+        await transmit(Outgoing(bytes: bytes, ndp: any.id, attempts: 0, last: true, keepalive: keepalive ? peer : nil))
+    }
+
+    /// A peer with data paths up announced its schedule. The same schedule (its keepalives) changes nothing;
+    /// a newer one is installed for its NMI station (`NAN_SET_PEER_SCHED`, cut to our channels), unless it
+    /// shares no slot with ours: then the peer's data paths end (`schedule-changed`, NDL unacceptable).
+    private func receivedScheduleUpdate(_ naf: NANActionFrame, from peer: MACAddress) async {
+        let links = established.values.filter { $0.id.peer == peer }
+        guard let current = links.first?.peerAvailability else {
+            ignoredScheduleUpdates += 1
+            return
+        }
+        let update: ScheduleUpdate
+        do {
+            update = try ScheduleUpdate(naf)
+        } catch {
+            ignoredScheduleUpdates += 1
+            trace?("dp schedule update from \(peer) ignored: \(error)")
+            return
+        }
+        guard update.availability != current else { return }
+        guard ScheduleUpdate.sequence(update.sequenceID, isNewerThan: current.sequenceID) else {
+            ignoredScheduleUpdates += 1
+            trace?("dp schedule update from \(peer) ignored: sequence \(update.sequenceID) is not after \(current.sequenceID)")
+            return
+        }
+        trace?("dp schedule update from \(peer): sequence \(current.sequenceID) -> \(update.sequenceID)")
+        for link in links { established[link.id]?.peerAvailability = update.availability }
+        await reinstallPeerSchedule(peer, reason: "its schedule update shares no slot with ours")
+    }
+
+    /// Installs the schedule we hold for `peer` again against our schedule in use; ends the peer's data paths
+    /// when the two share no slot (`schedule-changed`, the peer told) or the kernel refuses it.
+    /// Returns whether the peer's data paths go on.
+    @discardableResult
+    private func reinstallPeerSchedule(_ peer: MACAddress, against schedule: DataPathSchedule? = nil, reason detail: String) async -> Bool {
+        guard let local = schedule ?? negotiations?.local.schedule,
+              let link = established.values.first(where: { $0.id.peer == peer }) else { return false }
+        let ids = established.values.filter { $0.id.peer == peer }.map(\.id)
+        if link.peerAvailability.commonSlots(with: local).isEmpty {
+            trace?("dp \(peer): \(detail), ending its \(ids.count) data path(s)")
+            await terminate(ids, reason: DataPathEndReason(.scheduleChanged, code: .ndlUnacceptable, detail: detail))
+            return false
+        }
+        do {
+            try await radio.updatePeerSchedule(link, localSchedule: local)
+            trace?("dp peer schedule of \(peer) installed again (sequence \(link.peerAvailability.sequenceID))")
+            return true
+        } catch {
+            await terminate(ids, reason: DataPathEndReason(.kernelFailure, code: .ndlUnacceptable, detail: "\(error)"))
+            return false
+        }
+    }
+
+    private func terminate(_ ids: [NDPIdentifier], reason: DataPathEndReason) async {
+        guard var table = negotiations else { return }
+        let actions = ids.flatMap { table.terminate($0, reason: reason) }
+        negotiations = table
+        await perform(actions)
+    }
+
+    /// The radio must leave the channels on `frequencies` (the kernel's `NAN_CHANNEL_EVAC`, or
+    /// ``NANEngine/evacuate(frequencies:)``): our schedule is installed again without them (their slots on a
+    /// channel we keep), every peer's schedule is installed again against it, and each peer with data paths
+    /// up is sent a Schedule Update Notification. Data paths left without a common slot end with
+    /// `schedule-changed` (the peer told); with no channel left, or the new schedule refused, all end.
+    /// Returns our schedule in use afterwards (nil: none, nothing was set up yet).
+    @discardableResult
+    func evacuate(frequencies: Set<Int>) async -> DataPathSchedule? {
+        guard let table = negotiations else { return nil }
+        let previous = table.local.schedule
+        guard previous.channels.contains(where: { frequencies.contains($0.frequency) }) else { return previous }
+        let everyone = Array(table.phases.keys)
+        let listed = frequencies.sorted().map(String.init).joined(separator: ", ")
+        guard let next = previous.evacuating(frequencies, fallback: table.local.usableChannels) else {
+            trace?("dp evacuation of \(listed) MHz leaves no channel: ending every data path")
+            await terminate(everyone, reason: DataPathEndReason(.scheduleChanged, code: .ndlUnacceptable,
+                                                                 detail: "channel evacuation (\(listed) MHz) left no channel"))
+            return negotiations?.local.schedule
+        }
+        // Peer schedules first, cut to the channels of the new schedule (valid against the old one too): the
+        // kernel may refuse a local schedule without a channel that an installed peer schedule still names.
+        var continuing: [MACAddress] = []
+        for peer in Set(established.values.map(\.id.peer)) {
+            if await reinstallPeerSchedule(peer, against: next, reason: "channel evacuation (\(listed) MHz) left no slot in common") {
+                continuing.append(peer)
+            }
+        }
+        do {
+            try await radio.setLocalSchedule(next)
+        } catch {
+            trace?("dp local schedule without \(listed) MHz refused: \(error)")
+            await terminate(negotiations.map { Array($0.phases.keys) } ?? [], reason: DataPathEndReason(.kernelFailure, code: .ndlUnacceptable, detail: "\(error)"))
+            return negotiations?.local.schedule
+        }
+        negotiations?.local.schedule = next
+        trace?("dp local schedule \(next.channels) committed \(next.committedSlotCount) slots (evacuated \(listed) MHz)")
+        for peer in continuing { await announceSchedule(next, to: peer, keepalive: false) }
+        return next
     }
 
     // MARK: Actions

@@ -100,7 +100,15 @@ public struct DataPathNegotiations: Sendable {
         var isSecure: Bool
         /// Responder: our response was a counter-proposal, so the confirm must accept it (NDL confirm).
         var countered = false
+        /// Initiator: DWs since the request (or secure confirm) last went out unanswered, and how often it was sent again.
+        var windowsWaited = 0
+        var resends = 0
     }
+
+    /// An initiator's request (or secure confirm) with no answer after this many DWs is sent again…
+    public var resendAfterWindows = 4
+    /// …at most this many times; then the setup waits for its deadline (``setupTimeout``).
+    public var maximumResends = 6
 
     /// At most this many data paths (pending or up) at once.
     public var maximumEntries = 16
@@ -187,6 +195,26 @@ public struct DataPathNegotiations: Sendable {
     public mutating func drop(_ id: NDPIdentifier, reason: DataPathEndReason) -> [DataPathAction] {
         guard let entry = entries.removeValue(forKey: id) else { return [] }
         return [.ended(id, reason, wasEstablished: entry.phase == .established)]
+    }
+
+    /// A discovery window passed: an initiator whose request (or, secure, confirm) has had no answer for
+    /// ``resendAfterWindows`` DWs sends it again, at most ``maximumResends`` times. The frame may have been
+    /// acknowledged by the peer's radio and still lost (its event queue full, its process busy); the
+    /// responder answers a repeat with the same response (or key install), so a repeat is harmless.
+    public mutating func discoveryWindow() -> [DataPathAction] {
+        var actions: [DataPathAction] = []
+        for (id, entry) in entries where entry.isInitiator && (entry.phase == .requestSent || entry.phase == .confirmSent) {
+            guard let outgoing = entry.lastSent, entry.resends < maximumResends else { continue }
+            var updated = entry
+            updated.windowsWaited += 1
+            if updated.windowsWaited >= resendAfterWindows {
+                updated.windowsWaited = 0
+                updated.resends += 1
+                actions.append(Self.send(outgoing, id))
+            }
+            entries[id] = updated
+        }
+        return actions
     }
 
     /// Expires setups past their deadline.

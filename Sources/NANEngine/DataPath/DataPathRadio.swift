@@ -40,6 +40,9 @@ protocol DataPathRadio: Sendable {
     /// schedule in use), then gives the station the peer's HT/VHT capabilities and authorizes it (the kernel
     /// refuses NDI stations of a peer whose NMI station has no HT).
     func addPeer(_ link: NDPLink, localSchedule: DataPathSchedule) async throws
+    /// Installs the peer's schedule again (`NAN_SET_PEER_SCHED` on its NMI station, which exists), cut to the
+    /// channels of `localSchedule`: after a Schedule Update Notification or a change of our schedule.
+    func updatePeerSchedule(_ link: NDPLink, localSchedule: DataPathSchedule) async throws
     /// Adds the peer's NDI station on `interface`. Open (no ``NDPLink/pairwiseKey``): added authorized. Secure:
     /// added with MFP and not authorized, then ``installPairwiseKey(_:for:of:on:)`` and
     /// ``authorizePeerDataStation(_:of:on:)``, so no frame passes before the key is in.
@@ -65,6 +68,8 @@ enum DataPathRadioEvent: Sendable {
     case discoveryWindow(frequency: Int)
     /// A management frame arrived (only NAFs matter).
     case frameReceived(bytes: [UInt8])
+    /// The kernel moved the radio off these NAN channels (`NAN_CHANNEL_EVAC`, frequencies in MHz).
+    case channelsEvacuated(frequencies: Set<Int>)
     /// A frame we sent was acknowledged, or not.
     case transmitStatus(cookie: UInt64, acknowledged: Bool)
 }

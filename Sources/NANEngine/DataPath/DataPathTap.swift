@@ -8,7 +8,7 @@ import NANWire
 /// for a data path pays nothing for it at each DW.
 enum DataPathTap {
     /// What the data path registers for.
-    static let interest = NANEventInterest(kinds: [.cluster, .discoveryWindow, .transmitStatus],
+    static let interest = NANEventInterest(kinds: [.cluster, .discoveryWindow, .transmitStatus, .channelEvacuation],
                                            framePrefixes: [NANFramePrefix.nanAction], bufferSize: 256)
 
     /// A data-path engine on `runtime` if its adapter can carry data paths (NAN data interfaces and a
@@ -46,6 +46,8 @@ enum DataPathTap {
             return .discoveryWindow(frequency: Int(frequency.rawValue))
         case .frameReceived(let from, _, _, let bytes) where from == nil || from == wdev:
             return .frameReceived(bytes: bytes)
+        case .channelsEvacuated(_, let from, let channels) where from == nil || from == wdev:
+            return .channelsEvacuated(frequencies: Set(channels.map { Int($0.frequency.rawValue) }))
         case .frameTxStatus(let cookie, let acked):
             return .transmitStatus(cookie: cookie.rawValue, acknowledged: acked)
         default:

@@ -44,6 +44,15 @@ extension NANEngine {
         await dataPath?.end(id)
     }
 
+    /// Moves our data-path schedule off the channels on `frequencies` (MHz), as when the kernel reports a
+    /// channel evacuation: the new schedule is installed, each peer with data paths up is sent a Schedule
+    /// Update Notification, and data paths left with no slot in common end (`schedule-changed`).
+    /// Returns the schedule in use afterwards; nil when no data path was ever set up on this engine.
+    @discardableResult
+    public func evacuate(frequencies: Set<Int>) async -> DataPathSchedule? {
+        await dataPath?.evacuate(frequencies: frequencies)
+    }
+
     /// The data paths that are up.
     public func dataPaths() async -> [DataPathConnection] {
         await dataPath?.connectionReports ?? []

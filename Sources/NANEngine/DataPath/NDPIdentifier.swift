@@ -40,6 +40,9 @@ public struct DataPathEndReason: Hashable, Sendable, CustomStringConvertible {
         public static let idle = Kind(name: "idle")
         /// The kernel refused a step (interface, station, schedule).
         public static let kernelFailure = Kind(name: "kernel-failure")
+        /// A schedule change left no slot in common: a channel we evacuated, or the peer's Schedule Update
+        /// Notification.
+        public static let scheduleChanged = Kind(name: "schedule-changed")
         /// The peer's messages did not follow the protocol.
         public static let protocolError = Kind(name: "protocol-error")
         /// Too many data paths at once.

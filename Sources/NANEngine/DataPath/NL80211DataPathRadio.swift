@@ -141,6 +141,12 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
         }
     }
 
+    func updatePeerSchedule(_ link: NDPLink, localSchedule: DataPathSchedule) async throws {
+        try await step("install the peer's new schedule") {
+            try await session.setPeerSchedule(Self.peerSchedule(link, local: localSchedule), on: interface.wdev)
+        }
+    }
+
     func addPeerDataStation(_ link: NDPLink, on data: DataInterface) async throws {
         let scope = StationScope.dataInterface(InterfaceIndex(rawValue: data.index), peerManagementAddress: link.id.peer)
         let flags: StationFlags = link.pairwiseKey == nil ? [.authenticated, .associated, .authorized]

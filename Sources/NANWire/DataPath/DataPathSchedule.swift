@@ -131,3 +131,22 @@ public struct DataPathSchedule: Hashable, Sendable {
                             schedule: [ScheduleEntry(mapID: Self.mapID, timeBitmap: Self.timeBitmap(slot))])
     }
 }
+
+extension DataPathSchedule {
+    /// This schedule without the channels on `frequencies` (a channel evacuation): their slots go to the
+    /// first channel left in the schedule, or, with none left, to the first of `fallback` (channels we may
+    /// use, the evacuated ones already removed); the sequence ID is the next one. Nil when no channel is
+    /// left to use. Slots that were not committed stay free.
+    public func evacuating(_ frequencies: Set<Int>, fallback: [DataPathChannel]) -> DataPathSchedule? {
+        var kept = channels.filter { !frequencies.contains($0.frequency) }
+        if kept.isEmpty {
+            guard let replacement = fallback.first(where: { !frequencies.contains($0.frequency) }) else { return nil }
+            kept = [replacement]
+        }
+        let moved = slots.map { slot -> Int? in
+            guard let slot, channels.indices.contains(slot) else { return nil }
+            return kept.firstIndex(of: channels[slot]) ?? 0
+        }
+        return DataPathSchedule(channels: kept, slots: moved, sequenceID: sequenceID == .max ? 1 : sequenceID + 1)
+    }
+}

@@ -139,6 +139,16 @@ extension WASystem {
         }
     }
 
+    /// Tells the data path that the radio can no longer use the channel on `frequency` (MHz; e.g. 5745
+    /// for channel 149): the data-path schedule is moved off it and the peers are told with a Schedule
+    /// Update Notification; data paths that then share no slot with their peer end with reason
+    /// `schedule-changed`. The kernel's own channel-evacuation event does the same by itself. Returns the
+    /// frequencies of the schedule in use afterwards (empty when no data path was set up).
+    @discardableResult
+    public func evacuate(frequency: Int) async -> [Int] {
+        await dataPathEngine?.evacuate(frequencies: [frequency])?.channels.map(\.frequency) ?? []
+    }
+
     /// The data paths up on this system's adapter.
     public func dataPaths() async -> [WADataPathConnection] {
         await dataPathEngine?.dataPaths().map(WADataPathConnection.init) ?? []

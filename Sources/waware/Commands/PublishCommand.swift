@@ -118,9 +118,20 @@ struct PublishCommand: Command {
                 if let acceptSecurity {
                     let (json, devices, idleTimeout) = (values.json, try values.devices.selection(in: system.store), idleTimeout)
                     accepting = Task {
+                        var evacuation = Diagnostics.dataPathEvacuation()
+                        var evacuating: Task<Void, Never>?
+                        defer { evacuating?.cancel() }
                         for try await event in system.acceptDataPaths(for: publisher, from: devices, security: acceptSecurity,
                                                                       idleTimeout: idleTimeout) {
                             try DataPathRecord.from(event, service: name, since: start).write(json: json, to: output)
+                            if case .connected = event, let (frequency, delay) = evacuation {
+                                evacuation = nil
+                                evacuating = Task {
+                                    guard (try? await Task.sleep(for: delay)) != nil else { return }
+                                    let left = await system.evacuate(frequency: frequency)
+                                    output.fail("evacuated \(frequency) MHz (WAWARE_DP_EVACUATE): data-path schedule now on \(left.map(String.init).joined(separator: ", ")) MHz")
+                                }
+                            }
                         }
                     }
                 }

@@ -28,6 +28,16 @@ enum Diagnostics {
         environment["WAWARE_DP_SCHEDULE"] == "channel6"
     }
 
+    /// `WAWARE_DP_EVACUATE=FREQUENCY:SECONDS`: a test knob (docs/data-path.md) for channel evacuation: that
+    /// many seconds after a publisher's first data path is up, the channel on FREQUENCY (MHz) is evacuated
+    /// as if the kernel had reported `NAN_CHANNEL_EVAC`. Nil when unset or malformed.
+    static func dataPathEvacuation(environment: [String: String] = ProcessInfo.processInfo.environment) -> (frequency: Int, after: Duration)? {
+        guard let text = environment["WAWARE_DP_EVACUATE"] else { return nil }
+        let parts = text.split(separator: ":")
+        guard parts.count == 2, let frequency = Int(parts[0]), let seconds = Int(parts[1]), frequency > 0, seconds >= 0 else { return nil }
+        return (frequency, .seconds(seconds))
+    }
+
     /// The logger handed to the libraries: trace lines on standard error with `WAWARE_TRACE=1`, else none.
     static func logger(environment: [String: String] = ProcessInfo.processInfo.environment) -> Logger {
         guard environment["WAWARE_TRACE"] == "1" else { return .disabled }

@@ -51,6 +51,7 @@ private final class CancellationRefusingRadio: DataPathRadio, @unchecked Sendabl
         try refuseIfCancelled()
         state.withLock { _ = $0.stations.insert(link.id.peer) }
     }
+    func updatePeerSchedule(_ link: NDPLink, localSchedule: DataPathSchedule) async throws {}
     func addPeerDataStation(_ link: NDPLink, on interface: DataInterface) async throws {
         try refuseIfCancelled()
         state.withLock { _ = $0.stations.insert(link.peerNDI) }

@@ -96,6 +96,15 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         state.withLock { _ = $0.stations.insert(link.id.peer) }
         await addPeerGate?.pass()
     }
+    func updatePeerSchedule(_ link: NDPLink, localSchedule: DataPathSchedule) async throws {
+        guard state.withLock({ $0.stations.contains(link.id.peer) }) else { throw DataPathError(description: "ENOENT: no NMI station") }
+        let peerSchedule = NL80211DataPathRadio.peerSchedule(link, local: localSchedule)
+        let ours = Set(localSchedule.channels.map(\.frequency))
+        if peerSchedule.channels.contains(where: { !ours.contains(Int($0.frequency.rawValue)) }) {
+            throw DataPathError(description: "EINVAL: channel not compatible with any local channel")
+        }
+        peerSchedules.withLock { $0.append(peerSchedule) }
+    }
     func addPeerDataStation(_ link: NDPLink, on interface: DataInterface) async throws {
         // As the kernel: one station per NDI address, whichever NMI it belongs to.
         try ndiOwners.withLock {
@@ -417,6 +426,165 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         #expect(await b.negotiations?.local.schedule == .preferred(fiveGHz: .channel149))
         let phasesA = await a.negotiations?.phases, phasesB = await b.negotiations?.phases
         #expect(phasesA?.isEmpty == true && phasesB?.isEmpty == true)
+        await a.shutDown()
+        await b.shutDown()
+        #expect(!radioA.leftovers && !radioB.leftovers)
+    }
+}
+
+// MARK: Schedule updates and channel evacuation
+
+extension DataPathEngineTests {
+    /// Waits (bounded) until `condition` holds: frames cross the fake air on their own tasks.
+    private func eventually(_ condition: () async -> Bool) async throws {
+        for _ in 0..<500 {
+            if await condition() { return }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    /// A and B connected (A publishes), keepalives off; A's and B's event iterators.
+    private func connected(layoutA: DataPathScheduleLayout = .preferred) async throws
+        -> (DataPathEngine, DataPathEngine, FakeDataPathRadio, FakeDataPathRadio,
+            AsyncStream<DataPathEvent>.AsyncIterator, AsyncStream<DataPathEvent>.AsyncIterator)? {
+        let (a, b, radioA, radioB) = pair(layoutA: layoutA)
+        await a.setKeepalive(interval: .seconds(3600), misses: 5)
+        await b.setKeepalive(interval: .seconds(3600), misses: 5)
+        let accepted = try await a.accept(publishID: InstanceID(1))
+        let (_, events) = try await b.request(to: nmiA, publishID: InstanceID(1))
+        var bIterator = events.makeAsyncIterator()
+        guard case .connected = await bIterator.next() else { Issue.record("B not connected"); return nil }
+        var aIterator = accepted.makeAsyncIterator()
+        guard case .requested = await aIterator.next(), case .connected = await aIterator.next() else {
+            Issue.record("A not connected"); return nil
+        }
+        return (a, b, radioA, radioB, aIterator, bIterator)
+    }
+
+    private func notification(from source: MACAddress, to destination: MACAddress, _ message: ScheduleMessage) throws -> [UInt8] {
+        let header = ManagementHeader(destination: destination, source: source, bssid: .broadcast, sequenceControl: 0)
+        return try NANManagementFrame(header: header, body: .action(message.frame())).encoded()
+    }
+
+    @Test func anEvacuatedChannelLeavesOurScheduleAndThePeerInstallsTheNewOne() async throws {
+        guard let (a, b, radioA, radioB, _, _) = try await connected() else { return }
+        let peerSchedulesAtB = radioB.peerSchedules.withLock(\.count)
+        let after = try #require(await a.evacuate(frequencies: [5745]))
+        #expect(after.channels == [.channel6])
+        #expect(radioA.schedules.withLock { $0.last } == after)
+        // A installed B's schedule again, cut to channel 6 (B's slot 1).
+        let toKernelA = try #require(radioA.peerSchedules.withLock { $0.last })
+        #expect(toKernelA.channels.map(\.frequency.rawValue) == [2437])
+        // B heard the Schedule Update Notification and installed A's new schedule.
+        try await eventually { radioB.peerSchedules.withLock(\.count) > peerSchedulesAtB }
+        let toKernelB = try #require(radioB.peerSchedules.withLock { $0.last })
+        #expect(toKernelB.channels.map(\.frequency.rawValue) == [2437])
+        #expect(toKernelB.sequenceID == after.sequenceID)
+        #expect(await a.connections.count == 1)
+        #expect(await b.connections.count == 1)
+        #expect(await b.ignoredScheduleUpdates == 0)
+        // A's next keepalive repeats the same schedule: B installs nothing again.
+        await a.setKeepalive(interval: .zero, misses: 5)
+        await a.handle(.discoveryWindow(frequency: 2437))
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(radioB.peerSchedules.withLock(\.count) == peerSchedulesAtB + 1)
+        // Evacuating a channel we do not use changes nothing.
+        #expect(await a.evacuate(frequencies: [5220]) == after)
+        await a.shutDown()
+        await b.shutDown()
+        #expect(!radioA.leftovers && !radioB.leftovers)
+    }
+
+    @Test func anEvacuationThatLeavesNoChannelEndsTheDataPathsOnBothSides() async throws {
+        guard case (let a, let b, let radioA, let radioB, var aIterator, var bIterator)? = try await connected() else { return }
+        await a.evacuate(frequencies: [2437, 5745])
+        guard case .terminated(_, let reason) = await aIterator.next() else { Issue.record("A not ended"); return }
+        #expect(reason.kind == .scheduleChanged)
+        #expect(reason.code == .ndlUnacceptable)
+        guard case .terminated(_, let peerReason) = await bIterator.next() else { Issue.record("B not told"); return }
+        #expect(peerReason.kind == .peerRequest)
+        #expect(radioA.state.withLock { $0.stations.isEmpty })
+        await a.shutDown()
+        await b.shutDown()
+        #expect(!radioA.leftovers && !radioB.leftovers)
+    }
+
+    @Test func theKernelsChannelEvacuationEventMovesTheSchedule() async throws {
+        guard let (a, b, radioA, radioB, _, _) = try await connected() else { return }
+        await a.handle(.channelsEvacuated(frequencies: [5745]))
+        #expect(radioA.schedules.withLock { $0.last?.channels } == [.channel6])
+        #expect(await a.connections.count == 1)
+        await a.shutDown()
+        await b.shutDown()
+        #expect(!radioA.leftovers && !radioB.leftovers)
+    }
+
+    @Test func strangersMalformedAndOutOfOrderScheduleUpdatesAreIgnoredAndCounted() async throws {
+        guard case (let a, let b, let radioA, let radioB, var aIterator, var bIterator)? = try await connected() else { return }
+        let installed = radioB.peerSchedules.withLock(\.count)
+        let stranger = MACAddress(0x42, 0, 0, 0, 9, 0)
+        let newer = DataPathSchedule(channels: [.channel6], slots: DataPathSchedule.preferred(fiveGHz: nil).slots, sequenceID: 5)
+        // From a device with no data path to us.
+        await b.handle(.frameReceived(bytes: try notification(from: stranger, to: nmiB, ScheduleUpdate.notification(announcing: newer))))
+        // No availability at all.
+        await b.handle(.frameReceived(bytes: try notification(from: nmiA, to: nmiB, ScheduleMessage(subtype: .scheduleUpdateNotification, ndl: nil))))
+        // The same map twice.
+        let twice = ScheduleMessage(subtype: .scheduleUpdateNotification, ndl: nil,
+                                    availability: [newer.availabilityAttribute, newer.availabilityAttribute])
+        await b.handle(.frameReceived(bytes: try notification(from: nmiA, to: nmiB, twice)))
+        // An older sequence ID than the schedule B holds (A's is 1): late, out of order.
+        var older = newer
+        older.sequenceID = 0
+        await b.handle(.frameReceived(bytes: try notification(from: nmiA, to: nmiB, ScheduleUpdate.notification(announcing: older))))
+        // Addressed to someone else.
+        await b.handle(.frameReceived(bytes: try notification(from: nmiA, to: stranger, ScheduleUpdate.notification(announcing: newer))))
+        // A repeat of the schedule B holds (a keepalive): nothing to do, nothing counted.
+        let current = try #require(await radioA.schedules.withLock { $0.last })
+        await b.handle(.frameReceived(bytes: try notification(from: nmiA, to: nmiB, ScheduleUpdate.notification(announcing: current))))
+        #expect(await b.ignoredScheduleUpdates == 4)
+        #expect(radioB.peerSchedules.withLock(\.count) == installed)
+        #expect(await b.connections.count == 1)
+        // A newer schedule on a channel B has not (44 only) shares no slot: the data path ends on both sides.
+        let elsewhere = DataPathSchedule(channels: [.channel44], slots: newer.slots, sequenceID: 6)
+        await b.handle(.frameReceived(bytes: try notification(from: nmiA, to: nmiB, ScheduleUpdate.notification(announcing: elsewhere))))
+        guard case .terminated(_, let reason) = await bIterator.next() else { Issue.record("B not ended"); return }
+        #expect(reason.kind == .scheduleChanged)
+        guard case .terminated(_, let peerReason) = await aIterator.next() else { Issue.record("A not told"); return }
+        #expect(peerReason.kind == .peerRequest)
+        // Once the data path is gone A is a stranger too.
+        await b.handle(.frameReceived(bytes: try notification(from: nmiA, to: nmiB, ScheduleUpdate.notification(announcing: newer))))
+        #expect(await b.ignoredScheduleUpdates == 5)
+        await a.shutDown()
+        await b.shutDown()
+        #expect(!radioA.leftovers && !radioB.leftovers)
+    }
+}
+
+// MARK: Resending an unanswered request
+
+extension DataPathEngineTests {
+    @Test func aRequestLostOnTheWayIsSentAgainAfterFourDWsAndTheDataPathComesUp() async throws {
+        let (a, b, radioA, radioB) = pair()
+        await a.setKeepalive(interval: .seconds(3600), misses: 5)
+        await b.setKeepalive(interval: .seconds(3600), misses: 5)
+        // The first frame from B (its request) is acknowledged by A's radio but never reaches A's engine.
+        let dropped = Mutex(0)
+        radioB.deliver = { bytes in
+            guard dropped.withLock({ $0 += 1; return $0 > 1 }) else { return }
+            Task { await a.handle(.frameReceived(bytes: bytes)) }
+        }
+        let accepted = try await a.accept(publishID: InstanceID(1))
+        let (_, events) = try await b.request(to: nmiA, publishID: InstanceID(1))
+        for _ in 0..<3 { await b.handle(.discoveryWindow(frequency: 2437)) }
+        #expect(radioB.sent.withLock { $0.filter { $0.subtype == 5 }.count } == 1)
+        await b.handle(.discoveryWindow(frequency: 2437))
+        #expect(radioB.sent.withLock { $0.filter { $0.subtype == 5 }.count } == 2)
+        var bIterator = events.makeAsyncIterator()
+        guard case .connected = await bIterator.next() else { Issue.record("B not connected"); return }
+        var aIterator = accepted.makeAsyncIterator()
+        guard case .requested = await aIterator.next(), case .connected = await aIterator.next() else {
+            Issue.record("A not connected"); return
+        }
         await a.shutDown()
         await b.shutDown()
         #expect(!radioA.leftovers && !radioB.leftovers)

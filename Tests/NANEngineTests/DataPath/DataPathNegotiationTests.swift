@@ -340,3 +340,29 @@ private func changes(_ actions: [DataPathAction]) -> [DataPathSchedule] {
         #expect(changes(actions).isEmpty && initiator.phases[id] == .established)
     }
 }
+
+extension DataPathNegotiationTests {
+    @Test func anUnansweredRequestIsSentAgainEveryFourDWsAtMostSixTimes() throws {
+        var initiator = DataPathNegotiations(local: device(subscriberNMI), localNDI: subscriberNDI)
+        var responder = DataPathNegotiations(local: device(publisherNMI), localNDI: publisherNDI)
+        responder.acceptingPublishes = [InstanceID(3)]
+        let (id, start) = try begin(&initiator, publish: 3, info: [1], now: now)
+        let request = try #require(sends(start).first)
+        var resent: [DataPathMessage] = []
+        for window in 1...40 {
+            let actions = initiator.discoveryWindow()
+            #expect(actions.isEmpty == (window % 4 != 0 || window > 24), "DW \(window)")
+            resent += sends(actions)
+        }
+        #expect(resent.count == 6 && resent.allSatisfy { $0 == request })
+        #expect(initiator.phases[id] == .requestSent)
+        // The responder answers the first copy and a repeat alike; once answered nothing more is sent.
+        let response = try #require(sends(responder.receive(try overTheAir(request), from: subscriberNMI, now: now)).first)
+        #expect(sends(responder.receive(try overTheAir(resent[0]), from: subscriberNMI, now: now)) == [response])
+        _ = initiator.receive(try overTheAir(response), from: publisherNMI, now: now)
+        #expect(initiator.phases[id] == .established)
+        for _ in 0..<8 { #expect(initiator.discoveryWindow().isEmpty) }
+        // A responder waiting for a confirm sends nothing by itself.
+        for _ in 0..<8 { #expect(responder.discoveryWindow().isEmpty) }
+    }
+}

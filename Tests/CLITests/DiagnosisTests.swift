@@ -164,4 +164,56 @@ private func check(_ name: String, in adapter: AdapterDiagnosis) throws -> Diagn
         #expect(lines.contains("  ok       driver: mac80211_hwsim, module mac80211_hwsim (no version, srcversion ABC123)"))
         #expect(lines.contains("    5170 - 5250 @ 80 MHz, 20 dBm, NO-IR, AUTO-BW"))
     }
+
+    private static let twoRadio = TwoRadioReport(
+        radios: ["phy4", "phy5"], publisher: "02:00:00:00:04:00", subscriber: "02:00:00:00:05:00", discovered: true,
+        discoverySeconds: 1.312, discoveryWindows: 2.5, signal: -30, frequency: 2437, followUpRoundTripSeconds: 0.61,
+        followUpRoundTripWindows: 1.16, error: nil, remedy: nil, cleanedUp: true)
+
+    @Test func aTwoRadioTestThatFoundAndGotAnAnswerIsOkWithItsTimesInSecondsAndWindows() throws {
+        let report = Diagnosis.report(kernel: DiagnosisFixtures.kernel, regulatory: DiagnosisFixtures.us,
+                                      adapters: [], twoRadio: Self.twoRadio)
+        let check = try #require(report.checks.first { $0.name == "two-radio" })
+        #expect(check.verdict == .ok)
+        #expect(check.detail == "two simulated radios (phy4 and phy5): discovered after 1.312 s (2.5 DW) on 2437 MHz, -30 dBm, "
+            + "follow-up answered in 0.610 s (1.16 DW), radios removed")
+        #expect(DiagnosisText.lines(report).contains("  ok       two-radio: " + check.detail))
+    }
+
+    @Test func aTwoRadioTestWithoutHwsimFailsSayingHowToLoadIt() throws {
+        let test = TwoRadioReport.notRun("the mac80211_hwsim module is not loaded", remedy: "load it: 'modprobe mac80211_hwsim radios=0'")
+        let check = Diagnosis.twoRadioCheck(test)
+        #expect(check.verdict == .fail)
+        #expect(check.detail == "the mac80211_hwsim module is not loaded")
+        #expect(check.remedy == "load it: 'modprobe mac80211_hwsim radios=0'")
+    }
+
+    @Test func aTwoRadioTestThatLeftRadiosBehindSaysSo() {
+        var test = Self.twoRadio
+        test.cleanedUp = false
+        #expect(Diagnosis.twoRadioCheck(test).verdict == .warning)
+        test.error = "the subscriber did not discover the publisher within 10.000 s"
+        test.followUpRoundTripSeconds = nil
+        let check = Diagnosis.twoRadioCheck(test)
+        #expect(check.verdict == .fail)
+        #expect(check.detail.hasPrefix("the subscriber did not discover the publisher within 10.000 s (phy4 and phy5); the radios"))
+    }
+
+    @Test func aTwoRadioReportIsInTheJSONOnlyWhenAskedFor() throws {
+        let report = Diagnosis.report(kernel: DiagnosisFixtures.kernel, regulatory: DiagnosisFixtures.us,
+                                      adapters: [], twoRadio: Self.twoRadio)
+        let text = try Output.json(report)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let two = try #require(object["twoRadio"] as? [String: Any])
+        #expect(two["discoveryWindows"] as? Double == 2.5)
+        #expect(two["cleanedUp"] as? Bool == true)
+        #expect(try JSONDecoder().decode(DiagnosisReport.self, from: Data(text.utf8)) == report)
+    }
+
+    @Test func windowsPrintToTheHundredth() {
+        #expect(Diagnosis.formatWindows(2) == "2")
+        #expect(Diagnosis.formatWindows(2.5) == "2.5")
+        #expect(Diagnosis.formatWindows(1.05) == "1.05")
+        #expect(TwoRadioReport.windows(0.524288) == 1)
+    }
 }

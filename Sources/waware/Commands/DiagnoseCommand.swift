@@ -12,12 +12,18 @@ struct DiagnoseCommand: Command {
                 + "allows the NAN channels 6, 44 and 149, rfkill, and the interface combinations.",
             "Without an adapter, every adapter is examined. --self-test also starts NAN on each NAN adapter, waits "
                 + "for the cluster event, reports the time it took, and stops NAN (this needs CAP_NET_ADMIN).",
+            "--two-radio also makes two simulated NAN radios (mac80211_hwsim), publishes on one and subscribes on the "
+                + "other, and reports the discovery time (seconds and discovery windows) and a follow-up's round trip; "
+                + "the two talk over the simulated medium only (no IP, so no loopback). The radios are removed at the "
+                + "end, on failure and on Ctrl-C (the kernel removes them if waware dies). Needs CAP_NET_ADMIN and the "
+                + "mac80211_hwsim module ('modprobe mac80211_hwsim radios=0').",
             "Exits 0 whenever the report was made, whatever it says; 69 without nl80211, 10 when the named adapter "
-                + "does not exist, 77 when the self-test was not permitted (after the report).",
+                + "does not exist, 77 when the self-test or the two-radio test was not permitted (after the report).",
         ],
         examples: [
             Example("waware diagnose", "Examine every adapter."),
             Example("waware diagnose phy0 --self-test", "Examine phy0 and start and stop NAN on it."),
+            Example("waware diagnose --two-radio", "Also test discovery and follow-ups between two simulated radios."),
             Example("waware diagnose --json", "The whole report as one JSON object."),
         ]
     )
@@ -25,6 +31,7 @@ struct DiagnoseCommand: Command {
     static let arguments: [ArgumentSpec] = [
         Self.adapterPositional.spec,
         Self.selfTestFlag.spec,
+        Self.twoRadioFlag.spec,
         Self.timeoutOption.spec,
         .json,
     ]
@@ -36,7 +43,9 @@ struct DiagnoseCommand: Command {
     var adapter: String?
     /// Whether to run the NAN start/stop self-test.
     var selfTest: Bool
-    /// How long the self-test waits for the cluster event.
+    /// Whether to run the two-radio test on simulated radios.
+    var twoRadio: Bool
+    /// How long the self-test waits for the cluster event, and the two-radio test for each step.
     var timeout: Duration
     /// Whether to print JSON.
     var json: Bool
@@ -44,6 +53,7 @@ struct DiagnoseCommand: Command {
     init(from values: ParsedValues) throws {
         adapter = values.positional(Self.adapterPositional)
         selfTest = values.flag(Self.selfTestFlag)
+        twoRadio = values.flag(Self.twoRadioFlag)
         timeout = try values.option(Self.timeoutOption, expected: "a whole number of seconds from 1 to 600",
                                     ArgumentValues.integer(in: 1...600)).map { Duration.seconds($0) } ?? Self.defaultTimeout
         json = values.flag(FlagKey.json)
@@ -56,7 +66,8 @@ struct DiagnoseCommand: Command {
         } else {
             for line in DiagnosisText.lines(report) { output.write(line) }
         }
-        if report.adapters.contains(where: { $0.selfTest?.permissionDenied == true }) {
+        if report.adapters.contains(where: { $0.selfTest?.permissionDenied == true })
+            || report.twoRadio?.remedy == TwoRadioTest.needsPrivilege {
             throw CommandFailure("the self-test was not permitted; run as root or with CAP_NET_ADMIN", code: .permissionDenied)
         }
     }
@@ -66,5 +77,6 @@ struct DiagnoseCommand: Command {
 extension DiagnoseCommand {
     static let adapterPositional = PositionalKey("adapter", optional: true, help: "Phy name (phy0), wiphy index or interface name; default: every adapter.")
     static let selfTestFlag = FlagKey("self-test", help: "Also start NAN, time the cluster join, and stop it (needs CAP_NET_ADMIN).")
-    static let timeoutOption = OptionKey("timeout", value: "seconds", help: "How long the self-test waits for the cluster event (default 10).")
+    static let twoRadioFlag = FlagKey("two-radio", help: "Also test discovery and a follow-up between two simulated radios made for it (needs mac80211_hwsim, CAP_NET_ADMIN).")
+    static let timeoutOption = OptionKey("timeout", value: "seconds", help: "How long the self-test waits for the cluster event, and the two-radio test for its clusters and for its exchange (default 10).")
 }

@@ -8,15 +8,18 @@ enum Diagnosis {
     static let setCountry = "set a country with 'iw reg set XX' (your ISO country code) and install wireless-regdb"
 
     /// The report with every verdict filled in and counted.
-    static func report(kernel: KernelFacts?, regulatory: RegulatoryReport?, adapters: [AdapterDiagnosis]) -> DiagnosisReport {
-        let machine = machineChecks(kernel: kernel, regulatory: regulatory, adapterCount: adapters.count)
+    static func report(
+        kernel: KernelFacts?, regulatory: RegulatoryReport?, adapters: [AdapterDiagnosis], twoRadio: TwoRadioReport? = nil
+    ) -> DiagnosisReport {
+        var machine = machineChecks(kernel: kernel, regulatory: regulatory, adapterCount: adapters.count)
+        if let twoRadio { machine.append(twoRadioCheck(twoRadio)) }
         let examined = adapters.map { adapter in
             var adapter = adapter
             adapter.checks = checks(for: adapter, global: regulatory)
             return adapter
         }
         return DiagnosisReport(
-            kernel: kernel, regulatory: regulatory, checks: machine, adapters: examined,
+            kernel: kernel, regulatory: regulatory, checks: machine, adapters: examined, twoRadio: twoRadio,
             summary: DiagnosisSummary(machine + examined.flatMap(\.checks)))
     }
 
@@ -227,6 +230,39 @@ enum Diagnosis {
         return DiagnosisCheck(
             name: "self-test", verdict: .fail, detail: test.error ?? "no cluster event",
             remedy: "look at 'dmesg' for the driver's messages and add them and this report to a driver bug")
+    }
+
+    /// The verdict on the two-radio test: ok when the publisher was discovered, its answer to a follow-up
+    /// came back and every radio made for the test is gone again.
+    static func twoRadioCheck(_ test: TwoRadioReport) -> DiagnosisCheck {
+        let radios = test.radios.isEmpty ? "" : " (\(test.radios.joined(separator: " and ")))"
+        guard test.error == nil, let seconds = test.discoverySeconds, let windows = test.discoveryWindows,
+              let roundTrip = test.followUpRoundTripSeconds, let roundTripWindows = test.followUpRoundTripWindows else {
+            let cleanup = test.cleanedUp ? "" : "; the radios made for the test were not all removed: 'waware sim list', 'waware sim remove ID'"
+            return DiagnosisCheck(
+                name: "two-radio", verdict: .fail,
+                detail: (test.error ?? "no figures") + radios + cleanup,
+                remedy: test.remedy ?? "look at 'dmesg' for mac80211_hwsim's messages and add them and this report to a bug")
+        }
+        let signal = test.signal.map { ", \($0) dBm" } ?? ""
+        let frequency = test.frequency.map { " on \($0) MHz" } ?? ""
+        let detail = "two simulated radios\(radios): discovered after \(formatSeconds(seconds)) s (\(formatWindows(windows)) DW)"
+            + "\(frequency)\(signal), follow-up answered in \(formatSeconds(roundTrip)) s (\(formatWindows(roundTripWindows)) DW)"
+        guard test.cleanedUp else {
+            return DiagnosisCheck(
+                name: "two-radio", verdict: .warning, detail: detail + "; the radios made for the test were not all removed",
+                remedy: "remove them with 'waware sim list' and 'waware sim remove ID'")
+        }
+        return DiagnosisCheck(name: "two-radio", verdict: .ok, detail: detail + ", radios removed")
+    }
+
+    /// DW periods to the hundredth: `3.25`, `1`.
+    static func formatWindows(_ windows: Double) -> String {
+        let hundredths = Int((windows * 100).rounded())
+        let whole = String(hundredths / 100)
+        let fraction = hundredths % 100
+        if fraction == 0 { return whole }
+        return fraction % 10 == 0 ? "\(whole).\(fraction / 10)" : "\(whole).\(fraction < 10 ? "0" : "")\(fraction)"
     }
 
     /// `7.2.13+deb14-amd64` → (7, 2).

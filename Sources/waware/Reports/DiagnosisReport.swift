@@ -11,6 +11,8 @@ struct DiagnosisReport: Codable, Equatable, Sendable {
     var checks: [DiagnosisCheck]
     /// One entry per adapter examined.
     var adapters: [AdapterDiagnosis]
+    /// The two-radio test on simulated radios, when asked for (`--two-radio`); its check is in ``checks``.
+    var twoRadio: TwoRadioReport?
     /// How many checks, of every adapter and of the machine, ended with each verdict.
     var summary: DiagnosisSummary
 }
@@ -135,7 +137,7 @@ struct DiagnosisCheck: Codable, Equatable, Sendable {
     }
 
     /// What was checked: `kernel`, `driver`, `firmware`, `nan`, `data path`, `secure NAN`, `regulatory`,
-    /// `channel 6`, `channel 44`, `channel 149`, `rfkill`, `combinations`, `self-test`.
+    /// `channel 6`, `channel 44`, `channel 149`, `rfkill`, `combinations`, `self-test`, `two-radio`.
     var name: String
     /// The verdict.
     var verdict: Verdict

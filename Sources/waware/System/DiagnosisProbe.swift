@@ -31,7 +31,14 @@ enum DiagnosisProbe {
         }
         let kernel = KernelRelease.current().map { KernelFacts(release: $0.release, version: $0.version, machine: $0.machine) }
         let global = domains.first { $0.wiphy == nil }.map { regulatoryReport($0) }
-        return Diagnosis.report(kernel: kernel, regulatory: global, adapters: examined)
+        // After the adapters are examined, so the radios it makes do not show up among them.
+        var twoRadio: TwoRadioReport?
+        if command.twoRadio {
+            let timeout = command.timeout
+            twoRadio = (try? await SignalCancellation.run { await TwoRadioTest.run(timeout: timeout) })
+                ?? .notRun("interrupted", remedy: TwoRadioTest.interruptedRemedy)
+        }
+        return Diagnosis.report(kernel: kernel, regulatory: global, adapters: examined, twoRadio: twoRadio)
     }
 
     /// What sysfs, ethtool and nl80211 say about one adapter (no verdicts yet).

@@ -2,8 +2,10 @@
 # `waware diagnose`: on a NAN radio every NAN check is ok and the self-test joins a cluster and times it;
 # the world regulatory domain is a warning about 5 GHz that a country lifts; on a radio created without
 # NAN the verdict is a clear "no NAN" failure with what to do; a report that says so still exits 0, and a
-# name that is no adapter exits 10.
-# timeout: 150
+# name that is no adapter exits 10. --two-radio makes two simulated radios of its own, finds a publisher on
+# one from the other and gets a follow-up answered (times in s and DW), and removes them: after a pass, after
+# Ctrl-C mid-test, and says what to do when mac80211_hwsim is not loaded.
+# timeout: 270
 source "$(dirname "$0")/../guest/lib.sh"
 
 # expect_line WHAT REGEX TEXT: some line of TEXT matches REGEX (ERE, ^ and $ anchor to the line).
@@ -82,3 +84,62 @@ expect_eq "adapters in the report" 2 "$(printf '%s' "$all" | python3 -c 'import 
 ww diagnose nosuchphy >/dev/null 2>"$SCENARIO_OUT/nosuch.err"; rc=$?
 expect_eq "exit status for an unknown adapter" 10 "$rc"
 expect_contains "its message" "no adapter 'nosuchphy'" "$(cat "$SCENARIO_OUT/nosuch.err")"
+
+# radio_count: how many wiphys exist now.
+radio_count() { ls /sys/class/ieee80211 | wc -l; }
+
+step "waware diagnose --two-radio: two radios of its own, publish on one, subscribe on the other"
+before=$(radio_count)
+out=$(ww diagnose "$phy" --two-radio --timeout "$(scaled 10)") || fail "waware diagnose --two-radio exited $?: $out"
+printf '%s\n' "$out"
+expect_line "the two-radio verdict" '^  ok +two-radio: two simulated radios \(phy[0-9]+ and phy[0-9]+\): discovered after [0-9]+\.[0-9]{3} s \([0-9.]+ DW\)( on [0-9]+ MHz)?(, -?[0-9]+ dBm)?, follow-up answered in [0-9]+\.[0-9]{3} s \([0-9.]+ DW\), radios removed$' "$out"
+expect_eq "radios after the test (it removed its own)" "$before" "$(radio_count)"
+
+json=$(ww diagnose "$phy" --two-radio --timeout "$(scaled 10)" --json) || fail "waware diagnose --two-radio --json exited $?: $json"
+fields=$(printf '%s' "$json" | python3 -c '
+import json, sys
+doc = json.loads(sys.stdin.read())
+t = doc["twoRadio"]
+verdict = {c["name"]: c["verdict"] for c in doc["checks"]}
+print(verdict["two-radio"], len(t["radios"]), t["discovered"], t["discoverySeconds"] > 0, t["discoveryWindows"] > 0,
+      t["followUpRoundTripSeconds"] > 0, t["cleanedUp"], t["publisher"] != t["subscriber"], t.get("error"))
+print("two-radio: discovery %.3f s = %.2f DW, follow-up round trip %.3f s = %.2f DW" % (t["discoverySeconds"],
+      t["discoveryWindows"], t["followUpRoundTripSeconds"], t["followUpRoundTripWindows"]))
+') || fail "waware diagnose --two-radio --json is not the expected JSON: $json"
+printf '%s\n' "$fields" | tail -n 1
+read -r verdict radios discovered positive windows answered cleaned distinct error <<<"$(head -n 1 <<<"$fields")"
+expect_eq "two-radio verdict (JSON)" ok "$verdict"
+expect_eq "radios made" 2 "$radios"
+expect_eq "discovered" True "$discovered"
+expect_eq "discoverySeconds > 0" True "$positive"
+expect_eq "discoveryWindows > 0" True "$windows"
+expect_eq "followUpRoundTripSeconds > 0" True "$answered"
+expect_eq "cleanedUp" True "$cleaned"
+expect_eq "two distinct NAN addresses" True "$distinct"
+expect_eq "error" None "$error"
+expect_eq "radios after the JSON test" "$before" "$(radio_count)"
+
+step "Ctrl-C during the two-radio test removes what it made"
+"$WAWARE" diagnose --two-radio --timeout "$(scaled 10)" >"$SCENARIO_OUT/interrupted.log" 2>&1 &
+pid=$!
+deadline=$(($(date +%s) + $(scaled 10)))
+while [ "$(radio_count)" -lt $((before + 2)) ] && [ "$(date +%s)" -lt "$deadline" ]; do sleep 0.1; done
+[ "$(radio_count)" -ge $((before + 2)) ] || fail "the two-radio test made no radios within $(scaled 10) s: $(cat "$SCENARIO_OUT/interrupted.log")"
+kill -INT "$pid"
+deadline=$(($(date +%s) + $(scaled 20)))
+while kill -0 "$pid" 2>/dev/null && [ "$(date +%s)" -lt "$deadline" ]; do sleep 0.2; done
+kill -0 "$pid" 2>/dev/null && fail "waware diagnose --two-radio did not end within $(scaled 20) s of SIGINT"
+wait "$pid"; rc=$?
+cat "$SCENARIO_OUT/interrupted.log"
+expect_eq "exit status after SIGINT (the report was made)" 0 "$rc"
+expect_line "the interrupted test" '^  fail +two-radio: interrupted.* — run it again and let it end' "$(cat "$SCENARIO_OUT/interrupted.log")"
+expect_eq "radios after SIGINT" "$before" "$(radio_count)"
+
+step "without mac80211_hwsim the two-radio test says how to load it"
+"$WAWARE" sim remove all >/dev/null || fail "waware sim remove all failed"
+rmmod mac80211_hwsim || fail "rmmod mac80211_hwsim failed"
+out=$(ww diagnose --two-radio); rc=$?
+printf '%s\n' "$out" | grep two-radio
+expect_eq "exit status without hwsim (the report was made)" 0 "$rc"
+expect_line "the no-hwsim verdict" "^  fail +two-radio: the mac80211_hwsim module is not loaded — load the simulated radios' module as root: 'modprobe mac80211_hwsim radios=0'" "$out"
+modprobe mac80211_hwsim radios=0 || fail "could not load mac80211_hwsim again"

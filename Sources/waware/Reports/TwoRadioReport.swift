@@ -1,0 +1,48 @@
+/// The outcome of `waware diagnose --two-radio`: two simulated NAN radios made for the test, one
+/// publishing and one subscribing, over mac80211_hwsim's medium. Plain values; the verdict is
+/// ``Diagnosis/twoRadioCheck(_:)``'s. The field names are the JSON schema (docs/cli.md).
+struct TwoRadioReport: Codable, Equatable, Sendable {
+    /// The phy names of the two radios created, publisher first (empty when none could be made).
+    var radios: [String]
+    /// The publisher's NAN management address.
+    var publisher: String?
+    /// The subscriber's NAN management address.
+    var subscriber: String?
+    /// Whether the subscriber found the publisher within the time limit.
+    var discovered: Bool
+    /// Seconds from the subscribe to the discovery.
+    var discoverySeconds: Double?
+    /// The same in discovery-window periods (512 TU, 0.524 s).
+    var discoveryWindows: Double?
+    /// The signal of the publisher's frame that matched, dBm, if hwsim reported it.
+    var signal: Int?
+    /// The frequency (MHz) of that frame.
+    var frequency: Int?
+    /// Seconds from the subscriber's follow-up to the publisher's answer arriving back, when it did.
+    var followUpRoundTripSeconds: Double?
+    /// The same in discovery-window periods.
+    var followUpRoundTripWindows: Double?
+    /// Why the test failed or was not run, when it did not pass.
+    var error: String?
+    /// What to do about it, when something can be done.
+    var remedy: String?
+    /// Whether everything the test created (radios, NAN interfaces) was gone when it ended.
+    var cleanedUp: Bool
+}
+
+extension TwoRadioReport {
+    /// One DW period in seconds: 512 TU of 1.024 ms.
+    static let discoveryWindowSeconds = 0.524288
+
+    /// A test that could not run or failed before any radio existed.
+    static func notRun(_ error: String, remedy: String?) -> TwoRadioReport {
+        TwoRadioReport(radios: [], publisher: nil, subscriber: nil, discovered: false, discoverySeconds: nil,
+                       discoveryWindows: nil, signal: nil, frequency: nil, followUpRoundTripSeconds: nil,
+                       followUpRoundTripWindows: nil, error: error, remedy: remedy, cleanedUp: true)
+    }
+
+    /// `seconds` in DW periods, to the hundredth.
+    static func windows(_ seconds: Double) -> Double {
+        (seconds / discoveryWindowSeconds * 100).rounded() / 100
+    }
+}

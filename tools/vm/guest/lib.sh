@@ -282,13 +282,43 @@ pair_with_pin() {
     wait_bg pairA 0 60
 }
 
+# wait_link_local NS DEV ADDRESS: waits until ADDRESS is on DEV in netns NS and no longer tentative (duplicate
+# address detection done, so TCP can bind to it); fails the scenario when it never gets there.
+wait_link_local() {
+    local ns=$1 dev=$2 addr=$3 i
+    for i in $(seq 1 "$(scaled 50)"); do
+        in_netns "$ns" ip -6 addr show dev "$dev" scope link | grep -v tentative | grep -qF -- "$addr" && {
+            printf 'ok: %s: %s on %s (DAD done)\n' "$ns" "$addr" "$dev"
+            return 0
+        }
+        sleep 0.2
+    done
+    fail "$ns: $addr never became usable on $dev (still tentative or missing)"
+}
+
+# tcp_both_ways NAME PORT SIZE IF_A ADDRESS_A IF_B: a TCP exchange over a data path, A (netns dA) serving on
+# its data interface IF_A, B (dB) connecting from IF_B to A's link-local ADDRESS_A: SIZE bytes go each way
+# and each side's SHA-256 must be that of what the other sent. NAME names A's background job.
+tcp_both_ways() {
+    local name=$1 port=$2 size=$3 if_a=$4 addr_a=$5 if_b=$6 tcp="$_lib_dir/tcp-exchange.py" out
+    start_bg "$name" dA python3 "$tcp" server "$if_a" "$port" "$size" 11
+    wait_for_line "$(bg_log "$name")" 'listening' 60
+    out=$(in_netns dB timeout "$(scaled 200)" python3 "$tcp" client "$if_b" "$addr_a" "$port" "$size" 22) \
+        || fail "TCP client failed: $out"
+    echo "    B: $out"
+    wait_for_line "$(bg_log "$name")" '^received' 60
+    expect_eq "B got A's bytes" "received $size sha256 $(python3 "$tcp" digest "$size" 11)" "$out"
+    expect_eq "A got B's bytes" "received $size sha256 $(python3 "$tcp" digest "$size" 22)" "$LINE"
+    wait_bg "$name" 0 30
+}
+
 # paired_data_path_with_tcp STATE_A STATE_B CIPHER PORT: A (in dA, state folder STATE_A) publishes _pdp._tcp
 # accepting data paths keyed by pairing, B (in dB, STATE_B) requests one with no security option: B verifies A
 # first, both sides report CIPHER, each side's peer NDI station is authorized with MFP, and TCP carries 64 KiB
 # each way byte-exact on PORT; both sides are stopped after. For the pairing-datapath scenarios, after a pairing.
 paired_data_path_with_tcp() {
-    local dir_a=$1 dir_b=$2 cipher=$3 port=$4 tcp="$_lib_dir/tcp-exchange.py" size=65536
-    local ifA localA cipherA ifB localB cipherB peerB ns dev dump ns_dev i a b out
+    local dir_a=$1 dir_b=$2 cipher=$3 port=$4 size=65536
+    local ifA localA cipherA ifB localB cipherB peerB ns dev dump ns_dev
     step "A accepts data paths keyed by pairing; B requests one (no passphrase, no suite named)"
     start_bg pub dA env WAWARE_STATE_DIR="$dir_a" "$WAWARE" publish _pdp._tcp --accept-data-paths --json
     wait_for_line "$(bg_log pub)" '"event":"started"' 60
@@ -310,20 +340,9 @@ paired_data_path_with_tcp() {
     done
 
     step "TCP 64 KiB each way over the $cipher data path"
-    for i in $(seq 1 100); do
-        a=$(in_netns dA ip -6 addr show dev "$ifA" scope link | grep -v tentative | grep -c "$localA")
-        b=$(in_netns dB ip -6 addr show dev "$ifB" scope link | grep -v tentative | grep -c "$localB")
-        [ "$a" = 1 ] && [ "$b" = 1 ] && break
-        sleep 0.2
-    done
-    start_bg tcp dA python3 "$tcp" server "$ifA" "$port" "$size" 11
-    wait_for_line "$(bg_log tcp)" 'listening' 120
-    out=$(in_netns dB timeout "$(scaled 200)" python3 "$tcp" client "$ifB" "$localA" "$port" "$size" 22) || fail "TCP client failed: $out"
-    echo "    B: $out"
-    wait_for_line "$(bg_log tcp)" '^received' 60
-    expect_eq "B got A's bytes" "received $size sha256 $(python3 "$tcp" digest "$size" 11)" "$out"
-    expect_eq "A got B's bytes" "received $size sha256 $(python3 "$tcp" digest "$size" 22)" "$LINE"
-    wait_bg tcp 0 30
+    wait_link_local dA "$ifA" "$localA"
+    wait_link_local dB "$ifB" "$localB"
+    tcp_both_ways tcp "$port" "$size" "$ifA" "$localA" "$ifB"
     stop_bg sub INT
     stop_bg pub INT
 }

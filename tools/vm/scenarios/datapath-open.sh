@@ -5,7 +5,6 @@
 # way over the NDIs is byte-exact; when both stop, no NAN data interface is left.
 # timeout: 600
 source "$(dirname "$0")/../guest/lib.sh"
-TCP="$_lib_dir/tcp-exchange.py"
 
 step "two radios in namespaces dA, dB; regulatory domain US (5 GHz allowed)"
 set_country US
@@ -43,25 +42,12 @@ expect_contains "A's NDI listed" "\"interface\":\"$ifA\"" "$out"
 expect_contains "B's NDI is its peer" "$(event_field "$(bg_log pub)" data-path-up peerInterfaceAddress)" "$out"
 
 step "the link-local addresses are on the interfaces and usable (DAD done)"
-for i in $(seq 1 50); do
-    a=$(in_netns dA ip -6 addr show dev "$ifA" scope link | grep -v tentative | grep -c "$localA")
-    b=$(in_netns dB ip -6 addr show dev "$ifB" scope link | grep -v tentative | grep -c "$localB")
-    [ "$a" = 1 ] && [ "$b" = 1 ] && break
-    sleep 0.2
-done
-expect_eq "A has $localA" 1 "$a"
-expect_eq "B has $localB" 1 "$b"
+wait_link_local dA "$ifA" "$localA"
+wait_link_local dB "$ifB" "$localB"
 
 step "TCP: 2 MiB each way, byte-exact"
 size=$((2 * 1024 * 1024))
-start_bg tcpA dA python3 "$TCP" server "$ifA" 5001 "$size" 11
-wait_for_line "$(bg_log tcpA)" 'listening' 60
-out=$(in_netns dB timeout 150 python3 "$TCP" client "$ifB" "$localA" 5001 "$size" 22) || fail "TCP client failed: $out"
-echo "    B: $out"
-wait_for_line "$(bg_log tcpA)" '^received' 60
-expect_eq "B got A's bytes" "received $size sha256 $(python3 "$TCP" digest "$size" 11)" "$out"
-expect_eq "A got B's bytes" "received $size sha256 $(python3 "$TCP" digest "$size" 22)" "$LINE"
-wait_bg tcpA 0 30
+tcp_both_ways tcpA 5001 "$size" "$ifA" "$localA" "$ifB"
 in_netns dA iw dev "$ifA" station dump | sed 's/^/    A station: /' | head -n 12
 
 step "both stop: no NAN data interface left"

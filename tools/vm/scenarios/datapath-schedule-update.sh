@@ -8,7 +8,6 @@
 # data interface is left.
 # timeout: 600
 source "$(dirname "$0")/../guest/lib.sh"
-TCP="$_lib_dir/tcp-exchange.py"
 
 step "two radios in namespaces dA, dB; regulatory domain US (channel 149 allowed)"
 set_country US
@@ -41,22 +40,12 @@ ifA=$(event_field "$(bg_log pub)" data-path-up interface)
 ifB=$(event_field "$(bg_log sub)" data-path-up interface)
 localA=$(event_field "$(bg_log pub)" data-path-up localAddress)
 localB=$(event_field "$(bg_log sub)" data-path-up localAddress)
-for i in $(seq 1 50); do
-    a=$(in_netns dA ip -6 addr show dev "$ifA" scope link | grep -v tentative | grep -c "$localA")
-    b=$(in_netns dB ip -6 addr show dev "$ifB" scope link | grep -v tentative | grep -c "$localB")
-    [ "$a" = 1 ] && [ "$b" = 1 ] && break
-    sleep 0.2
-done
+wait_link_local dA "$ifA" "$localA"
+wait_link_local dB "$ifB" "$localB"
 
 step "TCP over the new schedule: 256 KiB each way, byte-exact"
 size=$((256 * 1024))
-start_bg tcpA dA python3 "$TCP" server "$ifA" 5001 "$size" 11
-wait_for_line "$(bg_log tcpA)" 'listening' 10
-out=$(in_netns dB timeout 150 python3 "$TCP" client "$ifB" "$localA" 5001 "$size" 22) || fail "TCP client failed: $out"
-wait_for_line "$(bg_log tcpA)" '^received' 60
-expect_eq "B got A's bytes" "received $size sha256 $(python3 "$TCP" digest "$size" 11)" "$out"
-expect_eq "A got B's bytes" "received $size sha256 $(python3 "$TCP" digest "$size" 22)" "$LINE"
-wait_bg tcpA 0 30
+tcp_both_ways tcpA 5001 "$size" "$ifA" "$localA" "$ifB"
 
 step "B stops: A reports the data path down; no NAN data interface left"
 stop_bg sub INT

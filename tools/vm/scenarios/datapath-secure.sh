@@ -9,7 +9,6 @@
 # each setup take seconds to minutes.
 # timeout: 900
 source "$(dirname "$0")/../guest/lib.sh"
-TCP="$_lib_dir/tcp-exchange.py"
 
 step "two radios in namespaces dA, dB; regulatory domain US (5 GHz allowed)"
 set_country US
@@ -47,26 +46,12 @@ secure_run() {
     done
 
     step "$suite: the link-local addresses are usable (DAD done)"
-    local a b i
-    for i in $(seq 1 100); do
-        a=$(in_netns dA ip -6 addr show dev "$ifA" scope link | grep -v tentative | grep -c "$localA")
-        b=$(in_netns dB ip -6 addr show dev "$ifB" scope link | grep -v tentative | grep -c "$localB")
-        [ "$a" = 1 ] && [ "$b" = 1 ] && break
-        sleep 0.2
-    done
-    expect_eq "A has $localA" 1 "$a"
-    expect_eq "B has $localB" 1 "$b"
+    wait_link_local dA "$ifA" "$localA"
+    wait_link_local dB "$ifB" "$localB"
 
     step "$suite: TCP 1 MiB each way, byte-exact"
-    local size=$((1024 * 1024)) out
-    start_bg tcp$bits dA python3 "$TCP" server "$ifA" "$port" "$size" 11
-    wait_for_line "$(bg_log tcp$bits)" 'listening' 60
-    out=$(in_netns dB timeout "$(scaled 200)" python3 "$TCP" client "$ifB" "$localA" "$port" "$size" 22) || fail "TCP client failed: $out"
-    echo "    B: $out"
-    wait_for_line "$(bg_log tcp$bits)" '^received' 60
-    expect_eq "B got A's bytes" "received $size sha256 $(python3 "$TCP" digest "$size" 11)" "$out"
-    expect_eq "A got B's bytes" "received $size sha256 $(python3 "$TCP" digest "$size" 22)" "$LINE"
-    wait_bg tcp$bits 0 30
+    local size=$((1024 * 1024))
+    tcp_both_ways "tcp$bits" "$port" "$size" "$ifA" "$localA" "$ifB"
     in_netns dA iw dev "$ifA" station dump | sed 's/^/    A station: /' | head -n 12
 
     step "$suite: both stop, no NAN data interface left"

@@ -12,8 +12,9 @@ internal import NANWire
 //       "vendorName": "Acme", "modelName": "Speaker 2", "identityKey": "00112233…", "dateAdded": "2026-11-30T07:00:00Z",
 //       "pairingKey": "…64 hex digits…", "pairingMethod": "SAE",
 //       "pairingCipherSuite": "NCS-PK-PASN-256",               (optional: absent means NCS-PK-PASN-128)
-//       "certificateFingerprint": "…64 hex digits…" }       (optional: the pinned TLS certificate; stores
+//       "certificateFingerprint": "…64 hex digits…",        (optional: the pinned TLS certificate; stores
 //                                                            without it, older ones included, read as before)
+//       "lastSeen": "2026-12-02T01:30:00Z" }               (optional: when it was last recognised)
 //   ]
 // }
 
@@ -133,6 +134,7 @@ enum DeviceStoreFile {
         var pairingMethod: String?
         var pairingCipherSuite: String?
         var certificateFingerprint: String?
+        var lastSeen: Date?
 
         init(_ device: WAPairedDevice) {
             id = device.id.description
@@ -146,6 +148,7 @@ enum DeviceStoreFile {
             pairingMethod = device.pairingKey?.method.rawValue
             pairingCipherSuite = device.pairingKey.flatMap { $0.cipherSuite == .ncsPKPASN128 ? nil : $0.cipherSuite.rawValue }
             certificateFingerprint = device.certificateFingerprint?.description
+            lastSeen = device.dateLastSeen
         }
 
         func device(at index: Int) throws(Problem) -> WAPairedDevice {
@@ -206,7 +209,7 @@ enum DeviceStoreFile {
             }
             return WAPairedDevice(
                 id: id, name: name, pairingInfo: pairingInfo, managementAddresses: addresses,
-                identityKey: key, dateAdded: dateAdded, pairingKey: npk, certificateFingerprint: pin)
+                identityKey: key, dateAdded: dateAdded, pairingKey: npk, certificateFingerprint: pin, dateLastSeen: lastSeen)
         }
     }
 }

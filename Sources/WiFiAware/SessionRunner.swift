@@ -62,7 +62,15 @@ struct SessionRunner: Sendable {
     }
 
     /// Hands an event to the consumer; one that falls out of the full buffer is counted, not lost silently.
+    /// A paired device reported is noted as seen in the store (rate-limited).
     private func deliver(_ event: WASessionEvent, to output: AsyncThrowingStream<WASessionEvent, any Error>.Continuation) {
+        switch event {
+        case .discovered(let endpoint), .updated(let endpoint):
+            if let device = endpoint.device { system.lastSeen.saw(device, in: system.store) }
+        case .messageReceived(let message):
+            if let device = message.endpoint.device { system.lastSeen.saw(device, in: system.store) }
+        default: break
+        }
         if case .dropped = output.yield(event) { handle.noteDroppedEvent() }
     }
 

@@ -146,6 +146,9 @@ public struct WAPairedDevice: Identifiable, Hashable, Sendable {
     /// path keyed by its pairing (or trusted on first use when asked); connections refuse any other
     /// certificate from it. Nil until then; a new pairing forgets it. See ``WAConnectionTrust``.
     public internal(set) var certificateFingerprint: WACertificateFingerprint? = nil
+    /// When this device was last recognised (verified, or found by its address or NIRA in a session that
+    /// names paired devices); nil until then. Written at most once a minute per device by a running system.
+    public internal(set) var dateLastSeen: Date? = nil
 
     /// Whether NAN pairing made this entry (it holds a pairing key), rather than a hand-typed address.
     public var isVerified: Bool { pairingKey != nil }

@@ -41,6 +41,8 @@ public final class WASystem: Sendable {
     let pairing = Mutex<PairingEngine?>(nil)
     /// Who listens to verification outcomes (``verifications()``).
     let verificationListeners = Mutex<(next: Int, sinks: [Int: AsyncStream<WAVerificationEvent>.Continuation])>((0, [:]))
+    /// Notes in the store when paired devices are recognised (at most once a minute per device).
+    let lastSeen = LastSeenRecorder()
 
     init(backend: any DiscoveryBackend, adapterName: String, store: WADeviceStore, runtimeDirectory: URL) {
         self.backend = backend

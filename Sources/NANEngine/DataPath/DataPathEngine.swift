@@ -45,7 +45,7 @@ actor DataPathEngine {
     /// After this many unacknowledged probes in a row the peer is lost and its data paths end.
     var peerLossMisses = 5
     /// A data path with no packets either way for this long is ended (nil: never), unless it was given
-    /// its own with ``request(to:publishID:serviceInfo:idleTimeout:)`` or ``accept(publishID:serviceInfo:from:idleTimeout:)``.
+    /// its own with ``request(to:publishID:serviceInfo:idleTimeout:)`` or ``accept(publishID:serviceInfo:admitting:security:idleTimeout:)``.
     var idleTimeout: Duration? = nil
     /// Idle timeouts asked for per publish (applied to the data paths it accepts) and per requested data path.
     private var publishIdleTimeouts: [InstanceID: Duration] = [:]
@@ -137,19 +137,26 @@ actor DataPathEngine {
     /// Accepts data-path requests to our publish `publishID`; the stream reports each one. Ends with the engine.
     /// With `security`, only NCS-SK requests with that credential are accepted; without, only open ones.
     /// `idleTimeout` ends each accepted data path after that long without a packet either way (nil: the
-    /// engine's default).
-    func accept(publishID: InstanceID, serviceInfo: [UInt8] = [], from peers: Set<MACAddress>? = nil,
+    /// engine's default). `admission` says whose requests are taken, asked again at each request.
+    func accept(publishID: InstanceID, serviceInfo: [UInt8] = [], admitting admission: DataPathAdmission = .anyone,
                 security: NDPSecurityPolicy? = nil, idleTimeout: Duration? = nil) async throws -> AsyncStream<DataPathEvent> {
         _ = try await ready()
         negotiations?.publishSecurity[publishID] = security
         publishIdleTimeouts[publishID] = idleTimeout
         negotiations?.acceptingPublishes.insert(publishID)
-        negotiations?.admittedPeers[publishID] = peers
+        negotiations?.admittedPeers[publishID] = admission
         negotiations?.responseServiceInfo[publishID] = serviceInfo
         let (stream, continuation) = AsyncStream.makeStream(of: DataPathEvent.self, bufferingPolicy: .bufferingNewest(64))
         publishWatchers[publishID]?.finish()
         publishWatchers[publishID] = continuation
         return stream
+    }
+
+    /// As ``accept(publishID:serviceInfo:admitting:security:idleTimeout:)``, admitting only `peers` (nil: anyone).
+    func accept(publishID: InstanceID, serviceInfo: [UInt8] = [], from peers: Set<MACAddress>?,
+                security: NDPSecurityPolicy? = nil, idleTimeout: Duration? = nil) async throws -> AsyncStream<DataPathEvent> {
+        try await accept(publishID: publishID, serviceInfo: serviceInfo, admitting: peers.map(DataPathAdmission.only) ?? .anyone,
+                         security: security, idleTimeout: idleTimeout)
     }
 
     /// Stops accepting requests to `publishID` (data paths already up stay up).

@@ -120,8 +120,8 @@ public struct DataPathNegotiations: Sendable {
     public var localNDI: MACAddress
     /// Publish instances that accept data-path requests.
     public var acceptingPublishes: Set<InstanceID> = []
-    /// Per publish, the only peers (NMI addresses) whose requests are accepted; no entry: anyone.
-    public var admittedPeers: [InstanceID: Set<MACAddress>] = [:]
+    /// Per publish, whose requests are accepted (checked as each request arrives); no entry: anyone.
+    public var admittedPeers: [InstanceID: DataPathAdmission] = [:]
     /// Service info we send back in responses, per publish.
     public var responseServiceInfo: [InstanceID: [UInt8]] = [:]
     /// Per publish, the NCS-SK security its data paths require; no entry: open data paths only. A request
@@ -263,7 +263,7 @@ public struct DataPathNegotiations: Sendable {
             return actions
         }
         guard let publishID = ndp.publishID, acceptingPublishes.contains(publishID),
-              admittedPeers[publishID].map({ $0.contains(id.peer) }) ?? true else { return reject(.ndpRejected) }
+              admittedPeers[publishID]?.admits(id.peer) ?? true else { return reject(.ndpRejected) }
         let asksSecurity = ndp.securityPresentFlag || NDPKeyExchange.isSecured(message)
         var exchange: NDPKeyExchange?
         switch (publishSecurity[publishID], asksSecurity) {

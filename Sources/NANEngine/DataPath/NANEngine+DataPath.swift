@@ -16,8 +16,18 @@ extension NANEngine {
     public func acceptDataPaths(publishID: InstanceID, serviceInfo: [UInt8] = [], from peers: Set<MACAddress>? = nil,
                                 security: NDPSecurityPolicy? = nil, idleTimeout: Duration? = nil) async throws
         -> AsyncStream<DataPathEvent> {
+        try await acceptDataPaths(publishID: publishID, serviceInfo: serviceInfo,
+                                  admitting: peers.map(DataPathAdmission.only) ?? .anyone, security: security, idleTimeout: idleTimeout)
+    }
+
+    /// As ``acceptDataPaths(publishID:serviceInfo:from:security:idleTimeout:)``, with `admission` asked at
+    /// each request whether its peer may connect (so a list that changes while the publish runs is read
+    /// as it is then).
+    public func acceptDataPaths(publishID: InstanceID, serviceInfo: [UInt8] = [], admitting admission: DataPathAdmission,
+                                security: NDPSecurityPolicy? = nil, idleTimeout: Duration? = nil) async throws
+        -> AsyncStream<DataPathEvent> {
         guard let dataPath else { throw DataPathError.notSupported }
-        return try await dataPath.accept(publishID: publishID, serviceInfo: serviceInfo, from: peers, security: security,
+        return try await dataPath.accept(publishID: publishID, serviceInfo: serviceInfo, admitting: admission, security: security,
                                          idleTimeout: idleTimeout)
     }
 

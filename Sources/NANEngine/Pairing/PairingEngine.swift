@@ -205,6 +205,21 @@ public actor PairingEngine {
         return try await pair(with: peer, publishID: publishID, method: .verification(record.pairing), verifying: device)
     }
 
+    /// Takes the stored pairings as they are now (the store changed while the engine ran: a device paired
+    /// by another process, or unpaired). A record whose id the engine already holds keeps the address it
+    /// was last seen at; devices missing from `stored` are forgotten. Attempts in progress go on.
+    public func replaceDevices(_ stored: [PairedDeviceKeys]) {
+        var next: [MACAddress: PairedDeviceKeys] = [:]
+        var resolver = IdentityResolver<MACAddress>(capacity: self.resolver.capacity)
+        for var record in stored {
+            if let known = devices[record.id] { record.lastAddress = known.lastAddress }
+            if let nik = record.nik, (try? resolver.add(nik, for: record.id)) == nil { continue }
+            next[record.id] = record
+        }
+        devices = next
+        self.resolver = resolver
+    }
+
     /// Forgets a paired device (unpairing).
     public func remove(_ device: MACAddress) {
         devices[device] = nil

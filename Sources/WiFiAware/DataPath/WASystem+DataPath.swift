@@ -12,7 +12,8 @@ extension WASystem {
     ///
     /// - Parameters:
     ///   - publisher: A publisher being iterated (its publish must be running).
-    ///   - devices: Whose requests to accept: `.anyDevice`, or paired devices.
+    ///   - devices: Whose requests to accept: `.anyDevice`, or paired devices (the store is read again at
+    ///     each request, so a device paired after this started, or verified at a new address, is accepted).
     ///   - security: `.open` (explicit), a passphrase or PMK (NCS-SK): then only requests with the same
     ///     credential and one of its suites are accepted; or ``WADataPathSecurity/pairing`` (NCS-PK-PASN-128 or
     ///     -256, as each device paired): only requests from paired devices that verified their pairing key
@@ -36,15 +37,17 @@ extension WASystem {
                 guard let engine, engine.supportsDataPath else {
                     throw WAError(.wifiAwareUnsupported, message: "this adapter cannot carry NAN data paths")
                 }
-                let admitted = try devices.resolve(in: try store.devices())
-                    .map { Set($0.values.flatMap(\.managementAddresses)) }
+                // The selection must resolve now (a paired selection with no paired device is an error, as
+                // for sessions); after that the store is read again at each request.
+                let admission = try devices.resolve(in: try store.devices()) == nil
+                    ? DataPathAdmission.anyone : PairedDataPathAdmission(store: store, selection: devices).dataPathAdmission
                 var publishID = handle.instanceID
                 while publishID == nil {
                     try await Task.sleep(for: .milliseconds(20))
                     publishID = handle.instanceID
                 }
                 guard let publishID else { return }
-                let events = try await engine.acceptDataPaths(publishID: publishID, from: admitted, security: policy,
+                let events = try await engine.acceptDataPaths(publishID: publishID, admitting: admission, security: policy,
                                                               idleTimeout: idleTimeout)
                 var connections: [NDPIdentifier: WADataPathConnection] = [:]
                 // A peer that fails pairing verification is refused before it can ask: say so here.

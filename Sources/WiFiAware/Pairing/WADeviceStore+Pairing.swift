@@ -81,7 +81,7 @@ extension WADeviceStore {
     }
 
     /// Notes that a paired device (recognised from its NIRA) now uses `address`: it goes first in the
-    /// device's list (the list keeps ``maximumAddressesPerDevice``).
+    /// device's list (the list keeps ``maximumAddressesPerDevice``), and it was seen now.
     ///
     /// - Throws: ``WAError/Code/deviceInvalid`` if the device is not in the store; a store error otherwise.
     @discardableResult
@@ -93,8 +93,19 @@ extension WADeviceStore {
                 if devices[other]?.managementAddresses.isEmpty == true { devices[other] = nil }
             }
             device.managementAddresses = Array(([address] + device.managementAddresses.filter { $0 != address }).prefix(Self.maximumAddressesPerDevice))
+            device.dateLastSeen = Date()
             devices[id] = device
             return device
+        }
+    }
+
+    /// Notes that a paired device was recognised at `date` (``WAPairedDevice/dateLastSeen``). A device no
+    /// longer in the store is skipped (it was unpaired meanwhile), not an error.
+    ///
+    /// - Throws: a store error.
+    public func noteSeen(_ id: WAPairedDevice.ID, at date: Date = Date()) throws(WAError) {
+        try modify { (devices: inout WAPairedDevice.Devices) throws(WAError) in
+            devices[id]?.dateLastSeen = date
         }
     }
 }

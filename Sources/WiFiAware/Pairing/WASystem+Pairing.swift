@@ -54,6 +54,23 @@ extension WASystem {
                                    dataPathKeys: pairedDataPathKeys)
         pairing.withLock { $0 = engine }
         _ = startTask { try? await engine.serve(frames) }
+        // A device paired (or unpaired) by another process while this system runs: the engine learns it.
+        let store = store
+        _ = startTask {
+            var updates = store.allDevices.makeAsyncIterator()
+            while let devices = try? await updates.next() {
+                let held = await engine.pairedDevices
+                await engine.replaceDevices(devices.values.compactMap { device in
+                    guard var record = WAPairing.pairedKeys(device) else { return nil }
+                    // Keep the id the engine knows the device by (an address it had when first read).
+                    if let known = held.first(where: { device.managementAddresses.contains($0.id) }) {
+                        record = PairedDeviceKeys(id: known.id, lastAddress: known.lastAddress, nik: record.nik,
+                                                  pairing: record.pairing, nikLifetime: known.nikLifetime)
+                    }
+                    return record
+                })
+            }
+        }
         _ = startTask { [weak self] in
             for await event in engine.events {
                 guard let self else { return }

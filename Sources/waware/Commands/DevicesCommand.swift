@@ -73,6 +73,8 @@ struct DeviceRecord: Codable, Equatable, Sendable {
     var pairing: String?
     /// The pairing's cipher suite, `NCS-PK-PASN-128` or `NCS-PK-PASN-256`; nil when unverified.
     var cipherSuite: String?
+    /// When it was last recognised (ISO 8601, UTC); nil if never.
+    var lastSeen: String?
 
     init(_ device: WAPairedDevice) {
         id = device.id.description
@@ -84,6 +86,7 @@ struct DeviceRecord: Codable, Equatable, Sendable {
         verified = device.isVerified
         pairing = device.pairingKey?.method.rawValue
         cipherSuite = device.pairingKey?.cipherSuite.rawValue
+        lastSeen = device.dateLastSeen?.formatted(Date.ISO8601FormatStyle())
     }
 
     /// `name  id  addresses`, plus vendor and model when known.
@@ -92,6 +95,7 @@ struct DeviceRecord: Codable, Equatable, Sendable {
         let about = [vendor, model].compactMap { $0 }.map(TerminalText.escaped)
         if !about.isEmpty { line += "  (" + about.joined(separator: " ") + ")" }
         line += verified ? "  paired with key (\(pairing ?? "?")) on \(cipherSuite ?? "?")" : "  unverified (no key)"
+        if let lastSeen { line += "  last seen \(lastSeen)" }
         return line
     }
 }

@@ -360,6 +360,29 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         #expect(!radioA.leftovers && !radioB.leftovers)
     }
 
+    @Test func anAdmissionIsAskedAtEachRequestSoAPeerAdmittedLaterConnects() async throws {
+        let (a, b, radioA, radioB) = pair()
+        let admitted = Mutex<Set<MACAddress>>([])
+        let accepted = try await a.accept(publishID: InstanceID(1), admitting: .checking { peer in admitted.withLock { $0.contains(peer) } })
+        let (_, refusedEvents) = try await b.request(to: nmiA, publishID: InstanceID(1))
+        var refused = refusedEvents.makeAsyncIterator()
+        guard case .terminated(_, let reason) = await refused.next() else { Issue.record("B not refused"); return }
+        #expect(reason.kind == .rejected && reason.code == .ndpRejected)
+        // B becomes admitted (paired, say) after the publisher started accepting: its next request is taken.
+        admitted.withLock { _ = $0.insert(nmiB) }
+        let (id, events) = try await b.request(to: nmiA, publishID: InstanceID(1))
+        var bIterator = events.makeAsyncIterator()
+        guard case .connected = await bIterator.next() else { Issue.record("B not connected once admitted"); return }
+        var aIterator = accepted.makeAsyncIterator()
+        guard case .requested = await aIterator.next(), case .connected = await aIterator.next() else {
+            Issue.record("A did not connect B once admitted"); return
+        }
+        await b.end(id)
+        await a.shutDown()
+        await b.shutDown()
+        #expect(!radioA.leftovers && !radioB.leftovers)
+    }
+
     @Test func aRequesterTakesASwappedPublishersCounterProposalAndBothConnect() async throws {
         let (a, b, radioA, radioB) = pair(layoutA: .swapped)
         let accepted = try await a.accept(publishID: InstanceID(1))

@@ -164,6 +164,33 @@ import Testing
         #expect(await engineA.resolve(try engineC.identityResolution(), from: engineC.localAddress) == nil)
     }
 
+    @Test func pairingsStoredWhileTheEngineRunsAreTakenAndRemovedOnesForgotten() async throws {
+        // A running system's engine started before B paired (in another process): the store changes and the
+        // engine takes the new pairing, so B is resolved and verified; unpaired, it is forgotten.
+        let air = LoopbackAir()
+        let nikA = try NANIdentityKey.random(), nikB = try NANIdentityKey.random()
+        let pairingA = try await Self.engine(Self.a, on: air, identity: nikA)
+        let engineB = try await Self.engine(Self.b, on: air, identity: nikB)
+        await engineB.setPolicy(password: Self.pin, allowsOpportunistic: false)
+        let paired = try await pairingA.pair(with: Self.b, publishID: InstanceID(1), method: .password(Self.pin))
+
+        let runningA = try await Self.engine(Self.a, on: air, identity: nikA)   // started with no pairings
+        let nira = try await engineB.identityResolution()
+        #expect(await runningA.resolve(nira, from: Self.b) == nil)
+        await runningA.replaceDevices([paired])
+        let resolved = try #require(await runningA.resolve(nira, from: Self.b))
+        let verified = try await runningA.verify(resolved.id, at: Self.b, publishID: InstanceID(1))
+        #expect(verified.pairing.npk == paired.pairing.npk)
+        // The store read again: the record keeps where the device was last seen.
+        let moved = MACAddress(0x06, 0x11, 0x22, 0x33, 0x44, 0x66)
+        _ = await runningA.resolve(try nikB.identityResolution(nmi: moved), from: moved)
+        await runningA.replaceDevices([paired])
+        #expect(await runningA.pairedDevices.first?.lastAddress == moved)
+        await runningA.replaceDevices([])
+        #expect(await runningA.resolve(nira, from: Self.b) == nil)
+        #expect(await Self.failure { _ = try await runningA.verify(paired.id, at: Self.b, publishID: InstanceID(1)) } == .unknownPeer)
+    }
+
     @Test func attemptsAreBoundedByCountAndAge() async throws {
         let air = LoopbackAir()
         // Long enough that the second call comes before the first attempt expires even on a loaded machine.

@@ -7,9 +7,8 @@
 # the connection's data path. A's listener ends after that one connection.
 # Needs `swift build --product seed-connection` (looked for next to the waware binary).
 # timeout: 900
-# default: no (passed in the VM once, 2026-12-02, with line checks by grep and the EEXIST fix for the NMI
-# station a pairing leaves in the build; its earlier runs failed at pairing under load, at a listener limited to paired
-# devices, and on expect_match's ^...$ against the browser's many lines; in the suite once it passes again)
+# In the default suite since it passed in the VM twice on 2026-12-02 (its earlier runs failed at pairing under
+# load, at a listener limited to paired devices, and on expect_match's ^...$ against the browser's many lines).
 source "$(dirname "$0")/../guest/lib.sh"
 
 EXAMPLE=${WAWARE_SEED_EXAMPLE:-$(dirname "$WAWARE")/seed-connection}

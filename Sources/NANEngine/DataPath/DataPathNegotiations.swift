@@ -270,11 +270,9 @@ public struct DataPathNegotiations: Sendable {
         let ours = entries.filter { $0.key.peer == id.peer && $0.value.isInitiator }
         if !ours.isEmpty {
             if local.nmi > id.peer || ours.contains(where: { $0.value.phase != .requestSent }) {
-                return reject(.ndpRejected, report: DataPathEndReason(
-                    .crossedRequests, code: .ndpRejected,
-                    detail: local.nmi > id.peer
-                        ? "both devices asked for a data path at once; ours goes on (the larger NMI's)"
-                        : "the data path we asked this peer for is already being set up"))
+                // Not reported: nothing failed on this side (our data path goes on), and the peer sends its
+                // request again until it sees ours, which would repeat the line. The peer reports the reason.
+                return reject(.ndpRejected)
             }
             for (ourID, _) in ours {
                 entries[ourID] = nil

@@ -36,3 +36,21 @@ private func connect(_ extra: [String]) throws -> ConnectCommand {
         #expect(error.message == "--tofu and --identity go with TLS, not --plain")
     }
 }
+
+@Test func listenConnectsToWhatItFindsOnlyWhenAskedAndSendsOnlyMessages() throws {
+    func listen(_ extra: [String]) throws -> ListenCommand {
+        guard case .run(let parsed, _) = try CommandLineParser.parse(["listen", "_chat._tcp"] + extra, root: Waware.self),
+              let typed = parsed as? ListenCommand else { throw ValidationError("listen did not parse") }
+        return typed
+    }
+    let plain = try listen([])
+    #expect(!plain.connectToFound && plain.send == nil)
+    let both = try listen(["--connect-to-found", "--send", "hello"])
+    #expect(both.connectToFound && both.send == "hello")
+    do {
+        _ = try listen(["--byte-stream", "--send", "hello"])
+        Issue.record("--send with --byte-stream was accepted")
+    } catch let error as ValidationError {
+        #expect(error.message == "--send needs message mode (no --byte-stream)")
+    }
+}

@@ -264,6 +264,23 @@ public struct DataPathNegotiations: Sendable {
         }
         guard let publishID = ndp.publishID, acceptingPublishes.contains(publishID),
               admittedPeers[publishID]?.admits(id.peer) ?? true else { return reject(.ndpRejected) }
+        // Crossed requests (both devices connecting to each other at once): the kernel keeps one NDI station,
+        // so one pairwise key, per peer NDI, and two data paths would leave the two sides with different keys.
+        var superseded: [DataPathAction] = []
+        let ours = entries.filter { $0.key.peer == id.peer && $0.value.isInitiator }
+        if !ours.isEmpty {
+            if local.nmi > id.peer || ours.contains(where: { $0.value.phase != .requestSent }) {
+                // Not reported: nothing failed on this side (our data path goes on), and the peer sends its
+                // request again until it sees ours, which would repeat the line. The peer reports the reason.
+                return reject(.ndpRejected)
+            }
+            for (ourID, _) in ours {
+                entries[ourID] = nil
+                superseded.append(.ended(ourID, DataPathEndReason(
+                    .crossedRequests, code: .ndpRejected,
+                    detail: "both devices asked for a data path at once; the peer's goes on (the larger NMI's)"), wasEstablished: false))
+            }
+        }
         let asksSecurity = ndp.securityPresentFlag || NDPKeyExchange.isSecured(message)
         var exchange: NDPKeyExchange?
         switch (publishSecurity[publishID], asksSecurity) {
@@ -313,7 +330,7 @@ public struct DataPathNegotiations: Sendable {
                             peerServiceInfo: info, deadline: now.advanced(by: setupTimeout), lastSent: outgoing,
                             lastPeerBody: exchange != nil ? body : nil, keyExchange: exchange, isSecure: exchange != nil,
                             countered: counter)
-        return [.requested(id, publishID: publishID, serviceInfo: info), Self.send(outgoing, id)]
+        return superseded + [.requested(id, publishID: publishID, serviceInfo: info), Self.send(outgoing, id)]
     }
 
     private mutating func receiveResponse(_ message: DataPathMessage, body: [UInt8]?, id: NDPIdentifier) -> [DataPathAction] {

@@ -47,6 +47,9 @@ public struct DataPathEndReason: Hashable, Sendable, CustomStringConvertible {
         public static let protocolError = Kind(name: "protocol-error")
         /// Too many data paths at once.
         public static let resourceLimit = Kind(name: "resource-limit")
+        /// Both devices asked each other for a data path at once: the one asked for by the device with the
+        /// larger NMI is kept, the other is declined (there is one NDI station, so one pairwise key, per peer).
+        public static let crossedRequests = Kind(name: "crossed-requests")
         /// The NCS-SK handshake failed: another passphrase or PMK on the other side (the PMKID or a MIC
         /// does not match), a suite the other side does not take, open against secure, or a forged frame.
         public static let securityFailure = Kind(name: "security-failure")

@@ -127,7 +127,8 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
             do {
                 try await session.addStation(NANStationParameters(scope: scope, peer: peer))
                 trace?("dp NMI station \(peer) added")
-            } catch let error as NetlinkError where error.code == .alreadyRunning {
+            } catch let error as NetlinkError where error.errno == .fileExists {
+                // EEXIST from NEW_STATION (the kernel's code, not recoded: only START_NAN's EEXIST means alreadyRunning).
                 trace?("dp NMI station \(peer) already there")
             }
         }
@@ -155,7 +156,8 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
             do {
                 try await session.addStation(NANStationParameters(scope: scope, peer: link.peerNDI, flagMask: flags, flagSet: flags))
                 trace?("dp NDI station \(link.peerNDI) of \(link.id.peer) added on \(data.name)\(link.pairwiseKey == nil ? ", authorized" : "")")
-            } catch let error as NetlinkError where error.code == .alreadyRunning {
+            } catch let error as NetlinkError where error.errno == .fileExists {
+                // EEXIST from NEW_STATION (the kernel's code, not recoded: only START_NAN's EEXIST means alreadyRunning).
                 trace?("dp NDI station \(link.peerNDI) already there")
             }
         }

@@ -270,13 +270,23 @@ public actor PairingEngine {
     // MARK: Roles
 
     private func respond(to frame: PASNAuthenticationFrame, from peer: MACAddress) async {
-        if let existing = attempts[peer], case .initiator = existing.role { return }   // simultaneous: ours goes on
+        // Both sides started at once (each subscriber verifying the other's publisher): without a rule each
+        // would wait for an answer to its own frame 1 and neither would come. The exchange started by the
+        // larger NMI goes on; the smaller side drops its own and answers the peer's, and its caller waits
+        // for that exchange's outcome instead (the same device verified, the same keys).
+        var carried: (waiter: CheckedContinuation<Result<PairedDeviceKeys, PairingError>, Never>?, verifying: MACAddress?)?
+        if let existing = attempts[peer], case .initiator = existing.role {
+            guard peer > localAddress, existing.result == nil else { return }
+            carried = (existing.waiter, existing.verifying)
+            attempts[peer] = nil
+        }
         // A retransmission (the peer did not see our acknowledgement in time): our frame 2 is on its way.
         if let existing = attempts[peer], existing.frame1 == frame { return }
         if let existing = attempts[peer] {
             finish(peer, token: existing.token, .failure(PairingError(.unexpectedMessage, "restarted by the peer")), event: nil)
         }
         guard attempts.count < limits.maximumAttempts else {
+            carried?.waiter?.resume(returning: .failure(PairingError(.tableFull, "\(attempts.count) pairing attempts in progress")))
             await transmitBody(PASNPairing.failureFrame(sequence: 2), to: peer)
             return
         }
@@ -291,13 +301,15 @@ public actor PairingEngine {
             let token = newToken()
             var attempt = Attempt(role: .responder(responder), token: token, started: .now, publishID: publishID)
             attempt.frame1 = frame
-            attempt.verifying = verifyingCandidate
+            attempt.verifying = verifyingCandidate ?? carried?.verifying
+            attempt.waiter = carried?.waiter
             verifyingCandidate = nil
             attempts[peer] = attempt
             scheduleTimeout(peer, token)
             await transmitBody(reply, to: peer)
         } catch {
             verifyingCandidate = nil
+            carried?.waiter?.resume(returning: .failure(error))
             // The refusal goes out before the event: a caller that ends on the event (waware pair) must not
             // stop the radio first, or the initiator waits out its timeout instead of learning why.
             await transmitBody(responder.failureFrame, to: peer)

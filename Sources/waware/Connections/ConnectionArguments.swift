@@ -73,6 +73,8 @@ struct ConnectionRecord: Codable, Sendable {
     var port: Int?
     var peer: String?
     var peerID: String?
+    /// `in` (accepted) or `out` (made by this side), on `connected` lines of `listen`.
+    var direction: String?
     var device: String?
     var interface: String?
     var localAddress: String?
@@ -122,6 +124,7 @@ struct ConnectionRecord: Codable, Sendable {
         if let peerID { parts.append("peer-id \(peerID)") }
         if let peer { parts.append("peer \(peer)") }
         if let device { parts.append("device \"\(device)\"") }
+        if let direction { parts.append("direction \(direction)") }
         if let port { parts.append("port \(port)") }
         if let interface, let localAddress, let peerAddress { parts.append("over \(interface) \(localAddress) -> \(peerAddress)") }
         if let transport { parts.append("(\(transport))") }

@@ -20,6 +20,13 @@ struct ListenCommand: Command {
             "With --datagrams the listener also agrees best-effort UDP datagrams with connections that ask for them; "
                 + "each one received is printed ('datagram ...'), with --echo sent back as a datagram, and a connection "
                 + "that had them ends with a 'datagram-stats' line (docs/datagrams.md).",
+            "With --connect-to-found the listener also browses for the same service and connects to the first listener "
+                + "it finds (of the selected devices), so two devices that both run it end up connected whichever starts "
+                + "first. When both connect at once they keep one connection: one data path (the one the device with the "
+                + "larger NMI asked for; the other request is declined, printed as 'connect-ended') and, should two "
+                + "connections still come up, the one made by the peer with the larger peer identifier (TN3213). The "
+                + "connection kept is printed as 'connected' on both sides, 'direction in' or 'out'. --send TEXT sends "
+                + "one message on every connection once it is ready.",
             "Runs until Ctrl-C, or until --count connections have ended.",
         ],
         examples: [
@@ -27,6 +34,8 @@ struct ListenCommand: Command {
             Example("waware listen _chat._tcp --passphrase secret --tofu --echo", "Also accept unpaired peers, trusting their certificate on first use."),
             Example("waware listen _files._tcp --open --plain --receive-dir /tmp/in --count 1 --json",
                     "Plain TCP over open data paths: save the files of one connection in /tmp/in, JSON lines."),
+            Example("waware listen _chat._tcp --connect-to-found --send hello",
+                    "Run on both devices: whichever finds the other first connects; one connection, 'hello' each way."),
             Example("waware listen _game._udp --datagrams --echo --json",
                     "Print every datagram (and message) from paired devices and send it back."),
         ]
@@ -36,20 +45,27 @@ struct ListenCommand: Command {
     static let receiveDirOption = OptionKey("receive-dir", value: "folder", help: "Save received files here (default: refuse files).")
     static let countOption = OptionKey("count", value: "n", help: "End after this many connections have ended.")
     static let portOption = OptionKey("port", value: "n", help: "Listen on this TCP port (default: one the kernel picks).")
+    static let connectToFoundFlag = FlagKey("connect-to-found", help: "Also browse for the service and connect to the first listener found (both devices may do so at once: one connection is kept).")
+    static let sendOption = OptionKey("send", value: "text", help: "Send this message on every connection once it is ready.")
 
     static let arguments: [ArgumentSpec] = ConnectionArguments.common + [
-        echoFlag.spec, receiveDirOption.spec, countOption.spec, portOption.spec,
+        echoFlag.spec, receiveDirOption.spec, countOption.spec, portOption.spec, connectToFoundFlag.spec, sendOption.spec,
     ]
 
     var values: ConnectionArguments.Values
     var echo: Bool
     var receiveDir: String?
     var count: Int?
+    var connectToFound: Bool
+    var send: String?
 
     init(from parsed: ParsedValues) throws {
         values = try ConnectionArguments.values(from: parsed)
         echo = parsed.flag(Self.echoFlag)
         receiveDir = parsed.option(Self.receiveDirOption)
+        connectToFound = parsed.flag(Self.connectToFoundFlag)
+        send = parsed.option(Self.sendOption)
+        if send != nil && values.parameters.mode == .byteStream { throw ValidationError("--send needs message mode (no --byte-stream)") }
         count = try parsed.option(Self.countOption, expected: "a number from 1 to 100000", ArgumentValues.integer(in: 1...100_000))
         if let port = try parsed.option(Self.portOption, expected: "a port from 1 to 65535", ArgumentValues.integer(in: 1...65535)) {
             values.parameters.listenerPort = UInt16(port)
@@ -91,12 +107,21 @@ struct ListenCommand: Command {
                             case .connection(let connection):
                                 r.event = "connected"
                                 r.describe(connection)
+                                r.direction = "in"
                                 Task {
                                     await serve(connection, service: name, since: start, output: output)
                                     endedContinuation.yield()
                                 }
                             }
                             try r.write(json: json, to: output)
+                        }
+                    }
+                    if connectToFound {
+                        group.addTask {
+                            await connectToFirstFound(system: system, devices: devices, service: name, since: start, output: output)
+                            endedContinuation.yield()
+                            // Leaving would end the group (and the listener): wait for Ctrl-C or --count.
+                            while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
                         }
                     }
                     if let count {
@@ -116,10 +141,46 @@ struct ListenCommand: Command {
         }
     }
 
+    /// --connect-to-found: browses for the service, connects to the first listener found and serves the
+    /// connection as an accepted one. A connection not kept (the peer's data path or connection goes on:
+    /// both devices connected at once) or failing is one `connect-ended` line; the listener goes on.
+    private func connectToFirstFound(system: WASystem, devices: WADeviceSelection, service: String,
+                                     since start: ContinuousClock.Instant, output: Output) async {
+        do {
+            let subscribable = try WASubscribableService(name: values.service, wantsDataPath: true)
+            var found: WAEndpoint?
+            for try await case .found(let endpoint) in system.browser(for: subscribable, from: devices) {
+                found = endpoint
+                break
+            }
+            guard let endpoint = found else { return }
+            var r = ConnectionRecord("found", service: service, since: start)
+            (r.peer, r.device) = (endpoint.address.description, endpoint.device?.name)
+            try r.write(json: values.json, to: output)
+            try await system.withConnection(to: endpoint, parameters: values.parameters) { connection in
+                var r = ConnectionRecord("connected", service: service, since: start)
+                r.describe(connection)
+                r.direction = "out"
+                try r.write(json: values.json, to: output)
+                await serve(connection, service: service, since: start, output: output)
+            }
+        } catch {
+            if Task.isCancelled { return }
+            var r = ConnectionRecord("connect-ended", service: service, since: start)
+            r.reason = (error as? WAError)?.message ?? "\(error)"
+            try? r.write(json: values.json, to: output)
+        }
+    }
+
     /// Reads one connection to its end: prints, echoes, saves files.
     private func serve(_ connection: WAConnection, service: String, since start: ContinuousClock.Instant, output: Output) async {
         var closing = ConnectionRecord("closed", service: service, since: start)
         let (json, echo) = (values.json, self.echo)
+        if let send {
+            do { try await connection.send(Array(send.utf8)) } catch {
+                closing.reason = error.message
+            }
+        }
         let datagrams = Task { await DatagramOutput.printReceived(on: connection, service: service, since: start, json: json, output: output,
                                                                   echo: echo, textToStandardError: false) }
         do {

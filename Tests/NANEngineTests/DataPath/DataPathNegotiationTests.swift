@@ -112,6 +112,36 @@ private func begin(_ table: inout DataPathNegotiations, publish: UInt8, info: [U
         #expect(initiator.phases.isEmpty)
     }
 
+    @Test func crossedRequestsLeaveOneDataPathTheOneTheLargerNMIAskedFor() throws {
+        // Both devices listen and connect to each other at once: their requests cross in the air. The kernel
+        // has one NDI station (so one pairwise key) per peer, so only one data path may come up: the larger
+        // NMI's (subscriberNMI here). The smaller side drops its own and answers; the larger declines.
+        var small = DataPathNegotiations(local: device(publisherNMI), localNDI: publisherNDI)
+        var large = DataPathNegotiations(local: device(subscriberNMI), localNDI: subscriberNDI)
+        small.acceptingPublishes = [InstanceID(3)]
+        large.acceptingPublishes = [InstanceID(4)]
+        let (smallID, fromSmall) = try #require(try small.initiate(to: subscriberNMI, publishID: InstanceID(4), serviceInfo: [], now: now))
+        let (largeID, fromLarge) = try #require(try large.initiate(to: publisherNMI, publishID: InstanceID(3), serviceInfo: [], now: now))
+
+        let declined = large.receive(try overTheAir(sends(fromSmall)[0]), from: publisherNMI, now: now)
+        let refusal = try overTheAir(try #require(sends(declined).first))
+        #expect(refusal.ndp.status == .rejected)
+        #expect(!declined.contains { if case .refused = $0 { true } else { false } })   // ours goes on: nothing to report
+        #expect(large.phases == [largeID: .requestSent])
+
+        let answered = small.receive(try overTheAir(sends(fromLarge)[0]), from: subscriberNMI, now: now)
+        guard case .ended(let endedID, let reason, false) = answered.first else { Issue.record("the smaller side kept its request"); return }
+        #expect(endedID == smallID && reason.kind == .crossedRequests)
+        #expect(small.receive(refusal, from: subscriberNMI, now: now).isEmpty)   // the refusal of a request it dropped
+
+        let afterResponse = large.receive(try overTheAir(try #require(sends(answered).first)), from: publisherNMI, now: now)
+        guard case .establish = afterResponse.last else { Issue.record("the larger side not established"); return }
+        let afterConfirm = small.receive(try overTheAir(try #require(sends(afterResponse).first)), from: subscriberNMI, now: now)
+        guard case .establish = afterConfirm.first else { Issue.record("the smaller side not established"); return }
+        #expect(large.phases == [largeID: .established])
+        #expect(small.phases == [largeID.with(peer: subscriberNMI): .established])
+    }
+
     @Test func outOfOrderAndForeignMessagesChangeNothing() throws {
         var initiator = DataPathNegotiations(local: device(subscriberNMI), localNDI: subscriberNDI)
         var responder = DataPathNegotiations(local: device(publisherNMI), localNDI: publisherNDI)

@@ -9,8 +9,21 @@ import Testing
 @Suite struct PairingEngineTests {
     actor LoopbackAir {
         var engines: [MACAddress: PairingEngine] = [:]
+        /// Authentication frames held back (both sides' frames 1 cross in the air), nil when delivering.
+        var held: [[UInt8]]?
         func attach(_ engine: PairingEngine) { engines[engine.localAddress] = engine }
+        func hold() { held = [] }
+        var heldCount: Int { held?.count ?? 0 }
+        func release() async {
+            let frames = held ?? []
+            held = nil
+            for frame in frames { await deliver(authentication: frame) }
+        }
         func deliver(authentication frame: [UInt8]) async {
+            if held != nil {
+                held?.append(frame)
+                return
+            }
             guard let header = try? PASNManagementFrame(bytes: frame), let engine = engines[header.header.destination] else { return }
             await engine.handle(authentication: frame)
         }
@@ -189,6 +202,26 @@ import Testing
         await runningA.replaceDevices([])
         #expect(await runningA.resolve(nira, from: Self.b) == nil)
         #expect(await Self.failure { _ = try await runningA.verify(paired.id, at: Self.b, publishID: InstanceID(1)) } == .unknownPeer)
+    }
+
+    @Test func simultaneousVerificationsEndInOneExchangeBothSidesVerified() async throws {
+        // Each side's subscriber verifies the other's publisher at the same moment: both frames 1 cross.
+        // Without a rule each ignored the other's frame 1 and both timed out; now the exchange started by
+        // the larger NMI (B) goes on, A answers it, and both callers see their device verified.
+        let air = LoopbackAir()
+        let engineA = try await Self.engine(Self.a, on: air), engineB = try await Self.engine(Self.b, on: air)
+        await engineB.setPolicy(password: Self.pin, allowsOpportunistic: false)
+        let paired = try await engineA.pair(with: Self.b, publishID: InstanceID(1), method: .password(Self.pin))
+        await air.hold()
+        let onA = Task { try await engineA.verify(Self.b, at: Self.b, publishID: InstanceID(1)) }
+        let onB = Task { try await engineB.verify(Self.a, at: Self.a, publishID: InstanceID(2)) }
+        while await air.heldCount < 2 { await Task.yield() }
+        await air.release()
+        let (a, b) = (try await onA.value, try await onB.value)
+        #expect(a.id == Self.b && b.id == Self.a)
+        #expect(a.pairing.npk == paired.pairing.npk && b.pairing.npk == paired.pairing.npk)
+        let counts = (await engineA.attemptCount, await engineB.attemptCount)
+        #expect(counts == (0, 0))
     }
 
     @Test func attemptsAreBoundedByCountAndAge() async throws {

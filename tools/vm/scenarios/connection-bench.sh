@@ -6,9 +6,26 @@
 # per connection is read from /proc at the same moments. While B holds the data path, tls-bench measures TLS
 # 1.3 throughput over the NDP against plain TCP over the same NDP (CONN_BENCH_MB MiB each, default 8).
 # Figures go to figures.txt in the scenario's folder (tools/connection-bench prints them).
+# Settings: WAWARE_VM_SCENARIO_CONFIG, a host file of `NAME<TAB>VALUE` lines (`transports plain tls`,
+# `megabytes 8`) that tools/connection-bench writes under results/: the host's environment does not reach the guest.
 # default: no
 # timeout: 1800
 source "$(dirname "$0")/../guest/lib.sh"
+
+CONN_BENCH_TRANSPORTS=plain CONN_BENCH_MB=8
+config=${WAWARE_VM_SCENARIO_CONFIG:-}
+if [ -n "$config" ]; then
+    [ -r "$config" ] || fail "cannot read the configuration $config"
+    while IFS=$'\t' read -r name value; do
+        case $name in
+            transports) CONN_BENCH_TRANSPORTS=$value ;;
+            megabytes) CONN_BENCH_MB=$value ;;
+            "") ;;
+            *) fail "unknown setting '$name' in $config" ;;
+        esac
+    done <"$config"
+fi
+echo "settings: transports $CONN_BENCH_TRANSPORTS, $CONN_BENCH_MB MiB for tls-bench"
 
 BIN=$(dirname "$WAWARE")
 for tool in conn-bench tls-bench; do
@@ -25,7 +42,7 @@ radio_netns 0 dA
 radio_netns 1 dB
 tls_done=
 
-for transport in ${CONN_BENCH_TRANSPORTS:-plain}; do
+for transport in $CONN_BENCH_TRANSPORTS; do
     flag=--tofu; [ "$transport" = plain ] && flag=--plain   # TLS between unpaired bench devices: trust on first use
     st=$(mktemp -d); hold=$(mktemp -u)
     step "[$transport] A listens (echo, datagrams)"
@@ -50,7 +67,7 @@ for transport in ${CONN_BENCH_TRANSPORTS:-plain}; do
     figure "$transport listener-memory idle $idleA KiB, 1 connection $oneA KiB, 8 connections $allA KiB, per connection $(( (allA - oneA) / 7 )) KiB"
 
     if [ -z "$tls_done" ]; then
-        step "TLS 1.3 and plain TCP over the same NDP (tls-bench, ${CONN_BENCH_MB:-8} MiB each)"
+        step "TLS 1.3 and plain TCP over the same NDP (tls-bench, $CONN_BENCH_MB MiB each)"
         wait_for_line "$(bg_log "lis-$transport")" '"event":"data-path-up"' 30
         { read -r ifA; read -r localA; } < <(event_field "$(bg_log "lis-$transport")" data-path-up interface localAddress)
         ifB=$(sed -n 's/^data path \([^ ]*\) .*/\1/p' "$(bg_log "bench-$transport")" | head -n 1)
@@ -60,7 +77,7 @@ for transport in ${CONN_BENCH_TRANSPORTS:-plain}; do
             in_netns dA ss -Hltn 'sport = :5310' | grep -q 5310 && break
             sleep 1
         done
-        out=$(in_netns dB timeout "$(scaled 600)" "$BIN/tls-bench" --connect "[$localA%$ifB]:5310" --megabytes "${CONN_BENCH_MB:-8}" 2>&1) \
+        out=$(in_netns dB timeout "$(scaled 600)" "$BIN/tls-bench" --connect "[$localA%$ifB]:5310" --megabytes "$CONN_BENCH_MB" 2>&1) \
             || fail "tls-bench failed: $out"
         echo "$out" | sed 's/^/    tls-bench: /'
         figure "ndp tls-bench $(echo "$out" | grep '^plain' | tr -s ' ')"

@@ -40,6 +40,7 @@ struct PerformanceRecord: Codable, Equatable, Sendable {
     var service: String
     var peer: String
     var interface: String
+    /// `bulk`, `realtime`, or `default` (no mode asked: the default schedule).
     var mode: String?
     var elapsed: Double
     var time: Double
@@ -76,7 +77,7 @@ struct PerformanceRecord: Codable, Equatable, Sendable {
         self.service = service
         self.peer = peer
         interface = link?.interface ?? ""
-        mode = r.performanceMode?.rawValue
+        mode = r.performanceMode?.rawValue ?? "default"
         elapsed = ClusterSession.seconds((r.localTimestamp ?? .now) - start)
         time = DiscoveryRun.wallClock()
         signal = link?.signal ?? r.signalStrength

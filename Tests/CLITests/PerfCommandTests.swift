@@ -78,11 +78,15 @@ private func sampleRecord(index: Int, elapsed: Double, capacity: Double?) -> Per
     }
 }
 
-@Test func aReportWithoutAModeSaysDefault() throws {
+@Test func aReportSaysWithoutAModeDefaultAndWhereItsFiguresCameFrom() throws {
     var report = WAPerformanceReport(signalStrength: -50, frequency: 5745, discoveryWindowsHeard: 0, lastHeard: .now)
     report.performanceMode = nil
     let record = PerformanceRecord(report, index: 1, service: "_perf._tcp", peer: "42:00:00:00:00:00", since: .now)
     #expect(try Output.json(record).contains("\"mode\":\"default\""))
+    #expect(try Output.json(record).contains("\"statisticsSource\":\"discoveryFrames\""))
+    report.statisticsSource = .dataPath
+    let fromDataPath = PerformanceRecord(report, index: 2, service: "_perf._tcp", peer: "42:00:00:00:00:00", since: .now)
+    #expect(try Output.json(fromDataPath).contains("\"statisticsSource\":\"dataPath\""))
     #expect(record.lines[0].contains("(default)"))
 }
 

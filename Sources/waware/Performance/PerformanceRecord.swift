@@ -42,6 +42,8 @@ struct PerformanceRecord: Codable, Equatable, Sendable {
     var interface: String
     /// `bulk`, `realtime`, or `default` (no mode asked: the default schedule).
     var mode: String?
+    /// Where the figures came from: `dataPath` or `discoveryFrames` (WAStatisticsSource).
+    var statisticsSource: String
     var elapsed: Double
     var time: Double
     var signal: Int?
@@ -78,6 +80,7 @@ struct PerformanceRecord: Codable, Equatable, Sendable {
         self.peer = peer
         interface = link?.interface ?? ""
         mode = r.performanceMode?.rawValue ?? "default"
+        statisticsSource = r.statisticsSource.rawValue
         elapsed = ClusterSession.seconds((r.localTimestamp ?? .now) - start)
         time = DiscoveryRun.wallClock()
         signal = link?.signal ?? r.signalStrength

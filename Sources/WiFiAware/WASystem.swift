@@ -77,7 +77,7 @@ public final class WASystem: Sendable {
         var discovery = DiscoveryOptions()
         discovery.logger = options.logger
         discovery.dataPathScheduleLayout = options.swapsDataPathSchedule ? .swapped
-            : options.limitsDataPathScheduleToChannel6 ? .channel6 : options.performanceMode.scheduleLayout
+            : options.limitsDataPathScheduleToChannel6 ? .channel6 : options.performanceMode?.scheduleLayout ?? .preferred
         do {
             let identity = (try? options.store.existingOwnIdentityKey()).flatMap { NANIdentityKey(bytes: $0.bytes) }
             return try await NANEngine.run(
@@ -274,10 +274,11 @@ public struct WASystemOptions: Sendable {
     /// lack (`WAWARE_DP_SCHEDULE=channel6` in the CLI). Overrides ``performanceMode``. Default false.
     public var limitsDataPathScheduleToChannel6 = false
     /// The performance mode of this system's data paths (Apple's `WAPerformanceMode`). It sets the schedule
-    /// the radio commits, which every data path on the adapter shares: ``WAPerformanceMode/bulk`` the
-    /// most 5 GHz slots in long runs, ``WAPerformanceMode/realtime`` channel 6 spread evenly over the
-    /// period (docs/performance.md). Both sides should use the same. Default bulk.
-    public var performanceMode: WAPerformanceMode = .bulk
+    /// the radio commits, which every data path on the adapter shares: ``WAPerformanceMode/bulk`` one
+    /// contiguous block of 15 slots, ``WAPerformanceMode/realtime`` 30 slots with channel 6 spread evenly
+    /// over the period (docs/performance.md). Both sides should use the same. Default nil: no mode, the
+    /// default schedule (every slot outside the discovery windows, the 5 GHz channel in one long run).
+    public var performanceMode: WAPerformanceMode? = nil
 
     /// The defaults.
     public init() {}

@@ -40,7 +40,8 @@ private func sampleRecord(index: Int, elapsed: Double, capacity: Double?) -> Per
     #expect(command.count == nil && !command.watch && !command.serve)
     #expect(command.probes?.accessCategories == WAAccessCategory.allCases)
     #expect(command.probes?.capacityDuration == .seconds(2))
-    #expect(command.mode == .bulk)
+    #expect(command.mode == nil)
+    #expect(try perf(["_perf._tcp", "--open", "--mode", "bulk"]).mode == .bulk)
     let tuned = try perf(["_perf._tcp", "--passphrase", "a secret", "--duration", "0.5", "--max-bytes", "8",
                           "--access-category", "vo,be,vo", "--latency-probes", "5", "--port", "6000", "--mode", "realtime"])
     #expect(tuned.probes?.capacityDuration == .milliseconds(500))
@@ -75,6 +76,18 @@ private func sampleRecord(index: Int, elapsed: Double, capacity: Double?) -> Per
                 "\"mode\":\"bulk\""] {
         #expect(json.contains(key), "\(key) in \(json)")
     }
+}
+
+@Test func aReportSaysWithoutAModeDefaultAndWhereItsFiguresCameFrom() throws {
+    var report = WAPerformanceReport(signalStrength: -50, frequency: 5745, discoveryWindowsHeard: 0, lastHeard: .now)
+    report.performanceMode = nil
+    let record = PerformanceRecord(report, index: 1, service: "_perf._tcp", peer: "42:00:00:00:00:00", since: .now)
+    #expect(try Output.json(record).contains("\"mode\":\"default\""))
+    #expect(try Output.json(record).contains("\"statisticsSource\":\"discoveryFrames\""))
+    report.statisticsSource = .dataPath
+    let fromDataPath = PerformanceRecord(report, index: 2, service: "_perf._tcp", peer: "42:00:00:00:00:00", since: .now)
+    #expect(try Output.json(fromDataPath).contains("\"statisticsSource\":\"dataPath\""))
+    #expect(record.lines[0].contains("(default)"))
 }
 
 @Test func svgPlotIsWellFormedAndEscapesText() throws {

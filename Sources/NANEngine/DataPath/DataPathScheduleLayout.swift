@@ -2,12 +2,16 @@ public import NANWire
 
 /// How the data-path engine lays out its committed schedule over the slots.
 public enum DataPathScheduleLayout: String, Hashable, Sendable, CaseIterable {
-    /// ``NANWire/DataPathSchedule/preferred(fiveGHz:)``: channel 6 in slot 1, the 5 GHz channel in the others.
+    /// ``NANWire/DataPathSchedule/preferred(fiveGHz:)``: channel 6 in slot 1, the 5 GHz channel in the others
+    /// (every slot outside the DWs). The default, when no performance mode is asked for.
     case preferred
     /// ``NANWire/DataPathSchedule/realtime(fiveGHz:)``: as many slots, with channel 6 spread evenly over the
     /// period (one slot in eight) so a packet waits less for the next common slot. What
-    /// `WAPerformanceMode.realtime` asks for (the bulk mode keeps the preferred layout).
+    /// `WAPerformanceMode.realtime` asks for.
     case realtime
+    /// ``NANWire/DataPathSchedule/bulk(fiveGHz:)``: one contiguous block of 15 committed slots (1–16 but the
+    /// DW), channel 6 in slot 1 and the 5 GHz channel in the rest; what `WAPerformanceMode.bulk` asks for.
+    case bulk
     /// ``NANWire/DataPathSchedule/swapped(fiveGHz:)``: the same channels in other slots, so a peer with the
     /// preferred layout shares no slot with us and must take our counter-proposal. For testing the counter
     /// path (needs a 5 GHz channel).
@@ -22,6 +26,7 @@ public enum DataPathScheduleLayout: String, Hashable, Sendable, CaseIterable {
         switch self {
         case .preferred: return .preferred(fiveGHz: fiveGHz)
         case .realtime: return .realtime(fiveGHz: fiveGHz)
+        case .bulk: return .bulk(fiveGHz: fiveGHz)
         case .swapped: return .swapped(fiveGHz: fiveGHz)
         case .channel6: return .preferred(fiveGHz: nil)
         }

@@ -57,6 +57,22 @@ public struct DataPathSchedule: Hashable, Sendable {
     /// In ``realtime(fiveGHz:)``, channel 6 comes back every this many slots.
     public static let realtimeSpacing = 8
 
+    /// The bulk layout (``DataPathScheduleLayout/bulk``): one contiguous block of committed slots,
+    /// ``bulkBlock`` (slots 1–16, the 5 GHz DW in slot 8 left free: 15 slots, half the period), channel 6 in
+    /// slot 1 and `fiveGHz` in the other 14; slots 17–31 stay free (the radio may sleep or serve others).
+    /// Traffic goes out in bursts: a packet that arrives after slot 16 waits for the next period's block
+    /// (up to 16 slots, 256 TU). Without a 5 GHz channel, channel 6 in the whole block.
+    public static func bulk(fiveGHz: DataPathChannel?) -> DataPathSchedule {
+        var slots = [Int?](repeating: nil, count: slotCount)
+        for slot in bulkBlock where !discoveryWindowSlots.contains(slot) {
+            slots[slot] = fiveGHz == nil || slot == bulkBlock.lowerBound ? 0 : 1
+        }
+        return DataPathSchedule(channels: fiveGHz.map { [.channel6, $0] } ?? [.channel6], slots: slots)
+    }
+
+    /// The slots of ``bulk(fiveGHz:)``'s block (the DW slot 8 inside it stays free).
+    public static let bulkBlock = 1...16
+
     /// The channels of ``preferred(fiveGHz:)`` in other slots: `fiveGHz` in slot 1 and channel 6 in every other
     /// slot outside the DWs. It shares no slot with a peer that uses the preferred layout on the same 5 GHz
     /// channel, so that peer must take our counter-proposal: a knob for testing the counter path

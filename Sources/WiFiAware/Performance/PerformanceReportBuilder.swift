@@ -79,6 +79,7 @@ extension WAPerformanceReport {
         report.localTimestamp = now
         report.signalQuality = signal.map { Self.signalQuality(dBm: $0) }
         report.link = link
+        report.statisticsSource = .dataPath
         report.performanceMode = mode
         if let channel = schedule?.channels.max(by: { $0.commonSlots < $1.commonSlots }), channel.commonSlots > 0 {
             report.frequency = channel.frequency

@@ -3,13 +3,17 @@ import NANEngine
 /// How a data path is meant to be used, as in Apple's `WAPerformanceMode`: both sides should use the same.
 /// It is the schedule the radio commits for its data paths (``WASystemOptions/performanceMode``; one
 /// schedule serves every data path of the adapter), and it is carried on each ``WAPerformanceReport``.
+/// Without a mode (nil, the default) the radio commits the default schedule: every slot outside the
+/// discovery windows, channel 6 in slot 1 and the 5 GHz channel in the other 29.
 public enum WAPerformanceMode: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
-    /// Throughput first (Apple's default): every slot outside the discovery windows committed, the 5 GHz
-    /// channel in one long run (29 slots) and channel 6 in one slot.
+    /// Bulk transfers: one contiguous block of 15 committed slots (slots 1–16 of the 32, the 5 GHz
+    /// discovery window in slot 8 left free), channel 6 in slot 1 and the 5 GHz channel in the other 14.
+    /// Half the period is free for the radio to sleep or serve other links; traffic waits up to 16 slots
+    /// (256 TU) for the next block.
     case bulk
-    /// Latency first: as many slots, with channel 6 spread evenly over the period (one slot in eight) and
-    /// the 5 GHz channel in the other 26, so a packet on either band waits at most 7 slots (112 TU) for the
-    /// next common slot instead of up to a whole period on channel 6.
+    /// Latency first: every slot outside the discovery windows (30) committed, channel 6 spread evenly over
+    /// the period (one slot in eight) and the 5 GHz channel in the other 26, so a packet waits at most 2
+    /// slots for the 5 GHz channel and 7 (112 TU) for channel 6.
     case realtime
 
     /// `bulk` or `realtime`.
@@ -18,7 +22,7 @@ public enum WAPerformanceMode: String, Hashable, Sendable, CaseIterable, CustomS
     /// The data-path schedule layout the mode asks the engine for.
     var scheduleLayout: DataPathScheduleLayout {
         switch self {
-        case .bulk: .preferred
+        case .bulk: .bulk
         case .realtime: .realtime
         }
     }

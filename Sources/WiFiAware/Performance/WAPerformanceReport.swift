@@ -3,7 +3,7 @@ public import FoundationEssentials
 /// What is known about the link to a peer, in the shape of Apple's `WAPerformanceReport`.
 ///
 /// From discovery (``WAEndpoint/performance``, ``WASystem/peers()``) it holds what discovery frames tell:
-/// signal, channel, how often the peer is heard. From a data path
+/// signal, channel, how often the peer is heard (``statisticsSource`` ``WAStatisticsSource/discoveryFrames``). From a data path
 /// (``WASystem/performanceReport(for:probes:progress:)``) it adds Apple's fields: the throughput ceiling
 /// (PHY rate × scheduled airtime), the throughput capacity (measured by a bulk transfer), their ratio,
 /// the transmit latency per access category (timestamped UDP probes), and ours: the kernel's station
@@ -41,6 +41,10 @@ public struct WAPerformanceReport: Hashable, Sendable {
     public var performanceMode: WAPerformanceMode? = nil
     /// The kernel's view of the link and its schedule (ours); nil in discovery reports.
     public var link: WALinkMetrics? = nil
+    /// Where the figures came from: ``WAStatisticsSource/dataPath`` (the kernel's station of the data path,
+    /// plus the probes if any) or ``WAStatisticsSource/discoveryFrames`` (the peer's discovery frames). Ours;
+    /// Apple's report does not say.
+    public var statisticsSource: WAStatisticsSource = .discoveryFrames
 
     /// Creates a report.
     ///
@@ -60,6 +64,23 @@ public struct WAPerformanceReport: Hashable, Sendable {
     public static func signalQuality(dBm: Int) -> Double {
         min(1, max(0, Double(dBm + 90) / 60))
     }
+}
+
+/// Where the figures of a ``WAPerformanceReport`` came from.
+public enum WAStatisticsSource: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    /// The data path: the kernel's statistics of the peer's NDI station on our data interface
+    /// (`GET_STATION`), the data path's schedule, and what the active probes measured. ``WAPerformanceReport/link``
+    /// is set; the signal is the station's.
+    case dataPath
+    /// The peer's discovery frames (publish, subscribe, follow-up SDFs): the signal and frequency of the last
+    /// one and the discovery windows it was heard in. A peer we only discovered has no station in the kernel
+    /// to read (its NMI station is added only when a data path to it is set up; on mac80211_hwsim, with
+    /// discovery in user space, there is none before), so this is all there is; ``WAPerformanceReport/link``
+    /// is nil.
+    case discoveryFrames
+
+    /// `dataPath` or `discoveryFrames`.
+    public var description: String { rawValue }
 }
 
 /// Transmit latency of one access category, as Apple's `TransmitLatencyMetrics`, with our percentiles.

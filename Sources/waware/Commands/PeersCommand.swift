@@ -45,6 +45,7 @@ struct PeersCommand: Command {
                     var r = DiscoveryRecord("peer")
                     r.peer = peer.address.description
                     r.describe(peer.performance)
+                    r.statisticsSource = peer.performance.statisticsSource.rawValue
                     r.elapsed = ClusterSession.seconds(clock.now - peer.performance.lastHeard)
                     try r.write(json: json, to: output)
                 }

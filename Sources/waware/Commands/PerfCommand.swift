@@ -54,7 +54,7 @@ struct PerfCommand: Command {
     static let categoriesOption = OptionKey("access-category", value: "list", help: "Access categories to probe: be,bk,vi,vo (default all).")
     static let passiveFlag = FlagKey("passive", help: "No probes: kernel statistics and schedule only (no traffic).")
     static let portOption = OptionKey("port", value: "port", help: "The probe port, TCP and UDP (default 5301).")
-    static let modeOption = OptionKey("mode", value: "bulk|realtime", help: "bulk: the most 5 GHz slots; realtime: channel 6 spread over the period (both sides should use the same).")
+    static let modeOption = OptionKey("mode", value: "bulk|realtime", help: "bulk: one block of 15 slots; realtime: 30 slots spread over the period (default: neither, every slot but the DWs; both sides should use the same).")
     static let timeoutOption = OptionKey("timeout", value: "seconds", help: "Give up finding the publisher after this long (default 120; the data-path set-up has its own 120 s); with --serve, stop after this long.")
     static let watchFlag = FlagKey("watch", short: "w", help: "A live view refreshed after every report, until Ctrl-C.")
     static let svgOption = OptionKey("svg", value: "file", help: "Write a plot of throughput and latency over time (SVG) after each report.")
@@ -74,7 +74,8 @@ struct PerfCommand: Command {
     var count: Int?
     var interval: Duration
     var probes: WAPerformanceProbes?
-    var mode: WAPerformanceMode
+    /// `--mode`; nil: none asked, the default schedule.
+    var mode: WAPerformanceMode?
     var timeout: Double
     var watch: Bool
     var svg: String?
@@ -109,7 +110,7 @@ struct PerfCommand: Command {
         count = try parsed.option(Self.countOption, expected: "a number of reports from 1 to 1000000", ArgumentValues.integer(in: 1...1_000_000))
         interval = .milliseconds(Int64((try parsed.option(Self.intervalOption, expected: "seconds from 0.1 to 3600", Self.seconds(0.1, 3600)) ?? 1) * 1000))
         timeout = try parsed.option(Self.timeoutOption, expected: "seconds from 1 to 86400", Self.seconds(1, 86400)) ?? (serve ? 0 : 120)
-        mode = try parsed.option(Self.modeOption, expected: "bulk or realtime") { WAPerformanceMode(rawValue: $0.lowercased()) } ?? .bulk
+        mode = try parsed.option(Self.modeOption, expected: "bulk or realtime") { WAPerformanceMode(rawValue: $0.lowercased()) }
         var p = WAPerformanceProbes()
         if let duration = try parsed.option(Self.durationOption, expected: "seconds from 0.1 to 10", Self.seconds(0.1, 10)) {
             p.capacityDuration = .milliseconds(Int64(duration * 1000))

@@ -31,6 +31,8 @@ struct DiscoveryRecord: Codable, Equatable, Sendable {
     var frequency: Int?
     /// Discovery windows the peer was heard in.
     var discoveryWindows: Int?
+    /// Where `signal` and `frequency` came from (`discoveryFrames`; `waware peers` only).
+    var statisticsSource: String?
     /// Delivery status of a follow-up we sent: acknowledged, not-acknowledged, handed-to-driver.
     var status: String?
     /// Why a session ended: user-request, ttl, error.

@@ -8,11 +8,11 @@ enum DiscoveryRun {
     /// Selects the adapter (as every command does), then runs `body` with Wi-Fi Aware up on it: the path
     /// `publish` and `subscribe` take, through the public WiFiAware API. Once `body` has ended, stopping
     /// Wi-Fi Aware is bounded by ``TeardownBound/limit``.
-    /// - Parameter performanceMode: the schedule the data paths of this run use (`perf --mode`).
+    /// - Parameter performanceMode: the schedule the data paths of this run use (`perf --mode`; nil: the default).
     /// - Throws: ``CommandFailure`` for a missing or NAN-less adapter, `WAError` (ErrorTranslation maps it to
     ///   the exit code of the kernel refusal behind it), or what `body` throws.
     static func withSystem<Result: Sendable>(
-        adapter reference: String?, masterPreference: UInt8, performanceMode: WAPerformanceMode = .bulk, fixedAddress: Bool = false,
+        adapter reference: String?, masterPreference: UInt8, performanceMode: WAPerformanceMode? = nil, fixedAddress: Bool = false,
         _ body: (WASystem, AdapterReport) async throws -> Result
     ) async throws -> Result {
         let adapters = try await NL80211.withSession { session in try await session.adapters() }

@@ -40,7 +40,10 @@ struct PerformanceRecord: Codable, Equatable, Sendable {
     var service: String
     var peer: String
     var interface: String
+    /// `bulk`, `realtime`, or `default` (no mode asked: the default schedule).
     var mode: String?
+    /// Where the figures came from: `dataPath` or `discoveryFrames` (WAStatisticsSource).
+    var statisticsSource: String
     var elapsed: Double
     var time: Double
     var signal: Int?
@@ -76,7 +79,8 @@ struct PerformanceRecord: Codable, Equatable, Sendable {
         self.service = service
         self.peer = peer
         interface = link?.interface ?? ""
-        mode = r.performanceMode?.rawValue
+        mode = r.performanceMode?.rawValue ?? "default"
+        statisticsSource = r.statisticsSource.rawValue
         elapsed = ClusterSession.seconds((r.localTimestamp ?? .now) - start)
         time = DiscoveryRun.wallClock()
         signal = link?.signal ?? r.signalStrength

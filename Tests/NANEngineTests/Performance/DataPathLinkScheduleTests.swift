@@ -39,7 +39,8 @@ import Testing
         #expect(link.airtimeShare == 0)
     }
 
-    // Performance modes: bulk keeps the preferred layout, real-time spreads channel 6 over the period.
+    // Performance modes: no mode keeps the preferred layout, bulk commits one contiguous block, real-time
+    // commits more slots spread over the period.
 
     /// The longest run of slots (cyclic) in which `schedule` is not on `frequency`.
     func longestWait(_ schedule: DataPathSchedule, frequency: Int) -> Int {
@@ -54,8 +55,40 @@ import Testing
         return longest
     }
 
-    @Test func bulkModeUsesThePreferredLayout() {
+    @Test func withoutAModeThePreferredLayoutStays() {
         #expect(DataPathScheduleLayout.preferred.schedule(fiveGHz: .channel149) == dualBand)
+        #expect(DataPathScheduleLayout.preferred.schedule(fiveGHz: nil) == twoFourOnly)
+    }
+
+    @Test func bulkCommitsOneContiguousBlockOfFifteenSlots() {
+        let bulk = DataPathScheduleLayout.bulk.schedule(fiveGHz: .channel149)
+        let committed = (0..<32).filter { bulk.slots[$0] != nil }
+        #expect(committed == Array(1...7) + Array(9...16))
+        #expect(bulk.slots(of: 0) == [1] && bulk.channels[0] == .channel6)
+        #expect(bulk.slots(of: 1) == Array(2...7) + Array(9...16) && bulk.channels[1] == .channel149)
+        // Slots 17-31 and 0 are free: up to 16 slots (256 TU) without either channel.
+        #expect(longestWait(bulk, frequency: 5745) == 17)
+        let twoFour = DataPathSchedule.bulk(fiveGHz: nil)
+        #expect(twoFour.channels == [.channel6] && twoFour.committedSlotCount == 15)
+    }
+
+    @Test func realtimeWaitsLessThanBulkOnEitherChannel() {
+        let realtime = DataPathSchedule.realtime(fiveGHz: .channel149)
+        let bulk = DataPathSchedule.bulk(fiveGHz: .channel149)
+        #expect(realtime.committedSlotCount == 30 && bulk.committedSlotCount == 15)
+        #expect(longestWait(realtime, frequency: 5745) < longestWait(bulk, frequency: 5745))
+        #expect(longestWait(realtime, frequency: 2437) < longestWait(bulk, frequency: 2437))
+    }
+
+    @Test func aBulkPeerSharesItsBlockWithADefaultOrRealtimePeer() {
+        let bulk = DataPathSchedule.bulk(fiveGHz: .channel149)
+        let withDefault = DataPathLinkSchedule(local: bulk, peer: PeerAvailability([dualBand.availabilityAttribute]))
+        #expect(withDefault.channels.map(\.commonSlots) == [1, 14])
+        let withRealtime = DataPathLinkSchedule(local: bulk, peer: PeerAvailability([DataPathSchedule.realtime(fiveGHz: .channel149).availabilityAttribute]))
+        // Real-time has channel 6 in slot 9, where bulk is on 5 GHz.
+        #expect(withRealtime.channels.map(\.commonSlots) == [1, 13])
+        let both = DataPathLinkSchedule(local: bulk, peer: PeerAvailability([bulk.availabilityAttribute]))
+        #expect(both.commonSlots == 15 && both.airtimeShare == 15.0 / 32)
     }
 
     @Test func realtimeCommitsAsManySlotsWithChannel6SpreadEvenly() {

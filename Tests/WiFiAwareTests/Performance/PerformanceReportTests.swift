@@ -1,4 +1,4 @@
-import NANEngine
+@testable import NANEngine
 @testable import NANSystem
 import NANWire
 @testable import WiFiAware
@@ -47,6 +47,21 @@ private func station(tx: BitRate?, signal: Int8 = -60, average: Int8? = -54) -> 
         #expect(link.commonSlots == 30)
         #expect(link.expectedThroughput == 40)
         #expect(report.timestamp != nil && report.localTimestamp != nil)
+    }
+
+    @Test func aDataPathReportSaysItsFiguresComeFromTheDataPath() {
+        let report = WAPerformanceReport.dataPath(interface: "nan0data", station: station(tx: nil), schedule: schedule,
+                                                  transmitCapacity: nil, receiveCapacity: nil, latency: [:], mode: nil)
+        #expect(report.statisticsSource == .dataPath)
+        #expect(report.link != nil)
+    }
+
+    @Test func aDiscoveryReportSaysItsFiguresComeFromDiscoveryFrames() {
+        let facts = PeerRadioFacts(signal: -48, frequency: 2437, discoveryWindowsHeard: 3, lastHeard: .now)
+        let report = WAPerformanceReport(facts)
+        #expect(report.statisticsSource == .discoveryFrames)
+        #expect(report.link == nil && report.signalStrength == -48 && report.frequency == 2437)
+        #expect(WAStatisticsSource.allCases.map(\.description) == ["dataPath", "discoveryFrames"])
     }
 
     @Test func withoutARateOrProbesThereIsNoCeilingOrCapacity() {

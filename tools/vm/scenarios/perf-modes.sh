@@ -1,9 +1,11 @@
 #!/bin/bash
 # Benchmark: does real-time mode lower the latency against bulk? In one boot, both sides run
-# 'waware perf --mode bulk' then '--mode realtime', alternated ROUNDS times (default 2); each run makes
-# REPORTS reports (default 3) with latency probes in every access category and a short capacity probe.
-# Prints per mode and access category the median over all reports of p50 and p95, the schedule in use and
-# the capacity. A benchmark: it checks only that every run worked, never the figures.
+# 'waware perf --mode bulk' (one block of 15 committed slots) then '--mode realtime' (30 slots spread over
+# the period), alternated ROUNDS times (default 2); each run makes REPORTS reports (default 3) with latency
+# probes in every access category and a short capacity probe. Prints per mode and access category the
+# median over all reports of p50 and p95, the schedule in use and the capacity, then per category the
+# ratio real-time / bulk of those medians. A benchmark: it checks only that every run worked, never the
+# figures.
 # timeout: 1800
 # default: no
 source "$(dirname "$0")/../guest/lib.sh"
@@ -41,6 +43,7 @@ def reports(mode):
         out += [r for r in (json.loads(l) for l in open(path) if l.startswith("{")) if r.get("event") == "report"]
     return out
 print(f"{'mode':9} {'reports':>7} {'slots':>5} {'common':>6}  " + "  ".join(f"{ac+' p50/p95 ms':>17}" for ac in ["BE", "BK", "VI", "VO"]) + "   tx/rx Mbit/s")
+medians = {}
 for mode in ["bulk", "realtime"]:
     rs = reports(mode)
     if not rs:
@@ -50,9 +53,14 @@ for mode in ["bulk", "realtime"]:
         lat = [r["transmitLatency"][ac] for r in rs if ac in (r.get("transmitLatency") or {})]
         p50 = statistics.median(l["p50Ms"] for l in lat); p95 = statistics.median(l["p95Ms"] for l in lat)
         cells.append(f"{p50:7.2f} / {p95:7.2f}")
+        medians[(mode, ac)] = (p50, p95)
     chans = " ".join(f"ch{c['channel']}:{c['slots']}" for c in rs[0].get("channels", []))
     tx = statistics.median(r.get("throughputCapacity") or 0 for r in rs); rx = statistics.median(r.get("receiveCapacity") or 0 for r in rs)
     print(f"{mode:9} {len(rs):7} {rs[0].get('committedSlots'):5} {rs[0].get('commonSlots'):6}  " + "  ".join(f"{c:>17}" for c in cells) + f"   {tx:.1f}/{rx:.1f}   ({chans})")
     for r in rs:
         print(f"  {mode} report: " + " ".join(f"{ac} {r['transmitLatency'][ac]['p50Ms']:.2f}/{r['transmitLatency'][ac]['p95Ms']:.2f}" for ac in ["BE", "BK", "VI", "VO"] if ac in r.get("transmitLatency", {})))
+print("ratio realtime/bulk (p50, p95): " + "  ".join(
+    f"{ac} {medians[('realtime', ac)][0] / medians[('bulk', ac)][0]:.2f}, {medians[('realtime', ac)][1] / medians[('bulk', ac)][1]:.2f}"
+    for ac in ["BE", "BK", "VI", "VO"] if ('realtime', ac) in medians and ('bulk', ac) in medians
+    and medians[('bulk', ac)][0] > 0 and medians[('bulk', ac)][1] > 0))
 PY

@@ -2,7 +2,9 @@
 # waware perf between two devices, each in its own network namespace: A serves _perf._tcp (publishes,
 # accepts open data paths, answers the probes); B measures over a data path to it. Two JSON reports: every
 # field of Apple's report is there, the capacity is positive and not above the ceiling, the latency of
-# every access category is positive; --svg writes a document python3's XML parser reads as SVG. A text
+# every access category is positive, the statistics come from the data path (statisticsSource) and the
+# mode is the default one; before them, 'waware peers' reports A from its discovery frames
+# (statisticsSource discoveryFrames); --svg writes a document python3's XML parser reads as SVG. A text
 # report reads as one. B with a channel-6-only schedule (WAWARE_DP_SCHEDULE=channel6) against A's channel 6 +
 # 149 still sets the data path up and gets a passive report of the one slot they share (the kernel refused
 # the whole peer schedule for its 149 slots before, so the data path failed). Then B
@@ -25,6 +27,19 @@ radio_netns 1 dB
 step "A serves _perf._tcp: publishes, accepts open data paths, answers probes"
 start_bg srv dA env WAWARE_TRACE=${PERF_TRACE:-0} "$WAWARE" perf _perf._tcp --serve --open --json
 wait_for_line "$(bg_log srv)" '"event":"started"' 60
+
+step "B: waware peers hears A from its discovery frames only (statisticsSource discoveryFrames)"
+peers=$SCENARIO_OUT/peers-b.json
+in_netns dB timeout -k 2 "$(scaled 60)" "$WAWARE" peers --duration 6 --json >"$peers" 2>"$SCENARIO_OUT/peers-b.err"
+expect_eq "peers exit status" 0 "$?"
+sed 's/^/    B peers: /' "$peers"
+python3 - "$peers" <<'PY' || fail "waware peers did not report A from discovery frames (see above)"
+import json, sys
+records = [r for r in (json.loads(line) for line in open(sys.argv[1]) if line.startswith("{")) if r.get("event") == "peer"]
+good = bool(records) and all(r.get("statisticsSource") == "discoveryFrames" for r in records)
+print(("ok: " if good else "FAIL: ") + f"{len(records)} peer(s), sources {[r.get('statisticsSource') for r in records]}")
+sys.exit(0 if good else 1)
+PY
 
 step "B: two reports as JSON lines, plotted to an SVG"
 json=$SCENARIO_OUT/perf-b.json
@@ -50,6 +65,8 @@ for r in reports:
     for key in ["throughputCeiling", "throughputCapacity", "throughputCapacityRatio", "receiveCapacity", "signalQuality",
                 "transmitLatency", "committedSlots", "commonSlots", "airtimeShare", "txRate", "signal", "txBytes", "mode"]:
         check(f"report {n} has {key}", key in r, r.get(key))
+    check(f"report {n} statistics from the data path", r.get("statisticsSource") == "dataPath", r.get("statisticsSource"))
+    check(f"report {n} mode default (none asked)", r.get("mode") == "default", r.get("mode"))
     capacity, ceiling = r.get("throughputCapacity") or 0, r.get("throughputCeiling") or 0
     check(f"report {n} capacity positive", capacity > 0, capacity)
     check(f"report {n} receive capacity positive", (r.get("receiveCapacity") or 0) > 0, r.get("receiveCapacity"))

@@ -305,11 +305,20 @@ import Testing
             holder.arguments = [lock.path, "sleep", "30"]
             try holder.run()
             defer { holder.terminate() }
-            // Wait until the other process holds the lock.
-            for _ in 0..<100 where !FileManager.default.fileExists(atPath: lock.path) {
+            // Wait until the other process holds the lock: the file appears before flock takes it, so ask
+            // flock itself (non-blocking) until it is refused. Under load that can take seconds.
+            func isHeld() throws -> Bool {
+                let probe = Process()
+                probe.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+                probe.arguments = ["-n", lock.path, "true"]
+                try probe.run()
+                probe.waitUntilExit()
+                return probe.terminationStatus != 0
+            }
+            for _ in 0..<500 {
+                if FileManager.default.fileExists(atPath: lock.path), try isHeld() { break }
                 try await Task.sleep(for: .milliseconds(20))
             }
-            try await Task.sleep(for: .milliseconds(200))
             try await withFakeSystem(in: folder) { system, backend in
                 do {
                     _ = try await collect(system.publish(chatPublish, to: .anyDevice), count: 1)

@@ -10,6 +10,10 @@ public struct DiscoveryOptions: Sendable {
     /// How the data path lays out its schedule (default ``DataPathScheduleLayout/preferred``; `swapped` is a
     /// test knob that makes peers take our counter-proposal).
     public var dataPathScheduleLayout: DataPathScheduleLayout = .preferred
+    /// An experiment (`WAWARE_DP_NDL_TX=1` in the CLI): the NAF that completes a data-path setup (open confirm,
+    /// key install) goes after the peer's schedule is installed, on the channel of the common committed slots
+    /// rather than the DW's. Default false.
+    public var dataPathTransmitsOnDataLink = false
     /// Makes the defaults.
     public init() {}
 }
@@ -26,7 +30,8 @@ extension NANEngine {
         var engineOptions = DiscoveryEngine.Options()
         engineOptions.logger = options.logger.labelled("discovery")
         let dataPath = try await DataPathTap.make(runtime: runtime, logger: options.logger.labelled("data-path"),
-                                                  scheduleLayout: options.dataPathScheduleLayout)
+                                                  scheduleLayout: options.dataPathScheduleLayout,
+                                                  transmitsOnDataLink: options.dataPathTransmitsOnDataLink)
         return try await run(radio: radio, codec: WireCodec(), options: engineOptions, dataPath: dataPath, body)
     }
 

@@ -78,6 +78,7 @@ public final class WASystem: Sendable {
         discovery.logger = options.logger
         discovery.dataPathScheduleLayout = options.swapsDataPathSchedule ? .swapped
             : options.limitsDataPathScheduleToChannel6 ? .channel6 : options.performanceMode?.scheduleLayout ?? .preferred
+        discovery.dataPathTransmitsOnDataLink = options.transmitsDataPathSetupOnDataLink
         do {
             let identity = (try? options.store.existingOwnIdentityKey()).flatMap { NANIdentityKey(bytes: $0.bytes) }
             return try await NANEngine.run(
@@ -273,6 +274,10 @@ public struct WASystemOptions: Sendable {
     /// 2.4 GHz-only device does, even where 5 GHz is allowed; a peer's 5 GHz slots are then on a channel we
     /// lack (`WAWARE_DP_SCHEDULE=channel6` in the CLI). Overrides ``performanceMode``. Default false.
     public var limitsDataPathScheduleToChannel6 = false
+    /// An experiment: the frame that completes a data-path setup (the open confirm, the key install) is sent
+    /// once the peer's schedule is installed, on the channel of the common committed slots instead of at the
+    /// next DW (`WAWARE_DP_NDL_TX=1` in the CLI; docs/benchmarks.md). Default false.
+    public var transmitsDataPathSetupOnDataLink = false
     /// The performance mode of this system's data paths (Apple's `WAPerformanceMode`). It sets the schedule
     /// the radio commits, which every data path on the adapter shares: ``WAPerformanceMode/bulk`` one
     /// contiguous block of 15 slots, ``WAPerformanceMode/realtime`` 30 slots with channel 6 spread evenly

@@ -21,6 +21,9 @@ actor DataPathEngine {
         var last: Bool
         /// A keepalive to this peer NMI: its acknowledgement is the peer's sign of life.
         var keepalive: MACAddress? = nil
+        /// The channel for the first attempt when it is not the DW's (``transmitsOnDataLink``); a retry goes
+        /// at the next DW as every other frame.
+        var dataLinkFrequency: Int? = nil
     }
     private var waiting: [Outgoing] = []
     private var inFlight: [UInt64: Outgoing] = [:]
@@ -73,9 +76,16 @@ actor DataPathEngine {
     /// How our schedule is laid out (``DataPathScheduleLayout/swapped`` forces peers onto the counter path).
     let scheduleLayout: DataPathScheduleLayout
 
-    init(radio: any DataPathRadio, scheduleLayout: DataPathScheduleLayout = .preferred, trace: (@Sendable (String) -> Void)? = nil) {
+    /// An experiment (`WAWARE_DP_NDL_TX=1`, docs/data-path.md): a NAF that completes a setup (the open
+    /// confirm, the key install) goes after the peer's stations and schedule are in, on the channel of our
+    /// common committed slots instead of the DW's, so the radio may send it before the next DW. Default false.
+    let transmitsOnDataLink: Bool
+
+    init(radio: any DataPathRadio, scheduleLayout: DataPathScheduleLayout = .preferred, transmitsOnDataLink: Bool = false,
+         trace: (@Sendable (String) -> Void)? = nil) {
         self.radio = radio
         self.scheduleLayout = scheduleLayout
+        self.transmitsOnDataLink = transmitsOnDataLink
         self.trace = trace
     }
 
@@ -470,7 +480,8 @@ actor DataPathEngine {
     private func perform(_ actions: [DataPathAction]) async {
         /// Data paths ended by a failed schedule change: their later actions are dropped.
         var abandoned: Set<NDPIdentifier> = []
-        for action in actions {
+        let paired: [(action: DataPathAction, link: NDPLink?)] = transmitsOnDataLink ? Self.dataLinkFirst(actions) : actions.map { ($0, nil) }
+        for (action, dataLink) in paired {
             if let id = action.dataPath, abandoned.contains(id) { continue }
             switch action {
             case .changeSchedule(let schedule, let previous, let id):
@@ -491,7 +502,8 @@ actor DataPathEngine {
                 let header = ManagementHeader(destination: peer, source: radio.localAddress, bssid: cluster,
                                               sequenceControl: sequence << 4)
                 guard let bytes = try? NANManagementFrame(header: header, body: .action(message.frame())).encoded() else { continue }
-                await transmit(Outgoing(bytes: bytes, ndp: ndp, attempts: 0, last: message.subtype == .dataPathTermination))
+                await transmit(Outgoing(bytes: bytes, ndp: ndp, attempts: 0, last: message.subtype == .dataPathTermination,
+                                        dataLinkFrequency: dataLinkFrequency(dataLink, ndp)))
             case .sendSealed(let message, let body, let peer, let ndp):
                 // The MIC covers these exact bytes: sent as they are, after the header.
                 sequence &+= 1
@@ -501,7 +513,8 @@ actor DataPathEngine {
                 header.encode(into: &writer)
                 writer.writeBytes(body)
                 trace?("dp tx sealed \(message.subtype) \(ndp)")
-                await transmit(Outgoing(bytes: writer.bytes, ndp: ndp, attempts: 0, last: false))
+                await transmit(Outgoing(bytes: writer.bytes, ndp: ndp, attempts: 0, last: false,
+                                        dataLinkFrequency: dataLinkFrequency(dataLink, ndp)))
             case .refused(let id, let publishID, let reason):
                 trace?("dp refused \(id): \(reason)")
                 publishWatchers[publishID]?.yield(.terminated(id, reason))
@@ -524,15 +537,57 @@ actor DataPathEngine {
     private func transmit(_ item: Outgoing) async {
         var item = item
         item.attempts += 1
+        let frequency = item.dataLinkFrequency ?? windowFrequency
+        let onDataLink = item.dataLinkFrequency == nil ? "" : " (data link)"
+        // Later attempts (no acknowledgement, or the kernel refused it) go at a DW.
+        item.dataLinkFrequency = nil
         do {
-            let cookie = try await radio.transmit(item.bytes, frequency: windowFrequency)
-            trace?("dp tx \(item.bytes.count > 30 ? item.bytes[30] : 0) cookie \(cookie) attempt \(item.attempts) freq \(windowFrequency ?? 0) \(item.ndp)")
+            let cookie = try await radio.transmit(item.bytes, frequency: frequency)
+            trace?("dp tx \(item.bytes.count > 30 ? item.bytes[30] : 0) cookie \(cookie) attempt \(item.attempts) freq \(frequency ?? 0)\(onDataLink) \(item.ndp)")
             inFlight[cookie] = item
             if inFlight.count > Self.maximumQueued, let oldest = inFlight.keys.min() { inFlight.removeValue(forKey: oldest) }
         } catch {
-            trace?("dp tx failed: \(error)")
+            trace?("dp tx failed on \(frequency ?? 0) MHz\(onDataLink): \(error)")
             if item.attempts < Self.maximumAttempts && !item.last && waiting.count < Self.maximumQueued { waiting.append(item) }
         }
+    }
+
+    /// ``transmitsOnDataLink``: each send followed, in the same actions, by the establishment of its data path
+    /// (the open confirm, the key install) moves right after that establishment, paired with its link, so it
+    /// can go on the data link's channel once the peer's schedule is in. The other actions keep their order.
+    static func dataLinkFirst(_ actions: [DataPathAction]) -> [(action: DataPathAction, link: NDPLink?)] {
+        var ordered: [(action: DataPathAction, link: NDPLink?)] = actions.map { ($0, nil) }
+        var index = 0
+        while index < ordered.count {
+            let action = ordered[index]
+            switch action.action {
+            case .send(_, _, let id), .sendSealed(_, _, _, let id):
+                let later = action.link != nil ? nil : ordered[(index + 1)...].firstIndex {
+                    if case .establish(let link) = $0.action { return link.id == id } else { return false }
+                }
+                if let later, case .establish(let link) = ordered[later].action {
+                    ordered.remove(at: index)
+                    ordered.insert((action.action, link), at: later)
+                    continue
+                }
+            default:
+                break
+            }
+            index += 1
+        }
+        return ordered
+    }
+
+    /// The channel to send a frame of `ndp` on, outside the DWs, when its link was just established: the
+    /// channel with the most slots that the peer's schedule and ours commit alike. Nil (the DW's) when the
+    /// link did not come up or shares no slot.
+    private func dataLinkFrequency(_ link: NDPLink?, _ ndp: NDPIdentifier) -> Int? {
+        guard let link, established[ndp] != nil, let local = negotiations?.local.schedule else { return nil }
+        var count: [Int: Int] = [:]
+        for slot in link.peerAvailability.commonSlots(with: local) {
+            if let channel = local.slots[slot] { count[local.channels[channel].frequency, default: 0] += 1 }
+        }
+        return count.max { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }?.key
     }
 
     private func establish(_ link: NDPLink) async {

@@ -13,13 +13,15 @@ enum DataPathTap {
 
     /// A data-path engine on `runtime` if its adapter can carry data paths (NAN data interfaces and a
     /// user-space discovery engine); nil otherwise.
-    static func make(runtime: NANRuntime, logger: Logger, scheduleLayout: DataPathScheduleLayout = .preferred) async throws -> DataPathEngine? {
+    /// `transmitsOnDataLink`: the `WAWARE_DP_NDL_TX` experiment (``DataPathEngine/transmitsOnDataLink``).
+    static func make(runtime: NANRuntime, logger: Logger, scheduleLayout: DataPathScheduleLayout = .preferred,
+                     transmitsOnDataLink: Bool = false) async throws -> DataPathEngine? {
         guard runtime.adapter.nan.dataInterface, runtime.discoveryMode == .userSpace else { return nil }
         let trace: @Sendable (String) -> Void = { line in logger.trace(line) }
         let radio = NL80211DataPathRadio(
             session: runtime.session, interface: runtime.managementInterface, adapter: runtime.adapter,
             fiveGHzEnabled: runtime.adapter.nan.bands.contains(.band5GHz), trace: trace)
-        let engine = DataPathEngine(radio: radio, scheduleLayout: scheduleLayout, trace: trace)
+        let engine = DataPathEngine(radio: radio, scheduleLayout: scheduleLayout, transmitsOnDataLink: transmitsOnDataLink, trace: trace)
         let wdev = runtime.managementInterface.wdev
         await engine.setActivation { [weak engine] in
             let stream = try await runtime.events(for: interest)

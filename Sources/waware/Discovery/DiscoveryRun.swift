@@ -24,6 +24,7 @@ enum DiscoveryRun {
         options.logger = Diagnostics.logger()
         options.swapsDataPathSchedule = Diagnostics.swapsDataPathSchedule()
         options.limitsDataPathScheduleToChannel6 = Diagnostics.limitsDataPathScheduleToChannel6()
+        options.transmitsDataPathSetupOnDataLink = Diagnostics.transmitsDataPathSetupOnDataLink()
         options.performanceMode = performanceMode
         let bound = Mutex<TeardownBound?>(nil)
         defer { bound.withLock { $0?.finished() } }

@@ -28,6 +28,12 @@ enum Diagnostics {
         environment["WAWARE_DP_SCHEDULE"] == "channel6"
     }
 
+    /// `WAWARE_DP_NDL_TX=1`: an experiment (docs/benchmarks.md) that sends the frame completing a data-path
+    /// setup (open confirm, key install) on the data link's channel once the peer's schedule is in.
+    static func transmitsDataPathSetupOnDataLink(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        environment["WAWARE_DP_NDL_TX"] == "1"
+    }
+
     /// `WAWARE_DP_EVACUATE=FREQUENCY:SECONDS`: a test knob (docs/data-path.md) for channel evacuation: that
     /// many seconds after a publisher's first data path is up, the channel on FREQUENCY (MHz) is evacuated
     /// as if the kernel had reported `NAN_CHANNEL_EVAC`. Nil when unset or malformed.

@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""Writes one line per NAN action frame that mac80211_hwsim transmits, as its monitor interface (hwsim0, in
+the initial network namespace) sees it: when it was seen (the guest's wall clock), the channel, the sending
+radio's TSF and that TSF's position in the 512-TU DW period (in TU), the frame kind (NAF subtype or SDF),
+source and destination. Used by datapath-ndltx-bench to see on which channel and where in the period each
+data-path NAF went out.
+
+    naf-capture.py [INTERFACE]    (default hwsim0; runs until killed, one flushed line per frame)
+"""
+import socket
+import struct
+import sys
+import time
+
+PERIOD_US = 512 * 1024
+
+
+def radiotap(frame):
+    """(header length, TSF or None, frequency or None) of a radiotap header."""
+    _, _, length = struct.unpack_from("<BBH", frame, 0)
+    words = []
+    offset = 4
+    while True:
+        (present,) = struct.unpack_from("<I", frame, offset)
+        words.append(present)
+        offset += 4
+        if not present & (1 << 31):
+            break
+    present = words[0]
+    tsf = frequency = None
+    # Fields in bit order with their alignment and size: TSFT, FLAGS, RATE, CHANNEL.
+    for bit, align, size in ((0, 8, 8), (1, 1, 1), (2, 1, 1), (3, 2, 4)):
+        if not present & (1 << bit):
+            continue
+        offset = (offset + align - 1) // align * align
+        if bit == 0:
+            (tsf,) = struct.unpack_from("<Q", frame, offset)
+        elif bit == 3:
+            (frequency,) = struct.unpack_from("<H", frame, offset)
+        offset += size
+    return length, tsf, frequency
+
+
+def mac(raw):
+    return ":".join("%02x" % b for b in raw)
+
+
+def main():
+    interface = sys.argv[1] if len(sys.argv) > 1 else "hwsim0"
+    sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
+    sock.bind((interface, 0))
+    out = sys.stdout
+    while True:
+        frame = sock.recv(4096)
+        seen = time.time()
+        try:
+            length, tsf, frequency = radiotap(frame)
+        except struct.error:
+            continue
+        mgmt = frame[length:]
+        # Action frame, public category, vendor specific, Wi-Fi Alliance OUI.
+        if len(mgmt) < 31 or mgmt[0] != 0xD0 or mgmt[24] != 0x04 or mgmt[25] != 0x09 or mgmt[26:29] != b"\x50\x6f\x9a":
+            continue
+        kind = "naf %d" % mgmt[30] if mgmt[29] == 0x18 else ("sdf" if mgmt[29] == 0x13 else "other")
+        position = "%.1f" % ((tsf % PERIOD_US) / 1024.0) if tsf is not None else "-"
+        out.write("%.6f %s freq %s tsf %s pos_tu %s src %s dst %s\n" % (
+            seen, kind, frequency, tsf, position, mac(mgmt[10:16]), mac(mgmt[4:10])))
+        out.flush()
+
+
+if __name__ == "__main__":
+    main()

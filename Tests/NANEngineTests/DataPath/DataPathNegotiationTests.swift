@@ -16,24 +16,6 @@ private let subscriberNMI = MACAddress(0x42, 0, 0, 0, 1, 0)
 private let publisherNDI = MACAddress(0x52, 0, 0, 0, 0, 0)
 private let subscriberNDI = MACAddress(0x52, 0, 0, 0, 1, 0)
 
-private func device(_ nmi: MACAddress, fiveGHz: DataPathChannel? = .channel149) -> DataPathLocalDevice {
-    DataPathLocalDevice(nmi: nmi, schedule: .preferred(fiveGHz: fiveGHz),
-                        deviceCapability: DeviceCapabilityAttribute(committedDWInfo: 0x0009, supportedBands: 0x14, capabilities: 0x08),
-                        capabilityElements: [InformationElement(id: 45, body: [UInt8](repeating: 0, count: 26)[...])],
-                        ndcID: MACAddress(0x50, 0x6f, 0x9a, 0x01, 0, 1))
-}
-
-/// Sends `message` through the air: encode to bytes and type again, as a receiver would.
-private func overTheAir(_ message: DataPathMessage) throws -> DataPathMessage {
-    var writer = ByteWriter()
-    try message.frame().encode(into: &writer)
-    return try DataPathMessage(NANActionFrame(actionBody: writer.bytes))
-}
-
-private func sends(_ actions: [DataPathAction]) -> [DataPathMessage] {
-    actions.compactMap { if case .send(let m, _, _) = $0 { return m } else { return nil } }
-}
-
 private func begin(_ table: inout DataPathNegotiations, publish: UInt8, info: [UInt8], now: ContinuousClock.Instant) throws
     -> (NDPIdentifier, [DataPathAction]) {
     let started = try table.initiate(to: publisherNMI, publishID: InstanceID(publish), serviceInfo: info, now: now)
@@ -67,27 +49,27 @@ private func begin(_ table: inout DataPathNegotiations, publish: UInt8, info: [U
         let peer = PeerAvailability(request.availability)
         #expect(peer.channels.map(\.channel.frequency) == [2437, 5180])
         #expect(peer.maps.first?.slots[1] == 0 && peer.maps.first?.slots[4] == 1)
-        var table = DataPathNegotiations(local: device(publisherNMI), localNDI: publisherNDI)
+        var table = DataPathNegotiations(local: DataPathFixture.device(publisherNMI), localNDI: publisherNDI)
         table.acceptingPublishes = [InstanceID(1)]
         let actions = table.receive(request, from: source, now: now)
         guard case .requested(let id, _, let info) = actions.first else { Issue.record("no request reported"); return }
         #expect(info == [0xaa, 0xbb, 0xcc])
         #expect(id.initiatorNDI == subscriberNDI && id.ndpID == 1)
-        let response = try #require(sends(actions).first)
+        let response = try #require(DataPathFixture.sends(actions).first)
         #expect(response.ndp.status == .accepted && response.ndp.responderNDI == publisherNDI)
         #expect(response.ndc != nil && response.ndl?.status == .accepted)
     }
 
     @Test func openSetupEndToEndEstablishesBothSides() throws {
-        var initiator = DataPathNegotiations(local: device(subscriberNMI), localNDI: subscriberNDI)
-        var responder = DataPathNegotiations(local: device(publisherNMI), localNDI: publisherNDI)
+        var initiator = DataPathNegotiations(local: DataPathFixture.device(subscriberNMI), localNDI: subscriberNDI)
+        var responder = DataPathNegotiations(local: DataPathFixture.device(publisherNMI), localNDI: publisherNDI)
         responder.acceptingPublishes = [InstanceID(3)]
         let (id, start) = try begin(&initiator, publish: 3, info: [1, 2], now: now)
-        let request = try overTheAir(try #require(sends(start).first))
+        let request = try DataPathFixture.overTheAir(try #require(DataPathFixture.sends(start).first))
         let answer = responder.receive(request, from: subscriberNMI, now: now)
-        let response = try overTheAir(try #require(sends(answer).first))
+        let response = try DataPathFixture.overTheAir(try #require(DataPathFixture.sends(answer).first))
         let afterResponse = initiator.receive(response, from: publisherNMI, now: now)
-        let confirm = try overTheAir(try #require(sends(afterResponse).first))
+        let confirm = try DataPathFixture.overTheAir(try #require(DataPathFixture.sends(afterResponse).first))
         guard case .establish(let initiatorLink) = afterResponse.last else { Issue.record("initiator not established"); return }
         #expect(initiatorLink.peerNDI == publisherNDI)
         #expect(initiatorLink.peerInterfaceID == InterfaceIdentifier(eui64Of: publisherNDI))
@@ -99,12 +81,12 @@ private func begin(_ table: inout DataPathNegotiations, publish: UInt8, info: [U
     }
 
     @Test func requestForAPublishThatDoesNotAcceptIsRejectedAndLeavesNothing() throws {
-        var initiator = DataPathNegotiations(local: device(subscriberNMI), localNDI: subscriberNDI)
-        var responder = DataPathNegotiations(local: device(publisherNMI), localNDI: publisherNDI)
+        var initiator = DataPathNegotiations(local: DataPathFixture.device(subscriberNMI), localNDI: subscriberNDI)
+        var responder = DataPathNegotiations(local: DataPathFixture.device(publisherNMI), localNDI: publisherNDI)
         let (_, start) = try begin(&initiator, publish: 3, info: [], now: now)
-        let answer = responder.receive(try overTheAir(sends(start)[0]), from: subscriberNMI, now: now)
+        let answer = responder.receive(try DataPathFixture.overTheAir(DataPathFixture.sends(start)[0]), from: subscriberNMI, now: now)
         #expect(responder.phases.isEmpty)
-        let rejection = try overTheAir(try #require(sends(answer).first))
+        let rejection = try DataPathFixture.overTheAir(try #require(DataPathFixture.sends(answer).first))
         #expect(rejection.ndp.status == .rejected && rejection.ndp.reasonCode == .ndpRejected)
         let ended = initiator.receive(rejection, from: publisherNMI, now: now)
         guard case .ended(_, let reason, false) = ended.first else { Issue.record("initiator did not end"); return }
@@ -116,42 +98,42 @@ private func begin(_ table: inout DataPathNegotiations, publish: UInt8, info: [U
         // Both devices listen and connect to each other at once: their requests cross in the air. The kernel
         // has one NDI station (so one pairwise key) per peer, so only one data path may come up: the larger
         // NMI's (subscriberNMI here). The smaller side drops its own and answers; the larger declines.
-        var small = DataPathNegotiations(local: device(publisherNMI), localNDI: publisherNDI)
-        var large = DataPathNegotiations(local: device(subscriberNMI), localNDI: subscriberNDI)
+        var small = DataPathNegotiations(local: DataPathFixture.device(publisherNMI), localNDI: publisherNDI)
+        var large = DataPathNegotiations(local: DataPathFixture.device(subscriberNMI), localNDI: subscriberNDI)
         small.acceptingPublishes = [InstanceID(3)]
         large.acceptingPublishes = [InstanceID(4)]
         let (smallID, fromSmall) = try #require(try small.initiate(to: subscriberNMI, publishID: InstanceID(4), serviceInfo: [], now: now))
         let (largeID, fromLarge) = try #require(try large.initiate(to: publisherNMI, publishID: InstanceID(3), serviceInfo: [], now: now))
 
-        let declined = large.receive(try overTheAir(sends(fromSmall)[0]), from: publisherNMI, now: now)
-        let refusal = try overTheAir(try #require(sends(declined).first))
+        let declined = large.receive(try DataPathFixture.overTheAir(DataPathFixture.sends(fromSmall)[0]), from: publisherNMI, now: now)
+        let refusal = try DataPathFixture.overTheAir(try #require(DataPathFixture.sends(declined).first))
         #expect(refusal.ndp.status == .rejected)
         #expect(!declined.contains { if case .refused = $0 { true } else { false } })   // ours goes on: nothing to report
         #expect(large.phases == [largeID: .requestSent])
 
-        let answered = small.receive(try overTheAir(sends(fromLarge)[0]), from: subscriberNMI, now: now)
+        let answered = small.receive(try DataPathFixture.overTheAir(DataPathFixture.sends(fromLarge)[0]), from: subscriberNMI, now: now)
         guard case .ended(let endedID, let reason, false) = answered.first else { Issue.record("the smaller side kept its request"); return }
         #expect(endedID == smallID && reason.kind == .crossedRequests)
         #expect(small.receive(refusal, from: subscriberNMI, now: now).isEmpty)   // the refusal of a request it dropped
 
-        let afterResponse = large.receive(try overTheAir(try #require(sends(answered).first)), from: publisherNMI, now: now)
+        let afterResponse = large.receive(try DataPathFixture.overTheAir(try #require(DataPathFixture.sends(answered).first)), from: publisherNMI, now: now)
         guard case .establish = afterResponse.last else { Issue.record("the larger side not established"); return }
-        let afterConfirm = small.receive(try overTheAir(try #require(sends(afterResponse).first)), from: subscriberNMI, now: now)
+        let afterConfirm = small.receive(try DataPathFixture.overTheAir(try #require(DataPathFixture.sends(afterResponse).first)), from: subscriberNMI, now: now)
         guard case .establish = afterConfirm.first else { Issue.record("the smaller side not established"); return }
         #expect(large.phases == [largeID: .established])
         #expect(small.phases == [largeID.with(peer: subscriberNMI): .established])
     }
 
     @Test func outOfOrderAndForeignMessagesChangeNothing() throws {
-        var initiator = DataPathNegotiations(local: device(subscriberNMI), localNDI: subscriberNDI)
-        var responder = DataPathNegotiations(local: device(publisherNMI), localNDI: publisherNDI)
+        var initiator = DataPathNegotiations(local: DataPathFixture.device(subscriberNMI), localNDI: subscriberNDI)
+        var responder = DataPathNegotiations(local: DataPathFixture.device(publisherNMI), localNDI: publisherNDI)
         responder.acceptingPublishes = [InstanceID(3)]
         let (id, start) = try begin(&initiator, publish: 3, info: [], now: now)
-        let request = try overTheAir(sends(start)[0])
+        let request = try DataPathFixture.overTheAir(DataPathFixture.sends(start)[0])
         // A confirm before any request, a response nobody asked for, a termination of an unknown NDP.
-        let confirm = DataPathMessages.confirm(device(subscriberNMI), id: id, dialogToken: 1, accepted: true)
+        let confirm = DataPathMessages.confirm(DataPathFixture.device(subscriberNMI), id: id, dialogToken: 1, accepted: true)
         #expect(responder.receive(confirm, from: subscriberNMI, now: now).isEmpty)
-        let stray = DataPathMessages.response(device(publisherNMI), id: id, dialogToken: 99, responderNDI: publisherNDI,
+        let stray = DataPathMessages.response(DataPathFixture.device(publisherNMI), id: id, dialogToken: 99, responderNDI: publisherNDI,
                                               accepted: true, interfaceID: nil, serviceInfo: [])
         #expect(initiator.receive(stray, from: publisherNMI, now: now).isEmpty)
         #expect(initiator.receive(stray, from: MACAddress(0x42, 9, 9, 9, 9, 9), now: now).isEmpty)
@@ -163,11 +145,11 @@ private func begin(_ table: inout DataPathNegotiations, publish: UInt8, info: [U
         // A repeated request gets the same response again without a second entry.
         let first = responder.receive(request, from: subscriberNMI, now: now)
         let again = responder.receive(request, from: subscriberNMI, now: now)
-        #expect(sends(first).first == sends(again).first && responder.phases.count == 1)
+        #expect(DataPathFixture.sends(first).first == DataPathFixture.sends(again).first && responder.phases.count == 1)
     }
 
     @Test func setupsExpireAndTheTableIsBounded() throws {
-        var initiator = DataPathNegotiations(local: device(subscriberNMI), localNDI: subscriberNDI)
+        var initiator = DataPathNegotiations(local: DataPathFixture.device(subscriberNMI), localNDI: subscriberNDI)
         initiator.maximumEntries = 3
         for _ in 0..<3 { _ = try begin(&initiator, publish: 1, info: [], now: now) }
         #expect(try initiator.initiate(to: publisherNMI, publishID: InstanceID(1), serviceInfo: [], now: now) == nil)
@@ -177,16 +159,16 @@ private func begin(_ table: inout DataPathNegotiations, publish: UInt8, info: [U
     }
 
     @Test func terminationFromThePeerEndsAnEstablishedPath() throws {
-        var initiator = DataPathNegotiations(local: device(subscriberNMI), localNDI: subscriberNDI)
-        var responder = DataPathNegotiations(local: device(publisherNMI), localNDI: publisherNDI)
+        var initiator = DataPathNegotiations(local: DataPathFixture.device(subscriberNMI), localNDI: subscriberNDI)
+        var responder = DataPathNegotiations(local: DataPathFixture.device(publisherNMI), localNDI: publisherNDI)
         responder.acceptingPublishes = [InstanceID(3)]
         let (id, start) = try begin(&initiator, publish: 3, info: [], now: now)
-        let answer = responder.receive(try overTheAir(sends(start)[0]), from: subscriberNMI, now: now)
-        let confirmActions = initiator.receive(try overTheAir(sends(answer)[0]), from: publisherNMI, now: now)
-        _ = responder.receive(try overTheAir(sends(confirmActions)[0]), from: subscriberNMI, now: now)
+        let answer = responder.receive(try DataPathFixture.overTheAir(DataPathFixture.sends(start)[0]), from: subscriberNMI, now: now)
+        let confirmActions = initiator.receive(try DataPathFixture.overTheAir(DataPathFixture.sends(answer)[0]), from: publisherNMI, now: now)
+        _ = responder.receive(try DataPathFixture.overTheAir(DataPathFixture.sends(confirmActions)[0]), from: subscriberNMI, now: now)
         let bye = responder.terminate(id.with(peer: subscriberNMI))
         guard case .ended(_, _, true) = bye.last else { Issue.record("responder did not end"); return }
-        let ended = initiator.receive(try overTheAir(sends(bye)[0]), from: publisherNMI, now: now)
+        let ended = initiator.receive(try DataPathFixture.overTheAir(DataPathFixture.sends(bye)[0]), from: publisherNMI, now: now)
         guard case .ended(_, let reason, true) = ended.first else { Issue.record("initiator did not end"); return }
         #expect(reason.kind == .peerRequest)
         #expect(initiator.phases.isEmpty && responder.phases.isEmpty)
@@ -218,7 +200,7 @@ private let wpaOpenResponse = "d0000000420000000100420000000000506f9a01ee4000000
 
 /// A responder whose schedule is laid out the other way round (5 GHz in slot 1, channel 6 elsewhere).
 private func swappedDevice(_ nmi: MACAddress) -> DataPathLocalDevice {
-    var local = device(nmi)
+    var local = DataPathFixture.device(nmi)
     local.schedule = .swapped(fiveGHz: .channel149)
     return local
 }
@@ -234,14 +216,14 @@ private func changes(_ actions: [DataPathAction]) -> [DataPathSchedule] {
     /// actions on the counter are returned with the frames.
     private func counterRun() throws -> (initiator: DataPathNegotiations, responder: DataPathNegotiations, id: NDPIdentifier,
                                          request: DataPathMessage, counter: DataPathMessage, onCounter: [DataPathAction]) {
-        var initiator = DataPathNegotiations(local: device(subscriberNMI), localNDI: subscriberNDI)
+        var initiator = DataPathNegotiations(local: DataPathFixture.device(subscriberNMI), localNDI: subscriberNDI)
         var responder = DataPathNegotiations(local: swappedDevice(publisherNMI), localNDI: publisherNDI)
         responder.acceptingPublishes = [InstanceID(3)]
         let (id, start) = try begin(&initiator, publish: 3, info: [], now: now)
-        let request = try overTheAir(try #require(sends(start).first))
+        let request = try DataPathFixture.overTheAir(try #require(DataPathFixture.sends(start).first))
         let answer = responder.receive(request, from: subscriberNMI, now: now)
         guard case .requested = answer.first else { throw NANWireError(.notThisFrame, at: 0, "no request reported") }
-        let counter = try overTheAir(try #require(sends(answer).first))
+        let counter = try DataPathFixture.overTheAir(try #require(DataPathFixture.sends(answer).first))
         let onCounter = initiator.receive(counter, from: publisherNMI, now: now)
         return (initiator, responder, id, request, counter, onCounter)
     }
@@ -264,7 +246,7 @@ private func changes(_ actions: [DataPathAction]) -> [DataPathSchedule] {
         #expect(adopted.slots == DataPathSchedule.swapped(fiveGHz: .channel149).slots.map { $0.map { $0 == 0 ? 1 : 0 } })
         #expect(adopted.channels == [.channel149, .channel6] && adopted.sequenceID == 2)
         #expect(run.initiator.local.schedule == adopted)
-        let confirm = try overTheAir(try #require(sends(run.onCounter).first))
+        let confirm = try DataPathFixture.overTheAir(try #require(DataPathFixture.sends(run.onCounter).first))
         let ndl = try #require(confirm.ndl)
         #expect(confirm.ndp.status == .accepted && ndl.type == .confirm && ndl.status == .accepted && ndl.ndcAttributePresent)
         #expect(confirm.ndc?.ndcID == run.counter.ndc?.ndcID)
@@ -278,16 +260,16 @@ private func changes(_ actions: [DataPathAction]) -> [DataPathSchedule] {
     }
 
     @Test func aCounterWhileAnotherDataPathNeedsOurScheduleIsRejectedInTheConfirm() throws {
-        var initiator = DataPathNegotiations(local: device(subscriberNMI), localNDI: subscriberNDI)
+        var initiator = DataPathNegotiations(local: DataPathFixture.device(subscriberNMI), localNDI: subscriberNDI)
         var responder = DataPathNegotiations(local: swappedDevice(publisherNMI), localNDI: publisherNDI)
         responder.acceptingPublishes = [InstanceID(3)]
         // A data path to someone else is being set up on our present schedule.
         _ = try initiator.initiate(to: MACAddress(0x42, 7, 7, 7, 7, 7), publishID: InstanceID(1), serviceInfo: [], now: now)
         let (id, start) = try begin(&initiator, publish: 3, info: [], now: now)
-        let counter = try overTheAir(sends(responder.receive(try overTheAir(sends(start)[0]), from: subscriberNMI, now: now))[0])
+        let counter = try DataPathFixture.overTheAir(DataPathFixture.sends(responder.receive(try DataPathFixture.overTheAir(DataPathFixture.sends(start)[0]), from: subscriberNMI, now: now))[0])
         let actions = initiator.receive(counter, from: publisherNMI, now: now)
         #expect(changes(actions).isEmpty && initiator.local.schedule == .preferred(fiveGHz: .channel149))
-        let refusal = try overTheAir(try #require(sends(actions).first))
+        let refusal = try DataPathFixture.overTheAir(try #require(DataPathFixture.sends(actions).first))
         #expect(refusal.ndp.status == .rejected && refusal.ndl?.type == .confirm && refusal.ndl?.status == .rejected)
         #expect(refusal.ndl?.reasonCode == .ndlUnacceptable && refusal.availability.isEmpty)
         guard case .ended(_, let reason, false) = actions.last else { Issue.record("initiator did not end"); return }
@@ -300,7 +282,7 @@ private func changes(_ actions: [DataPathAction]) -> [DataPathSchedule] {
     @Test func aConfirmThatDoesNotTakeTheCounterEndsTheSetupAndLeavesNothing() throws {
         let run = try counterRun()
         let id = run.id.with(peer: subscriberNMI)
-        let agreed = try overTheAir(try #require(sends(run.onCounter).first))
+        let agreed = try DataPathFixture.overTheAir(try #require(DataPathFixture.sends(run.onCounter).first))
         // No NDL attribute; an NDL of the wrong type; another dialog token; an availability with no common slot.
         var bare = agreed
         bare.ndl = nil
@@ -312,8 +294,8 @@ private func changes(_ actions: [DataPathAction]) -> [DataPathSchedule] {
         noCommon.availability = [DataPathSchedule.preferred(fiveGHz: .channel149).availabilityAttribute]
         for hostile in [bare, wrongType, otherToken, noCommon] {
             var responder = run.responder
-            let actions = responder.receive(try overTheAir(hostile), from: subscriberNMI, now: now)
-            #expect(sends(actions).first?.subtype == .dataPathTermination)
+            let actions = responder.receive(try DataPathFixture.overTheAir(hostile), from: subscriberNMI, now: now)
+            #expect(DataPathFixture.sends(actions).first?.subtype == .dataPathTermination)
             guard case .ended(_, let reason, false) = actions.last else { Issue.record("responder did not end"); continue }
             #expect(reason.code == .ndlUnacceptable && responder.phases[id] == nil)
         }
@@ -323,12 +305,12 @@ private func changes(_ actions: [DataPathAction]) -> [DataPathSchedule] {
         var run = try counterRun()
         // The request again: the same counter again, one entry.
         let again = run.responder.receive(run.request, from: subscriberNMI, now: now)
-        #expect(sends(again).first == run.counter && run.responder.phases.count == 1)
+        #expect(DataPathFixture.sends(again).first == run.counter && run.responder.phases.count == 1)
         // The counter again after the initiator took it: it is up and stays so, with no second change.
         let repeated = run.initiator.receive(run.counter, from: publisherNMI, now: now)
         #expect(repeated.isEmpty && run.initiator.phases[run.id] == .established)
         // A counter with another dialog token, or from a stranger, to a fresh initiator: nothing.
-        var fresh = DataPathNegotiations(local: device(subscriberNMI), localNDI: subscriberNDI)
+        var fresh = DataPathNegotiations(local: DataPathFixture.device(subscriberNMI), localNDI: subscriberNDI)
         let (freshID, _) = try begin(&fresh, publish: 3, info: [], now: now)
         var stray = run.counter
         stray.ndl?.dialogToken &+= 1
@@ -345,12 +327,12 @@ private func changes(_ actions: [DataPathAction]) -> [DataPathSchedule] {
 
     @Test func anNDLRejectionInTheResponseEndsTheSetup() throws {
         var run = try counterRun()
-        var initiator = DataPathNegotiations(local: device(subscriberNMI), localNDI: subscriberNDI)
+        var initiator = DataPathNegotiations(local: DataPathFixture.device(subscriberNMI), localNDI: subscriberNDI)
         _ = try begin(&initiator, publish: 3, info: [], now: now)
         var rejected = run.counter
         rejected.ndl?.status = .rejected
         rejected.ndl?.reasonCode = .qosUnacceptable
-        let actions = initiator.receive(try overTheAir(rejected), from: publisherNMI, now: now)
+        let actions = initiator.receive(try DataPathFixture.overTheAir(rejected), from: publisherNMI, now: now)
         guard case .ended(_, let reason, false) = actions.first else { Issue.record("not ended"); return }
         #expect(reason.kind == .rejected && reason.code == .qosUnacceptable && initiator.phases.isEmpty)
         _ = run.responder.tick(now: now.advanced(by: .seconds(600)))
@@ -358,12 +340,12 @@ private func changes(_ actions: [DataPathAction]) -> [DataPathSchedule] {
     }
 
     @Test func wpaSupplicantsOpenResponseWithStatusContinuedIsConfirmed() throws {
-        var initiator = DataPathNegotiations(local: device(subscriberNMI), localNDI: subscriberNDI)
+        var initiator = DataPathNegotiations(local: DataPathFixture.device(subscriberNMI), localNDI: subscriberNDI)
         let (id, _) = try begin(&initiator, publish: 1, info: [], now: now)
         let (source, response) = try message(wpaOpenResponse)
         #expect(response.ndp.status == .continued && response.ndl?.status == .accepted)
         let actions = initiator.receive(response, from: source, now: now)
-        let confirm = try #require(sends(actions).first)
+        let confirm = try #require(DataPathFixture.sends(actions).first)
         #expect(confirm.subtype == .dataPathConfirm && confirm.ndp.status == .accepted && confirm.ndl == nil)
         guard case .establish(let link) = actions.last else { Issue.record("not established"); return }
         #expect(link.peerNDI == publisherNDI && link.peerServiceInfo == [0xdd, 0xee, 0xff])
@@ -373,23 +355,23 @@ private func changes(_ actions: [DataPathAction]) -> [DataPathSchedule] {
 
 extension DataPathNegotiationTests {
     @Test func anUnansweredRequestIsSentAgainEveryFourDWsAtMostSixTimes() throws {
-        var initiator = DataPathNegotiations(local: device(subscriberNMI), localNDI: subscriberNDI)
-        var responder = DataPathNegotiations(local: device(publisherNMI), localNDI: publisherNDI)
+        var initiator = DataPathNegotiations(local: DataPathFixture.device(subscriberNMI), localNDI: subscriberNDI)
+        var responder = DataPathNegotiations(local: DataPathFixture.device(publisherNMI), localNDI: publisherNDI)
         responder.acceptingPublishes = [InstanceID(3)]
         let (id, start) = try begin(&initiator, publish: 3, info: [1], now: now)
-        let request = try #require(sends(start).first)
+        let request = try #require(DataPathFixture.sends(start).first)
         var resent: [DataPathMessage] = []
         for window in 1...40 {
             let actions = initiator.discoveryWindow()
             #expect(actions.isEmpty == (window % 4 != 0 || window > 24), "DW \(window)")
-            resent += sends(actions)
+            resent += DataPathFixture.sends(actions)
         }
         #expect(resent.count == 6 && resent.allSatisfy { $0 == request })
         #expect(initiator.phases[id] == .requestSent)
         // The responder answers the first copy and a repeat alike; once answered nothing more is sent.
-        let response = try #require(sends(responder.receive(try overTheAir(request), from: subscriberNMI, now: now)).first)
-        #expect(sends(responder.receive(try overTheAir(resent[0]), from: subscriberNMI, now: now)) == [response])
-        _ = initiator.receive(try overTheAir(response), from: publisherNMI, now: now)
+        let response = try #require(DataPathFixture.sends(responder.receive(try DataPathFixture.overTheAir(request), from: subscriberNMI, now: now)).first)
+        #expect(DataPathFixture.sends(responder.receive(try DataPathFixture.overTheAir(resent[0]), from: subscriberNMI, now: now)) == [response])
+        _ = initiator.receive(try DataPathFixture.overTheAir(response), from: publisherNMI, now: now)
         #expect(initiator.phases[id] == .established)
         for _ in 0..<8 { #expect(initiator.discoveryWindow().isEmpty) }
         // A responder waiting for a confirm sends nothing by itself.

@@ -13,13 +13,6 @@ private let subscriberNMI = Run.subscriberNMI
 private let publisherNDI = Run.publisherNDI
 private let subscriberNDI = Run.subscriberNDI
 
-private func device(_ nmi: MACAddress) -> DataPathLocalDevice {
-    DataPathLocalDevice(nmi: nmi, schedule: .preferred(fiveGHz: .channel149),
-                        deviceCapability: DeviceCapabilityAttribute(committedDWInfo: 0x0009, supportedBands: 0x14, capabilities: 0x08),
-                        capabilityElements: [InformationElement(id: 45, body: [UInt8](repeating: 0, count: 26)[...])],
-                        ndcID: MACAddress(0x50, 0x6f, 0x9a, 0x01, 0, 1))
-}
-
 private func policy(_ passphrase: String, _ suites: [NDPCipherSuite] = [.sk128]) -> NDPSecurityPolicy {
     NDPSecurityPolicy(credential: .passphrase(passphrase), suites: suites, serviceID: Run.serviceID)
 }
@@ -52,8 +45,8 @@ private func endings(_ actions: [DataPathAction]) -> [DataPathEndReason] {
 }
 
 private struct Pair {
-    var initiator = DataPathNegotiations(local: device(subscriberNMI), localNDI: subscriberNDI)
-    var responder = DataPathNegotiations(local: device(publisherNMI), localNDI: publisherNDI)
+    var initiator = DataPathNegotiations(local: DataPathFixture.device(subscriberNMI), localNDI: subscriberNDI)
+    var responder = DataPathNegotiations(local: DataPathFixture.device(publisherNMI), localNDI: publisherNDI)
     let now = ContinuousClock.now
 
     init(publisher: NDPSecurityPolicy?) {
@@ -198,7 +191,7 @@ private func handshake(_ pair: inout Pair, _ suite: NDPCipherSuite) throws -> Ha
         var pair = Pair(publisher: policy("correct horse"))
         let (id, request) = try pair.request(policy("correct horse"))
         // A key install or a confirm before their time.
-        let early = DataPathMessages.keyInstall(device(publisherNMI), id: id, dialogToken: 1)
+        let early = DataPathMessages.keyInstall(DataPathFixture.device(publisherNMI), id: id, dialogToken: 1)
         #expect(pair.initiator.receive(early, body: try early.frame().encoded(), from: publisherNMI, now: pair.now).isEmpty)
         let responseActions = pair.toResponder(request)
         let response = try #require(try onAir(responseActions).first)
@@ -253,7 +246,7 @@ private func handshake(_ pair: inout Pair, _ suite: NDPCipherSuite) throws -> Ha
     }
 
     @Test func aTooLongPassphraseIsRefusedBeforeAnythingIsSent() {
-        var table = DataPathNegotiations(local: device(subscriberNMI), localNDI: subscriberNDI)
+        var table = DataPathNegotiations(local: DataPathFixture.device(subscriberNMI), localNDI: subscriberNDI)
         #expect(throws: NDPSecurityError.self) {
             _ = try table.initiate(to: publisherNMI, publishID: InstanceID(1), serviceInfo: [],
                                    security: policy(String(repeating: "x", count: 64)), now: .now)
@@ -267,7 +260,7 @@ private func handshake(_ pair: inout Pair, _ suite: NDPCipherSuite) throws -> Ha
     /// peer used, so the PTK is the one of that run): the request is accepted, and its confirm verifies.
     @Test func wpaSupplicantsRequestAndConfirmCompleteOurResponder() throws {
         let request = try Run.request, response = try Run.response, confirm = try Run.confirm, keyInstall = try Run.keyInstall
-        var responder = DataPathNegotiations(local: device(publisherNMI), localNDI: publisherNDI)
+        var responder = DataPathNegotiations(local: DataPathFixture.device(publisherNMI), localNDI: publisherNDI)
         responder.acceptingPublishes = [InstanceID(1)]
         responder.publishSecurity[InstanceID(1)] = policy(Run.passphrase)
         responder.fixedNonce = Array(response[DescriptorOffsets(response).nonce])
@@ -300,7 +293,7 @@ private func handshake(_ pair: inout Pair, _ suite: NDPCipherSuite) throws -> Ha
     /// of that run): both verify, and the data path comes up with the key.
     @Test func wpaSupplicantsResponseAndKeyInstallCompleteOurInitiator() throws {
         let request = try Run.request, response = try Run.response, keyInstall = try Run.keyInstall
-        var initiator = DataPathNegotiations(local: device(subscriberNMI), localNDI: subscriberNDI)
+        var initiator = DataPathNegotiations(local: DataPathFixture.device(subscriberNMI), localNDI: subscriberNDI)
         initiator.fixedNonce = Array(request[DescriptorOffsets(request).nonce])
         let started = try initiator.initiate(to: publisherNMI, publishID: InstanceID(1), serviceInfo: [],
                                              security: policy(Run.passphrase), now: .now)

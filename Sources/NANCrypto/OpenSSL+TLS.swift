@@ -45,7 +45,8 @@ final class TLSEngine {
     private let inbound: OpaquePointer
     private let outbound: OpaquePointer
     let callbacks: TLSCallbackState
-    private var scratch = [UInt8](repeating: 0, count: 16 * 1024)
+    /// The largest plaintext of one TLS record.
+    static let recordSize = 16 * 1024
 
     /// A client or server engine: TLS `versions` only (1.3 unless a test asks), presenting `identity`
     /// (a test may leave it out), requiring and checking the peer's certificate with `trust`.
@@ -129,26 +130,41 @@ final class TLSEngine {
         throw failure(error, during: "handshake")
     }
 
-    /// Reads decrypted bytes, at most `maximum` (and at most one record's worth).
+    /// Reads decrypted bytes, at most `maximum`: every record the ciphertext fed so far completes, decrypted
+    /// straight into the returned array (no zero fill, no second copy).
+    ///
+    /// A failure or the peer's `close_notify` after some bytes were decrypted is reported by the next call
+    /// (libssl repeats both), so no byte that arrived before it is lost.
     func read(maximum: Int) throws(TLSError) -> TLSEngineRead {
-        ERR_clear_error()
-        let limit = max(1, min(maximum, scratch.count))
-        let result = scratch.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32(limit)) }
-        if result > 0 { return .bytes(Array(scratch.prefix(Int(result)))) }
-        let error = SSL_get_error(ssl, result)
+        // Plaintext is never longer than the ciphertext it comes from: what libssl holds decrypted, what waits in
+        // the inbound BIO, and one record whose start libssl may already have taken from the BIO bound what
+        // this call can return.
+        let buffered = Int(SSL_pending(ssl)) + Int(BIO_ctrl_pending(inbound)) + Self.recordSize
+        let limit = max(1, min(maximum, buffered))
+        var error: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: limit) { buffer, count in
+            while count < limit {
+                ERR_clear_error()
+                let result = SSL_read(ssl, buffer.baseAddress! + count, Int32(clamping: limit - count))
+                guard result > 0 else {
+                    error = SSL_get_error(ssl, result)
+                    return
+                }
+                count += Int(result)
+            }
+        }
+        if !bytes.isEmpty { return .bytes(bytes) }
         if error == SSL_ERROR_WANT_READ || error == SSL_ERROR_WANT_WRITE { return .wantsInput }
         if error == SSL_ERROR_ZERO_RETURN { return .endOfStream }
         throw failure(error, during: "read")
     }
 
     /// Encrypts all of `bytes` into the outgoing BIO.
-    func write(_ bytes: [UInt8]) throws(TLSError) {
+    func write(_ bytes: UnsafeRawBufferPointer) throws(TLSError) {
         var offset = 0
         while offset < bytes.count {
             ERR_clear_error()
-            let result = bytes.withUnsafeBytes { raw in
-                SSL_write(ssl, raw.baseAddress! + offset, Int32(clamping: raw.count - offset))
-            }
+            let result = SSL_write(ssl, bytes.baseAddress! + offset, Int32(clamping: bytes.count - offset))
             guard result > 0 else { throw failure(SSL_get_error(ssl, result), during: "write") }
             offset += Int(result)
         }

@@ -100,9 +100,9 @@ extension OpenSSL {
     static func drain(_ bio: OpaquePointer, maximum: Int = .max) -> [UInt8] {
         let pending = min(Int(BIO_ctrl_pending(bio)), maximum)
         guard pending > 0 else { return [] }
-        var bytes = [UInt8](repeating: 0, count: pending)
-        let read = bytes.withUnsafeMutableBytes { BIO_read(bio, $0.baseAddress, Int32($0.count)) }
-        return read > 0 ? Array(bytes.prefix(Int(read))) : []
+        return [UInt8](unsafeUninitializedCapacity: pending) { buffer, count in
+            count = max(0, Int(BIO_read(bio, buffer.baseAddress, Int32(clamping: pending))))
+        }
     }
 
     /// Runs `body` with a read-only memory BIO over `bytes`.

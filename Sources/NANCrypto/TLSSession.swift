@@ -132,6 +132,14 @@ public final class TLSSession {
     /// - Throws: ``TLSError/Code-swift.struct/notEstablished`` during the handshake,
     ///   ``TLSError/Code-swift.struct/closed`` after ``close()``, or the session's failure.
     public func write(_ plaintext: [UInt8]) throws(TLSError) {
+        try write(plaintext[...])
+    }
+
+    /// Encrypts `plaintext`, a part of a larger buffer (no copy is made of it first); its ciphertext waits in
+    /// ``takeOutgoing(maximum:)``.
+    ///
+    /// - Throws: as ``write(_:)-(Array<UInt8>)``.
+    public func write(_ plaintext: ArraySlice<UInt8>) throws(TLSError) {
         switch state {
         case .handshaking: throw TLSError(.notEstablished, "write before the handshake finished")
         case .failed(let error): throw error
@@ -139,22 +147,25 @@ public final class TLSSession {
         case .established: break
         }
         guard !plaintext.isEmpty else { return }
+        let result: Result<Void, TLSError> = plaintext.withUnsafeBytes { bytes in
+            do throws(TLSError) { return .success(try engine.write(bytes)) } catch { return .failure(error) }
+        }
         do throws(TLSError) {
-            try engine.write(plaintext)
+            try result.get()
         } catch {
             state = .failed(error)
             throw error
         }
     }
 
-    /// Decrypts what has been received: up to `maximum` bytes (at most one record, 16 KiB).
+    /// Decrypts what has been received: up to `maximum` bytes, from as many records as have arrived whole.
     ///
     /// - Returns: the bytes, ``ReadResult/wantsInput`` if more ciphertext is needed, or
     ///   ``ReadResult/endOfStream`` after the peer's `close_notify`.
     /// - Throws: ``TLSError/Code-swift.struct/protocolError`` for records that are not TLS or fail to
     ///   decrypt (the session is then failed), ``TLSError/Code-swift.struct/notEstablished`` during the
     ///   handshake.
-    public func read(maximum: Int = 16 * 1024) throws(TLSError) -> ReadResult {
+    public func read(maximum: Int = 64 * 1024) throws(TLSError) -> ReadResult {
         if !pendingPlaintext.isEmpty {
             let count = max(1, min(maximum, pendingPlaintext.count))
             let bytes = Array(pendingPlaintext.prefix(count))

@@ -128,6 +128,51 @@ import Testing
         #expect(try Self.readAll(client) == Array("pong".utf8))
     }
 
+    @Test func oneReadReturnsEveryRecordThatArrivedUpToTheMaximum() throws {
+        let (client, server) = try Self.pair()
+        Self.pump(client, server)
+        let big = (0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 13) }  // four records of at most 16 KiB
+        try client.write(big)
+        try server.receive(client.takeOutgoing())
+        #expect(try server.read(maximum: 64 * 1024) == .bytes(big))
+        #expect(try server.read() == .wantsInput)
+
+        try client.write(big)
+        try server.receive(client.takeOutgoing())
+        #expect(try server.read(maximum: 20_000) == .bytes(Array(big[..<20_000])))
+        #expect(try server.read(maximum: 64 * 1024) == .bytes(Array(big[20_000...])))
+    }
+
+    @Test func aRecordSplitAcrossReceivesIsReturnedOnceWhole() throws {
+        let (client, server) = try Self.pair()
+        Self.pump(client, server)
+        try client.write(Array(repeating: 0x42, count: 1000))
+        let ciphertext = client.takeOutgoing()
+        try server.receive(Array(ciphertext[..<300]))
+        #expect(try server.read() == .wantsInput)
+        try server.receive(Array(ciphertext[300...]))
+        #expect(try server.read() == .bytes(Array(repeating: 0x42, count: 1000)))
+    }
+
+    @Test func bytesBeforeACorruptRecordAreReadAndTheCorruptionIsReportedNext() throws {
+        let (client, server) = try Self.pair()
+        Self.pump(client, server)
+        try client.write(Array("good".utf8))
+        try server.receive(client.takeOutgoing() + [0x17, 0x03, 0x03, 0x00, 0x20] + [UInt8](repeating: 0xab, count: 32))
+        #expect(try server.read() == .bytes(Array("good".utf8)))
+        #expect(throws: TLSError.self) { _ = try server.read() }
+        if case .failed(let error) = server.state { #expect(error.code == .protocolError) } else { Issue.record("not failed") }
+    }
+
+    @Test func aSliceOfALargerBufferIsWrittenAsItIs() throws {
+        let (client, server) = try Self.pair()
+        Self.pump(client, server)
+        let buffer = Array(0..<200).map { UInt8($0) }
+        try client.write(buffer[50..<150])
+        try server.receive(client.takeOutgoing())
+        #expect(try Self.readAll(server) == Array(buffer[50..<150]))
+    }
+
     @Test func writeBeforeTheHandshakeIsATypedError() throws {
         let (client, _) = try Self.pair()
         #expect(throws: TLSError.self) { try client.write([1]) }

@@ -36,7 +36,7 @@ struct PlainChannel: Channel {
 struct TLSChannel: Channel {
     let stream: TLSStream
     func send(_ bytes: [UInt8]) async throws { try await stream.write(bytes, timeout: .seconds(60)) }
-    func receive() async throws -> [UInt8] { try await stream.read(maximum: 16 * 1024, timeout: .seconds(60)) }
+    func receive() async throws -> [UInt8] { try await stream.read(maximum: 64 * 1024, timeout: .seconds(60)) }
 }
 
 func lengthPrefix(_ count: Int) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: UInt64(count) >> (56 - 8 * $0)) } }

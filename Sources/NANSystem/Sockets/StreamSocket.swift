@@ -193,13 +193,14 @@ public final class StreamSocket: @unchecked Sendable, CustomStringConvertible {
     /// Receives up to `maximum` bytes, waiting until some come: an empty array means the peer ended
     /// its direction (end of stream).
     public func receive(maximum: Int, timeout: Duration? = nil) async throws(StreamSocketError) -> [UInt8] {
-        var buffer = [UInt8](repeating: 0, count: max(1, maximum))
         while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count >= 0 {
-                buffer.removeSubrange(count...)
-                return buffer
+            var count = -1
+            // Straight into the returned array: no zero fill, no copy.
+            let buffer = [UInt8](unsafeUninitializedCapacity: max(1, maximum)) { buffer, initialized in
+                count = Glibc.recv(descriptor, buffer.baseAddress, buffer.count, 0)
+                initialized = max(0, count)
             }
+            if count >= 0 { return buffer }
             let errno = Errno.current
             guard errno.rawValue == EAGAIN || errno.rawValue == EINTR else {
                 if cancelled.load(ordering: .acquiring) { throw .cancelled("receive") }

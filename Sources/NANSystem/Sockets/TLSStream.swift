@@ -82,13 +82,13 @@ public actor TLSStream {
         return TLSStream(socket: socket, session: session, peer: peer, basis: basis)
     }
 
-    /// Reads the next plaintext bytes, at most `maximum` (at most one TLS record, 16 KiB).
+    /// Reads the next plaintext bytes, at most `maximum`: what the records received so far decrypt to.
     ///
     /// - Parameter timeout: how long to wait for data; nil waits without limit.
     /// - Returns: the bytes; an empty array once the peer closed with `close_notify`.
     /// - Throws: ``TLSError``: `.unexpectedEndOfStream` (the connection ended without `close_notify`),
     ///   `.connectionReset`, `.timedOut`, `.cancelled`, `.protocolError`.
-    public func read(maximum: Int = 16 * 1024, timeout: Duration? = nil) async throws(TLSError) -> [UInt8] {
+    public func read(maximum: Int = 64 * 1024, timeout: Duration? = nil) async throws(TLSError) -> [UInt8] {
         let deadline = timeout.map { ContinuousClock.now + $0 }
         await acquire(Turn.read)
         defer { release(Turn.read) }
@@ -115,7 +115,7 @@ public actor TLSStream {
         var offset = 0
         repeat {
             let end = min(bytes.count, offset + Self.chunkSize)
-            try session.write(Array(bytes[offset..<end]))
+            try session.write(bytes[offset..<end])
             try await flush(timeout: timeout)
             offset = end
         } while offset < bytes.count

@@ -144,7 +144,7 @@ struct TLSChannel: ConnectionChannel {
     }
 
     func receive(maximum: Int) async throws(WAError) -> [UInt8] {
-        do throws(TLSError) { return try await stream.read(maximum: min(maximum, 16 * 1024)) } catch { throw Self.error(error, while: "receive") }
+        do throws(TLSError) { return try await stream.read(maximum: maximum) } catch { throw Self.error(error, while: "receive") }
     }
 
     func closeWrite() async { await stream.close() }

@@ -4,15 +4,19 @@
 # in CONN_BENCH_TRANSPORTS (default "plain"; "tls" runs without --plain): browse-to-ready, message and
 # datagram round trips, client memory per open connection (8 connections over one data path); A's memory
 # per connection is read from /proc at the same moments. While B holds the data path, tls-bench measures TLS
-# 1.3 throughput over the NDP against plain TCP over the same NDP (CONN_BENCH_MB MiB each, default 8).
+# 1.3 throughput over the NDP against plain TCP over the same NDP (CONN_BENCH_MB MiB each, default 8), unpaced
+# and then with B's NDI paced (tc tbf) to each rate in CONN_BENCH_PACED (Mbit/s, default "25 50 100"): hwsim
+# frames take no airtime, so unpaced both transports are bounded by the emulated CPU, which also does TLS's
+# AES-GCM (its speed is a figure too).
 # Figures go to figures.txt in the scenario's folder (tools/connection-bench prints them).
 # Settings: WAWARE_VM_SCENARIO_CONFIG, a host file of `NAME<TAB>VALUE` lines (`transports plain tls`,
-# `megabytes 8`) that tools/connection-bench writes under results/: the host's environment does not reach the guest.
+# `megabytes 8`, `paced 25 50 100`) that tools/connection-bench writes under results/: the host's environment
+# does not reach the guest.
 # default: no
 # timeout: 1800
 source "$(dirname "$0")/../guest/lib.sh"
 
-CONN_BENCH_TRANSPORTS=plain CONN_BENCH_MB=8
+CONN_BENCH_TRANSPORTS=plain CONN_BENCH_MB=8 CONN_BENCH_PACED="25 50 100"
 config=${WAWARE_VM_SCENARIO_CONFIG:-}
 if [ -n "$config" ]; then
     [ -r "$config" ] || fail "cannot read the configuration $config"
@@ -20,12 +24,13 @@ if [ -n "$config" ]; then
         case $name in
             transports) CONN_BENCH_TRANSPORTS=$value ;;
             megabytes) CONN_BENCH_MB=$value ;;
+            paced) CONN_BENCH_PACED=$value ;;
             "") ;;
             *) fail "unknown setting '$name' in $config" ;;
         esac
     done <"$config"
 fi
-echo "settings: transports $CONN_BENCH_TRANSPORTS, $CONN_BENCH_MB MiB for tls-bench"
+echo "settings: transports $CONN_BENCH_TRANSPORTS, $CONN_BENCH_MB MiB for tls-bench, paced at ${CONN_BENCH_PACED:-nothing} Mbit/s"
 
 BIN=$(dirname "$WAWARE")
 for tool in conn-bench tls-bench; do
@@ -77,12 +82,28 @@ for transport in $CONN_BENCH_TRANSPORTS; do
             in_netns dA ss -Hltn 'sport = :5310' | grep -q 5310 && break
             sleep 1
         done
-        out=$(in_netns dB timeout "$(scaled 600)" "$BIN/tls-bench" --connect "[$localA%$ifB]:5310" --megabytes "$CONN_BENCH_MB" 2>&1) \
-            || fail "tls-bench failed: $out"
-        echo "$out" | sed 's/^/    tls-bench: /'
-        figure "ndp tls-bench $(echo "$out" | grep '^plain' | tr -s ' ')"
-        figure "ndp tls-bench $(echo "$out" | grep '^TLS' | tr -s ' ')"
-        figure "ndp $(echo "$out" | grep '^ratio')"
+        # What the emulated CPU encrypts per second: TLS 1.3 here negotiates AES-256-GCM (OpenSSL's first
+        # suite), and on an unpaced hwsim link this, not the air, bounds TLS.
+        aes=$(openssl speed -seconds 2 -bytes 16384 -evp aes-256-gcm 2>/dev/null | awk '/^AES-256-GCM/ { sub(/k$/, "", $2); printf "%.1f", $2 / 1000 }')
+        figure "guest aes-256-gcm ${aes:-?} MB/s (openssl speed, 16 KiB blocks, one core)"
+        # tls_run LABEL: one plain and one TLS push from B to A, as figures prefixed with LABEL.
+        tls_run() {
+            out=$(in_netns dB timeout "$(scaled 600)" "$BIN/tls-bench" --connect "[$localA%$ifB]:5310" --megabytes "$CONN_BENCH_MB" 2>&1) \
+                || fail "tls-bench ($1) failed: $out"
+            echo "$out" | sed "s/^/    tls-bench $1: /"
+            figure "$1 tls-bench $(echo "$out" | grep '^plain' | tr -s ' ')"
+            figure "$1 tls-bench $(echo "$out" | grep '^TLS' | tr -s ' ')"
+            figure "$1 $(echo "$out" | grep '^ratio')"
+        }
+        tls_run ndp
+        # hwsim frames take no airtime: pace B's sending side (tbf on its NDI) to link rates a radio would
+        # have, so the link, not the emulated CPU, bounds plain TCP, as on the air.
+        for rate in $CONN_BENCH_PACED; do
+            in_netns dB tc qdisc replace dev "$ifB" root tbf rate "${rate}mbit" burst 64kb latency 200ms \
+                || fail "cannot pace $ifB to $rate Mbit/s (tc tbf)"
+            tls_run "ndp-paced-$rate"
+            in_netns dB tc qdisc del dev "$ifB" root || fail "cannot remove the pacing from $ifB"
+        done
         stop_bg tlsA TERM 143
         tls_done=1
     fi

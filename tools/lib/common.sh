@@ -31,6 +31,18 @@ as_root() {
     fi
 }
 
+# scenario_config NAME...: writes the named variables that are set here to a new file under results/, as
+# `NAME<TAB>VALUE` lines, and prints its path; pass it to tools/vm/run as WAWARE_VM_SCENARIO_CONFIG, where the
+# scenario reads it with load_settings (the guest does not see this environment). The caller removes it.
+scenario_config() {
+    local file name
+    mkdir -p "$WAWARE_REPO/results" && file=$(mktemp "$WAWARE_REPO/results/scenario-config.XXXXXX") || die "cannot write a settings file under results/"
+    for name in "$@"; do
+        [ -n "${!name+set}" ] && printf '%s\t%s\n' "$name" "${!name}" >>"$file"
+    done
+    printf '%s\n' "$file"
+}
+
 # need_packages PKG... installs the Debian packages that are not installed yet
 # (`apt-get update` runs at most once per process, before the first install). Another apt or dpkg run
 # holding the lock (a second tools/ script, unattended upgrades) is waited for, up to 10 minutes.

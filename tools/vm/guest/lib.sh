@@ -189,6 +189,23 @@ for field in fields:
 PY
 }
 
+# load_settings NAME...: a benchmark's settings from the host. The guest does not see the host's environment,
+# so a host script writes them to a file (tools/lib/common.sh: scenario_config) that tools/vm/run hands over as
+# WAWARE_VM_SCENARIO_CONFIG: `NAME<TAB>VALUE` lines. Each line sets the shell variable NAME, which must be one of
+# the names given; any other name, or a file that cannot be read, fails the scenario. No file: nothing is set.
+load_settings() {
+    local config=${WAWARE_VM_SCENARIO_CONFIG:-} name value allowed known
+    [ -n "$config" ] || return 0
+    [ -r "$config" ] || fail "cannot read the settings file $config"
+    while IFS=$'\t' read -r name value; do
+        [ -n "$name" ] || continue
+        allowed=
+        for known in "$@"; do [ "$name" = "$known" ] && allowed=1; done
+        [ -n "$allowed" ] || fail "unknown setting '$name' in $config (this scenario takes: $*)"
+        printf -v "$name" '%s' "$value"
+    done <"$config"
+}
+
 bg_log() { printf '%s/%s.log' "$SCENARIO_OUT" "$1"; }
 
 start_bg() {

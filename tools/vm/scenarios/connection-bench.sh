@@ -9,27 +9,14 @@
 # frames take no airtime, so unpaced both transports are bounded by the emulated CPU, which also does TLS's
 # AES-GCM (its speed is a figure too).
 # Figures go to figures.txt in the scenario's folder (tools/connection-bench prints them).
-# Settings: WAWARE_VM_SCENARIO_CONFIG, a host file of `NAME<TAB>VALUE` lines (`transports plain tls`,
-# `megabytes 8`, `paced 25 50 100`) that tools/connection-bench writes under results/: the host's environment
-# does not reach the guest.
+# Settings: CONN_BENCH_TRANSPORTS, CONN_BENCH_MB and CONN_BENCH_PACED, from the file tools/connection-bench writes
+# (load_settings): the host's environment does not reach the guest.
 # default: no
 # timeout: 1800
 source "$(dirname "$0")/../guest/lib.sh"
 
 CONN_BENCH_TRANSPORTS=plain CONN_BENCH_MB=8 CONN_BENCH_PACED="25 50 100"
-config=${WAWARE_VM_SCENARIO_CONFIG:-}
-if [ -n "$config" ]; then
-    [ -r "$config" ] || fail "cannot read the configuration $config"
-    while IFS=$'\t' read -r name value; do
-        case $name in
-            transports) CONN_BENCH_TRANSPORTS=$value ;;
-            megabytes) CONN_BENCH_MB=$value ;;
-            paced) CONN_BENCH_PACED=$value ;;
-            "") ;;
-            *) fail "unknown setting '$name' in $config" ;;
-        esac
-    done <"$config"
-fi
+load_settings CONN_BENCH_TRANSPORTS CONN_BENCH_MB CONN_BENCH_PACED
 echo "settings: transports $CONN_BENCH_TRANSPORTS, $CONN_BENCH_MB MiB for tls-bench, paced at ${CONN_BENCH_PACED:-nothing} Mbit/s"
 
 BIN=$(dirname "$WAWARE")

@@ -12,8 +12,12 @@
 # timeout: 1200
 # default: no (a benchmark: tools/datapath-bench runs it and prints the figures)
 source "$(dirname "$0")/../guest/lib.sh"
+load_settings DATAPATH_BENCH_RUNS DATAPATH_BENCH_SECONDS
 RUNS=${DATAPATH_BENCH_RUNS:-10}
 IPERF_SECONDS=${DATAPATH_BENCH_SECONDS:-10}
+[[ $RUNS =~ ^[1-9][0-9]{0,2}$ ]] || fail "DATAPATH_BENCH_RUNS: '$RUNS' is not a number of runs from 1 to 999"
+[[ $IPERF_SECONDS =~ ^[1-9][0-9]{0,2}$ ]] || fail "DATAPATH_BENCH_SECONDS: '$IPERF_SECONDS' is not a number of seconds from 1 to 999"
+echo "settings: $RUNS runs, iperf3 for $IPERF_SECONDS s"
 release=${WAWARE_REPO:-}/.build/release/waware
 if [ -x "$release" ] && [ "$release" -nt "$WAWARE" ]; then WAWARE=$release; fi
 echo "benchmarking $WAWARE"

@@ -11,6 +11,7 @@
 # timeout: 1500
 # default: no (an experiment's benchmark: run it by name)
 source "$(dirname "$0")/../guest/lib.sh"
+load_settings NDLTX_RUNS
 RUNS=${NDLTX_RUNS:-8}
 count() { grep -c "$2" "$(bg_log "$1")"; }
 wait_count() {

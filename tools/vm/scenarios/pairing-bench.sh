@@ -10,7 +10,10 @@
 # timeout: 3000
 source "$(dirname "$0")/../guest/lib.sh"
 
+load_settings PAIRING_BENCH_RUNS
 RUNS=${PAIRING_BENCH_RUNS:-5}
+[[ $RUNS =~ ^[1-9][0-9]{0,2}$ ]] || fail "PAIRING_BENCH_RUNS: '$RUNS' is not a number of runs from 1 to 999"
+echo "settings: $RUNS runs"
 samples=$SCENARIO_OUT/samples.tsv
 : >"$samples"
 work=$(mktemp -d -p /run)

@@ -139,8 +139,8 @@ final class TLSEngine {
         // Plaintext is never longer than the ciphertext it comes from: what libssl holds decrypted, what waits in
         // the inbound BIO, and one record whose start libssl may already have taken from the BIO bound what
         // this call can return.
-        let buffered = Int(SSL_pending(ssl)) + Int(BIO_ctrl_pending(inbound)) + Self.recordSize
-        let limit = max(1, min(maximum, buffered))
+        let bound = Int(SSL_pending(ssl)) + Int(BIO_ctrl_pending(inbound)) + Self.recordSize
+        let limit = max(1, min(maximum, bound))
         var error: Int32 = 0
         let bytes = [UInt8](unsafeUninitializedCapacity: limit) { buffer, count in
             while count < limit {
@@ -160,11 +160,13 @@ final class TLSEngine {
     }
 
     /// Encrypts all of `bytes` into the outgoing BIO.
-    func write(_ bytes: UnsafeRawBufferPointer) throws(TLSError) {
+    func write(_ bytes: ArraySlice<UInt8>) throws(TLSError) {
         var offset = 0
         while offset < bytes.count {
             ERR_clear_error()
-            let result = SSL_write(ssl, bytes.baseAddress! + offset, Int32(clamping: bytes.count - offset))
+            let result = bytes.withUnsafeBytes { raw in
+                SSL_write(ssl, raw.baseAddress! + offset, Int32(clamping: raw.count - offset))
+            }
             guard result > 0 else { throw failure(SSL_get_error(ssl, result), during: "write") }
             offset += Int(result)
         }

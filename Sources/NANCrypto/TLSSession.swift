@@ -147,11 +147,8 @@ public final class TLSSession {
         case .established: break
         }
         guard !plaintext.isEmpty else { return }
-        let result: Result<Void, TLSError> = plaintext.withUnsafeBytes { bytes in
-            do throws(TLSError) { return .success(try engine.write(bytes)) } catch { return .failure(error) }
-        }
         do throws(TLSError) {
-            try result.get()
+            try engine.write(plaintext)
         } catch {
             state = .failed(error)
             throw error

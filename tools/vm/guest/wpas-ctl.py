@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Talks to a wpa_supplicant control socket (a SOCK_DGRAM unix socket), as wpa_cli does.
+
+    wpas-ctl.py SOCKET COMMAND [ARG...]     send one command (the words joined by spaces; a literal TAB in
+                                            an argument is kept), print the reply; exit 1 on FAIL or no reply
+    wpas-ctl.py --monitor SOCKET LOG        ATTACH and append every event to LOG, one line each, with the
+                                            seconds since the epoch in front; runs until killed
+
+The interop scenarios (tools/vm/scenarios/interop-*.sh, through tools/vm/guest/wpas.sh) use it to drive the
+peer stack in ../shared/peers/wpa_supplicant-2.12.
+"""
+import os
+import socket
+import sys
+import time
+
+
+def connect(path):
+    local = f"/tmp/wpas-ctl-{os.getpid()}-{time.monotonic_ns()}"
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(local)
+    try:
+        sock.connect(path)
+    except OSError:
+        os.unlink(local)
+        raise
+    return sock, local
+
+
+def command(path, words, timeout):
+    sock, local = connect(path)
+    try:
+        sock.settimeout(timeout)
+        sock.send(" ".join(words).encode())
+        while True:
+            reply = sock.recv(65536).decode(errors="replace")
+            # Unsolicited events ("<3>NAN-...") may come first on an attached socket; this one is not.
+            if not reply.startswith("<"):
+                return reply
+    finally:
+        sock.close()
+        os.unlink(local)
+
+
+def monitor(path, log_path):
+    sock, local = connect(path)
+    try:
+        sock.settimeout(5)
+        sock.send(b"ATTACH")
+        if sock.recv(4096).strip() != b"OK":
+            sys.exit(f"wpas-ctl: ATTACH to {path} refused")
+        with open(log_path, "a", buffering=1) as log:
+            log.write(f"{time.time():.3f} ATTACHED\n")
+            sock.settimeout(None)
+            while True:
+                event = sock.recv(65536).decode(errors="replace").strip()
+                # "<3>NAN-RECEIVE ..." -> "NAN-RECEIVE ..."
+                if event.startswith("<") and ">" in event:
+                    event = event.split(">", 1)[1]
+                log.write(f"{time.time():.3f} {event}\n")
+    finally:
+        sock.close()
+        os.unlink(local)
+
+
+def main():
+    args = sys.argv[1:]
+    if len(args) == 3 and args[0] == "--monitor":
+        monitor(args[1], args[2])
+        return
+    if len(args) < 2:
+        sys.exit(__doc__)
+    try:
+        reply = command(args[0], args[1:], float(os.environ.get("WPAS_CTL_TIMEOUT", "30")))
+    except (OSError, socket.timeout) as error:
+        sys.exit(f"wpas-ctl: {args[0]}: {' '.join(args[1:])}: {error}")
+    print(reply.rstrip("\n"))
+    if reply.startswith("FAIL") or reply.startswith("UNKNOWN COMMAND"):
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

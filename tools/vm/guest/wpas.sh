@@ -1,0 +1,108 @@
+# The peer stack on the bench: wpa_supplicant 2.12 (../shared/peers/wpa_supplicant-2.12, hostap's NAN), driven
+# over its control socket. Sourced by the interop scenarios after lib.sh.
+#
+#   wpas_start NAME NS RADIO [SCHEDULE]   run wpa_supplicant in NS on radio index RADIO (PHYS[RADIO]): its
+#                            station interface, a NAN interface nanNAME and a data interface ndiNAME; NAN
+#                            started and the cluster joined; SCHEDULE (default "2437:0e000000 5180:f0ffffff",
+#                            slots 1-3 on channel 6 and 4-31 on channel 36, as the peer's own tests do) set with
+#                            NAN_SCHED_CONFIG_MAP map 1. Its -dd log is $SCENARIO_OUT/NAME-wpas.log, its events
+#                            $SCENARIO_OUT/NAME-events.log. Sets WPAS_NMI[NAME] and WPAS_NDI[NAME].
+#   wpas NAME COMMAND...     one control command on NAME's NAN interface; prints the reply, fails the
+#                            scenario on FAIL
+#   wpas_try NAME COMMAND... the same, returning the status instead of failing
+#   wpas_wait NAME REGEX [SECONDS]   wait for an event line matching REGEX (ERE; default 20 s, scaled) in
+#                            NAME's events since the last wpas_mark; the line is left in $LINE
+#   wpas_mark NAME           events before this point are not waited for any more (each case of a scenario
+#                            starts with one, so an earlier case's event cannot satisfy a later wait)
+#   wpas_field LINE KEY      the value of key=value in an event line
+#   wpas_ndi_address NAME    the MAC address of NAME's data interface
+#
+# The peer binary comes from WAWARE_PEER_WPAS (tools/vm/run resolves it on the host and fails, naming the
+# path, when it is missing); never skipped.
+
+WPAS_BIN=${WAWARE_PEER_WPAS:-}
+declare -A WPAS_NMI=() WPAS_NDI=() _WPAS_NS=()
+
+_wpas_ctl() { python3 "$_lib_dir/wpas-ctl.py" "$@"; }
+
+wpas_start() {
+    local name=$1 ns=$2 radio=$3 schedule=${4:-2437:0e000000 5180:f0ffffff} phy wlan reply
+    [ -n "$WPAS_BIN" ] || fail "WAWARE_PEER_WPAS is not set: the peer stack (../shared/peers/wpa_supplicant-2.12/wpa_supplicant) was not handed to the guest"
+    [ -x "$WPAS_BIN" ] || fail "the peer stack is missing: $WPAS_BIN is not an executable file"
+    phy=${PHYS[$radio]:-}
+    [ -n "$phy" ] || fail "no radio $radio for wpa_supplicant $name"
+    wlan=$(in_netns "$ns" iw dev | awk -v p="phy#${phy#phy}" '$1 ~ /^phy#/ { cur = $1 } cur == p && $1 == "Interface" { print $2; exit }')
+    [ -n "$wlan" ] || fail "no station interface of $phy in $ns"
+    _WPAS_NS[$name]=$ns
+    mkdir -p "/tmp/wpas-$name"
+    start_bg "$name-wpas-main" "$ns" "$WPAS_BIN" -g "/tmp/wpas-g-$name" -dd -t -f "$SCENARIO_OUT/$name-wpas.log"
+    local i
+    for i in $(seq 1 "$(scaled 10)"); do [ -S "/tmp/wpas-g-$name" ] && break; sleep 0.5; done
+    [ -S "/tmp/wpas-g-$name" ] || fail "wpa_supplicant $name did not open its global control socket"
+    _wpas_global "$name" "INTERFACE_ADD $wlan		nl80211	/tmp/wpas-$name"
+    _wpas_global "$name" "INTERFACE_ADD nan$name		nl80211	/tmp/wpas-$name			create	nan"
+    start_bg "$name-wpas-events" "$ns" python3 "$_lib_dir/wpas-ctl.py" --monitor "/tmp/wpas-$name/nan$name" "$SCENARIO_OUT/$name-events.log"
+    for i in $(seq 1 "$(scaled 10)"); do grep -q ATTACHED "$SCENARIO_OUT/$name-events.log" 2>/dev/null && break; sleep 0.5; done
+    wpas "$name" NAN_SET master_pref 10 >/dev/null
+    wpas "$name" NAN_SET dual_band 1 >/dev/null
+    wpas "$name" NAN_START >/dev/null
+    wpas_wait "$name" 'NAN-CLUSTER-JOIN' 30
+    # A NAN data interface comes up only while NAN runs (the kernel refuses IFF_UP with ENOLINK before).
+    _wpas_global "$name" "INTERFACE_ADD ndi$name		nl80211	/tmp/wpas-$name			create	nan_data"
+    wpas "$name" NAN_SCHED_CONFIG_MAP map_id=1 $schedule >/dev/null
+    # The NAN interface has no netdev: iw lists it as a non-netdev interface of type NAN.
+    WPAS_NMI[$name]=$(in_netns "$ns" iw dev | awk '$1 == "addr" { addr = $2 } $1 == "type" && $2 == "NAN" { print addr; exit }')
+    [ -n "${WPAS_NMI[$name]}" ] || fail "no NAN interface address for wpa_supplicant $name in $ns"
+    WPAS_NDI[$name]=$(wpas_ndi_address "$name")
+    echo "wpa_supplicant $name in $ns: station $wlan, NMI ${WPAS_NMI[$name]}, NDI ndi$name ${WPAS_NDI[$name]}, schedule $schedule"
+}
+
+_wpas_global() {
+    local name=$1 reply
+    reply=$(in_netns "${_WPAS_NS[$name]}" python3 "$_lib_dir/wpas-ctl.py" "/tmp/wpas-g-$name" "$2") \
+        || fail "wpa_supplicant $name refused '${2//	/<TAB>}': $reply (log: $name-wpas.log)"
+}
+
+wpas_try() {
+    local name=$1
+    shift
+    in_netns "${_WPAS_NS[$name]}" python3 "$_lib_dir/wpas-ctl.py" "/tmp/wpas-$name/nan$name" "$@"
+}
+
+wpas() {
+    local name=$1 reply
+    shift
+    reply=$(wpas_try "$name" "$@") || fail "wpa_supplicant $name refused '$*': $reply (log: $name-wpas.log)"
+    printf '%s\n' "$reply"
+}
+
+declare -A _WPAS_MARK=()
+
+wpas_mark() { _WPAS_MARK[$1]=$(wc -l <"$SCENARIO_OUT/$1-events.log"); }
+
+wpas_wait() {
+    local name=$1 regex=$2 seconds deadline line from
+    from=$((${_WPAS_MARK[$name]:-0} + 1))
+    seconds=$(scaled "${3:-20}")
+    deadline=$(($(date +%s) + seconds))
+    while :; do
+        line=$(tail -n +"$from" "$SCENARIO_OUT/$name-events.log" 2>/dev/null | grep -E -m 1 -- "$regex")
+        if [ -n "$line" ]; then
+            LINE=$line
+            printf 'ok: %s events have /%s/: %s\n' "$name" "$regex" "$line"
+            return 0
+        fi
+        if [ "$(date +%s)" -ge "$deadline" ]; then
+            {
+                printf 'FAIL: no event matching /%s/ from wpa_supplicant %s after %ss; since the mark it sent:\n' "$regex" "$name" "$seconds"
+                tail -n +"$from" "$SCENARIO_OUT/$name-events.log" 2>/dev/null | sed 's/^/    | /'
+            } >&2
+            exit 1
+        fi
+        sleep 0.2
+    done
+}
+
+wpas_field() { printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1; }
+
+wpas_ndi_address() { in_netns "${_WPAS_NS[$1]}" cat "/sys/class/net/ndi$1/address"; }

@@ -27,6 +27,7 @@ extension DiscoveryEngine {
         peers.heard(frame.source, frequency: frequency, signal: signal, window: window, period: period, at: clock.now) {
             Set(functions.values.flatMap { $0.reported.keys.map(\.peer) })
         }
+        peers.announced(frame.availability, by: frame.source)
         let close = (signal ?? Int.min) >= options.closeRangeSignal
         for item in frame.announcements {
             switch item.kind {

@@ -103,6 +103,9 @@ actor DiscoveryEngine {
     var stopped = false
     /// Our NIRA, put in every publish and subscribe frame; nil when we have no NIK to announce.
     var identityResolution: IdentityResolutionAttribute?
+    /// Device Capability, NAN Availability and Device Capability Extension, put in every frame we send; nil
+    /// when the radio carries no data path (offloaded discovery, or no NAN data interface).
+    var deviceAttributes: DeviceAttributes?
     var statistics = EngineStatistics()
 
     init(radio: any DiscoveryRadio, codec: any DiscoveryFrameCodec, options: Options = Options()) {
@@ -193,7 +196,25 @@ actor DiscoveryEngine {
 
     /// Joined a cluster, and (user-space path) heard a DW notification since.
     /// Sets (or clears) the NIRA our publish and subscribe frames carry.
-    func setIdentityResolution(_ nira: IdentityResolutionAttribute?) { identityResolution = nira }
+    func setIdentityResolution(_ nira: IdentityResolutionAttribute?) {
+        identityResolution = nira
+        // A device with a NIK to announce takes part in pairing: say so in the Device Capability Extension.
+        deviceAttributes?.pairing = nira != nil
+    }
+
+    /// Sets what our frames say about this device (nil: nothing).
+    func setDeviceAttributes(_ attributes: DeviceAttributes?) {
+        var attributes = attributes
+        attributes?.pairing = identityResolution != nil
+        deviceAttributes = attributes
+    }
+
+    /// What `peer`'s discovery frames last announced of its schedule (its NAN Availability attributes).
+    func announcedAvailability(of peer: MACAddress) -> [NANAvailabilityAttribute] { peers.availability(of: peer) }
+
+    /// Our data-path schedule as installed in the kernel: its committed entries join the NAN Availability
+    /// our frames carry.
+    func setCommittedSchedule(_ schedule: DataPathSchedule) { deviceAttributes?.committed = schedule }
 
     var isSynchronized: Bool {
         cluster != nil && (radio.discoveryMode == .offloaded || windowsSinceJoin > 0)

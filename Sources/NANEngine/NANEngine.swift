@@ -76,6 +76,11 @@ public struct NANEngine: Sendable {
         _ body: (NANEngine) async throws -> Result
     ) async throws -> Result {
         let core = DiscoveryEngine(radio: radio, codec: codec, options: options)
+        if let dataPath {
+            // A radio that carries data paths says so in every SDF, and its schedule once installed.
+            await core.setDeviceAttributes(await dataPath.deviceAttributes)
+            await dataPath.setScheduleObserver { [weak core] schedule in await core?.setCommittedSchedule(schedule) }
+        }
         let pump = Task { await core.run() }
         defer { pump.cancel() }
         do {

@@ -10,6 +10,8 @@ struct PeerTable: Sendable {
         var facts: PeerRadioFacts
         var lastWindowCounted: Int
         var lastPeriod: Int
+        /// The NAN Availability attributes of the peer's latest frame that carried any (at most two maps).
+        var availability: [NANAvailabilityAttribute] = []
     }
     private var records: [MACAddress: Record] = [:]
     /// Most peers kept.
@@ -72,6 +74,15 @@ struct PeerTable: Sendable {
             excess -= 1
         }
     }
+
+    /// Keeps what `peer`'s latest frame announced of its schedule (a peer not in the table is not added).
+    mutating func announced(_ availability: [NANAvailabilityAttribute], by peer: MACAddress) {
+        guard !availability.isEmpty else { return }
+        records[peer]?.availability = Array(availability.prefix(PeerAvailability.maximumMaps))
+    }
+
+    /// What `peer`'s frames last announced of its schedule; empty when nothing.
+    func availability(of peer: MACAddress) -> [NANAvailabilityAttribute] { records[peer]?.availability ?? [] }
 
     /// The facts about one peer, if heard.
     func facts(for peer: MACAddress) -> PeerRadioFacts? { records[peer]?.facts }

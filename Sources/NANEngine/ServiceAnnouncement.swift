@@ -53,6 +53,8 @@ struct OutgoingDiscoveryFrame: Sendable {
     var announcements: [ServiceAnnouncement]
     /// Our NIRA, carried in publish and subscribe frames when we have a NIK.
     var identityResolution: IdentityResolutionAttribute? = nil
+    /// What the frame says about this device (``DeviceAttributes``), before the NIRA.
+    var deviceAttributes: [NANAttribute] = []
 }
 
 /// A decoded service discovery frame from a peer.
@@ -61,6 +63,8 @@ struct IncomingDiscoveryFrame: Sendable {
     var announcements: [ServiceAnnouncement]
     /// Address 3 of the frame: the cluster ID it was sent in; nil if the codec does not say.
     var cluster: MACAddress? = nil
+    /// The NAN Availability attributes the frame carried (the sender's schedule, for a data path with it).
+    var availability: [NANAvailabilityAttribute] = []
 }
 
 /// Turns engine frames into bytes and back. The real one is built on NANWire; tests may use their own.

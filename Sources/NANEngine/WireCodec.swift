@@ -19,7 +19,8 @@ struct WireCodec: DiscoveryFrameCodec {
             return ServiceDiscoveryMessage(descriptor: descriptor, descriptorExtension: extensionAttribute)
         }
         let header = ManagementHeader(destination: frame.destination, source: source, bssid: cluster)
-        var extra: [NANAttribute] = frame.identityResolution.map { [.identityResolution($0)] } ?? []
+        var extra = frame.deviceAttributes
+        extra += frame.identityResolution.map { [.identityResolution($0)] } ?? []
         extra += frame.announcements.compactMap { $0.keyDescriptor.map { .sharedKeyDescriptor($0) } }
         extra += frame.announcements.compactMap { $0.bootstrapping.map { .pairingBootstrapping($0) } }
         let body = NANFrame.serviceDiscovery(ServiceDiscoveryFrame(messages: messages, extra: extra))
@@ -49,7 +50,9 @@ struct WireCodec: DiscoveryFrameCodec {
             }
             return announcement
         }
-        return IncomingDiscoveryFrame(source: frame.header.source, announcements: announcements, cluster: frame.header.bssid)
+        let availability = sdf.attributes.compactMap { if case .availability(let a) = $0 { a } else { nil } }
+        return IncomingDiscoveryFrame(source: frame.header.source, announcements: announcements, cluster: frame.header.bssid,
+                                      availability: Array(availability.prefix(PeerAvailability.maximumMaps)))
     }
 
     private static func controlType(_ kind: ServiceAnnouncement.Kind) -> ServiceDescriptorAttribute.ControlType {

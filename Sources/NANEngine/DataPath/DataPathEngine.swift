@@ -98,6 +98,36 @@ actor DataPathEngine {
         self.activation = activation
     }
 
+    /// Told each schedule the kernel took as our local schedule (the discovery engine announces it in its
+    /// SDFs); nil: nobody.
+    private var scheduleObserver: (@Sendable (DataPathSchedule) async -> Void)?
+
+    /// Sets who is told of each schedule installed.
+    func setScheduleObserver(_ observer: @escaping @Sendable (DataPathSchedule) async -> Void) {
+        scheduleObserver = observer
+    }
+
+    /// What our SDFs say about this device so that a peer can request a data path from us: our Device
+    /// Capability and the channels we can use (``DeviceAttributes``).
+    var deviceAttributes: DeviceAttributes {
+        DeviceAttributes(capability: radio.capabilities.0, usableChannels: usableChannels, committed: negotiations?.local.schedule)
+    }
+
+    /// The channels our radio may put in a schedule: channel 6, our own 5 GHz choices, then (with 5 GHz) every
+    /// other 20 MHz channel outside DFS, so a peer that commits one of those can be met on it. The `channel6`
+    /// layout stands for a 2.4 GHz-only device: channel 6 alone.
+    var usableChannels: [DataPathChannel] {
+        let own = radio.fiveGHzCandidates
+        guard !own.isEmpty, scheduleLayout != .channel6 else { return [.channel6] }
+        return [.channel6] + own + DataPathChannel.nonDFS5GHz.filter { !own.contains($0) }
+    }
+
+    /// Installs `schedule` as our local schedule in the kernel and tells the observer.
+    private func install(_ schedule: DataPathSchedule) async throws {
+        try await radio.setLocalSchedule(schedule)
+        await scheduleObserver?(schedule)
+    }
+
     /// The data paths that are up.
     var connections: [NDPLink] { Array(established.values) }
     /// The data paths that are up, as reported when they connected.
@@ -124,7 +154,7 @@ actor DataPathEngine {
         for candidate in radio.fiveGHzCandidates + [nil] as [DataPathChannel?] {
             let schedule = scheduleLayout.schedule(fiveGHz: candidate)
             do {
-                try await radio.setLocalSchedule(schedule)
+                try await install(schedule)
                 trace?("dp local schedule \(schedule.channels) committed \(schedule.committedSlotCount) slots")
                 chosen = schedule
                 break
@@ -135,10 +165,12 @@ actor DataPathEngine {
         }
         let (capability, elements) = radio.capabilities
         let nmi = radio.localAddress.bytes
-        let local = DataPathLocalDevice(
+        var local = DataPathLocalDevice(
             nmi: radio.localAddress, schedule: chosen ?? .preferred(fiveGHz: nil), deviceCapability: capability,
             capabilityElements: elements, ndcID: MACAddress(0x50, 0x6f, 0x9a, 0x01, nmi[4], nmi[5]),
-            usableChannels: [.channel6] + radio.fiveGHzCandidates)
+            usableChannels: usableChannels)
+        // The swapped layout exists to make peers take our counter-proposal: it keeps its schedule.
+        local.realignsOnPeers = scheduleLayout != .swapped
         let table = DataPathNegotiations(local: local, localNDI: created.address)
         negotiations = table
         return table
@@ -180,13 +212,15 @@ actor DataPathEngine {
 
     /// Asks `peer` for a data path to its publish `publishID` (NCS-SK with `security`, else open); the stream
     /// reports how it goes. `idleTimeout` ends it after that long without a packet either way (nil: the
-    /// engine's default).
+    /// engine's default). `peerAvailability`: what the peer's SDFs announced of its schedule, which our
+    /// proposal meets where ours would share few slots with it.
     func request(to peer: MACAddress, publishID: InstanceID, serviceInfo: [UInt8] = [], security: NDPSecurityPolicy? = nil,
-                 idleTimeout: Duration? = nil) async throws -> (NDPIdentifier, AsyncStream<DataPathEvent>) {
+                 idleTimeout: Duration? = nil, peerAvailability: [NANAvailabilityAttribute] = [])
+        async throws -> (NDPIdentifier, AsyncStream<DataPathEvent>) {
         _ = try await ready()
         guard var table = negotiations,
               let (id, actions) = try table.initiate(to: peer, publishID: publishID, serviceInfo: serviceInfo,
-                                                     security: security, now: clock.now) else {
+                                                     security: security, peerAvailability: peerAvailability, now: clock.now) else {
             throw DataPathError.tooManyDataPaths
         }
         negotiations = table
@@ -463,7 +497,7 @@ actor DataPathEngine {
             }
         }
         do {
-            try await radio.setLocalSchedule(next)
+            try await install(next)
         } catch {
             trace?("dp local schedule without \(listed) MHz refused: \(error)")
             await terminate(negotiations.map { Array($0.phases.keys) } ?? [], reason: DataPathEndReason(.kernelFailure, code: .ndlUnacceptable, detail: "\(error)"))
@@ -486,8 +520,8 @@ actor DataPathEngine {
             switch action {
             case .changeSchedule(let schedule, let previous, let id):
                 do {
-                    try await radio.setLocalSchedule(schedule)
-                    trace?("dp local schedule \(schedule.channels) committed \(schedule.committedSlotCount) slots (the peer's counter-proposal, \(id))")
+                    try await install(schedule)
+                    trace?("dp local schedule \(schedule.channels) committed \(schedule.committedSlotCount) slots (to meet the peer's schedule, \(id))")
                 } catch {
                     trace?("dp local schedule of the counter-proposal refused: \(error)")
                     abandoned.insert(id)

@@ -14,6 +14,9 @@ public struct DataPathLocalDevice: Hashable, Sendable {
     public var ndcID: MACAddress
     /// The channels our radio may put in a schedule: a peer's counter-proposal is taken on these only.
     public var usableChannels: [DataPathChannel]
+    /// Whether we move our schedule onto a peer's when ours shares few slots with it (default true); false
+    /// keeps ours, so a peer with no slot in common gets a counter-proposal (the `swapped` layout's purpose).
+    public var realignsOnPeers = true
 
     /// Creates the description. `usableChannels` defaults to the schedule's own channels.
     public init(nmi: MACAddress, schedule: DataPathSchedule, deviceCapability: DeviceCapabilityAttribute,
@@ -88,14 +91,18 @@ public enum DataPathMessages {
                                elementContainer: elementContainer(local))
     }
 
-    /// Data Path Response (responder → initiator), accepting or rejecting. A `secured` acceptance has status
-    /// "continued" (the confirm and the security install follow), as wpa_supplicant 2.12 sends it.
-    /// A `counter` acceptance proposes our schedule instead of the peer's: NDP status "continued" (the
-    /// initiator's confirm must follow) and NDL status "continued", with our availability and NDC.
+    /// Data Path Response (responder → initiator), accepting or rejecting. An acceptance after which the
+    /// initiator's confirm follows (`confirmFollows`: the request's "confirm required" bit, a `secured` data
+    /// path or a `counter`-proposal) has NDP status "continued", as the specification has it and as
+    /// wpa_supplicant 2.12 requires (it drops a response to a request asking for a confirm that says
+    /// "accepted"); otherwise "accepted".
+    /// A `counter` acceptance proposes our schedule instead of the peer's: NDL status "continued", with our
+    /// availability and NDC.
     public static func response(_ local: DataPathLocalDevice, id: NDPIdentifier, dialogToken: UInt8, responderNDI: MACAddress?,
                                 accepted: Bool, reason: NANReasonCode = .none, interfaceID: InterfaceIdentifier?,
-                                serviceInfo: [UInt8], secured: Bool = false, counter: Bool = false) -> DataPathMessage {
-        let status: NDPStatus = accepted ? (secured || counter ? .continued : .accepted) : .rejected
+                                serviceInfo: [UInt8], secured: Bool = false, counter: Bool = false,
+                                confirmFollows: Bool? = nil) -> DataPathMessage {
+        let status: NDPStatus = accepted ? (confirmFollows ?? (secured || counter) ? .continued : .accepted) : .rejected
         let ndpe = NDPExtensionAttribute(dialogToken: dialogToken, type: .response, status: status, reasonCode: reason,
                                          initiatorNDI: id.initiatorNDI, ndpID: id.ndpID, securityPresent: accepted && secured,
                                          responderNDI: responderNDI,

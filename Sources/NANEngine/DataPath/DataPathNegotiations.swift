@@ -160,28 +160,52 @@ public struct DataPathNegotiations: Sendable {
     ///
     /// - Throws: ``NDPSecurityError`` when the credential cannot be used (e.g. a passphrase over 63 bytes).
     public mutating func initiate(to peer: MACAddress, publishID: InstanceID, serviceInfo: [UInt8],
-                                  security: NDPSecurityPolicy? = nil,
+                                  security: NDPSecurityPolicy? = nil, peerAvailability: [NANAvailabilityAttribute] = [],
                                   now: ContinuousClock.Instant) throws(NDPSecurityError) -> (NDPIdentifier, [DataPathAction])? {
         guard entries.count < maximumEntries, let ndpID = freeNDPID(for: peer) else { return nil }
         let id = NDPIdentifier(peer: peer, initiatorNDI: localNDI, ndpID: ndpID)
+        // The peer's SDFs announced its committed schedule: propose one that meets it.
+        let previous = local.schedule
+        let scheduleChange = realign(on: PeerAvailability(peerAvailability), for: id)
         var request = DataPathMessages.request(local, id: id, dialogToken: nextToken, publishID: publishID,
                                                interfaceID: interfaceID, serviceInfo: serviceInfo, secured: security != nil)
         var outgoing = Outgoing(message: request, body: nil)
         var exchange: NDPKeyExchange?
         if let security {
-            var kx = try NDPKeyExchange(initiator: security.requestedSuite, credential: security.credential,
-                                        serviceID: security.serviceID, publishID: publishID, localNMI: local.nmi,
-                                        peerNMI: peer, localNDI: localNDI, nonce: fixedNonce)
-            try kx.requestAttributes().apply(to: &request)
-            outgoing = Outgoing(message: request, body: try Self.sealed(request, by: &kx))
-            exchange = kx
+            do throws(NDPSecurityError) {
+                var kx = try NDPKeyExchange(initiator: security.requestedSuite, credential: security.credential,
+                                            serviceID: security.serviceID, publishID: publishID, localNMI: local.nmi,
+                                            peerNMI: peer, localNDI: localNDI, nonce: fixedNonce)
+                try kx.requestAttributes().apply(to: &request)
+                outgoing = Outgoing(message: request, body: try Self.sealed(request, by: &kx))
+                exchange = kx
+            } catch {
+                local.schedule = previous
+                throw error
+            }
         }
         let dialog = token()
         entries[id] = Entry(isInitiator: true, phase: .requestSent, dialogToken: dialog, publishID: publishID,
                             localNDI: localNDI, peerAvailability: [], peerCommittedDW: 0x0001, peerElements: [],
                             peerServiceInfo: [], deadline: now.advanced(by: setupTimeout), lastSent: outgoing,
                             keyExchange: exchange, isSecure: security != nil)
-        return (id, [Self.send(outgoing, id)])
+        return (id, scheduleChange + [Self.send(outgoing, id)])
+    }
+
+    /// Realigns our schedule on a peer's committed slots when ours meets them poorly: the peer's committed
+    /// channels in its own slots (``DataPathSchedule/adopting(_:usable:after:)``, on the channels we can use)
+    /// when that gives the data link more than twice the common slots our schedule gives, and no other data
+    /// path depends on our schedule. Deployed stacks commit few channels (wpa_supplicant 2.12's tests use
+    /// 2437 MHz in slots 1–3 and 5180 MHz in 4–31): against our preferred schedule that leaves one common
+    /// slot, 16 TU of every 512, too little to carry traffic. Returns the schedule change to perform before
+    /// the frame that announces it (none when ours stays).
+    private mutating func realign(on peer: PeerAvailability, for id: NDPIdentifier) -> [DataPathAction] {
+        guard local.realignsOnPeers, !peer.maps.isEmpty, entries.keys.allSatisfy({ $0 == id }) else { return [] }
+        let previous = local.schedule
+        guard let adopted = DataPathSchedule.adopting(peer, usable: local.usableChannels, after: previous.sequenceID),
+              peer.commonSlots(with: adopted).count > 2 * peer.commonSlots(with: previous).count else { return [] }
+        local.schedule = adopted
+        return [.changeSchedule(to: adopted, from: previous, ndp: id)]
     }
 
     /// Ends a data path from our side: a termination to send (if the peer knows of it) and the end.
@@ -308,29 +332,43 @@ public struct DataPathNegotiations: Sendable {
         // A proposal with no slot in common with ours (or an NDL request we cannot take as it is) is
         // answered with a counter-proposal: our schedule, which the initiator accepts in its confirm.
         let peerAvailability = PeerAvailability(message.availability)
+        // Meet the proposal where we can (our response then accepts it with the same slots); a proposal we
+        // still share no slot with gets our schedule as a counter-proposal.
+        let previous = local.schedule
+        let scheduleChange = realign(on: peerAvailability, for: id)
         let counter = peerAvailability.commonSlots(with: local.schedule).isEmpty
         let (iid, info) = DataPathMessages.peerExtras(ndp)
+        // A confirm follows when the initiator asked for one, when keys are exchanged, or when we counter.
+        let confirmFollows = ndp.confirmRequiredFlag || exchange != nil || counter
         var response = DataPathMessages.response(local, id: id, dialogToken: ndp.dialogToken, responderNDI: localNDI, accepted: true,
                                                  interfaceID: interfaceID, serviceInfo: responseServiceInfo[publishID] ?? [],
-                                                 secured: exchange != nil, counter: counter)
+                                                 secured: exchange != nil, counter: counter, confirmFollows: confirmFollows)
         var outgoing = Outgoing(message: response, body: nil)
         if var kx = exchange {
             do throws(NDPSecurityError) {
                 try kx.responseAttributes().apply(to: &response)
                 outgoing = Outgoing(message: response, body: try Self.sealed(response, by: &kx))
             } catch {
+                local.schedule = previous
                 return reject(error.reasonCode, report: DataPathEndReason(.securityFailure, code: error.reasonCode, detail: error.description))
             }
             exchange = kx
         }
-        entries[id] = Entry(isInitiator: false, phase: .responseSent, dialogToken: ndp.dialogToken, publishID: publishID,
-                            localNDI: localNDI, peerNDI: id.initiatorNDI, peerAvailability: message.availability,
-                            peerCommittedDW: message.deviceCapability?.committedDWInfo ?? 0x0001,
-                            peerElements: message.elementContainer?.elements ?? [], peerInterfaceID: iid,
-                            peerServiceInfo: info, deadline: now.advanced(by: setupTimeout), lastSent: outgoing,
-                            lastPeerBody: exchange != nil ? body : nil, keyExchange: exchange, isSecure: exchange != nil,
-                            countered: counter)
-        return superseded + [.requested(id, publishID: publishID, serviceInfo: info), Self.send(outgoing, id)]
+        let entry = Entry(isInitiator: false, phase: confirmFollows ? .responseSent : .established, dialogToken: ndp.dialogToken,
+                          publishID: publishID, localNDI: localNDI, peerNDI: id.initiatorNDI, peerAvailability: message.availability,
+                          peerCommittedDW: message.deviceCapability?.committedDWInfo ?? 0x0001,
+                          peerElements: message.elementContainer?.elements ?? [], peerInterfaceID: iid,
+                          peerServiceInfo: info, deadline: confirmFollows ? now.advanced(by: setupTimeout) : nil,
+                          lastSent: confirmFollows ? outgoing : nil,
+                          lastPeerBody: exchange != nil ? body : nil, keyExchange: exchange, isSecure: exchange != nil,
+                          countered: counter)
+        entries[id] = entry
+        let actions = superseded + scheduleChange + [.requested(id, publishID: publishID, serviceInfo: info), Self.send(outgoing, id)]
+        // An open request that asks for no confirm is set up by our acceptance.
+        guard confirmFollows else {
+            return actions + [.establish(link(id, entry, peerNDI: id.initiatorNDI, availability: peerAvailability))]
+        }
+        return actions
     }
 
     private mutating func receiveResponse(_ message: DataPathMessage, body: [UInt8]?, id: NDPIdentifier) -> [DataPathAction] {
@@ -520,5 +558,10 @@ extension NDPDescriptor {
     /// Control bit 2 ("security present") of either attribute.
     var securityPresentFlag: Bool {
         switch self { case .ndp(let a): return a.securityPresent; case .ndpExtension(let a): return a.securityPresent }
+    }
+
+    /// Control bit 1 ("confirm required") of either attribute: the initiator's confirm must follow our response.
+    var confirmRequiredFlag: Bool {
+        switch self { case .ndp(let a): return a.confirmRequired; case .ndpExtension(let a): return a.confirmRequired }
     }
 }

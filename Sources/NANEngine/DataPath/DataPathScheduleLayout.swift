@@ -13,8 +13,8 @@ public enum DataPathScheduleLayout: String, Hashable, Sendable, CaseIterable {
     /// DW), channel 6 in slot 1 and the 5 GHz channel in the rest; what `WAPerformanceMode.bulk` asks for.
     case bulk
     /// ``NANWire/DataPathSchedule/swapped(fiveGHz:)``: the same channels in other slots, so a peer with the
-    /// preferred layout shares no slot with us and must take our counter-proposal. For testing the counter
-    /// path (needs a 5 GHz channel).
+    /// preferred layout shares no slot with us and must take our counter-proposal (a device with this layout
+    /// never moves its schedule onto a peer's). For testing the counter path (needs a 5 GHz channel).
     case swapped
     /// ``NANWire/DataPathSchedule/preferred(fiveGHz:)`` without a 5 GHz channel even where one is allowed:
     /// channel 6 in every slot outside the DWs, as a 2.4 GHz-only device commits. For testing a peer that

@@ -46,7 +46,7 @@ extension NANEngine {
         -> (NDPIdentifier, AsyncStream<DataPathEvent>) {
         guard let dataPath else { throw DataPathError.notSupported }
         return try await dataPath.request(to: peer, publishID: publishID, serviceInfo: serviceInfo, security: security,
-                                          idleTimeout: idleTimeout)
+                                          idleTimeout: idleTimeout, peerAvailability: await core.announcedAvailability(of: peer))
     }
 
     /// Ends a data path (a termination is sent to the peer).

@@ -25,6 +25,17 @@ public struct DataPathChannel: Hashable, Sendable, CustomStringConvertible {
     /// 5 GHz channel 149 (5745 MHz), the 5 GHz NAN discovery channel.
     public static let channel149 = DataPathChannel(frequency: 5745, number: 149, operatingClass: 124, channelBitmap: 1 << 0)
 
+    /// The 20 MHz 5 GHz channels outside the DFS range that a peer may commit (UNII-1: 36–48, operating class
+    /// 115; UNII-3: 149–161, class 124, and 165, class 125), in that order. Deployed stacks schedule data
+    /// links on them (wpa_supplicant's own tests use channel 36); the regulatory domain decides which the
+    /// kernel takes.
+    public static let nonDFS5GHz: [DataPathChannel] =
+        [36, 40, 44, 48].enumerated().map { DataPathChannel(frequency: 5000 + 5 * $0.element, number: $0.element, operatingClass: 115,
+                                                            channelBitmap: 1 << UInt16($0.offset)) }
+        + [149, 153, 157, 161].enumerated().map { DataPathChannel(frequency: 5000 + 5 * $0.element, number: $0.element,
+                                                                  operatingClass: 124, channelBitmap: 1 << UInt16($0.offset)) }
+        + [DataPathChannel(frequency: 5825, number: 165, operatingClass: 125, channelBitmap: 1 << 4)]
+
     /// Whether the channel is in the 5 GHz band.
     public var is5GHz: Bool { frequency >= 5000 }
 

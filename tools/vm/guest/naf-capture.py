@@ -5,7 +5,8 @@ radio's TSF and that TSF's position in the 512-TU DW period (in TU), the frame k
 source and destination. Used by datapath-ndltx-bench to see on which channel and where in the period each
 data-path NAF went out.
 
-    naf-capture.py [INTERFACE]    (default hwsim0; runs until killed, one flushed line per frame)
+    naf-capture.py [--hex] [INTERFACE]    (default hwsim0; runs until killed, one flushed line per frame;
+                                          --hex adds each NAF's bytes, 802.11 header first, as hex)
 """
 import socket
 import struct
@@ -46,7 +47,10 @@ def mac(raw):
 
 
 def main():
-    interface = sys.argv[1] if len(sys.argv) > 1 else "hwsim0"
+    args = sys.argv[1:]
+    with_hex = "--hex" in args
+    args = [a for a in args if a != "--hex"]
+    interface = args[0] if args else "hwsim0"
     sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
     sock.bind((interface, 0))
     out = sys.stdout
@@ -63,8 +67,9 @@ def main():
             continue
         kind = "naf %d" % mgmt[30] if mgmt[29] == 0x18 else ("sdf" if mgmt[29] == 0x13 else "other")
         position = "%.1f" % ((tsf % PERIOD_US) / 1024.0) if tsf is not None else "-"
-        out.write("%.6f %s freq %s tsf %s pos_tu %s src %s dst %s\n" % (
-            seen, kind, frequency, tsf, position, mac(mgmt[10:16]), mac(mgmt[4:10])))
+        out.write("%.6f %s freq %s tsf %s pos_tu %s src %s dst %s%s\n" % (
+            seen, kind, frequency, tsf, position, mac(mgmt[10:16]), mac(mgmt[4:10]),
+            " hex " + mgmt.hex() if with_hex and kind.startswith("naf") else ""))
         out.flush()
 
 

@@ -24,7 +24,7 @@ wait_for_line "$(bg_log pub)" '"event":"data-path-up"' 30
 step "the schedules: A's own, and B's after it took A's counter-proposal"
 wait_for_line "$(bg_log pub)" 'dp local schedule \[ch 6 \(2437 MHz\), ch 149 \(5745 MHz\)\] committed 30 slots' 5
 wait_for_line "$(bg_log sub)" "dp rx data path response status 0 from" 5
-wait_for_line "$(bg_log sub)" "dp local schedule .* committed 30 slots \(the peer's counter-proposal" 5
+wait_for_line "$(bg_log sub)" "dp local schedule .* committed 30 slots \(to meet the peer's schedule" 5
 echo "    B: $LINE"
 
 ifA=$(event_field "$(bg_log pub)" data-path-up interface)

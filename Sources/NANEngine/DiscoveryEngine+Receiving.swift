@@ -27,7 +27,9 @@ extension DiscoveryEngine {
         peers.heard(frame.source, frequency: frequency, signal: signal, window: window, period: period, at: clock.now) {
             Set(functions.values.flatMap { $0.reported.keys.map(\.peer) })
         }
-        peers.announced(frame.availability, by: frame.source)
+        if peers.announced(frame.availability, by: frame.source) {
+            await availabilityObserver?(frame.source, frame.availability)
+        }
         let close = (signal ?? Int.min) >= options.closeRangeSignal
         for item in frame.announcements {
             switch item.kind {

@@ -209,6 +209,15 @@ actor DiscoveryEngine {
         deviceAttributes = attributes
     }
 
+    /// Told when a peer's discovery frames announce a schedule other than the one they announced before
+    /// (the data path follows the schedules of peers it has data paths with); nil: nobody.
+    var availabilityObserver: (@Sendable (MACAddress, [NANAvailabilityAttribute]) async -> Void)?
+
+    /// Sets who is told of peers' new schedules.
+    func setAvailabilityObserver(_ observer: @escaping @Sendable (MACAddress, [NANAvailabilityAttribute]) async -> Void) {
+        availabilityObserver = observer
+    }
+
     /// What `peer`'s discovery frames last announced of its schedule (its NAN Availability attributes).
     func announcedAvailability(of peer: MACAddress) -> [NANAvailabilityAttribute] { peers.availability(of: peer) }
 

@@ -80,6 +80,9 @@ public struct NANEngine: Sendable {
             // A radio that carries data paths says so in every SDF, and its schedule once installed.
             await core.setDeviceAttributes(await dataPath.deviceAttributes)
             await dataPath.setScheduleObserver { [weak core] schedule in await core?.setCommittedSchedule(schedule) }
+            await core.setAvailabilityObserver { [weak dataPath] peer, availability in
+                await dataPath?.peerAnnounced(availability, by: peer)
+            }
         }
         let pump = Task { await core.run() }
         defer { pump.cancel() }

@@ -75,10 +75,14 @@ struct PeerTable: Sendable {
         }
     }
 
-    /// Keeps what `peer`'s latest frame announced of its schedule (a peer not in the table is not added).
-    mutating func announced(_ availability: [NANAvailabilityAttribute], by peer: MACAddress) {
-        guard !availability.isEmpty else { return }
-        records[peer]?.availability = Array(availability.prefix(PeerAvailability.maximumMaps))
+    /// Keeps what `peer`'s latest frame announced of its schedule (a peer not in the table is not added);
+    /// returns whether that differs from what it announced before.
+    @discardableResult
+    mutating func announced(_ availability: [NANAvailabilityAttribute], by peer: MACAddress) -> Bool {
+        let kept = Array(availability.prefix(PeerAvailability.maximumMaps))
+        guard !kept.isEmpty, let record = records[peer], record.availability != kept else { return false }
+        records[peer]?.availability = kept
+        return true
     }
 
     /// What `peer`'s frames last announced of its schedule; empty when nothing.

@@ -343,18 +343,27 @@ actor DataPathEngine {
     private func received(_ bytes: [UInt8]) async {
         guard !stopping, var table = negotiations,
               let frame = try? NANManagementFrame(bytes: bytes), case .action(let naf) = frame.body,
-              frame.header.destination == radio.localAddress else { return }
-        if liveness[frame.header.source] != nil { liveness[frame.header.source]?.misses = 0 }
+              let source = sender(of: frame.header, protected: naf.isProtected) else { return }
+        if liveness[source] != nil { liveness[source]?.misses = 0 }
         if naf.subtype == .scheduleUpdateNotification {
-            await receivedScheduleUpdate(naf, from: frame.header.source)
+            await receivedScheduleUpdate(naf, from: source)
             return
         }
         guard let message = try? DataPathMessage(naf) else { return }
         let body = Array(bytes.dropFirst(ManagementHeader.length))
-        let actions = table.receive(message, body: body, from: frame.header.source, now: clock.now)
+        let actions = table.receive(message, body: body, from: source, now: clock.now)
         negotiations = table
         trace?("dp rx \(message.subtype) status \(message.ndp.status.rawValue) from \(frame.header.source) ndp \(message.ndp.ndpID) -> \(actions.count) actions")
         await perform(actions)
+    }
+
+    /// The peer NMI a received NAF speaks for: its source, when it came to our NMI; the peer of the data path
+    /// whose NDI sent it, when it came to our NDI protected (the kernel took it under that data path's key,
+    /// so it is that peer's). Nil for anything else.
+    private func sender(of header: ManagementHeader, protected: Bool) -> MACAddress? {
+        if header.destination == radio.localAddress { return header.source }
+        guard protected, let interface, header.destination == interface.address else { return nil }
+        return established.values.first(where: { $0.peerNDI == header.source })?.id.peer
     }
 
     // MARK: Peer loss and idle data paths
@@ -415,8 +424,7 @@ actor DataPathEngine {
     /// a newer one is installed for its NMI station (`NAN_SET_PEER_SCHED`, cut to our channels), unless it
     /// shares no slot with ours: then the peer's data paths end (`schedule-changed`, NDL unacceptable).
     private func receivedScheduleUpdate(_ naf: NANActionFrame, from peer: MACAddress) async {
-        let links = established.values.filter { $0.id.peer == peer }
-        guard let current = links.first?.peerAvailability else {
+        guard established.values.contains(where: { $0.id.peer == peer }) else {
             ignoredScheduleUpdates += 1
             return
         }
@@ -428,15 +436,33 @@ actor DataPathEngine {
             trace?("dp schedule update from \(peer) ignored: \(error)")
             return
         }
-        guard update.availability != current else { return }
-        guard ScheduleUpdate.sequence(update.sequenceID, isNewerThan: current.sequenceID) else {
+        await follow(update.availability, of: peer, from: "schedule update")
+    }
+
+    /// A peer's discovery frame announced its committed schedule. Deployed stacks change their schedule this
+    /// way: wpa_supplicant 2.12 sends no Schedule Update Notification, its SDFs carry the new availability.
+    /// Taken as a schedule update when the peer has data paths up; availability without committed entries
+    /// says nothing about the data link and is left alone.
+    func peerAnnounced(_ attributes: [NANAvailabilityAttribute], by peer: MACAddress) async {
+        guard established.values.contains(where: { $0.id.peer == peer }) else { return }
+        let availability = PeerAvailability(attributes)
+        guard !availability.maps.isEmpty else { return }
+        await follow(availability, of: peer, from: "discovery frame")
+    }
+
+    /// Installs a peer's newer schedule (`source`: what announced it) for its NMI station; the same schedule
+    /// changes nothing, an older one is ignored.
+    private func follow(_ availability: PeerAvailability, of peer: MACAddress, from source: String) async {
+        let links = established.values.filter { $0.id.peer == peer }
+        guard let current = links.first?.peerAvailability, availability != current else { return }
+        guard ScheduleUpdate.sequence(availability.sequenceID, isNewerThan: current.sequenceID) else {
             ignoredScheduleUpdates += 1
-            trace?("dp schedule update from \(peer) ignored: sequence \(update.sequenceID) is not after \(current.sequenceID)")
+            trace?("dp \(source) from \(peer) ignored: sequence \(availability.sequenceID) is not after \(current.sequenceID)")
             return
         }
-        trace?("dp schedule update from \(peer): sequence \(current.sequenceID) -> \(update.sequenceID)")
-        for link in links { established[link.id]?.peerAvailability = update.availability }
-        await reinstallPeerSchedule(peer, reason: "its schedule update shares no slot with ours")
+        trace?("dp schedule of \(peer) from its \(source): sequence \(current.sequenceID) -> \(availability.sequenceID)")
+        for link in links { established[link.id]?.peerAvailability = availability }
+        await reinstallPeerSchedule(peer, reason: "its new schedule shares no slot with ours")
     }
 
     /// Installs the schedule we hold for `peer` again against our schedule in use; ends the peer's data paths

@@ -9,7 +9,8 @@ import NANWire
 enum DataPathTap {
     /// What the data path registers for.
     static let interest = NANEventInterest(kinds: [.cluster, .discoveryWindow, .transmitStatus, .channelEvacuation],
-                                           framePrefixes: [NANFramePrefix.nanAction], bufferSize: 256)
+                                           framePrefixes: [NANFramePrefix.nanAction, NANFramePrefix.protectedNANAction],
+                                           bufferSize: 256)
 
     /// A data-path engine on `runtime` if its adapter can carry data paths (NAN data interfaces and a
     /// user-space discovery engine); nil otherwise.
@@ -39,6 +40,11 @@ enum DataPathTap {
         return engine
     }
 
+    /// Whether `bytes` (a management frame, header first) is a protected NAF.
+    static func isProtectedNAF(_ bytes: [UInt8]) -> Bool {
+        bytes.count >= 30 && Array(bytes[24..<30]) == NANFramePrefix.protectedNANAction
+    }
+
     /// The data path's view of one runtime event; nil for the rest.
     static func translate(_ event: NL80211Event, wdev: WirelessDeviceID) -> DataPathRadioEvent? {
         switch event {
@@ -47,6 +53,9 @@ enum DataPathTap {
         case .nextDiscoveryWindow(let from, let frequency) where from == wdev:
             return .discoveryWindow(frequency: Int(frequency.rawValue))
         case .frameReceived(let from, _, _, let bytes) where from == nil || from == wdev:
+            return .frameReceived(bytes: bytes)
+        case .frameReceived(_, _, _, let bytes) where isProtectedNAF(bytes):
+            // On our data interface: a peer's NAF under the data path's key (registered there by the radio).
             return .frameReceived(bytes: bytes)
         case .channelsEvacuated(_, let from, let channels) where from == nil || from == wdev:
             return .channelsEvacuated(frequencies: Set(channels.map { Int($0.frequency.rawValue) }))

@@ -54,6 +54,14 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
             try? await session.deleteInterface(created.wdev)
             throw NetlinkError(code: .malformedMessage, call: "NL80211_CMD_NEW_INTERFACE", detail: "NAN data interface without index or address")
         }
+        // A peer with a secure data path up may send its NAFs NDI to NDI under the data path's key (as
+        // wpa_supplicant 2.12 does when it is not paired with us): have them delivered. Without it only
+        // those frames are missed, so a refusal is traced, not fatal.
+        do {
+            try await session.registerFrames(on: created.wdev, matching: NANFramePrefix.protectedNANAction)
+        } catch {
+            trace?("dp protected NAFs on \(created.name ?? name) not registered: \(error)")
+        }
         return DataInterface(name: created.name ?? name, index: index.rawValue, address: address)
     }
 

@@ -138,8 +138,9 @@ final class NANEventRouter: Sendable {
             return removed == wiphy ? all : nil
         case .interfaceRemoved(_, let wdev, _) where wdev == managementInterface:
             return all
-        case .frameReceived(let wdev, _, _, let bytes):
-            guard wdev == nil || wdev == managementInterface else { return nil }
+        case .frameReceived(_, _, _, let bytes):
+            // Frames reach this socket only for registrations made on it: on the NMI, or on one of our own
+            // data interfaces (the data path's protected NAFs).
             return { $0.wants(frame: bytes) }
         default:
             guard isAboutThisRadio(event), let kind = NANEventKinds.of(event) else { return nil }

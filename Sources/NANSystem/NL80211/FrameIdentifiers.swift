@@ -52,4 +52,7 @@ public enum NANFramePrefix {
     public static let protectedServiceDiscovery: [UInt8] = [0x09, 0x09, 0x50, 0x6f, 0x9a, 0x13]
     /// NAN Action Frame: public action, vendor specific, Wi-Fi Alliance OUI, type 0x18.
     public static let nanAction: [UInt8] = [0x04, 0x09, 0x50, 0x6f, 0x9a, 0x18]
+    /// Protected NAN Action Frame (protected dual of public action): what a peer sends NDI to NDI, under the
+    /// data path's key, once a secure data path is up (wpa_supplicant 2.12's terminations, for instance).
+    public static let protectedNANAction: [UInt8] = [0x09, 0x09, 0x50, 0x6f, 0x9a, 0x18]
 }

@@ -613,3 +613,56 @@ extension DataPathEngineTests {
         #expect(!radioA.leftovers && !radioB.leftovers)
     }
 }
+
+// MARK: What deployed stacks send outside the NMI-to-NMI NAFs
+
+extension DataPathEngineTests {
+    /// wpa_supplicant 2.12, not paired with us, sends its NAFs for a secure data path from its NDI to ours as
+    /// protected dual of public action frames (the kernel takes them under the data path's key): a
+    /// termination sent so ends the data path. The same frame unprotected, or from a stranger's address, is
+    /// ignored.
+    @Test func aProtectedTerminationFromThePeersNDIEndsTheDataPathAndAnUnprotectedOneDoesNot() async throws {
+        guard case (let a, let b, let radioA, let radioB, var aIterator, _)? = try await connected() else { return }
+        let link = try #require(await a.connections.first)
+        func termination(protected: Bool, from source: MACAddress) throws -> [UInt8] {
+            let message = DataPathMessages.termination(id: link.id, dialogToken: 1, reason: .unspecified)
+            let header = ManagementHeader(destination: radioA.ndi, source: source, bssid: .broadcast, sequenceControl: 0)
+            return try NANManagementFrame(header: header, body: .action(message.frame(isProtected: protected))).encoded()
+        }
+        await a.handle(.frameReceived(bytes: try termination(protected: false, from: radioB.ndi)))
+        await a.handle(.frameReceived(bytes: try termination(protected: true, from: MACAddress(0x52, 0, 0, 0, 9, 0))))
+        #expect(await a.connections.count == 1)
+        await a.handle(.frameReceived(bytes: try termination(protected: true, from: radioB.ndi)))
+        guard case .terminated(_, let reason) = await aIterator.next() else { Issue.record("A not ended"); return }
+        #expect(reason.kind == .peerRequest)
+        await a.shutDown()
+        await b.shutDown()
+        #expect(!radioA.leftovers && !radioB.leftovers)
+    }
+
+    /// wpa_supplicant 2.12 sends no Schedule Update Notification when its schedule changes: its SDFs carry the
+    /// new availability. A peer's SDF announcing a newer committed schedule is installed as an update would
+    /// be; the same one again, an older one, or one without committed entries changes nothing.
+    @Test func aNewerScheduleAnnouncedInThePeersSDFsIsInstalledForItsStation() async throws {
+        guard let (a, b, radioA, radioB, _, _) = try await connected() else { return }
+        let installed = radioA.peerSchedules.withLock(\.count)
+        var moved = DataPathSchedule.preferred(fiveGHz: nil)
+        moved.sequenceID = 7
+        await a.peerAnnounced([moved.availabilityAttribute], by: nmiB)
+        #expect(radioA.peerSchedules.withLock(\.count) == installed + 1)
+        #expect(radioA.peerSchedules.withLock { $0.last?.channels.map(\.frequency.rawValue) } == [2437])
+        await a.peerAnnounced([moved.availabilityAttribute], by: nmiB)
+        var older = moved
+        older.sequenceID = 6
+        await a.peerAnnounced([older.availabilityAttribute], by: nmiB)
+        let potentialOnly = NANAvailabilityAttribute(sequenceID: 9, control: 1 | 1 << 5, entries: [
+            AvailabilityEntry(control: 0x0002, bandChannels: .channels([DataPathChannel.channel6.channelEntry]))])
+        await a.peerAnnounced([potentialOnly], by: nmiB)
+        await a.peerAnnounced([moved.availabilityAttribute], by: MACAddress(0x42, 0, 0, 0, 9, 0))
+        #expect(radioA.peerSchedules.withLock(\.count) == installed + 1)
+        #expect(await a.connections.count == 1)
+        await a.shutDown()
+        await b.shutDown()
+        #expect(!radioA.leftovers && !radioB.leftovers)
+    }
+}

@@ -252,7 +252,7 @@ public actor PairingEngine {
             if !attempt.sentNIK {
                 attempt.sentNIK = true
                 attempts[peer] = attempt
-                try await sendNIK(to: peer, kek: result.keys.kek, publishID: attempt.publishID)
+                try await sendNIK(to: peer, kek: result.keys.kek, suite: result.keys.suite, publishID: attempt.publishID)
             }
             try resolver.add(nik, for: peer)
             let device = PairedDeviceKeys(id: peer, lastAddress: peer, nik: nik, pairing: pairing, nikLifetime: lifetime)
@@ -338,7 +338,7 @@ public actor PairingEngine {
             if result.kind == .verification {
                 completeVerification(peer, attempt: attempt)
             } else {
-                try await sendNIK(to: peer, kek: result.keys.kek, publishID: attempt.publishID)
+                try await sendNIK(to: peer, kek: result.keys.kek, suite: result.keys.suite, publishID: attempt.publishID)
             }
         } catch let error as PairingError {
             await transmitBody(initiator.failureFrame, to: peer)
@@ -377,9 +377,10 @@ public actor PairingEngine {
 
     // MARK: Plumbing
 
-    private func sendNIK(to peer: MACAddress, kek: [UInt8], publishID: InstanceID) async throws {
+    private func sendNIK(to peer: MACAddress, kek: [UInt8], suite: NDPCipherSuite, publishID: InstanceID) async throws {
         let wrapped = try NIKKeyData.wrap(identity, lifetime: limits.nikLifetime, kek: kek)
-        try await link.send(keyDescriptor: NIKKeyDescriptor.attribute(publishID: publishID, wrappedKeyData: wrapped), to: peer)
+        let attribute = NIKKeyDescriptor.attribute(publishID: publishID, wrappedKeyData: wrapped, keyLength: UInt16(suite.tkLength))
+        try await link.send(keyDescriptor: attribute, to: peer)
     }
 
     private func transmit(_ frame: [UInt8], to peer: MACAddress, token: UInt64) async {

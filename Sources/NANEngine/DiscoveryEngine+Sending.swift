@@ -9,6 +9,7 @@ extension DiscoveryEngine {
         if frame.identityResolution == nil, let identityResolution, frame.announcements.contains(where: { $0.kind != .followUp }) {
             frame.identityResolution = identityResolution
         }
+        if !frame.destination.isMulticast, protectedPeers.contains(frame.destination) { frame.isProtected = true }
         do {
             let bytes = try codec.encode(frame, source: localAddress, cluster: cluster ?? .broadcast)
             let cookie = try await radio.transmit(bytes, frequency: frequency)

@@ -103,6 +103,10 @@ actor DiscoveryEngine {
     var stopped = false
     /// Our NIRA, put in every publish and subscribe frame; nil when we have no NIK to announce.
     var identityResolution: IdentityResolutionAttribute?
+    /// Paired peers whose NM-TK is installed: unicast SDFs to them go out protected (category 9), oldest
+    /// first, at most ``maximumProtectedPeers``.
+    var protectedPeers: [MACAddress] = []
+    static let maximumProtectedPeers = 256
     var statistics = EngineStatistics()
 
     init(radio: any DiscoveryRadio, codec: any DiscoveryFrameCodec, options: Options = Options()) {
@@ -194,6 +198,14 @@ actor DiscoveryEngine {
     /// Joined a cluster, and (user-space path) heard a DW notification since.
     /// Sets (or clears) the NIRA our publish and subscribe frames carry.
     func setIdentityResolution(_ nira: IdentityResolutionAttribute?) { identityResolution = nira }
+
+    /// Starts (or stops) sending unicast SDFs to `peer` as protected SDFs.
+    func setProtected(_ peer: MACAddress, _ protects: Bool) {
+        protectedPeers.removeAll { $0 == peer }
+        guard protects, !peer.isMulticast else { return }
+        protectedPeers.append(peer)
+        if protectedPeers.count > Self.maximumProtectedPeers { protectedPeers.removeFirst() }
+    }
 
     var isSynchronized: Bool {
         cluster != nil && (radio.discoveryMode == .offloaded || windowsSinceJoin > 0)

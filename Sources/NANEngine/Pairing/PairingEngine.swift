@@ -14,11 +14,19 @@ public protocol PairingLink: Sendable {
     /// Called when an attempt with `peer` ended (paired, verified or failed): the link may release what it
     /// set up for the peer (the runtime link's NMI station). Does nothing by default.
     func finished(with peer: MACAddress) async
+    /// Called once a PASN exchange with `peer` succeeded (setup or verification, either role), before any
+    /// follow-up of that pairing is sent: install `temporalKey` (the NM-TK, the PASN TK) as the pairwise
+    /// key of the peer's NMI station (MFP) with the suite's cipher, and send later unicast SDFs to the
+    /// peer protected (category 9). wpa_supplicant 2.12 does the same and drops unprotected unicast SDFs
+    /// from a paired peer, the NIK follow-up included. Does nothing by default.
+    func protect(_ peer: MACAddress, temporalKey: [UInt8], suite: NDPCipherSuite) async
 }
 
 extension PairingLink {
     /// Does nothing.
     public func finished(with peer: MACAddress) async {}
+    /// Does nothing.
+    public func protect(_ peer: MACAddress, temporalKey: [UInt8], suite: NDPCipherSuite) async {}
 }
 
 /// A device paired with this one: where it was last seen, its NIK (which resolves its NIRAs) and the
@@ -335,6 +343,9 @@ public actor PairingEngine {
             attempt.sentNIK = result.kind == .setup
             attempts[peer] = attempt
             await transmitBody(frame3, to: peer)
+            // As wpa_supplicant: the NM-TK goes in once frame 3 is out, before our NIK follow-up, which
+            // then travels protected.
+            await link.protect(peer, temporalKey: result.keys.tk, suite: result.keys.suite)
             if result.kind == .verification {
                 completeVerification(peer, attempt: attempt)
             } else {
@@ -357,6 +368,8 @@ public actor PairingEngine {
             attempt.role = .responder(responder)
             attempt.result = result
             attempts[peer] = attempt
+            // The initiator's NIK (after a setup) comes protected by the NM-TK: install it now.
+            await link.protect(peer, temporalKey: result.keys.tk, suite: result.keys.suite)
             if result.kind == .verification { completeVerification(peer, attempt: attempt) }
         } catch {
             finish(peer, token: attempt.token, .failure(error), event: .failed(peer, error))

@@ -18,10 +18,16 @@ public struct PairingKeys: Sendable, CustomStringConvertible {
     public let kek: [UInt8]
     /// ND-PMK = KDF-H-256(KDK, "NDP PMK Derivation", initiator NMI ‖ responder NMI), 32 bytes.
     public let ndPMK: [UInt8]
+    /// The NM-TK: the PASN TK of this exchange (16 bytes for CCMP-128, 32 for GCMP-256), which both sides
+    /// install as the pairwise key of the peer's NMI station so that later unicast SDFs and NAFs travel
+    /// protected (category 9), as wpa_supplicant 2.12 does after every pairing setup or verification. Empty
+    /// when the keys were made without a PASN exchange (tests).
+    public let tk: [UInt8]
 
-    /// Derives KEK and ND-PMK (and, for opportunistic pairing, the 32-byte NPK) from the PASN KDK.
+    /// Derives KEK and ND-PMK (and, for opportunistic pairing, the 32-byte NPK) from the PASN KDK; `tk` is the
+    /// PASN TK, kept as the NM-TK.
     init(kdk: [UInt8], akm: PairingAKM, suite: NDPCipherSuite = .pk128, npk givenNPK: [UInt8]?,
-         initiator: MACAddress, responder: MACAddress) throws(PairingError) {
+         initiator: MACAddress, responder: MACAddress, tk: [UInt8] = []) throws(PairingError) {
         let context = initiator.bytes + responder.bytes
         let hash = suite.hash
         do {
@@ -31,6 +37,7 @@ public struct PairingKeys: Sendable, CustomStringConvertible {
         } catch { throw PairingError(.crypto, "pairing keys: \(error)") }
         self.akm = akm
         self.suite = suite
+        self.tk = tk
     }
 
     /// Redacted.

@@ -127,4 +127,33 @@ import Testing
         }
         Issue.record("no odd-y key in 40 tries")
     }
+
+    /// An element's label for order checks: its ID, or `255/ext` for extension elements.
+    static func label(_ element: InformationElement) -> String {
+        element.id == 255 ? "255/\(element.body.first ?? 0)" : "\(element.id)"
+    }
+
+    @Test(arguments: [true, false])
+    func aFrame1LaidOutAsWpaSupplicantsIsAnsweredWithItsElementOrder(pin: Bool) throws {
+        // wpa_supplicant's frame 1 NAN element: CSIA naming its own handle (not our publish ID), DCEA, then
+        // the NPBA it kept from bootstrapping (nan_pairing_prepare_pasn_elems). Our responder must take it,
+        // and answer in the order handle_auth_pasn_resp writes: RSNE, [Wrapped Data], [RSNXE], PASN
+        // Parameters, NAN element, Supported Groups, MIC.
+        let a = PairingEngineTests.a, b = PairingEngineTests.b
+        let method: PairingMethod = pin ? .password(PairingEngineTests.pin) : .opportunistic
+        var initiator = try PASNPairingInitiator(own: a, peer: b, publishID: InstanceID(5), method: method)
+        var frame1 = try initiator.start()
+        let nan = try #require(frame1.elements.firstIndex { $0.id == 221 })
+        var attributes = try CipherSuiteInfoAttribute(capabilities: 0, entries: [.init(suite: .pkPASN128, publishID: InstanceID(1))]).encoded()
+        attributes += try DeviceCapabilityExtensionAttribute(capabilityInfo: 0x0300).encoded()
+        attributes += hexBytes("2c0500" + "2a" + "01" + "00" + (pin ? "2000" : "0100"))
+        frame1.elements[nan] = InformationElement(id: 221, body: ([0x50, 0x6f, 0x9a, 0x13] + attributes)[...])
+        var responder = PASNPairingResponder(own: b, peer: a, publishID: InstanceID(5),
+                                             policy: .init(password: pin ? PairingEngineTests.pin : nil, allowsOpportunistic: !pin))
+        let frame2 = try responder.receive(frame1: frame1)
+        let expected = pin ? ["48", "255/8", "244", "255/100", "221", "255/161", "140"] : ["48", "255/100", "221", "255/161", "140"]
+        #expect(frame2.elements.map(Self.label) == expected)
+        // Frame 2's MIC (over RSNE ‖ RSNXE and the frame) verifies on the initiator: same keys, same layout.
+        _ = try initiator.receive(frame2)
+    }
 }

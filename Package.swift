@@ -122,7 +122,8 @@ let package = Package(
         .testTarget(name: "NANWireTests", dependencies: ["NANWire"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "NANCryptoTests", dependencies: ["NANCrypto", "NANWire"], swiftSettings: swiftSettings),
         .testTarget(name: "NANSystemTests", dependencies: ["NANSystem", "NANWire", "NANCrypto"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
-        .testTarget(name: "NANEngineTests", dependencies: ["NANEngine", "NANWire", "NANCrypto", "NANSystem"], swiftSettings: swiftSettings),
+        .testTarget(name: "NANEngineTests", dependencies: ["NANEngine", "NANWire", "NANCrypto", "NANSystem"], exclude: ["Pairing/Fixtures"],
+                    swiftSettings: swiftSettings),
         .testTarget(name: "WiFiAwareTests", dependencies: ["WiFiAware", "NANWire", "NANCrypto", "NANEngine", "NANSystem"], swiftSettings: swiftSettings),
         .testTarget(name: "CLITests", dependencies: ["waware", "NANCrypto", "NANSystem", "NANWire", "NANEngine"], swiftSettings: swiftSettings),
     ]

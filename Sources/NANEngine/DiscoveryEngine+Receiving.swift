@@ -142,7 +142,8 @@ extension DiscoveryEngine {
             peer: peer, peerInstanceID: item.instanceID, localInstanceID: item.requestorInstanceID,
             payload: item.serviceInfo,
             radio: peers.facts(for: peer) ?? PeerRadioFacts(discoveryWindowsHeard: 0, lastHeard: clock.now),
-            identityResolution: item.identityResolution, keyDescriptor: item.keyDescriptor, bootstrapping: item.bootstrapping)
+            identityResolution: item.identityResolution, keyDescriptor: item.keyDescriptor, bootstrapping: item.bootstrapping,
+            isProtected: item.isProtected)
         deliver(.messageReceived(message), to: function)
     }
 

@@ -10,6 +10,7 @@ extension DiscoveryEngine {
             frame.identityResolution = identityResolution
         }
         if let deviceAttributes { frame.deviceAttributes = deviceAttributes.attributes }
+        if !frame.destination.isMulticast, protectedPeers.contains(frame.destination) { frame.isProtected = true }
         do {
             let bytes = try codec.encode(frame, source: localAddress, cluster: cluster ?? .broadcast)
             let cookie = try await radio.transmit(bytes, frequency: frequency)

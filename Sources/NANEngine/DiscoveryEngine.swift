@@ -106,6 +106,10 @@ actor DiscoveryEngine {
     /// Device Capability, NAN Availability and Device Capability Extension, put in every frame we send; nil
     /// when the radio carries no data path (offloaded discovery, or no NAN data interface).
     var deviceAttributes: DeviceAttributes?
+    /// Paired peers whose NM-TK is installed: unicast SDFs to them go out protected (category 9), oldest
+    /// first, at most ``maximumProtectedPeers``.
+    var protectedPeers: [MACAddress] = []
+    static let maximumProtectedPeers = 256
     var statistics = EngineStatistics()
 
     init(radio: any DiscoveryRadio, codec: any DiscoveryFrameCodec, options: Options = Options()) {
@@ -224,6 +228,14 @@ actor DiscoveryEngine {
     /// Our data-path schedule as installed in the kernel: its committed entries join the NAN Availability
     /// our frames carry.
     func setCommittedSchedule(_ schedule: DataPathSchedule) { deviceAttributes?.committed = schedule }
+
+    /// Starts (or stops) sending unicast SDFs to `peer` as protected SDFs.
+    func setProtected(_ peer: MACAddress, _ protects: Bool) {
+        protectedPeers.removeAll { $0 == peer }
+        guard protects, !peer.isMulticast else { return }
+        protectedPeers.append(peer)
+        if protectedPeers.count > Self.maximumProtectedPeers { protectedPeers.removeFirst() }
+    }
 
     var isSynchronized: Bool {
         cluster != nil && (radio.discoveryMode == .offloaded || windowsSinceJoin > 0)

@@ -60,6 +60,9 @@ public struct ReceivedMessage: Hashable, Sendable {
     /// A NAN Pairing Bootstrapping attribute (request or response) sent with the message, for the pairing
     /// engine (``PairingEngine/handle(bootstrapping:from:)``).
     public var bootstrapping: PairingBootstrappingAttribute? = nil
+    /// The message came in a protected SDF (category 9), which the kernel decrypted with the NM-TK of a
+    /// paired peer: only that peer could have sent it.
+    public var isProtected: Bool = false
 }
 
 /// A peer instance a session had reported and no longer hears.

@@ -12,11 +12,12 @@ final class NL80211Radio: DiscoveryRadio, Sendable {
 
     var localAddress: MACAddress { interface.address }
 
-    /// What discovery registers for: cluster, DW, transmit status, offload events, and (in user space) SDFs.
+    /// What discovery registers for: cluster, DW, transmit status, offload events, and (in user space) SDFs,
+    /// protected ones (category 9, from paired peers, decrypted by the kernel) too.
     static func interest(_ mode: DiscoveryMode) -> NANEventInterest {
         NANEventInterest(
             kinds: [.cluster, .discoveryWindow, .transmitStatus, .offloadedDiscovery],
-            framePrefixes: mode == .userSpace ? [NANFramePrefix.serviceDiscovery] : [])
+            framePrefixes: mode == .userSpace ? [NANFramePrefix.serviceDiscovery, NANFramePrefix.protectedServiceDiscovery] : [])
     }
 
     /// Registers discovery with `runtime` and wraps its stream.

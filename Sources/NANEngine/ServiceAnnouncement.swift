@@ -28,6 +28,9 @@ struct ServiceAnnouncement: Sendable {
     /// A NAN Pairing Bootstrapping attribute: the methods a publish advertises, or a follow-up's
     /// bootstrapping request or response.
     var bootstrapping: PairingBootstrappingAttribute?
+    /// The frame that carried it was a protected SDF (category 9: the kernel decrypted it with the NM-TK
+    /// of a paired peer). Received announcements only.
+    var isProtected = false
 
     init(
         kind: Kind, serviceID: ServiceID, instanceID: InstanceID,
@@ -55,6 +58,9 @@ struct OutgoingDiscoveryFrame: Sendable {
     var identityResolution: IdentityResolutionAttribute? = nil
     /// What the frame says about this device (``DeviceAttributes``), before the NIRA.
     var deviceAttributes: [NANAttribute] = []
+    /// Sent as a protected SDF (category 9): the destination is a paired peer whose NM-TK is installed, so
+    /// the kernel encrypts the frame (see ``NANEngine/protectFrames(to:_:)``).
+    var isProtected = false
 }
 
 /// A decoded service discovery frame from a peer.

@@ -23,7 +23,7 @@ struct WireCodec: DiscoveryFrameCodec {
         extra += frame.identityResolution.map { [.identityResolution($0)] } ?? []
         extra += frame.announcements.compactMap { $0.keyDescriptor.map { .sharedKeyDescriptor($0) } }
         extra += frame.announcements.compactMap { $0.bootstrapping.map { .pairingBootstrapping($0) } }
-        let body = NANFrame.serviceDiscovery(ServiceDiscoveryFrame(messages: messages, extra: extra))
+        let body = NANFrame.serviceDiscovery(ServiceDiscoveryFrame(isProtected: frame.isProtected, messages: messages, extra: extra))
         return try NANManagementFrame(header: header, body: body).encoded()
     }
 
@@ -42,6 +42,7 @@ struct WireCodec: DiscoveryFrameCodec {
                 rangeLimited: d.discoveryRangeLimited,
                 offersDataPath: message.descriptorExtension?.control.contains(.dataPathRequired) ?? false)
             announcement.identityResolution = nira
+            announcement.isProtected = sdf.isProtected
             if announcement.kind == .followUp { announcement.keyDescriptor = keyDescriptor }
             // A publish advertises its methods; a follow-up carries a request or a response.
             switch (announcement.kind, bootstrapping?.type) {

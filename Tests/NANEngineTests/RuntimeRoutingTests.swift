@@ -31,11 +31,15 @@ import Testing
         router.route(.frameReceived(wdev: nmi, frequency: Frequency(megahertz: 2437), signalDBM: -40, bytes: sdfFrame))
         router.route(.frameReceived(wdev: nmi, frequency: Frequency(megahertz: 2437), signalDBM: -40, bytes: nafFrame))
         router.route(.frameReceived(wdev: otherRadio, frequency: Frequency(megahertz: 2437), signalDBM: nil, bytes: nafFrame))
+        // A frame on another interface of this radio (the NDI, where the data path registers protected NAFs).
+        let ndi = WirelessDeviceID(rawValue: nmi.rawValue + 1)
+        router.route(.frameReceived(wdev: ndi, frequency: Frequency(megahertz: 2437), signalDBM: nil, bytes: nafFrame))
         router.finish()
         let heardByDiscovery = try await drain(discovery, count: 10)
         let heardByDataPath = try await drain(dataPath, count: 10)
         #expect(heardByDiscovery == [.frameReceived(wdev: nmi, frequency: Frequency(megahertz: 2437), signalDBM: -40, bytes: sdfFrame)])
-        #expect(heardByDataPath == [.frameReceived(wdev: nmi, frequency: Frequency(megahertz: 2437), signalDBM: -40, bytes: nafFrame)])
+        #expect(heardByDataPath == [.frameReceived(wdev: nmi, frequency: Frequency(megahertz: 2437), signalDBM: -40, bytes: nafFrame),
+                                    .frameReceived(wdev: ndi, frequency: Frequency(megahertz: 2437), signalDBM: nil, bytes: nafFrame)])
     }
 
     @Test func eventsGoByKindAndOnlyForThisRadio() async throws {

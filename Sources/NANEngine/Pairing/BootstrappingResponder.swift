@@ -54,8 +54,9 @@ public struct BootstrappingResponder: Sendable {
     /// Answers a received NPBA from `sender`: an acceptance carries our method (the complement of the
     /// request's), a rejection or a comeback carries none, as wpa_supplicant 2.12 answers and expects.
     /// A new request is accepted, rejected (no supported method,
-    /// or the table full of other peers) or answered with a comeback; a comeback request is accepted once
-    /// authorized and its cookie matches. Frames that are not requests, or comeback requests that match
+    /// or the table full of other peers) or answered with a comeback; the same request repeated (same dialog
+    /// token and method) gets the same cookie; a comeback request is accepted once authorized and its cookie
+    /// matches. Frames that are not requests, or comeback requests that match
     /// nothing, throw `unexpectedMessage` and change nothing (no response is sent).
     public mutating func receive(_ attribute: PairingBootstrappingAttribute, from sender: MACAddress,
                                  at now: ContinuousClock.Instant) throws(PairingError) -> PairingBootstrappingAttribute {
@@ -79,6 +80,12 @@ public struct BootstrappingResponder: Sendable {
         if autoAccept.contains(local) {
             pending[sender] = nil
             return response(attribute.dialogToken, .accepted, methods: local)
+        }
+        if let entry = pending[sender], entry.dialogToken == attribute.dialogToken, entry.peerMethod == attribute.methods {
+            // The same request again (wpa_supplicant re-sends it every second until it hears from us, and our
+            // answer waits for a DW): answer with the cookie already given. A new cookie here could reach the
+            // peer before the old one, and its comeback request would then match nothing.
+            return comebackResponse(entry)
         }
         guard pending[sender] != nil || pending.count < limits.capacity else {
             return response(attribute.dialogToken, .rejected, methods: [])

@@ -196,7 +196,7 @@ public struct PASNPairingInitiator: Sendable, CustomStringConvertible {
         case .verification(let cached): npk = cached.npk
         case .password: npk = pmk
         }
-        let pairingKeys = try PairingKeys(kdk: keys.kdk, akm: akm, suite: suite, npk: npk, initiator: own, responder: peer)
+        let pairingKeys = try PairingKeys(kdk: keys.kdk, akm: akm, suite: suite, npk: npk, initiator: own, responder: peer, tk: keys.tk)
         let kind: PairingResult.Kind = if case .verification = method { .verification } else { .setup }
         return (frame3, PairingResult(kind: kind, peer: peer, keys: pairingKeys, peerIdentity: peerIdentity))
     }

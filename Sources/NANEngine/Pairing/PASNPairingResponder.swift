@@ -54,7 +54,7 @@ public struct PASNPairingResponder: Sendable, CustomStringConvertible {
     private let policy: Policy
     private var sae: SAEHandshake?
     private var frame1Body: [UInt8] = []
-    private var pending: (akm: PairingAKM, suite: NDPCipherSuite, kck: [UInt8], kdk: [UInt8], npk: [UInt8]?,
+    private var pending: (akm: PairingAKM, suite: NDPCipherSuite, kck: [UInt8], kdk: [UInt8], tk: [UInt8], npk: [UInt8]?,
                           kind: PairingResult.Kind, peerIdentity: IdentityResolutionAttribute?)?
 
     /// A responder for `peer`'s frame 1.
@@ -107,7 +107,8 @@ public struct PASNPairingResponder: Sendable, CustomStringConvertible {
                     throw PairingError(.wrongPassword, "the peer's SAE confirm does not verify: the PINs differ")
                 }
             }
-            let keys = try PairingKeys(kdk: pending.kdk, akm: pending.akm, suite: pending.suite, npk: pending.npk, initiator: peer, responder: own)
+            let keys = try PairingKeys(kdk: pending.kdk, akm: pending.akm, suite: pending.suite, npk: pending.npk, initiator: peer, responder: own,
+                                       tk: pending.tk)
             state = .done
             self.pending = nil
             return PairingResult(kind: pending.kind, peer: peer, keys: keys, peerIdentity: pending.peerIdentity)
@@ -216,7 +217,7 @@ public struct PASNPairingResponder: Sendable, CustomStringConvertible {
         elements.append(PASNPairingElements.supportedGroups(group.ikeGroup))
         let frame2 = try PASNPairing.sealed(PASNAuthenticationFrame(sequence: 2, elements: elements), hash: hash, kck: keys.kck,
                                             first: own, second: peer, data: micData)
-        pending = (rsne.akm, suite, keys.kck, keys.kdk, npk, kind, peerIdentity)
+        pending = (rsne.akm, suite, keys.kck, keys.kdk, keys.tk, npk, kind, peerIdentity)
         return frame2
     }
 

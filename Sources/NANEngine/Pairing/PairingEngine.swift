@@ -14,11 +14,19 @@ public protocol PairingLink: Sendable {
     /// Called when an attempt with `peer` ended (paired, verified or failed): the link may release what it
     /// set up for the peer (the runtime link's NMI station). Does nothing by default.
     func finished(with peer: MACAddress) async
+    /// Called once a PASN exchange with `peer` succeeded (setup or verification, either role), before any
+    /// follow-up of that pairing is sent: install `temporalKey` (the NM-TK, the PASN TK) as the pairwise
+    /// key of the peer's NMI station (MFP) with the suite's cipher, and send later unicast SDFs to the
+    /// peer protected (category 9). wpa_supplicant 2.12 does the same and drops unprotected unicast SDFs
+    /// from a paired peer, the NIK follow-up included. Does nothing by default.
+    func protect(_ peer: MACAddress, temporalKey: [UInt8], suite: NDPCipherSuite) async
 }
 
 extension PairingLink {
     /// Does nothing.
     public func finished(with peer: MACAddress) async {}
+    /// Does nothing.
+    public func protect(_ peer: MACAddress, temporalKey: [UInt8], suite: NDPCipherSuite) async {}
 }
 
 /// A device paired with this one: where it was last seen, its NIK (which resolves its NIRAs) and the
@@ -252,7 +260,7 @@ public actor PairingEngine {
             if !attempt.sentNIK {
                 attempt.sentNIK = true
                 attempts[peer] = attempt
-                try await sendNIK(to: peer, kek: result.keys.kek, publishID: attempt.publishID)
+                try await sendNIK(to: peer, kek: result.keys.kek, suite: result.keys.suite, publishID: attempt.publishID)
             }
             try resolver.add(nik, for: peer)
             let device = PairedDeviceKeys(id: peer, lastAddress: peer, nik: nik, pairing: pairing, nikLifetime: lifetime)
@@ -335,10 +343,13 @@ public actor PairingEngine {
             attempt.sentNIK = result.kind == .setup
             attempts[peer] = attempt
             await transmitBody(frame3, to: peer)
+            // As wpa_supplicant: the NM-TK goes in once frame 3 is out, before our NIK follow-up, which
+            // then travels protected.
+            await link.protect(peer, temporalKey: result.keys.tk, suite: result.keys.suite)
             if result.kind == .verification {
                 completeVerification(peer, attempt: attempt)
             } else {
-                try await sendNIK(to: peer, kek: result.keys.kek, publishID: attempt.publishID)
+                try await sendNIK(to: peer, kek: result.keys.kek, suite: result.keys.suite, publishID: attempt.publishID)
             }
         } catch let error as PairingError {
             await transmitBody(initiator.failureFrame, to: peer)
@@ -357,6 +368,8 @@ public actor PairingEngine {
             attempt.role = .responder(responder)
             attempt.result = result
             attempts[peer] = attempt
+            // The initiator's NIK (after a setup) comes protected by the NM-TK: install it now.
+            await link.protect(peer, temporalKey: result.keys.tk, suite: result.keys.suite)
             if result.kind == .verification { completeVerification(peer, attempt: attempt) }
         } catch {
             finish(peer, token: attempt.token, .failure(error), event: .failed(peer, error))
@@ -377,9 +390,10 @@ public actor PairingEngine {
 
     // MARK: Plumbing
 
-    private func sendNIK(to peer: MACAddress, kek: [UInt8], publishID: InstanceID) async throws {
+    private func sendNIK(to peer: MACAddress, kek: [UInt8], suite: NDPCipherSuite, publishID: InstanceID) async throws {
         let wrapped = try NIKKeyData.wrap(identity, lifetime: limits.nikLifetime, kek: kek)
-        try await link.send(keyDescriptor: NIKKeyDescriptor.attribute(publishID: publishID, wrappedKeyData: wrapped), to: peer)
+        let attribute = NIKKeyDescriptor.attribute(publishID: publishID, wrappedKeyData: wrapped, keyLength: UInt16(suite.tkLength))
+        try await link.send(keyDescriptor: attribute, to: peer)
     }
 
     private func transmit(_ frame: [UInt8], to peer: MACAddress, token: UInt64) async {

@@ -18,10 +18,16 @@ public struct PairingKeys: Sendable, CustomStringConvertible {
     public let kek: [UInt8]
     /// ND-PMK = KDF-H-256(KDK, "NDP PMK Derivation", initiator NMI ‖ responder NMI), 32 bytes.
     public let ndPMK: [UInt8]
+    /// The NM-TK: the PASN TK of this exchange (16 bytes for CCMP-128, 32 for GCMP-256), which both sides
+    /// install as the pairwise key of the peer's NMI station so that later unicast SDFs and NAFs travel
+    /// protected (category 9), as wpa_supplicant 2.12 does after every pairing setup or verification. Empty
+    /// when the keys were made without a PASN exchange (tests).
+    public let tk: [UInt8]
 
-    /// Derives KEK and ND-PMK (and, for opportunistic pairing, the 32-byte NPK) from the PASN KDK.
+    /// Derives KEK and ND-PMK (and, for opportunistic pairing, the 32-byte NPK) from the PASN KDK; `tk` is the
+    /// PASN TK, kept as the NM-TK.
     init(kdk: [UInt8], akm: PairingAKM, suite: NDPCipherSuite = .pk128, npk givenNPK: [UInt8]?,
-         initiator: MACAddress, responder: MACAddress) throws(PairingError) {
+         initiator: MACAddress, responder: MACAddress, tk: [UInt8] = []) throws(PairingError) {
         let context = initiator.bytes + responder.bytes
         let hash = suite.hash
         do {
@@ -31,6 +37,7 @@ public struct PairingKeys: Sendable, CustomStringConvertible {
         } catch { throw PairingError(.crypto, "pairing keys: \(error)") }
         self.akm = akm
         self.suite = suite
+        self.tk = tk
     }
 
     /// Redacted.
@@ -95,19 +102,20 @@ public enum NIKKeyData {
 
 /// The RSNA key descriptor of a Shared Key Descriptor attribute carrying NIK key data, laid out as
 /// hostap's `nan_send_nik` writes it: descriptor type 2, key information (pairwise, ack, encrypted key
-/// data), key length 16, replay counter, nonce, IV, RSC and reserved fields zero (no MIC field), key data
-/// length (2, big-endian), the wrapped key data.
+/// data), key length (the pairing cipher's: 16 for CCMP-128, 32 for GCMP-256), replay counter, nonce, IV,
+/// RSC and reserved fields zero (no MIC field), key data length (2, big-endian), the wrapped key data.
 public enum NIKKeyDescriptor {
     static let descriptorType: UInt8 = 2
     static let keyInformation: UInt16 = (1 << 3) | (1 << 7) | (1 << 12)
     static let zeroFields = 8 + 32 + 16 + 8 + 8
 
-    /// The attribute for `publishID` with `wrappedKeyData`.
-    public static func attribute(publishID: InstanceID, wrappedKeyData: [UInt8]) -> SharedKeyDescriptorAttribute {
+    /// The attribute for `publishID` with `wrappedKeyData`; `keyLength` is the pairing cipher's key length
+    /// (16 on NCS-PK-PASN-128, 32 on -256), as wpa_supplicant 2.12 fills it.
+    public static func attribute(publishID: InstanceID, wrappedKeyData: [UInt8], keyLength: UInt16 = 16) -> SharedKeyDescriptorAttribute {
         var w = ByteWriter(capacity: 128)
         w.writeU8(descriptorType)
         w.writeBE16(keyInformation)
-        w.writeBE16(16)
+        w.writeBE16(keyLength)
         w.writeBytes([UInt8](repeating: 0, count: zeroFields))
         w.writeBE16(UInt16(wrappedKeyData.count))
         w.writeBytes(wrappedKeyData)

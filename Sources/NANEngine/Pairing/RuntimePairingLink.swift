@@ -30,6 +30,9 @@ public final class RuntimePairingLink: PairingLink {
     private let routes = Mutex<[MACAddress: (local: InstanceID, peer: InstanceID)]>([:])
     /// Peers whose NMI station this link added, oldest first.
     private let stations = Mutex<[MACAddress]>([])
+    /// Paired peers whose NMI station holds the NM-TK (kept after the attempt), oldest first, at most
+    /// ``capacity``.
+    private let keyed = Mutex<[MACAddress]>([])
     /// The most peers routed at once, and the most NMI stations this link keeps; the oldest goes beyond it.
     public let capacity: Int
     /// How many times an Authentication frame is sent when it is not acknowledged.
@@ -73,6 +76,44 @@ public final class RuntimePairingLink: PairingLink {
             }
         }
         throw PairingError(.timedOut, "PASN frame to \(peer) not acknowledged in \(attempts) attempts")
+    }
+
+    /// Installs the NM-TK of a pairing with `peer` (see ``PairingLink/protect(_:temporalKey:suite:)``): the
+    /// peer's NMI station gets the MFP flag (added if missing), the TK becomes its pairwise key (index 0,
+    /// CCMP-128 or GCMP-256, on the NAN interface), and the discovery engine sends it protected SDFs from
+    /// then on. The station is kept after the attempt (the key lives with it), at most ``capacity`` of them.
+    /// A step the kernel refuses leaves the peer's frames unprotected (logged): pairing itself stands.
+    public func protect(_ peer: MACAddress, temporalKey: [UInt8], suite: NDPCipherSuite) async {
+        guard !temporalKey.isEmpty else { return }
+        let scope = StationScope.managementInterface(runtime.managementInterface.wdev)
+        let mfp = StationFlags.managementFrameProtection
+        do {
+            do {
+                try await runtime.session.setStationFlags(scope, peer: peer, mask: mfp, set: mfp)
+            } catch {
+                // No station yet (a link that never sent to the peer): add one, MFP from the start.
+                let flags: StationFlags = [.authenticated, .associated, mfp]
+                try await runtime.session.addStation(NANStationParameters(scope: scope, peer: peer, flagMask: flags, flagSet: flags))
+            }
+            let cipher = CipherSuite(rawValue: 0x000F_AC00 | UInt32(suite.pairwiseCipher))
+            try await runtime.session.addKey(NANKey(scope: scope, peer: peer, cipher: cipher, index: 0, data: temporalKey))
+        } catch {
+            runtime.logger.debug("pairing: NM-TK for \(peer) not installed, its follow-ups stay unprotected: \(error)")
+            return
+        }
+        // The key lives with the station: keep it when the attempt ends.
+        stations.withLock { list in list.removeAll { $0 == peer } }
+        let evicted = keyed.withLock { list -> MACAddress? in
+            list.removeAll { $0 == peer }
+            list.append(peer)
+            return list.count > capacity ? list.removeFirst() : nil
+        }
+        if let evicted {
+            await engine.protectFrames(to: evicted, false)
+            await removeStation(evicted)
+        }
+        await engine.protectFrames(to: peer)
+        runtime.logger.debug("pairing: NM-TK installed for \(peer); its unicast SDFs go protected")
     }
 
     /// Removes the NMI station this link added for `peer`, if any.

@@ -138,9 +138,10 @@ final class NANEventRouter: Sendable {
             return removed == wiphy ? all : nil
         case .interfaceRemoved(_, let wdev, _) where wdev == managementInterface:
             return all
-        case .frameReceived(_, _, _, let bytes):
-            // Frames reach this socket only for registrations made on it: on the NMI, or on one of our own
-            // data interfaces (the data path's protected NAFs).
+        case .frameReceived(let wdev, _, _, let bytes):
+            // Frames registered on the NMI, or on another interface of this radio (the data path registers
+            // protected NAFs on its NDI); never another radio's.
+            guard wdev == nil || wdev == managementInterface || wdev?.wiphy == wiphy else { return nil }
             return { $0.wants(frame: bytes) }
         default:
             guard isAboutThisRadio(event), let kind = NANEventKinds.of(event) else { return nil }

@@ -83,11 +83,21 @@ public struct NANManagementFrame: Hashable, Sendable {
             throw NANWireError(.notThisFrame, at: 0,
                                "frame control 0x\(String(header.frameControl, radix: 16)) is not a management action frame")
         }
-        guard header.frameControl & 0x4000 == 0 else {
-            throw NANWireError(.notThisFrame, at: 0, "frame is still encrypted (protected bit set in frame control)")
+        if header.frameControl & 0x4000 != 0 {
+            // A protected frame the kernel decrypted (a protected SDF or NAF from a paired peer, keyed by its
+            // NM-TK) may reach us with the protected bit still set but without its CCMP/GCMP header: its body
+            // then starts with category 9 and the Wi-Fi Alliance vendor header, which an encrypted body cannot
+            // (the third byte of a CCMP/GCMP header is reserved, zero). Anything else is still encrypted.
+            let rest = reader.bytes[reader.index...]
+            guard rest.starts(with: Self.decryptedProtectedPrefix) else {
+                throw NANWireError(.notThisFrame, at: 0, "frame is still encrypted (protected bit set in frame control)")
+            }
         }
         body = try NANFrame(reading: &reader)
     }
+
+    /// Category 9 (protected dual of public action), vendor specific, 50-6f-9a.
+    static let decryptedProtectedPrefix: [UInt8] = [0x09, 0x09, 0x50, 0x6F, 0x9A]
 
     /// The whole frame as bytes.
     public func encoded() throws(NANWireError) -> [UInt8] {

@@ -54,3 +54,26 @@ import Testing
         #expect(messages.first?.keyDescriptor == attribute && messages.first?.payload == [])
     }
 }
+
+/// After pairing, unicast SDFs to the paired peer go out protected (category 9, the kernel encrypting them
+/// with the NM-TK), as wpa_supplicant 2.12 sends and expects them.
+@Suite struct ProtectedFollowUpTests {
+    @Test func followUpsToAProtectedPeerAreProtectedSDFsAndArriveMarkedSo() async throws {
+        let bench = await Bench()
+        var publish = PublishConfiguration(serviceID: service("chat"))
+        publish.type = .unsolicited
+        let publisher = try await bench.engines[0].publish(publish)
+        let subscriber = try await bench.engines[1].subscribe(SubscribeConfiguration(serviceID: service("chat")))
+        await bench.ticks(2)
+        await bench.engines[1].protectFrames(to: address(1))
+        _ = try await bench.engines[1].send([1], from: subscriber.instanceID, to: address(1), peerInstanceID: publisher.instanceID)
+        await bench.engines[1].protectFrames(to: address(1), false)
+        _ = try await bench.engines[1].send([2], from: subscriber.instanceID, to: address(1), peerInstanceID: publisher.instanceID)
+        await bench.ticks(1)
+        let categories = await bench.air.sent.filter { $0.from == address(2) && $0.bytes.count > 24 && $0.bytes[4..<10].elementsEqual(address(1).bytes) }
+            .map { $0.bytes[24] }
+        #expect(categories.suffix(2) == [0x09, 0x04])
+        let messages = await drain(publisher).compactMap(\.message)
+        #expect(messages.map(\.payload) == [[1], [2]] && messages.map(\.isProtected) == [true, false])
+    }
+}

@@ -640,6 +640,22 @@ extension DataPathEngineTests {
         #expect(!radioA.leftovers && !radioB.leftovers)
     }
 
+    /// The termination wpa_supplicant 2.12 sent on the bench (Tests/NANWireTests/Fixtures/wpa_supplicant-2.12-bench/
+    /// sk128-ndp-naf-data-path-termination-protected-01.hex: category 9, from its NDI 52:00:00:00:01:00,
+    /// NDP 1 it initiated), addressed here to A's NDI: it ends the data path B requested.
+    @Test func theDeployedStacksProtectedTerminationEndsTheDataPath() async throws {
+        guard case (let a, let b, let radioA, let radioB, var aIterator, _)? = try await connected() else { return }
+        var bytes = hexBytes("d0000000420000000000520000000100506f9a01a63e00000909506f9a18090f09000049041417220000082a02000003290b000024015200000001000100124c000131000e00e1121800040e00000011512000000e00e112180004f0ffffff11800100012700ea029151ff0700730f000074030000750300007c0f00007d1f00007e0300007f03000080210000")
+        bytes.replaceSubrange(4..<10, with: radioA.ndi.bytes)
+        #expect(radioB.ndi == MACAddress(0x52, 0, 0, 0, 1, 0))
+        await a.handle(.frameReceived(bytes: bytes))
+        guard case .terminated(_, let reason) = await aIterator.next() else { Issue.record("A not ended"); return }
+        #expect(reason.kind == .peerRequest)
+        await a.shutDown()
+        await b.shutDown()
+        #expect(!radioA.leftovers && !radioB.leftovers)
+    }
+
     /// wpa_supplicant 2.12 sends no Schedule Update Notification when its schedule changes: its SDFs carry the
     /// new availability. A peer's SDF announcing a newer committed schedule is installed as an update would
     /// be; the same one again, an older one, or one without committed entries changes nothing.

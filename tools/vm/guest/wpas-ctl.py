@@ -3,8 +3,12 @@
 
     wpas-ctl.py SOCKET COMMAND [ARG...]     send one command (the words joined by spaces; a literal TAB in
                                             an argument is kept), print the reply; exit 1 on FAIL or no reply
-    wpas-ctl.py --monitor SOCKET LOG        ATTACH and append every event to LOG, one line each, with the
-                                            seconds since the epoch in front; runs until killed
+    wpas-ctl.py --monitor SOCKET LOG [ACCEPT]   ATTACH and append every event to LOG, one line each, with
+                                            the seconds since the epoch in front; runs until killed. With
+                                            ACCEPT (e.g. "ndi=ndiP handle=1"), every NAN-NDP-REQUEST is
+                                            answered at once with NAN_NDP_RESPONSE accept and those
+                                            parameters, as an application that accepts every data path would
+                                            (the benchmark: no script start-up in the setup time)
 
 The interop scenarios (tools/vm/scenarios/interop-*.sh, through tools/vm/guest/wpas.sh) use it to drive the
 peer stack in ../shared/peers/wpa_supplicant-2.12.
@@ -42,7 +46,14 @@ def command(path, words, timeout):
         os.unlink(local)
 
 
-def monitor(path, log_path):
+def field(event, key):
+    for word in event.split():
+        if word.startswith(key + "="):
+            return word[len(key) + 1:]
+    return ""
+
+
+def monitor(path, log_path, accept=None):
     sock, local = connect(path)
     try:
         sock.settimeout(5)
@@ -58,6 +69,14 @@ def monitor(path, log_path):
                 if event.startswith("<") and ">" in event:
                     event = event.split(">", 1)[1]
                 log.write(f"{time.time():.3f} {event}\n")
+                if accept is not None and event.startswith("NAN-NDP-REQUEST "):
+                    words = ["NAN_NDP_RESPONSE", "accept", "peer_nmi=" + field(event, "peer_nmi"),
+                             "ndp_id=" + field(event, "ndp_id"), "init_ndi=" + field(event, "init_ndi"), accept]
+                    try:
+                        reply = command(path, words, 5).strip()
+                    except (OSError, socket.timeout) as error:
+                        reply = f"FAIL {error}"
+                    log.write(f"{time.time():.3f} AUTO-ACCEPT {reply}\n")
     finally:
         sock.close()
         os.unlink(local)
@@ -65,8 +84,8 @@ def monitor(path, log_path):
 
 def main():
     args = sys.argv[1:]
-    if len(args) == 3 and args[0] == "--monitor":
-        monitor(args[1], args[2])
+    if len(args) in (3, 4) and args[0] == "--monitor":
+        monitor(args[1], args[2], args[3] if len(args) == 4 else None)
         return
     if len(args) < 2:
         sys.exit(__doc__)

@@ -16,6 +16,10 @@
 #                            starts with one, so an earlier case's event cannot satisfy a later wait)
 #   wpas_field LINE KEY      the value of key=value in an event line
 #   wpas_ndi_address NAME    the MAC address of NAME's data interface
+#   wpas_link_local NAME     its IPv6 link-local address, once duplicate address detection is done
+#   wpas_auto_accept NAME PARAMS   answer every data-path request at once (NAN_NDP_RESPONSE accept PARAMS, e.g.
+#                            "ndi=ndiP handle=1"), as an application that accepts them all would; until
+#                            wpas_auto_accept_stop NAME
 #
 # The peer binary comes from WAWARE_PEER_WPAS (tools/vm/run resolves it on the host and fails, naming the
 # path, when it is missing); never skipped.
@@ -104,5 +108,27 @@ wpas_wait() {
 }
 
 wpas_field() { printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1; }
+
+wpas_auto_accept() {
+    start_bg "$1-accept" "${_WPAS_NS[$1]}" python3 "$_lib_dir/wpas-ctl.py" --monitor "/tmp/wpas-$1/nan$1" \
+        "$SCENARIO_OUT/$1-accept.log" "$2"
+    local i
+    for i in $(seq 1 "$(scaled 10)"); do grep -q ATTACHED "$SCENARIO_OUT/$1-accept.log" 2>/dev/null && return 0; sleep 0.5; done
+    fail "wpa_supplicant $1: the auto-accepting monitor did not attach"
+}
+
+wpas_auto_accept_stop() { stop_bg "$1-accept" TERM 143; }
+
+# wpas_link_local NAME: the IPv6 link-local address of NAME's data interface (once it is usable).
+wpas_link_local() {
+    local address i
+    for i in $(seq 1 "$(scaled 50)"); do
+        address=$(in_netns "${_WPAS_NS[$1]}" ip -6 addr show dev "ndi$1" scope link 2>/dev/null | grep -v tentative \
+            | sed -n 's/.*inet6 \(fe80[^/]*\).*/\1/p' | head -n 1)
+        [ -n "$address" ] && { echo "$address"; return 0; }
+        sleep 0.2
+    done
+    fail "wpa_supplicant $1: ndi$1 has no usable link-local address"
+}
 
 wpas_ndi_address() { in_netns "${_WPAS_NS[$1]}" cat "/sys/class/net/ndi$1/address"; }

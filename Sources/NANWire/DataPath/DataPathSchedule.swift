@@ -140,9 +140,16 @@ public struct DataPathSchedule: Hashable, Sendable {
         return NANAvailabilityAttribute(sequenceID: sequenceID, control: UInt16(Self.mapID) | 1 << 4, entries: entries)
     }
 
-    /// The NDC attribute proposing `ndcID` with its schedule in our first committed slot.
+    /// The slot our NDC schedule goes in: the first committed on channel 6, the channel every NAN device
+    /// has, else our first committed slot. (wpa_supplicant 2.12 refuses a data path whose NDC slot is on a
+    /// channel its own schedule lacks, even when other slots are shared.)
+    public var ndcSlot: Int? {
+        channels.firstIndex(of: .channel6).flatMap { slots(of: $0).first } ?? firstCommittedSlot
+    }
+
+    /// The NDC attribute proposing `ndcID` with its schedule in ``ndcSlot``.
     public func ndcAttribute(ndcID: MACAddress) -> NDCAttribute {
-        let slot = firstCommittedSlot.map { [$0] } ?? []
+        let slot = ndcSlot.map { [$0] } ?? []
         return NDCAttribute(ndcID: ndcID, selected: true,
                             schedule: [ScheduleEntry(mapID: Self.mapID, timeBitmap: Self.timeBitmap(slot))])
     }

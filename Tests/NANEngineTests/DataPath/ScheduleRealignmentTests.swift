@@ -102,3 +102,16 @@ private let subscriberNDI = MACAddress(0x52, 0, 0, 0, 1, 0)
         #expect(table.local.schedule == before)
     }
 }
+
+extension ScheduleRealignmentTests {
+    /// wpa_supplicant 2.12 refused our counter-proposal ("No local NDC map_id found for peer NDC") when its NDC
+    /// slot was on channel 149, which its schedule lacked: the NDC goes on channel 6 when we commit it.
+    @Test func theNDCSlotIsOnChannel6WhenTheScheduleHasIt() {
+        #expect(DataPathSchedule.swapped(fiveGHz: .channel149).ndcSlot == 2)
+        #expect(DataPathSchedule.preferred(fiveGHz: .channel149).ndcSlot == 1)
+        let fiveOnly = DataPathSchedule(channels: [.channel149], slots: [nil] + [Int?](repeating: 0, count: 31))
+        #expect(fiveOnly.ndcSlot == 1)
+        let ndc = DataPathSchedule.swapped(fiveGHz: .channel149).ndcAttribute(ndcID: MACAddress(0x50, 0x6f, 0x9a, 1, 0, 1))
+        #expect(ndc.schedule.first?.timeBitmap == DataPathSchedule.timeBitmap([2]))
+    }
+}

@@ -267,4 +267,145 @@ import Testing
             #expect(message.sharedKeyDescriptor == nil, "\(name)")
         }
     }
+
+    // MARK: device attributes (Device Capability, NAN Availability, DCEA, NIRA)
+
+    static func attributes(_ name: String) throws -> [NANAttribute] {
+        switch try frame(name).body {
+        case .serviceDiscovery(let sdf): return sdf.attributes
+        case .action(let naf): return naf.attributes
+        }
+    }
+
+    /// hostap puts map ID 0 ("applies to the device") in its Device Capability and the schedule's map
+    /// (README: map_id=1) in the committed DW overwrite fields; its schedule uses 2.4 and 5 GHz, and its data
+    /// path uses NDPE (README), which the capabilities announce.
+    @Test(arguments: WPASupplicantFrameTests.names())
+    func everyFrameCarriesADeviceCapabilityForAllMapsWithBothBandsAndNDPE(name: String) throws {
+        let capabilities = try Self.attributes(name).compactMap { attribute -> DeviceCapabilityAttribute? in
+            if case .deviceCapability(let a) = attribute { return a }
+            return nil
+        }
+        let a = try #require(capabilities.first, "\(name): no Device Capability")
+        #expect(capabilities.count == 1)
+        #expect(!a.appliesToOneMapOnly, "applies to every map")
+        #expect(a.committedDW.overwriteMapID2_4GHz == 1 && a.committedDW.overwriteMapID5GHz == 1, "map_id=1")
+        #expect(a.committedDW.wakeInterval2_4GHz == 1 && a.committedDW.wakeInterval5GHz == 1, "wakes every DW in both bands")
+        #expect(a.bands == [.band2_4GHz, .band5GHz])
+        #expect(a.capabilityFlags.contains(.ndpeAttributeSupported))
+        #expect(a.txAntennas == 2 && a.rxAntennas == 2)
+    }
+
+    /// The README's schedule, `map_id=1 2437:0e000000 5180:f0ffffff`: committed on 2437 MHz in slots 1–3
+    /// and on 5180 MHz (the primary 20 MHz of the 80 MHz block) in slots 4–31, 16 TU slots repeating
+    /// every 512 TU.
+    @Test func committedScheduleIs2437MHzSlots1To3And5180MHzSlots4To31() throws {
+        var framesWithCommitted = 0
+        for name in Self.names() {
+            for case .availability(let a) in try Self.attributes(name) {
+                #expect(a.mapID == 1, "\(name)")
+                let committed = a.entries.filter { $0.types.contains(.committed) }
+                guard !committed.isEmpty else { continue }
+                framesWithCommitted += 1
+                var schedule: [Int: [Int]] = [:]
+                for entry in committed {
+                    let bitmap = try #require(entry.timeBitmap, "\(name): committed entry without a time bitmap")
+                    #expect(bitmap.bitDurationTU == 16 && bitmap.periodTU == 512 && bitmap.startOffsetTU == 0)
+                    guard case .channels(let channels)? = entry.bandChannels, channels.count == 1, let channel = channels.first,
+                          let opClass = channel.globalOperatingClass else {
+                        Issue.record("\(name): committed entry without one known channel")
+                        continue
+                    }
+                    let primary = try #require(channel.primaryChannels?.first ?? channel.channels?.first)
+                    schedule[opClass.frequency(ofChannel: primary)] = bitmap.slots
+                }
+                #expect(schedule == [2437: [1, 2, 3], 5180: Array(4...31)], "\(name)")
+            }
+        }
+        #expect(framesWithCommitted >= 10, "the NAFs and the later SDFs carry the committed schedule")
+    }
+
+    /// Every availability attribute also offers wpa_supplicant's potential channels: all of 2.4 GHz
+    /// channels 1-11 and the 5 GHz classes, without a time bitmap (all the time).
+    @Test func potentialEntryOffers2GHzChannels1To11AndThe5GHzClasses() throws {
+        for name in Self.names() {
+            for case .availability(let a) in try Self.attributes(name) {
+                let potential = try #require(a.entries.first { $0.types == [.potential] }, "\(name)")
+                #expect(potential.timeBitmap == nil)
+                guard case .channels(let channels)? = potential.bandChannels else { Issue.record("\(name)"); continue }
+                #expect(channels.first?.operatingClass == 81 && channels.first?.channels == Array(1...11))
+                #expect(channels.allSatisfy { $0.globalOperatingClass != nil && $0.channels != nil }, "\(name)")
+            }
+        }
+    }
+
+    @Test(arguments: WPASupplicantFrameTests.names())
+    func deviceCapabilityExtensionSaysPairingSetupAndNPKCachingWithoutRegulatoryInfo(name: String) throws {
+        let extensions = try Self.attributes(name).compactMap { attribute -> DeviceCapabilityExtensionAttribute? in
+            if case .deviceCapabilityExtension(let a) = attribute { return a }
+            return nil
+        }
+        let a = try #require(extensions.first, "\(name): no DCEA")
+        #expect(!a.regulatoryInfoPresent && a.regulatoryInfo == nil)
+        #expect(a.pairingSetupSupported && a.npkNIKCachingSupported)
+        #expect(a.unnamedCapabilityBits == 0 && a.moreCapabilityInfo.isEmpty)
+    }
+
+    /// Each SDF carries its sender's identity resolution attribute (cipher version 0); within a run, one
+    /// device sends the same nonce and tag in all its SDFs. NAFs go to a known peer and carry none.
+    @Test func sdfsCarryTheSendersNIRAAndNAFsNone() throws {
+        for run in ["open-ndp", "sk128-ndp", "filters"] {
+            var bySender: [MACAddress: Set<[UInt8]>] = [:]
+            for name in Self.names(run) {
+                let iras = try Self.attributes(name).compactMap { attribute -> IdentityResolutionAttribute? in
+                    if case .identityResolution(let a) = attribute { return a }
+                    return nil
+                }
+                guard name.contains("-sdf-") else {
+                    #expect(iras.isEmpty, "\(name)")
+                    continue
+                }
+                let a = try #require(iras.first, "\(name): no NIRA")
+                #expect(a.cipherVersion == 0 && a.nonce.count == 8 && a.tag.count == 8)
+                bySender[try Self.frame(name).header.source, default: []].insert(Array(a.nonce) + Array(a.tag))
+            }
+            #expect(bySender.values.allSatisfy { $0.count == 1 }, "\(run): \(bySender)")
+        }
+    }
+
+    @Test func secureRunsCipherSuiteInfoNamesNCSSK128AndItsCapabilities() throws {
+        for name in Self.names("sk128-ndp") {
+            for case .cipherSuiteInfo(let a) in try Self.attributes(name) {
+                #expect(a.entries.map(\.suite.description) == ["NCS-SK-128"], "\(name)")
+                let capabilities = a.capabilityFields
+                #expect(capabilities.ndTKSAReplayCounters == 4 && capabilities.gtksaReplayCounters == 4)
+                #expect(!capabilities.usesBIPGMAC256 && capabilities.reservedBits == 0)
+                // The SDF offers no group keys; the data path request and response say GTK and IGTK.
+                #expect(capabilities.gtkSupport == (name.contains("-sdf-") ? 0 : 1), "\(name)")
+            }
+        }
+    }
+
+    /// The four Shared-Key Descriptors are the NCS-SK 4-way handshake: message 1 (request) acks without a
+    /// MIC, 2 (response) has the MIC, 3 (confirm) is secure, installs and wraps its key data, 4 (key
+    /// install) is secure with a MIC and, from wpa_supplicant, wrapped key data too; the replay counter is
+    /// 1 then 2. The confirm and key install carry
+    /// no cipher suite info, so their MIC length comes from the bytes alone.
+    @Test func secureRunsKeyDescriptorsFollowTheFourWayHandshake() throws {
+        typealias Info = RSNKeyDescriptor.KeyInformation
+        let expected: [(String, Info, UInt64)] = [
+            ("request", [.pairwise, .ack], 1),
+            ("response", [.pairwise, .mic], 1),
+            ("confirm", [.pairwise, .install, .ack, .mic, .secure, .encryptedKeyData], 2),
+            ("key-install", [.pairwise, .install, .mic, .secure, .encryptedKeyData], 2),
+        ]
+        for (step, info, counter) in expected {
+            let (_, message) = try Self.dataPath("sk128-ndp-naf-data-path-\(step)-01.hex")
+            let attribute = try #require(message.sharedKeyDescriptor, "\(step)")
+            let descriptor = try attribute.decodedKeyDescriptor(suite: NANCipherSuite?.none)
+            #expect(descriptor.mic.count == 16, "NCS-SK-128: a 16-byte MIC")
+            #expect(descriptor.keyInformation == info, "\(step): 0x\(String(descriptor.keyInformation.rawValue, radix: 16))")
+            #expect(descriptor.replayCounter == counter, "\(step)")
+        }
+    }
 }

@@ -33,8 +33,37 @@ public struct AvailabilityEntry: Hashable, Sendable {
 
     /// Availability type bits 0–2 (bit 0 committed, bit 1 potential, bit 2 conditional).
     public var availabilityType: UInt8 { UInt8(control & 0x7) }
+    /// The availability types bits 0–2 set.
+    public var types: AvailabilityTypes { AvailabilityTypes(rawValue: availabilityType) }
+    /// Usage preference, bits 3–4 (0…3, higher is preferred).
+    public var usagePreference: UInt8 { UInt8((control >> 3) & 0x3) }
+    /// Utilization, bits 5–7: 0…5 in units of 20 % of the time, 7 unknown (6 reserved).
+    public var utilization: UInt8 { UInt8((control >> 5) & 0x7) }
+    /// The utilization as a percentage, nil for unknown (7) and reserved (6).
+    public var utilizationPercent: Int? { utilization <= 5 ? Int(utilization) * 20 : nil }
     /// RX NSS, bits 8–11.
     public var rxNSS: UInt8 { UInt8((control >> 8) & 0xF) }
+    /// Reserved bits 13–15 of the Entry Control field (0 from a conforming sender).
+    public var reservedControlBits: UInt16 { control & 0xE000 }
+
+    /// The availability types of an entry: committed, potential, conditional (bits 0–2 of Entry Control).
+    public struct AvailabilityTypes: OptionSet, Hashable, Sendable {
+        /// The raw bits.
+        public let rawValue: UInt8
+        /// Wraps the raw bits.
+        public init(rawValue: UInt8) { self.rawValue = rawValue & 0x7 }
+        /// Bit 0: committed.
+        public static let committed = AvailabilityTypes(rawValue: 1 << 0)
+        /// Bit 1: potential.
+        public static let potential = AvailabilityTypes(rawValue: 1 << 1)
+        /// Bit 2: conditional.
+        public static let conditional = AvailabilityTypes(rawValue: 1 << 2)
+        /// The names of the set types, e.g. `["committed"]`.
+        public var names: [String] {
+            [(Self.committed, "committed"), (.potential, "potential"), (.conditional, "conditional")]
+                .filter { contains($0.0) }.map(\.1)
+        }
+    }
 
     static func read(_ outer: inout ByteReader) throws(NANWireError) -> AvailabilityEntry {
         let what = "NAN Availability attribute: entry"
@@ -100,7 +129,8 @@ public struct AvailabilityEntry: Hashable, Sendable {
 /// The NAN Availability attribute (0x12): a device's schedule for one map.
 ///
 /// Body: Sequence ID (1), Attribute Control (2, LE; bits 0–3 map ID, bit 4 committed changed,
-/// 5 potential changed, 6 public availability changed, 7 NDC changed), then availability entries.
+/// 5 potential changed, 6 public availability attribute changed, 7 NDC attribute changed, 8–15 reserved),
+/// then availability entries.
 public struct NANAvailabilityAttribute: NANAttributeBody {
     /// The attribute ID, 0x12.
     public static var attributeID: NANAttributeID { .availability }
@@ -120,6 +150,16 @@ public struct NANAvailabilityAttribute: NANAttributeBody {
 
     /// The map ID, bits 0–3 of the control field.
     public var mapID: UInt8 { UInt8(control & 0xF) }
+    /// Control bit 4: the committed schedule changed.
+    public var committedChanged: Bool { control & 0x10 != 0 }
+    /// Control bit 5: the potential schedule changed.
+    public var potentialChanged: Bool { control & 0x20 != 0 }
+    /// Control bit 6: the public availability attribute changed.
+    public var publicAvailabilityChanged: Bool { control & 0x40 != 0 }
+    /// Control bit 7: the NDC attribute changed.
+    public var ndcChanged: Bool { control & 0x80 != 0 }
+    /// Reserved control bits 8–15 (0 from a conforming sender).
+    public var reservedControlBits: UInt16 { control & 0xFF00 }
 
     /// Decodes the body.
     public init(decodingBody reader: inout ByteReader) throws(NANWireError) {
@@ -135,64 +175,6 @@ public struct NANAvailabilityAttribute: NANAttributeBody {
         writer.writeU8(sequenceID)
         writer.writeLE16(control)
         for entry in entries { try entry.write(&writer) }
-    }
-}
-
-/// The Device Capability attribute (0x0F), 9 bytes.
-///
-/// Body: Map ID (1; bit 0 "applies to the given map only", bits 1–4 map ID), Committed DW Info (2),
-/// Supported Bands (1; bit 2 2.4 GHz, bit 4 5 GHz, bit 7 6 GHz), Operation Mode (1), Number of
-/// Antennas (1; TX low nibble, RX high nibble), Max Channel Switch Time (2, µs), Capabilities (1).
-public struct DeviceCapabilityAttribute: NANAttributeBody {
-    /// The attribute ID, 0x0F.
-    public static var attributeID: NANAttributeID { .deviceCapability }
-    /// The raw Map ID byte.
-    public var mapIDField: UInt8
-    /// Committed DW info: 2.4 GHz wake interval bits 0–2, 5 GHz bits 3–5, overrides bits 6–13.
-    public var committedDWInfo: UInt16
-    /// Supported bands bitmap.
-    public var supportedBands: UInt8
-    /// Operation mode (bit 0 VHT, bit 1 80+80, bit 2 160, bit 4 HE).
-    public var operationMode: UInt8
-    /// Number of antennas.
-    public var antennas: UInt8
-    /// Maximum channel switch time in µs.
-    public var maxChannelSwitchTime: UInt16
-    /// Capabilities (bit 0 DFS master, 1 extended key ID, 2 simultaneous NDP RX, 3 NDPE, 4 S3).
-    public var capabilities: UInt8
-
-    /// Creates the attribute.
-    public init(mapIDField: UInt8 = 0, committedDWInfo: UInt16, supportedBands: UInt8, operationMode: UInt8 = 0,
-                antennas: UInt8 = 0, maxChannelSwitchTime: UInt16 = 0, capabilities: UInt8 = 0) {
-        self.mapIDField = mapIDField
-        self.committedDWInfo = committedDWInfo
-        self.supportedBands = supportedBands
-        self.operationMode = operationMode
-        self.antennas = antennas
-        self.maxChannelSwitchTime = maxChannelSwitchTime
-        self.capabilities = capabilities
-    }
-
-    /// Decodes the body.
-    public init(decodingBody reader: inout ByteReader) throws(NANWireError) {
-        mapIDField = try reader.readU8("Device Capability attribute: map ID")
-        committedDWInfo = try reader.readLE16("Device Capability attribute: committed DW info")
-        supportedBands = try reader.readU8("Device Capability attribute: supported bands")
-        operationMode = try reader.readU8("Device Capability attribute: operation mode")
-        antennas = try reader.readU8("Device Capability attribute: number of antennas")
-        maxChannelSwitchTime = try reader.readLE16("Device Capability attribute: max channel switch time")
-        capabilities = try reader.readU8("Device Capability attribute: capabilities")
-    }
-
-    /// Encodes the body.
-    public func encodeBody(into writer: inout ByteWriter) throws(NANWireError) {
-        writer.writeU8(mapIDField)
-        writer.writeLE16(committedDWInfo)
-        writer.writeU8(supportedBands)
-        writer.writeU8(operationMode)
-        writer.writeU8(antennas)
-        writer.writeLE16(maxChannelSwitchTime)
-        writer.writeU8(capabilities)
     }
 }
 
@@ -255,6 +237,15 @@ public struct UnalignedScheduleAttribute: NANAttributeBody {
         self.overwrite = overwrite
         self.ulwControl = ulwControl
     }
+
+    /// Schedule ID, bits 0–3 of the Attribute Control field.
+    public var scheduleID: UInt8 { UInt8(control & 0x0F) }
+    /// Sequence ID, bits 8–11 of the Attribute Control field.
+    public var sequenceID: UInt8 { UInt8((control >> 8) & 0x0F) }
+    /// ULW Overwrite bit 0: the ULW overwrites every map's schedule.
+    public var overwritesAllMaps: Bool { overwrite & 0x01 != 0 }
+    /// ULW Overwrite bits 1–4: the map whose schedule the ULW overwrites (when not all).
+    public var overwriteMapID: UInt8 { (overwrite >> 1) & 0x0F }
 
     /// Decodes the body.
     public init(decodingBody reader: inout ByteReader) throws(NANWireError) {

@@ -141,8 +141,8 @@ public struct UnknownAttribute: Hashable, Sendable {
 /// Device Capability attribute.
 ///
 /// Body: Capability Info (2 or more bytes; the first two are little-endian bits: 0 6 GHz regulatory
-/// info present, 1–3 regulatory info, 8 pairing setup supported, 9 NPK/NIK caching supported).
-/// Bytes after the first two are kept as they are.
+/// info present, 1–3 regulatory info, 8 pairing setup enabled, 9 NPK/NIK caching enabled).
+/// Bytes after the first two are kept as they are. (wpa_supplicant 2.12 sends exactly these two bytes.)
 public struct DeviceCapabilityExtensionAttribute: NANAttributeBody {
     /// The attribute ID, 0x2A.
     public static var attributeID: NANAttributeID { .deviceCapabilityExtension }
@@ -163,6 +163,25 @@ public struct DeviceCapabilityExtensionAttribute: NANAttributeBody {
     public var npkNIKCachingSupported: Bool { capabilityInfo & 0x0200 != 0 }
     /// Bits 1–3 when bit 0 is set: the 6 GHz regulatory info (0 indoor AP, 1 standard power, 2 very low power, …).
     public var regulatoryInfo: UInt8? { capabilityInfo & 1 != 0 ? UInt8((capabilityInfo >> 1) & 0x7) : nil }
+    /// Bit 0: the 6 GHz regulatory info in bits 1–3 is present (valid).
+    public var regulatoryInfoPresent: Bool { capabilityInfo & 1 != 0 }
+    /// Capability bits this codec does not name (4–7 and 10–15), kept for display (0 from a sender that
+    /// implements only the named ones).
+    public var unnamedCapabilityBits: UInt16 { capabilityInfo & 0xFCF0 }
+
+    /// What a 6 GHz regulatory info value (bits 1–3) says the device operates as: `indoor AP` (0),
+    /// `standard power AP` (1), `very low power AP` (2), `indoor enabled AP` (3), `indoor standard power AP`
+    /// (4), or `reserved (n)`.
+    public static func regulatoryInfoName(_ value: UInt8) -> String {
+        switch value {
+        case 0: return "indoor AP"
+        case 1: return "standard power AP"
+        case 2: return "very low power AP"
+        case 3: return "indoor enabled AP"
+        case 4: return "indoor standard power AP"
+        default: return "reserved (\(value))"
+        }
+    }
 
     /// Decodes the body.
     public init(decodingBody reader: inout ByteReader) throws(NANWireError) {

@@ -78,6 +78,20 @@ public struct NDPETLV: Hashable, Sendable {
     public static let ipv6LinkLocal: UInt8 = 0
     /// Type 1: service info.
     public static let serviceInfo: UInt8 = 1
+
+    /// The IPv6 link-local interface identifier of a type 0 TLV (8 bytes); nil for other types or lengths.
+    public var interfaceIdentifier: ArraySlice<UInt8>? {
+        type == Self.ipv6LinkLocal && value.count == 8 ? value : nil
+    }
+
+    /// The service info of a type 1 TLV: OUI (3), service protocol type (1), then the info, as in a
+    /// Service Descriptor Extension attribute; nil for other types or a value shorter than 4 bytes.
+    public var serviceInfoValue: ServiceDescriptorExtensionAttribute.ServiceInfo? {
+        guard type == Self.serviceInfo, value.count >= 4 else { return nil }
+        let start = value.startIndex
+        let oui = OUI(rawValue: UInt32(value[start]) << 16 | UInt32(value[start + 1]) << 8 | UInt32(value[start + 2]))
+        return .init(oui: oui, protocolType: ServiceProtocolType(rawValue: value[start + 3]), info: value[(start + 4)...])
+    }
 }
 
 /// The NDP Extension attribute (NDPE, 0x29): NDP fields plus TLVs (IPv6 interface ID, service info).

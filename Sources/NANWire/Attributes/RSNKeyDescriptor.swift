@@ -143,4 +143,23 @@ extension SharedKeyDescriptorAttribute {
     public func decodedKeyDescriptor(micLength: Int) throws(NANWireError) -> RSNKeyDescriptor {
         try RSNKeyDescriptor(decoding: keyDescriptor, micLength: micLength)
     }
+
+    /// The carried RSN key descriptor for a reader that may not know the cipher suite (a frame's Cipher
+    /// Suite Info attribute names it in the request and response, not in the confirm or key install).
+    /// With a suite that has a key descriptor, its MIC length; else the one MIC length (16 or 24) the
+    /// bytes decode with.
+    /// - Throws: the decoding error when neither length fits, or a `malformed` error when both do and
+    ///   nothing tells them apart.
+    public func decodedKeyDescriptor(suite: NANCipherSuite?) throws(NANWireError) -> RSNKeyDescriptor {
+        if let length = suite?.keyDescriptorMICLength { return try decodedKeyDescriptor(micLength: length) }
+        let short = Result { () throws(NANWireError) -> RSNKeyDescriptor in try decodedKeyDescriptor(micLength: 16) }
+        let long = Result { () throws(NANWireError) -> RSNKeyDescriptor in try decodedKeyDescriptor(micLength: 24) }
+        switch (short, long) {
+        case (.success(let descriptor), .failure): return descriptor
+        case (.failure, .success(let descriptor)): return descriptor
+        case (.failure(let error), .failure): throw error
+        case (.success, .success):
+            throw NANWireError(.malformed, at: 0, "Shared-Key Descriptor: the key descriptor fits both a 16- and a 24-byte MIC")
+        }
+    }
 }

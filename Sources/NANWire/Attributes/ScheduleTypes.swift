@@ -18,6 +18,22 @@ public struct TimeBitmap: Hashable, Sendable {
     /// Start offset in units of 16 TU (bits 6–14).
     public var startOffset: UInt16 { (control >> 6) & 0x1FF }
 
+    /// The time one bit covers: 16, 32, 64 or 128 TU (nil for the reserved codes 4–7).
+    public var bitDurationTU: Int? { bitDuration <= 3 ? 16 << Int(bitDuration) : nil }
+    /// The time after which the bitmap repeats: 128, 256, …, 8192 TU for codes 1–7; nil for 0 (it does not
+    /// repeat).
+    public var periodTU: Int? { period == 0 ? nil : 64 << Int(period) }
+    /// Where the first bit starts, in TU after DW0's start (the start offset × 16).
+    public var startOffsetTU: Int { Int(startOffset) * 16 }
+    /// The slots the bitmap marks: bit n (least significant bit of the first byte first) is slot n.
+    public var slots: [Int] {
+        var list: [Int] = []
+        for (index, byte) in bitmap.enumerated() where byte != 0 {
+            for bit in 0..<8 where byte & (1 << bit) != 0 { list.append(index * 8 + bit) }
+        }
+        return list
+    }
+
     static func read(_ reader: inout ByteReader, _ what: @autoclosure () -> String) throws(NANWireError) -> TimeBitmap {
         let control = try reader.readLE16("\(what()): time bitmap control")
         let length = Int(try reader.readU8("\(what()): time bitmap length"))
@@ -162,4 +178,41 @@ public struct NANReasonCode: RawRepresentable, Hashable, Sendable {
     public static let rangingScheduleUnacceptable = NANReasonCode(rawValue: 12)
     /// Pairing bootstrapping rejected (13).
     public static let pairingBootstrappingRejected = NANReasonCode(rawValue: 13)
+}
+
+extension NDPMessageType: CustomStringConvertible {
+    /// `request`, `response`, `confirm`, `security install`, `terminate`, or `type n` for reserved values.
+    public var description: String {
+        switch self {
+        case .request: return "request"
+        case .response: return "response"
+        case .confirm: return "confirm"
+        case .securityInstall: return "security install"
+        case .terminate: return "terminate"
+        default: return "type \(rawValue)"
+        }
+    }
+}
+
+extension NDPStatus: CustomStringConvertible {
+    /// `continued`, `accepted`, `rejected`, or `status n` for reserved values.
+    public var description: String {
+        switch self {
+        case .continued: return "continued"
+        case .accepted: return "accepted"
+        case .rejected: return "rejected"
+        default: return "status \(rawValue)"
+        }
+    }
+}
+
+extension NANReasonCode: CustomStringConvertible {
+    /// The reason's name, e.g. `invalid availability`; `none` for 0 and `reason n` for reserved values.
+    public var description: String {
+        let names = ["none", "unspecified", "resource limitation", "invalid parameters", "FTM parameters incapable",
+                     "no movement", "invalid availability", "immutable schedule unacceptable", "security policy",
+                     "QoS unacceptable", "NDP rejected", "NDL unacceptable", "ranging schedule unacceptable",
+                     "pairing bootstrapping rejected"]
+        return Int(rawValue) < names.count ? names[Int(rawValue)] : "reason \(rawValue)"
+    }
 }

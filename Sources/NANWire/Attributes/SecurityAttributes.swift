@@ -22,6 +22,34 @@ public struct NANCipherSuite: RawRepresentable, Hashable, Sendable {
     public static let pkPASN256 = NANCipherSuite(rawValue: 8)
 }
 
+extension NANCipherSuite: CustomStringConvertible {
+    /// The suite's name in the Wi-Fi Aware specification, e.g. `NCS-SK-128`; `cipher suite 9` for others.
+    public var description: String {
+        switch self {
+        case .skCCM128: return "NCS-SK-128"
+        case .skGCM256: return "NCS-SK-256"
+        case .pk2WDH128: return "NCS-PK-2WDH-128"
+        case .pk2WDH256: return "NCS-PK-2WDH-256"
+        case .gtkCCMP128: return "NCS-GTK-CCMP-128"
+        case .gtkGCMP256: return "NCS-GTK-GCMP-256"
+        case .pkPASN128: return "NCS-PK-PASN-128"
+        case .pkPASN256: return "NCS-PK-PASN-256"
+        default: return "cipher suite \(rawValue)"
+        }
+    }
+
+    /// The Key MIC length of the RSN key descriptors the suite's handshake carries: 16 bytes for the
+    /// 128-bit suites (HMAC-SHA-256-128), 24 for the 256-bit ones (HMAC-SHA-384-192); nil for the group
+    /// suites and unknown IDs, which carry no key descriptor.
+    public var keyDescriptorMICLength: Int? {
+        switch self {
+        case .skCCM128, .pk2WDH128, .pkPASN128: return 16
+        case .skGCM256, .pk2WDH256, .pkPASN256: return 24
+        default: return nil
+        }
+    }
+}
+
 /// The Cipher Suite Info attribute (CSIA, 0x22): capabilities (1) then (cipher suite, publish ID) pairs.
 public struct CipherSuiteInfoAttribute: NANAttributeBody {
     /// The attribute ID, 0x22.
@@ -42,6 +70,39 @@ public struct CipherSuiteInfoAttribute: NANAttributeBody {
     public var entries: [Entry]
     /// Creates the attribute.
     public init(capabilities: UInt8, entries: [Entry]) { self.capabilities = capabilities; self.entries = entries }
+
+    /// The Capabilities field, split into its subfields.
+    public var capabilityFields: Capabilities { Capabilities(rawValue: capabilities) }
+
+    /// The Capabilities field (1 byte): bit 0 ND-TKSA replay counters (0: 4, 1: 16), bits 1–2 GTK support
+    /// (0 none, 1 GTK and IGTK without BIGTK, 2 GTK, IGTK and BIGTK, 3 reserved), bit 3 GTKSA replay counters
+    /// (0: 4, 1: 16), bit 4 IGTK/BIGTK cipher (0 NCS-BIP-128, BIP-CMAC-128; 1 NCS-BIP-256, BIP-GMAC-256),
+    /// bits 5–7 reserved.
+    public struct Capabilities: RawRepresentable, Hashable, Sendable {
+        /// The raw byte.
+        public let rawValue: UInt8
+        /// Wraps the raw byte.
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        /// Number of ND-TKSA replay counters: 4 or 16 (bit 0).
+        public var ndTKSAReplayCounters: Int { rawValue & 0x01 != 0 ? 16 : 4 }
+        /// GTK support code, bits 1–2.
+        public var gtkSupport: UInt8 { (rawValue >> 1) & 0x3 }
+        /// What ``gtkSupport`` means: `none`, `GTK and IGTK`, `GTK, IGTK and BIGTK` or `reserved (3)`.
+        public var gtkSupportDescription: String {
+            switch gtkSupport {
+            case 0: return "none"
+            case 1: return "GTK and IGTK"
+            case 2: return "GTK, IGTK and BIGTK"
+            default: return "reserved (\(gtkSupport))"
+            }
+        }
+        /// Number of GTKSA replay counters: 4 or 16 (bit 3).
+        public var gtksaReplayCounters: Int { rawValue & 0x08 != 0 ? 16 : 4 }
+        /// Bit 4: the IGTK and BIGTK use NCS-BIP-256 (BIP-GMAC-256) rather than NCS-BIP-128 (BIP-CMAC-128).
+        public var usesBIPGMAC256: Bool { rawValue & 0x10 != 0 }
+        /// Bits 5–7, reserved.
+        public var reservedBits: UInt8 { rawValue & 0xE0 }
+    }
     /// Decodes the body.
     public init(decodingBody reader: inout ByteReader) throws(NANWireError) {
         capabilities = try reader.readU8("Cipher Suite Info attribute: capabilities")
@@ -86,6 +147,8 @@ public struct SecurityContextInfoAttribute: NANAttributeBody {
         }
         /// Identifier type ND-PMKID (1).
         public static let ndPMKID: UInt8 = 1
+        /// The identifier type's name: `ND-PMKID`, or `type 2` for types not defined.
+        public var typeName: String { type == Self.ndPMKID ? "ND-PMKID" : "type \(type)" }
     }
     /// The entries.
     public var entries: [Entry]
@@ -338,6 +401,9 @@ public struct ElementContainerAttribute: NANAttributeBody {
     public var elements: [InformationElement]
     /// Creates the attribute.
     public init(mapIDField: UInt8 = 0, elements: [InformationElement]) { self.mapIDField = mapIDField; self.elements = elements }
+    /// The map the elements apply to (bits 1–4 of the Map ID field), nil when bit 0 says there is none (they
+    /// apply to every map).
+    public var mapID: UInt8? { mapIDField & 0x01 != 0 ? (mapIDField >> 1) & 0x0F : nil }
     /// Decodes the body.
     public init(decodingBody reader: inout ByteReader) throws(NANWireError) {
         mapIDField = try reader.readU8("Element Container attribute: map ID")

@@ -15,8 +15,9 @@ struct FrameReport: Encodable, Sendable, Equatable {
         var sequenceNumber: Int
     }
 
-    /// One attribute: its id and name, a one-line summary, and the typed fields of the kinds
-    /// discovery uses (service descriptor and its extension); other kinds keep their body as hex.
+    /// One attribute: its id and name, a one-line summary, and its typed fields: those of the service
+    /// descriptor and its extension as properties, every other known kind's in ``fields`` (encoded at the
+    /// same level); an attribute the codec does not know keeps its body as hex in ``bodyHex``.
     struct Attribute: Encodable, Sendable, Equatable {
         var id: Int
         var name: String
@@ -38,6 +39,38 @@ struct FrameReport: Encodable, Sendable, Equatable {
         var rangeLimit: [Int]?
         var serviceUpdateIndicator: Int?
         var bodyHex: String?
+        /// The typed fields of the attributes other than the service descriptor and its extension.
+        var fields: [ReportField] = []
+
+        /// The properties that are set, then ``fields`` under their own keys, in one JSON object.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: ReportKey.self)
+            try container.encode(id, forKey: "id")
+            try container.encode(name, forKey: "name")
+            try container.encode(summary, forKey: "summary")
+            try container.encodeIfPresent(type, forKey: "type")
+            try container.encodeIfPresent(serviceID, forKey: "serviceID")
+            try container.encodeIfPresent(serviceName, forKey: "serviceName")
+            try container.encodeIfPresent(instanceID, forKey: "instanceID")
+            try container.encodeIfPresent(requestorInstanceID, forKey: "requestorInstanceID")
+            try container.encodeIfPresent(control, forKey: "control")
+            try container.encodeIfPresent(controlBits, forKey: "controlBits")
+            try container.encodeIfPresent(bindingBitmap, forKey: "bindingBitmap")
+            try container.encodeIfPresent(matchingFilter, forKey: "matchingFilter")
+            try container.encodeIfPresent(serviceResponseFilter, forKey: "serviceResponseFilter")
+            try container.encodeIfPresent(serviceInfo, forKey: "serviceInfo")
+            try container.encodeIfPresent(serviceInfoHex, forKey: "serviceInfoHex")
+            try container.encodeIfPresent(protocolType, forKey: "protocolType")
+            try container.encodeIfPresent(oui, forKey: "oui")
+            try container.encodeIfPresent(rangeLimit, forKey: "rangeLimit")
+            try container.encodeIfPresent(serviceUpdateIndicator, forKey: "serviceUpdateIndicator")
+            try container.encodeIfPresent(bodyHex, forKey: "bodyHex")
+            for field in fields { try field.encode(into: &container) }
+        }
+
+        /// The keys every attribute's JSON has. An attribute with ``fields`` sets none of its other
+        /// properties, so its fields may use any other key (`type`, `control`, as the descriptor's do).
+        static let fixedKeys: Set<String> = ["id", "name", "summary"]
     }
 
     /// A service response filter: include or exclude, and its address list or Bloom filter.
@@ -74,12 +107,22 @@ struct FrameReport: Encodable, Sendable, Equatable {
                    source: $0.source.description, bssid: $0.bssid.description,
                    sequenceNumber: Int($0.sequenceControl >> 4))
         }
-        attributes = frame.attributes.map { Self.attribute($0, serviceNames: serviceNames) }
+        let suite = frame.attributes.lazy.compactMap { attribute -> NANCipherSuite? in
+            if case .cipherSuiteInfo(let csia) = attribute { return csia.entries.first?.suite }
+            return nil
+        }.first
+        let context = AttributeFields.Context(serviceNames: serviceNames, cipherSuite: suite)
+        attributes = frame.attributes.map { Self.attribute($0, context) }
     }
 
-    private static func attribute(_ attribute: NANAttribute, serviceNames: [ServiceID: String]) -> Attribute {
+    private static func attribute(_ attribute: NANAttribute, _ context: AttributeFields.Context) -> Attribute {
+        let serviceNames = context.serviceNames
         var report = Attribute(id: Int(attribute.id.rawValue), name: attribute.id.description,
                                summary: attribute.description)
+        if let fields = AttributeFields.fields(attribute, context) {
+            report.fields = fields
+            return report
+        }
         switch attribute {
         case .serviceDescriptor(let sda):
             report.type = sda.controlType.description
@@ -129,13 +172,10 @@ struct FrameReport: Encodable, Sendable, Equatable {
                 report.serviceInfo = text(info.info)
                 report.serviceInfoHex = hex(info.info)
             }
-        case .serviceIDList(let list):
-            report.bodyHex = hex(list.serviceIDs.flatMap(\.bytes))
+        case .unknown(let unknown):
+            report.bodyHex = hex(unknown.body)
         default:
-            var writer = ByteWriter(capacity: 64)
-            if (try? attribute.encode(into: &writer)) != nil {
-                report.bodyHex = hex(writer.bytes.dropFirst(3))
-            }
+            break
         }
         return report
     }
@@ -181,6 +221,10 @@ extension FrameReport {
         }
         for attribute in attributes {
             lines.append("  \(attribute.name)")
+            if !attribute.fields.isEmpty {
+                lines += ReportField.lines(attribute.fields, indent: "    ")
+                continue
+            }
             var fields: [(String, String)] = []
             if let type = attribute.type { fields.append(("type", type)) }
             if let id = attribute.serviceID {

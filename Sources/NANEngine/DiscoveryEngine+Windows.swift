@@ -107,6 +107,7 @@ extension DiscoveryEngine {
             matchFilter: c.transmitFilter, serviceInfo: c.serviceInfo, rangeLimited: c.closeRangeOnly,
             offersDataPath: c.offersDataPath)
         item.bootstrapping = c.bootstrappingMethods.map { PairingBootstrappingAttribute(dialogToken: 0, type: .advertise, methods: $0) }
+        if c.offersDataPath { item.cipherSuites = publishCipherSuites[id] ?? [] }
         return item
     }
 

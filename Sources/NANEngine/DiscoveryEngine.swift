@@ -222,6 +222,15 @@ actor DiscoveryEngine {
         availabilityObserver = observer
     }
 
+    /// Per publish accepting secure data paths only, the cipher suites it takes (announced in its SDFs).
+    var publishCipherSuites: [InstanceID: [NANCipherSuite]] = [:]
+
+    /// Announces that data paths to publish `id` must use `suites` (empty: open ones again).
+    func setDataPathCipherSuites(_ suites: [NANCipherSuite], for id: InstanceID) {
+        guard functions[id] != nil || suites.isEmpty else { return }
+        publishCipherSuites[id] = suites.isEmpty ? nil : suites
+    }
+
     /// What `peer`'s discovery frames last announced of its schedule (its NAN Availability attributes).
     func announcedAvailability(of peer: MACAddress) -> [NANAvailabilityAttribute] { peers.availability(of: peer) }
 
@@ -326,6 +335,7 @@ actor DiscoveryEngine {
 
     func finish(_ id: InstanceID, reason: TerminationReason) {
         guard let function = functions.removeValue(forKey: id) else { return }
+        publishCipherSuites[id] = nil
         function.expiry?.cancel()
         function.continuation.yield(.terminated(reason))
         function.continuation.finish()

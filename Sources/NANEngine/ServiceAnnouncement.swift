@@ -21,6 +21,9 @@ struct ServiceAnnouncement: Sendable {
     var rangeLimited: Bool
     /// The sender offers a NAN data path for this service.
     var offersDataPath: Bool
+    /// The cipher suites a data path to this publish must use (its SDEA says "security required" and the
+    /// frame's Cipher Suite Info lists them); empty: open data paths.
+    var cipherSuites: [NANCipherSuite] = []
     /// The NAN Identity Resolution attribute of the frame that carried it (received announcements only).
     var identityResolution: IdentityResolutionAttribute?
     /// A Shared Key Descriptor attribute sent with a follow-up (NAN pairing's NIK key data).

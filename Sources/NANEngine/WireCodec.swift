@@ -15,11 +15,17 @@ struct WireCodec: DiscoveryFrameCodec {
                 matchingFilter: item.matchFilter, serviceResponseFilter: item.responseFilter,
                 serviceInfo: item.serviceInfo.isEmpty ? nil : item.serviceInfo[...])
             let extensionAttribute = item.offersDataPath
-                ? ServiceDescriptorExtensionAttribute(instanceID: item.instanceID, control: .dataPathRequired) : nil
+                ? ServiceDescriptorExtensionAttribute(instanceID: item.instanceID,
+                                                      control: item.cipherSuites.isEmpty ? .dataPathRequired : [.dataPathRequired, .securityRequired])
+                : nil
             return ServiceDiscoveryMessage(descriptor: descriptor, descriptorExtension: extensionAttribute)
         }
         let header = ManagementHeader(destination: frame.destination, source: source, bssid: cluster)
         var extra = frame.deviceAttributes
+        let suites = frame.announcements.flatMap { item in
+            item.cipherSuites.map { CipherSuiteInfoAttribute.Entry(suite: $0, publishID: item.instanceID) }
+        }
+        if !suites.isEmpty { extra.append(.cipherSuiteInfo(CipherSuiteInfoAttribute(capabilities: 0, entries: suites))) }
         extra += frame.identityResolution.map { [.identityResolution($0)] } ?? []
         extra += frame.announcements.compactMap { $0.keyDescriptor.map { .sharedKeyDescriptor($0) } }
         extra += frame.announcements.compactMap { $0.bootstrapping.map { .pairingBootstrapping($0) } }

@@ -27,12 +27,15 @@ extension NANEngine {
                                 security: NDPSecurityPolicy? = nil, idleTimeout: Duration? = nil) async throws
         -> AsyncStream<DataPathEvent> {
         guard let dataPath else { throw DataPathError.notSupported }
+        // The publish's SDFs say that security is required, and with which suites (SDEA and CSIA).
+        await core.setDataPathCipherSuites(security?.suites.map(\.wireValue) ?? [], for: publishID)
         return try await dataPath.accept(publishID: publishID, serviceInfo: serviceInfo, admitting: admission, security: security,
                                          idleTimeout: idleTimeout)
     }
 
     /// Stops accepting requests to `publishID`; data paths already up stay up.
     public func stopAcceptingDataPaths(publishID: InstanceID) async {
+        await core.setDataPathCipherSuites([], for: publishID)
         await dataPath?.stopAccepting(publishID: publishID)
     }
 

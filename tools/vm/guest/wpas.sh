@@ -27,6 +27,15 @@
 WPAS_BIN=${WAWARE_PEER_WPAS:-}
 declare -A WPAS_NMI=() WPAS_NDI=() _WPAS_NS=()
 
+# On the way out: each peer's -dd log into the results, then lib.sh's cleanup with the scenario's status.
+_wpas_exit() {
+    local rc=$? name
+    for name in "${!_WPAS_NS[@]}"; do cp "/tmp/wpas-$name.log" "$SCENARIO_OUT/$name-wpas.log" 2>/dev/null; done
+    (exit "$rc")
+    _lib_cleanup
+}
+trap _wpas_exit EXIT
+
 _wpas_ctl() { python3 "$_lib_dir/wpas-ctl.py" "$@"; }
 
 wpas_start() {
@@ -39,7 +48,10 @@ wpas_start() {
     [ -n "$wlan" ] || fail "no station interface of $phy in $ns"
     _WPAS_NS[$name]=$ns
     mkdir -p "/tmp/wpas-$name"
-    start_bg "$name-wpas-main" "$ns" "$WPAS_BIN" -g "/tmp/wpas-g-$name" -dd -t -f "$SCENARIO_OUT/$name-wpas.log"
+    # The -dd log goes to the guest's own /tmp: written through 9p to the results folder it slowed the peer down
+    # by seconds under load (its event loop fell behind and its 2 s NDP timeouts fired). It is copied to
+    # $SCENARIO_OUT/NAME-wpas.log when the scenario ends, however it ends.
+    start_bg "$name-wpas-main" "$ns" "$WPAS_BIN" -g "/tmp/wpas-g-$name" -dd -t -f "/tmp/wpas-$name.log"
     local i
     for i in $(seq 1 "$(scaled 10)"); do [ -S "/tmp/wpas-g-$name" ] && break; sleep 0.5; done
     [ -S "/tmp/wpas-g-$name" ] || fail "wpa_supplicant $name did not open its global control socket"

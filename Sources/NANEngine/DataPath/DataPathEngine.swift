@@ -443,10 +443,17 @@ actor DataPathEngine {
     /// way: wpa_supplicant 2.12 sends no Schedule Update Notification, its SDFs carry the new availability.
     /// Taken as a schedule update when the peer has data paths up; availability without committed entries
     /// says nothing about the data link and is left alone.
+    /// An SDF is not authenticated, so one that would leave no slot in common (and so end the data paths)
+    /// is ignored and counted: a spoofed SDF must not end a data path.
     func peerAnnounced(_ attributes: [NANAvailabilityAttribute], by peer: MACAddress) async {
         guard established.values.contains(where: { $0.id.peer == peer }) else { return }
         let availability = PeerAvailability(attributes)
         guard !availability.maps.isEmpty else { return }
+        guard let local = negotiations?.local.schedule, !availability.commonSlots(with: local).isEmpty else {
+            ignoredScheduleUpdates += 1
+            trace?("dp schedule of \(peer) from its discovery frame ignored: no slot in common with ours")
+            return
+        }
         await follow(availability, of: peer, from: "discovery frame")
     }
 

@@ -658,7 +658,8 @@ extension DataPathEngineTests {
 
     /// wpa_supplicant 2.12 sends no Schedule Update Notification when its schedule changes: its SDFs carry the
     /// new availability. A peer's SDF announcing a newer committed schedule is installed as an update would
-    /// be; the same one again, an older one, or one without committed entries changes nothing.
+    /// be; the same one again, an older one, one without committed entries, or one that would leave no slot in
+    /// common (an SDF is not authenticated) changes nothing.
     @Test func aNewerScheduleAnnouncedInThePeersSDFsIsInstalledForItsStation() async throws {
         guard let (a, b, radioA, radioB, _, _) = try await connected() else { return }
         let installed = radioA.peerSchedules.withLock(\.count)
@@ -675,6 +676,10 @@ extension DataPathEngineTests {
             AvailabilityEntry(control: 0x0002, bandChannels: .channels([DataPathChannel.channel6.channelEntry]))])
         await a.peerAnnounced([potentialOnly], by: nmiB)
         await a.peerAnnounced([moved.availabilityAttribute], by: MACAddress(0x42, 0, 0, 0, 9, 0))
+        // An SDF is not authenticated: one leaving no slot in common does not end the data path.
+        var elsewhere = DataPathSchedule(channels: [.channel44], slots: [nil] + [Int?](repeating: 0, count: 31))
+        elsewhere.sequenceID = 9
+        await a.peerAnnounced([elsewhere.availabilityAttribute], by: nmiB)
         #expect(radioA.peerSchedules.withLock(\.count) == installed + 1)
         #expect(await a.connections.count == 1)
         await a.shutDown()

@@ -36,10 +36,13 @@ _wpas_exit() {
 }
 trap _wpas_exit EXIT
 
-_wpas_ctl() { python3 "$_lib_dir/wpas-ctl.py" "$@"; }
+# A control command's reply may take long on a loaded host (INTERFACE_ADD took over 30 s under load): the
+# wait is scaled like every other limit.
+export WPAS_CTL_TIMEOUT=$(scaled 20)
 
 wpas_start() {
     local name=$1 ns=$2 radio=$3 schedule=${4:-2437:0e000000 5180:f0ffffff} phy wlan reply
+    [ -z "${WAWARE_PEER_WPAS_PROBLEM:-}" ] || fail "$WAWARE_PEER_WPAS_PROBLEM"
     [ -n "$WPAS_BIN" ] || fail "WAWARE_PEER_WPAS is not set: the peer stack (../shared/peers/wpa_supplicant-2.12/wpa_supplicant) was not handed to the guest"
     [ -x "$WPAS_BIN" ] || fail "the peer stack is missing: $WPAS_BIN is not an executable file"
     phy=${PHYS[$radio]:-}

@@ -14,7 +14,7 @@ load_settings INTEROP_DP_CASES INTEROP_IPERF_SECONDS
 # Which cases run: "peer:MODE" (the peer requests) and "waware:MODE" (waware requests); MODE is open,
 # sk128, sk256 (passphrase NAN), pmk128, pmk256, or wrong (the requester's passphrase is not the
 # responder's: refused on both sides, nothing left).
-INTEROP_DP_CASES=${INTEROP_DP_CASES:-peer:open waware:open peer:sk128 waware:sk128 peer:pmk256 waware:sk256 waware:pmk128 peer:wrong waware:wrong}
+INTEROP_DP_CASES=${INTEROP_DP_CASES:-peer:open waware:open peer:sk128 waware:sk128 peer:sk256 waware:sk256 peer:pmk128 waware:pmk128 peer:pmk256 waware:pmk256 peer:wrong waware:wrong}
 SIZE=$((1024 * 1024))
 port=5100
 
@@ -82,7 +82,7 @@ check_link() {
     if [ "$mode" != open ]; then
         expect_match "waware's station of the peer NDI is keyed (MFP)" 'MFP:[[:space:]]*yes' "$(in_netns dA iw dev "$ifA" station dump)"
     fi
-    iperf_mbps "$mode-$port" dA dB "$ifA" ndiP "$localA" "${INTEROP_IPERF_SECONDS:-3}"
+    iperf_mbps "$mode-$port" dA dB "$ifA" ndiP "$localA" "${INTEROP_IPERF_SECONDS:-2}"
     echo "figure: $CASE_NAME $mode iperf3 $IPERF_MBPS Mbit/s (peer to waware)"
 }
 

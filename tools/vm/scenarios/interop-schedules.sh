@@ -6,9 +6,11 @@
 #    to channel 6 and confirms. Then waware evacuates channel 149 (a schedule update during the data path):
 #    the peer installs waware's new schedule (NAN-PEER-SCHEDULE-CHANGED) and TCP still flows.
 # 2. the peer counters: waware's subscribe requests; the peer moves its schedule to channel 149 only and
-#    accepts, which makes its response a counter-proposal; waware takes it and confirms. Then the peer changes
-#    its schedule during the data path (its SDFs announce it; it sends no Schedule Update Notification):
-#    waware installs the new one and TCP still flows.
+#    accepts, which makes its response a counter-proposal; waware takes it and confirms.
+# (The peer cannot change its own schedule during a data path on this kernel: with an NDP up its
+# NAN_SCHED_CONFIG_MAP becomes a deferred update that waits for NL80211_CMD_NAN_SCHED_UPDATE_DONE, which
+# mac80211_hwsim 7.2 never sends, and its SDFs keep announcing the old schedule. waware's side of following a
+# schedule a peer announces in its SDFs is unit-tested: DataPathEngineTests.)
 # Each time the common committed slots are printed and 256 KiB of TCP go each way byte-exact.
 # timeout: 900
 source "$(dirname "$0")/../guest/lib.sh"
@@ -81,11 +83,6 @@ wait_for_line "$(bg_log sub)" "dp local schedule .*5745 MHz.* \(to meet the peer
 grep -E 'dp (establish|local schedule)' "$(bg_log sub)" 2>/dev/null | tail -n 3 | sed 's/^/    /'
 tcp_over "$(bg_log sub)" 5303
 
-step "2b. the peer changes its schedule during the data path: waware follows it, TCP still flows"
-wpas P NAN_SCHED_CONFIG_MAP map_id=1 5745:feff0000 2437:0000ffff >/dev/null
-wait_for_line "$(bg_log sub)" 'dp schedule of .* from its discovery frame: sequence' 60
-wait_for_line "$(bg_log sub)" 'dp peer schedule of .* installed again' 30
-tcp_over "$(bg_log sub)" 5304
 wpas_mark P
 stop_bg sub INT
 wpas_wait P "NAN-NDP-DISCONNECTED .*ndp_id=$ndp" 60

@@ -467,7 +467,7 @@ actor DataPathEngine {
             trace?("dp \(source) from \(peer) ignored: sequence \(availability.sequenceID) is not after \(current.sequenceID)")
             return
         }
-        trace?("dp schedule of \(peer) from its \(source): sequence \(current.sequenceID) -> \(availability.sequenceID)")
+        trace?("dp \(source) from \(peer): sequence \(current.sequenceID) -> \(availability.sequenceID)")
         for link in links { established[link.id]?.peerAvailability = availability }
         await reinstallPeerSchedule(peer, reason: "its new schedule shares no slot with ours")
     }

@@ -1,3 +1,4 @@
+public import NANLogging
 public import NANWire
 
 /// How a pairing engine reaches its peers: PASN Authentication frames on the NMI, and SDF follow-ups
@@ -129,15 +130,19 @@ public actor PairingEngine {
     /// Where each successful setup or verification leaves its ND-PMK for NCS-PK-PASN data paths with the
     /// peer (a failed attempt removes the peer's); nil keeps none.
     public nonisolated let dataPathKeys: PairedDataPathKeys?
+    /// Where the engine says what it did with each frame (label `pairing`, debug level): which frame came,
+    /// which was ignored and why. Never a key.
+    nonisolated let logger: Logger
 
     /// An engine for the device at `localAddress` with NIK `identity`. `policy` says what we accept as
     /// responder (its identity is replaced by ours); `devices` are the pairings already stored; `dataPathKeys`
-    /// receives the ND-PMK of every pairing and verification.
+    /// receives the ND-PMK of every pairing and verification; `logger` is the caller's (disabled by default).
     public init(localAddress: MACAddress, cluster: MACAddress, identity: NANIdentityKey, link: any PairingLink,
                 policy: PASNPairingResponder.Policy = .init(), devices: [PairedDeviceKeys] = [], limits: Limits = .init(),
                 bootstrappingLimits: BootstrappingInitiator.Limits = .init(), resolverCapacity: Int = 256,
-                dataPathKeys: PairedDataPathKeys? = nil) {
+                dataPathKeys: PairedDataPathKeys? = nil, logger: Logger = .disabled) {
         self.localAddress = localAddress; self.cluster = cluster; self.identity = identity; self.link = link; self.limits = limits
+        self.logger = logger.labelled("pairing")
         self.dataPathKeys = dataPathKeys
         self.bootstrappingLimits = bootstrappingLimits
         var policy = policy
@@ -238,8 +243,14 @@ public actor PairingEngine {
     /// PASN, are ignored.
     public func handle(authentication bytes: [UInt8]) async {
         expire()
-        guard let frame = try? PASNManagementFrame(bytes: bytes), frame.header.destination == localAddress else { return }
+        let frame: PASNManagementFrame
+        do { frame = try PASNManagementFrame(bytes: bytes) } catch {
+            logger.debug("an Authentication frame of \(bytes.count) bytes ignored: \(error)")
+            return
+        }
+        guard frame.header.destination == localAddress else { return }
         let peer = frame.header.source
+        logger.debug("PASN frame \(frame.body.sequence) status \(frame.body.status) from \(peer)")
         switch frame.body.sequence {
         case 1: await respond(to: frame.body, from: peer)
         case 2: await initiatorReceives(frame.body, from: peer)
@@ -250,7 +261,11 @@ public actor PairingEngine {
     /// Takes a Shared Key Descriptor attribute received in a follow-up from `peer`: the peer's NIK after
     /// a pairing setup.
     public func handle(keyDescriptor: SharedKeyDescriptorAttribute, from peer: MACAddress) async {
-        guard var attempt = attempts[peer], let result = attempt.result, result.kind == .setup else { return }
+        guard var attempt = attempts[peer], let result = attempt.result, result.kind == .setup else {
+            logger.debug("a Shared Key Descriptor from \(peer) ignored: no pairing setup with it awaits a NIK")
+            return
+        }
+        logger.debug("the NIK follow-up of \(peer) came")
         do {
             let wrapped = try NIKKeyDescriptor.wrappedKeyData(of: keyDescriptor)
             let (nik, lifetime) = try NIKKeyData.unwrap(wrapped, kek: result.keys.kek)
@@ -334,7 +349,10 @@ public actor PairingEngine {
     }
 
     private func initiatorReceives(_ frame: PASNAuthenticationFrame, from peer: MACAddress) async {
-        guard var attempt = attempts[peer], case .initiator(var initiator) = attempt.role else { return }
+        guard var attempt = attempts[peer], case .initiator(var initiator) = attempt.role else {
+            logger.debug("PASN frame 2 from \(peer) ignored: we sent it no frame 1")
+            return
+        }
         guard attempt.result == nil else { return }   // a retransmitted frame 2: frame 3 went out already
         do {
             let (frame3, result) = try initiator.receive(frame)
@@ -361,7 +379,10 @@ public actor PairingEngine {
     }
 
     private func responderReceives(_ frame: PASNAuthenticationFrame, from peer: MACAddress) async {
-        guard var attempt = attempts[peer], case .responder(var responder) = attempt.role else { return }
+        guard var attempt = attempts[peer], case .responder(var responder) = attempt.role else {
+            logger.debug("PASN frame 3 from \(peer) ignored: we answered no frame 1 of it")
+            return
+        }
         guard attempt.result == nil else { return }   // a retransmitted frame 3
         do {
             let result = try responder.receive(frame3: frame)

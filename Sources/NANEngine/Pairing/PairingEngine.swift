@@ -21,6 +21,16 @@ public protocol PairingLink: Sendable {
     /// peer protected (category 9). wpa_supplicant 2.12 does the same and drops unprotected unicast SDFs
     /// from a paired peer, the NIK follow-up included. Does nothing by default.
     func protect(_ peer: MACAddress, temporalKey: [UInt8], suite: NDPCipherSuite) async
+    /// Called by a responder before it sends frame 2, with the TK the exchange ends with if frame 3
+    /// verifies: install it for receiving already (the peer's station, MFP, the pairwise key), but do not
+    /// protect our frames yet. An initiator may send its NIK, protected, as soon as frame 3 is acknowledged
+    /// (wpa_supplicant 2.12 sends it 30 ms after), and the kernel drops a protected frame that arrives
+    /// before its key. ``protect(_:temporalKey:suite:)`` follows with the same key when frame 3 verifies;
+    /// ``withdrawProtection(_:temporalKey:)`` when the attempt fails. Does nothing by default.
+    func prepareProtection(_ peer: MACAddress, temporalKey: [UInt8], suite: NDPCipherSuite) async
+    /// The attempt whose TK `prepareProtection(_:temporalKey:suite:)` installed failed: remove that key
+    /// (only if it is still this one: a later attempt's is kept). Does nothing by default.
+    func withdrawProtection(_ peer: MACAddress, temporalKey: [UInt8]) async
 }
 
 extension PairingLink {
@@ -28,6 +38,10 @@ extension PairingLink {
     public func finished(with peer: MACAddress) async {}
     /// Does nothing.
     public func protect(_ peer: MACAddress, temporalKey: [UInt8], suite: NDPCipherSuite) async {}
+    /// Does nothing.
+    public func prepareProtection(_ peer: MACAddress, temporalKey: [UInt8], suite: NDPCipherSuite) async {}
+    /// Does nothing.
+    public func withdrawProtection(_ peer: MACAddress, temporalKey: [UInt8]) async {}
 }
 
 /// A device paired with this one: where it was last seen, its NIK (which resolves its NIRAs) and the
@@ -80,9 +94,24 @@ public actor PairingEngine {
         public var attemptLifetime: Duration
         /// The lifetime announced with our NIK, in seconds.
         public var nikLifetime: UInt32
+        /// How many times, at most, an initiator sends its NIK follow-up while the peer's NIK has not come.
+        /// A responder that installs the NM-TK only once it has processed frame 3 (wpa_supplicant 2.12) drops
+        /// a protected follow-up that arrives before, and then never answers: the follow-up goes again.
+        public var nikSends: Int
+        /// How long an initiator waits for the peer's NIK before sending its own again.
+        public var nikResendInterval: Duration
+        /// How long an initiator waits after frame 3 before its first NIK follow-up. wpa_supplicant 2.12 as
+        /// responder ends its exchange when our NIK comes, and if the status of its own frame 2 reaches it only
+        /// after that (on mac80211_hwsim it came up to 6.5 s after the frame, after frame 3), it takes the
+        /// exchange for refused and removes our NMI station with the NM-TK: its answering NIK is lost with the
+        /// station's queue and it forgets the pairing. 5 s by default (the waiting is frame 3's acknowledgement
+        /// plus this).
+        public var nikDelay: Duration
         /// Creates limits.
-        public init(maximumAttempts: Int = 8, attemptLifetime: Duration = .seconds(10), nikLifetime: UInt32 = 30 * 86_400) {
+        public init(maximumAttempts: Int = 8, attemptLifetime: Duration = .seconds(10), nikLifetime: UInt32 = 30 * 86_400,
+                    nikSends: Int = 4, nikResendInterval: Duration = .seconds(3), nikDelay: Duration = .seconds(5)) {
             self.maximumAttempts = max(1, maximumAttempts); self.attemptLifetime = attemptLifetime; self.nikLifetime = nikLifetime
+            self.nikSends = max(1, nikSends); self.nikResendInterval = nikResendInterval; self.nikDelay = nikDelay
         }
     }
 
@@ -102,6 +131,8 @@ public actor PairingEngine {
         var waiter: CheckedContinuation<Result<PairedDeviceKeys, PairingError>, Never>?
         /// The frame 1 a responder attempt answers, to recognise its retransmission.
         var frame1: PASNAuthenticationFrame?
+        /// The TK a responder installed for receiving before sending frame 2, withdrawn if the attempt fails.
+        var preparedKey: [UInt8]?
     }
 
     /// Our NMI.
@@ -327,8 +358,17 @@ public actor PairingEngine {
             attempt.verifying = verifyingCandidate ?? carried?.verifying
             attempt.waiter = carried?.waiter
             verifyingCandidate = nil
+            attempt.preparedKey = responder.temporalKey
             attempts[peer] = attempt
             scheduleTimeout(peer, token)
+            if let key = responder.temporalKey, let suite = responder.suite {
+                // The initiator may send its NIK, protected, right after frame 3: the key must be in first.
+                await link.prepareProtection(peer, temporalKey: key, suite: suite)
+                guard attempts[peer]?.token == token else {
+                    await link.withdrawProtection(peer, temporalKey: key)
+                    return
+                }
+            }
             await transmitBody(reply, to: peer)
         } catch {
             verifyingCandidate = nil
@@ -367,14 +407,12 @@ public actor PairingEngine {
             if result.kind == .verification {
                 completeVerification(peer, attempt: attempt)
             } else {
-                try await sendNIK(to: peer, kek: result.keys.kek, suite: result.keys.suite, publishID: attempt.publishID)
+                let token = attempt.token
+                Task { await self.sendNIKs(to: peer, token: token) }
             }
-        } catch let error as PairingError {
+        } catch {
             await transmitBody(initiator.failureFrame, to: peer)
             finish(peer, token: attempt.token, .failure(error), event: .failed(peer, error))
-        } catch {
-            let failure = PairingError(.malformed, "\(error)")
-            finish(peer, token: attempt.token, .failure(failure), event: .failed(peer, failure))
         }
     }
 
@@ -417,6 +455,27 @@ public actor PairingEngine {
         try await link.send(keyDescriptor: attribute, to: peer)
     }
 
+    /// The initiator's NIK follow-ups of attempt `token` with `peer`: the first ``Limits/nikDelay`` after
+    /// frame 3, then again every ``Limits/nikResendInterval``, up to ``Limits/nikSends`` in all, while the
+    /// attempt still waits for the peer's NIK (it ends when that comes). The first failing to go out (no
+    /// route to the peer) fails the attempt.
+    private func sendNIKs(to peer: MACAddress, token: UInt64) async {
+        for sent in 0..<limits.nikSends {
+            try? await Task.sleep(for: sent == 0 ? limits.nikDelay : limits.nikResendInterval)
+            guard let attempt = attempts[peer], attempt.token == token, let result = attempt.result else { return }
+            if sent > 0 { logger.debug("no NIK from \(peer) yet: sending ours again (a peer without the NM-TK yet drops it)") }
+            do {
+                try await sendNIK(to: peer, kek: result.keys.kek, suite: result.keys.suite, publishID: attempt.publishID)
+            } catch {
+                logger.debug("our NIK to \(peer) not sent: \(error)")
+                guard sent == 0 else { continue }
+                let failure = error as? PairingError ?? PairingError(.malformed, "\(error)")
+                finish(peer, token: token, .failure(failure), event: .failed(peer, failure))
+                return
+            }
+        }
+    }
+
     private func transmit(_ frame: [UInt8], to peer: MACAddress, token: UInt64) async {
         do { try await link.send(authentication: frame) } catch {
             let failure = PairingError(.timedOut, "PASN frame to \(peer) not sent: \(error)")
@@ -432,11 +491,19 @@ public actor PairingEngine {
     private func finish(_ peer: MACAddress, token: UInt64, _ result: Result<PairedDeviceKeys, PairingError>, event: PairingEvent?) {
         guard let attempt = attempts[peer], attempt.token == token else { return }
         attempts[peer] = nil
+        switch result {
+        case .success: logger.debug("the attempt with \(peer) succeeded")
+        case .failure(let error): logger.debug("the attempt with \(peer) failed: \(error)")
+        }
         if case .failure = result { dataPathKeys?.remove(peer) }
         attempt.waiter?.resume(returning: result)
         if let event { eventSink.yield(event) }
         let link = self.link
-        Task { await link.finished(with: peer) }
+        let prepared: [UInt8]? = if case .failure = result { attempt.preparedKey } else { nil }
+        Task {
+            if let prepared { await link.withdrawProtection(peer, temporalKey: prepared) }
+            await link.finished(with: peer)
+        }
     }
 
     func newToken() -> UInt64 {

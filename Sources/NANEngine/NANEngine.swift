@@ -72,6 +72,11 @@ public struct NANEngine: Sendable {
     /// unprotected unicast SDFs from its paired peers. At most 256 peers (the oldest goes).
     public func protectFrames(to peer: MACAddress, _ protects: Bool = true) async { await core.setProtected(peer, protects) }
 
+    /// The Device Capability attribute our SDFs carry (nil when they carry none: a radio without data
+    /// paths). The pairing engine puts it in PASN frame 1 too: wpa_supplicant 2.12 makes a peer's NMI station
+    /// only from a Device Capability it has heard, and a subscriber that never sent an SDF has sent none.
+    public func deviceCapability() async -> DeviceCapabilityAttribute? { await core.deviceAttributes?.capability }
+
     /// Counters of frames, windows and drops.
     public func statistics() async -> EngineStatistics { await core.statistics }
 

@@ -31,6 +31,10 @@ public protocol PairingLink: Sendable {
     /// The attempt whose TK `prepareProtection(_:temporalKey:suite:)` installed failed: remove that key
     /// (only if it is still this one: a later attempt's is kept). Does nothing by default.
     func withdrawProtection(_ peer: MACAddress, temporalKey: [UInt8]) async
+    /// Our Device Capability attribute, for the NAN element of our PASN frame 1 (see
+    /// ``PASNPairingInitiator/init(own:peer:publishID:method:suite:identity:peerIdentity:deviceCapability:)``);
+    /// nil (the default) leaves it out.
+    func deviceCapability() async -> DeviceCapabilityAttribute?
 }
 
 extension PairingLink {
@@ -42,6 +46,8 @@ extension PairingLink {
     public func prepareProtection(_ peer: MACAddress, temporalKey: [UInt8], suite: NDPCipherSuite) async {}
     /// Does nothing.
     public func withdrawProtection(_ peer: MACAddress, temporalKey: [UInt8]) async {}
+    /// None.
+    public func deviceCapability() async -> DeviceCapabilityAttribute? { nil }
 }
 
 /// A device paired with this one: where it was last seen, its NIK (which resolves its NIRAs) and the
@@ -219,12 +225,13 @@ public actor PairingEngine {
     /// the paired device once the NIKs are exchanged (setup) or the cached NPK is proved (verification).
     public func pair(with peer: MACAddress, publishID: InstanceID, method: PairingMethod, suite: NDPCipherSuite = .pk128,
                      verifying device: MACAddress? = nil) async throws(PairingError) -> PairedDeviceKeys {
+        let capability = await link.deviceCapability()
         expire()
         guard attempts[peer] == nil else { throw PairingError(.unexpectedMessage, "already pairing with \(peer)") }
         guard attempts.count < limits.maximumAttempts else { throw PairingError(.tableFull, "\(attempts.count) pairing attempts in progress") }
         let peerNIK = device.flatMap { devices[$0]?.nik }
         var initiator = try PASNPairingInitiator(own: localAddress, peer: peer, publishID: publishID, method: method, suite: suite,
-                                                 identity: identity, peerIdentity: peerNIK)
+                                                 identity: identity, peerIdentity: peerNIK, deviceCapability: capability)
         let frame = try PASNManagementFrame(body: initiator.start(), destination: peer, source: localAddress, bssid: cluster).encoded()
         let token = newToken()
         var attempt = Attempt(role: .initiator(initiator), token: token, started: .now, publishID: publishID)

@@ -162,6 +162,9 @@ public final class RuntimePairingLink: PairingLink {
         }
     }
 
+    /// The Device Capability our SDFs carry, for PASN frame 1.
+    public func deviceCapability() async -> DeviceCapabilityAttribute? { await engine.deviceCapability() }
+
     /// Removes the NMI station this link added for `peer`, if any.
     public func finished(with peer: MACAddress) async {
         let ours = stations.withLock { list in

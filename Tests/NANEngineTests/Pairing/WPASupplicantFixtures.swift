@@ -47,6 +47,7 @@ actor RecordingLink: PairingLink {
 
     func send(authentication frame: [UInt8]) async throws {
         log.append(Entry(kind: "auth", peer: nil))
+        frames.append(frame)
         await air?.deliver(authentication: frame)
     }
     /// NIK follow-ups recorded but not delivered, as a peer without the NM-TK yet drops them.
@@ -71,6 +72,12 @@ actor RecordingLink: PairingLink {
     func prepareProtection(_ peer: MACAddress, temporalKey: [UInt8], suite: NDPCipherSuite) async {
         log.append(Entry(kind: "prepare", peer: peer, tk: temporalKey))
     }
+    /// The Device Capability the link hands the engine for PASN frame 1 (nil: none).
+    var capability: DeviceCapabilityAttribute?
+    func setCapability(_ capability: DeviceCapabilityAttribute?) { self.capability = capability }
+    func deviceCapability() async -> DeviceCapabilityAttribute? { capability }
+    /// The Authentication frames sent, whole.
+    var frames: [[UInt8]] = []
     func withdrawProtection(_ peer: MACAddress, temporalKey: [UInt8]) async {
         log.append(Entry(kind: "withdraw", peer: peer, tk: temporalKey))
     }

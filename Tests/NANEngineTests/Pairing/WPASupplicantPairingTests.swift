@@ -196,6 +196,74 @@ import Testing
 
     // MARK: PASN frame details
 
+    /// A passive `waware pair --find` has sent wpa_supplicant no SDF before its frame 1 of a verification,
+    /// so no Device Capability: in the VM its `NAN_PAIR ... auth=2 responder` then failed ("Failed to update
+    /// PASN station", SET_STATION: ENOENT) and its frame 2 went to a peer without an NMI station. wpa_supplicant
+    /// reads the NAN element of every PASN frame into its record of the peer, so frame 1 carries ours.
+    @Test(arguments: [true, false])
+    func frame1CarriesOurDeviceCapabilityAndAWawareResponderStillAnswers(verification: Bool) async throws {
+        let air = PairingEngineTests.LoopbackAir()
+        let linkA = RecordingLink(air: air, source: PairingEngineTests.a), linkB = RecordingLink(air: air, source: PairingEngineTests.b)
+        let capability = DeviceCapabilityAttribute(committedDWInfo: 0x0009, supportedBands: 0x14, maxChannelSwitchTime: 5000, capabilities: 0x08)
+        await linkA.setCapability(capability)
+        let nikA = try NANIdentityKey.random(), nikB = try NANIdentityKey.random()
+        let cached = try #require(CachedPairing(npk: [UInt8](repeating: 7, count: 32), akm: .sae))
+        let limits = PairingEngine.Limits(attemptLifetime: .seconds(120), nikDelay: .zero)
+        let a = PairingEngine(localAddress: PairingEngineTests.a, cluster: PairingEngineTests.cluster, identity: nikA, link: linkA,
+                              devices: verification ? [PairedDeviceKeys(id: PairingEngineTests.b, lastAddress: PairingEngineTests.b, nik: nikB, pairing: cached)] : [],
+                              limits: limits)
+        let b = PairingEngine(localAddress: PairingEngineTests.b, cluster: PairingEngineTests.cluster, identity: nikB, link: linkB,
+                              devices: verification ? [PairedDeviceKeys(id: PairingEngineTests.a, lastAddress: PairingEngineTests.a, nik: nikA, pairing: cached)] : [],
+                              limits: limits)
+        await air.attach(a)
+        await air.attach(b)
+        await b.setPolicy(password: PairingEngineTests.pin, allowsOpportunistic: false)
+        if verification {
+            _ = try await a.verify(PairingEngineTests.b, at: PairingEngineTests.b, publishID: InstanceID(1))
+        } else {
+            _ = try await a.pair(with: PairingEngineTests.b, publishID: InstanceID(1), method: .password(PairingEngineTests.pin))
+        }
+        let sent = await linkA.frames
+        #expect(sent.count == 2)
+        for bytes in sent {   // frames 1 and 3 carry the same NAN element
+            let frame = try PASNManagementFrame(bytes: bytes).body
+            let attributes = PASNPairingElements.nanAttributes(in: frame)
+            #expect(try PASNPairingElements.attribute(DeviceCapabilityAttribute.self, in: attributes) == capability)
+            #expect(try PASNPairingElements.attribute(CipherSuiteInfoAttribute.self, in: attributes) != nil)
+            #expect(try (PASNPairingElements.attribute(IdentityResolutionAttribute.self, in: attributes) != nil) == verification)
+        }
+        // Without one from the link, none.
+        var plain = try PASNPairingInitiator(own: PairingEngineTests.a, peer: PairingEngineTests.b, publishID: InstanceID(1), method: .opportunistic)
+        #expect(try PASNPairingElements.attribute(DeviceCapabilityAttribute.self, in: PASNPairingElements.nanAttributes(in: plain.start())) == nil)
+    }
+
+    @Test func aFrame1WithAnEvenPrefixOnAnOddPointStillPairs() throws {
+        // wpa_supplicant writes 0x02 before the x coordinate whatever the parity of y, and uses x only;
+        // our responder must get the same keys from such a frame.
+        for _ in 0..<40 {
+            var initiator = try PASNPairingInitiator(own: PairingEngineTests.a, peer: PairingEngineTests.b, publishID: InstanceID(1), method: .opportunistic)
+            var frame1 = try initiator.start()
+            guard let index = frame1.elements.firstIndex(where: { $0.id == 255 && $0.body.first == 100 }) else {
+                Issue.record("no PASN Parameters"); return
+            }
+            var body = Array(frame1.elements[index].body)
+            // ext ID, control, wrapped-data format, group (2), key length, then the key's first byte.
+            guard body[6] == 0x03 else { continue }
+            body[6] = 0x02
+            frame1.elements[index].body = body[...]
+            var responder = PASNPairingResponder(own: PairingEngineTests.b, peer: PairingEngineTests.a, publishID: InstanceID(1),
+                                                 policy: .init(allowsOpportunistic: true))
+            let frame2 = try responder.receive(frame1: frame1)
+            // Frame 2's MIC verifies only if both sides derived the same KCK from the same DH x coordinate.
+            // (Frame 3 is not taken here: its MIC covers frame 1 as each side holds it, and only the
+            // responder saw the altered byte; wpa_supplicant hashes the frame it sent, 0x02 included.)
+            let (_, result) = try initiator.receive(frame2)
+            #expect(result.keys.tk.count == 16)
+            return
+        }
+        Issue.record("no odd-y key in 40 tries")
+    }
+
     /// An element's label for order checks: its ID, or `255/ext` for extension elements.
     static func label(_ element: InformationElement) -> String {
         element.id == 255 ? "255/\(element.body.first ?? 0)" : "\(element.id)"

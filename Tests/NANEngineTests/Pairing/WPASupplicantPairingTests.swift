@@ -61,7 +61,7 @@ import Testing
     func bothSidesInstallTheNMTKBeforeTheirNIKFollowUp(suite: NDPCipherSuite) async throws {
         let air = PairingEngineTests.LoopbackAir()
         let linkA = RecordingLink(air: air, source: PairingEngineTests.a), linkB = RecordingLink(air: air, source: PairingEngineTests.b)
-        let limits = PairingEngine.Limits(attemptLifetime: .seconds(120), nikDelay: .zero)
+        let limits = PairingEngine.Limits(attemptLifetime: .seconds(120), nikDelay: .zero, verificationDelay: .zero)
         let a = PairingEngine(localAddress: PairingEngineTests.a, cluster: PairingEngineTests.cluster, identity: try .random(), link: linkA, limits: limits)
         let b = PairingEngine(localAddress: PairingEngineTests.b, cluster: PairingEngineTests.cluster, identity: try .random(), link: linkB, limits: limits)
         await air.attach(a)
@@ -84,7 +84,7 @@ import Testing
         let air = PairingEngineTests.LoopbackAir()
         let nikA = try NANIdentityKey.random(), nikB = try NANIdentityKey.random()
         let linkA = RecordingLink(air: air, source: PairingEngineTests.a), linkB = RecordingLink(air: air, source: PairingEngineTests.b)
-        let limits = PairingEngine.Limits(attemptLifetime: .seconds(120), nikDelay: .zero)
+        let limits = PairingEngine.Limits(attemptLifetime: .seconds(120), nikDelay: .zero, verificationDelay: .zero)
         let npk = [UInt8](repeating: 9, count: 32)
         let cached = try #require(CachedPairing(npk: npk, akm: .sae))
         let a = PairingEngine(localAddress: PairingEngineTests.a, cluster: PairingEngineTests.cluster, identity: nikA, link: linkA,
@@ -111,7 +111,7 @@ import Testing
         let air = PairingEngineTests.LoopbackAir()
         let linkA = RecordingLink(air: air, source: PairingEngineTests.a), linkB = RecordingLink(air: air, source: PairingEngineTests.b)
         await linkA.dropNIKs(1)
-        let limits = PairingEngine.Limits(attemptLifetime: .seconds(120), nikResendInterval: .milliseconds(200), nikDelay: .zero)
+        let limits = PairingEngine.Limits(attemptLifetime: .seconds(120), nikResendInterval: .milliseconds(200), nikDelay: .zero, verificationDelay: .zero)
         let nikA = try NANIdentityKey.random(), nikB = try NANIdentityKey.random()
         let a = PairingEngine(localAddress: PairingEngineTests.a, cluster: PairingEngineTests.cluster, identity: nikA, link: linkA, limits: limits)
         let b = PairingEngine(localAddress: PairingEngineTests.b, cluster: PairingEngineTests.cluster, identity: nikB, link: linkB, limits: limits)
@@ -150,11 +150,35 @@ import Testing
         #expect(PairingEngine.Limits().nikDelay == .seconds(5))
     }
 
+    /// `waware subscribe --paired --send ping` verified wpa_supplicant's publish and sent its message,
+    /// protected, 0.3 s after frame 3: it was acknowledged, and dropped, since wpa_supplicant installed the
+    /// NM-TK 0.8 s after frame 3. The initiator reports a verification only ``PairingEngine/Limits/verificationDelay``
+    /// after frame 3, so its caller's first protected frame comes after.
+    @Test func anInitiatorsVerificationEndsVerificationDelayAfterFrame3() async throws {
+        let air = PairingEngineTests.LoopbackAir()
+        let nikA = try NANIdentityKey.random(), nikB = try NANIdentityKey.random()
+        let linkA = RecordingLink(air: air, source: PairingEngineTests.a), linkB = RecordingLink(air: air, source: PairingEngineTests.b)
+        let cached = try #require(CachedPairing(npk: [UInt8](repeating: 9, count: 32), akm: .sae))
+        let limits = PairingEngine.Limits(attemptLifetime: .seconds(120), verificationDelay: .milliseconds(600))
+        let a = PairingEngine(localAddress: PairingEngineTests.a, cluster: PairingEngineTests.cluster, identity: nikA, link: linkA,
+                              devices: [PairedDeviceKeys(id: PairingEngineTests.b, lastAddress: PairingEngineTests.b, nik: nikB, pairing: cached)], limits: limits)
+        let b = PairingEngine(localAddress: PairingEngineTests.b, cluster: PairingEngineTests.cluster, identity: nikB, link: linkB,
+                              devices: [PairedDeviceKeys(id: PairingEngineTests.a, lastAddress: PairingEngineTests.a, nik: nikA, pairing: cached)], limits: limits)
+        await air.attach(a)
+        await air.attach(b)
+        _ = try await a.verify(PairingEngineTests.b, at: PairingEngineTests.b, publishID: InstanceID(1))
+        let returned = ContinuousClock.now
+        let log = await linkA.log
+        #expect(log.map(\.kind) == ["auth", "auth", "protect"])
+        #expect(returned - log[1].at >= .milliseconds(600))
+        #expect(PairingEngine.Limits().verificationDelay == .seconds(2))
+    }
+
     @Test func theInitiatorSendsItsNIKAtMostNikSendsTimes() async throws {
         let air = PairingEngineTests.LoopbackAir()
         let linkA = RecordingLink(air: air, source: PairingEngineTests.a), linkB = RecordingLink(air: air, source: PairingEngineTests.b)
         await linkA.dropNIKs(100)
-        let limits = PairingEngine.Limits(attemptLifetime: .seconds(3), nikSends: 3, nikResendInterval: .milliseconds(100), nikDelay: .zero)
+        let limits = PairingEngine.Limits(attemptLifetime: .seconds(3), nikSends: 3, nikResendInterval: .milliseconds(100), nikDelay: .zero, verificationDelay: .zero)
         let a = PairingEngine(localAddress: PairingEngineTests.a, cluster: PairingEngineTests.cluster, identity: try .random(), link: linkA, limits: limits)
         let b = PairingEngine(localAddress: PairingEngineTests.b, cluster: PairingEngineTests.cluster, identity: try .random(), link: linkB, limits: limits)
         await air.attach(a)
@@ -175,7 +199,7 @@ import Testing
     @Test func theResponderInstallsTheTKBeforeFrame2AndWithdrawsItWhenFrame3Fails() async throws {
         let air = PairingEngineTests.LoopbackAir()
         let linkA = RecordingLink(air: air, source: PairingEngineTests.a), linkB = RecordingLink(air: air, source: PairingEngineTests.b)
-        let limits = PairingEngine.Limits(attemptLifetime: .seconds(120), nikDelay: .zero)
+        let limits = PairingEngine.Limits(attemptLifetime: .seconds(120), nikDelay: .zero, verificationDelay: .zero)
         let a = PairingEngine(localAddress: PairingEngineTests.a, cluster: PairingEngineTests.cluster, identity: try .random(), link: linkA, limits: limits)
         let b = PairingEngine(localAddress: PairingEngineTests.b, cluster: PairingEngineTests.cluster, identity: try .random(), link: linkB, limits: limits)
         await air.attach(a)
@@ -208,7 +232,7 @@ import Testing
         await linkA.setCapability(capability)
         let nikA = try NANIdentityKey.random(), nikB = try NANIdentityKey.random()
         let cached = try #require(CachedPairing(npk: [UInt8](repeating: 7, count: 32), akm: .sae))
-        let limits = PairingEngine.Limits(attemptLifetime: .seconds(120), nikDelay: .zero)
+        let limits = PairingEngine.Limits(attemptLifetime: .seconds(120), nikDelay: .zero, verificationDelay: .zero)
         let a = PairingEngine(localAddress: PairingEngineTests.a, cluster: PairingEngineTests.cluster, identity: nikA, link: linkA,
                               devices: verification ? [PairedDeviceKeys(id: PairingEngineTests.b, lastAddress: PairingEngineTests.b, nik: nikB, pairing: cached)] : [],
                               limits: limits)

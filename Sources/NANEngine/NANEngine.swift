@@ -66,11 +66,19 @@ public struct NANEngine: Sendable {
     /// whatever our NMI; nil stops. Make a fresh one at every NMI change. Offloaded discovery ignores it.
     public func setIdentityResolution(_ nira: IdentityResolutionAttribute?) async { await core.setIdentityResolution(nira) }
 
-    /// Sends our unicast SDFs to `peer` as protected SDFs (category 9, "protected dual of public action")
-    /// from now on (`protects` false stops it). Call it once the peer's NM-TK is installed as the pairwise
+    /// Sends our unicast SDFs, and our data-path NAFs, to `peer` protected (category 9, "protected dual of
+    /// public action") from now on (`protects` false stops it). Call it once the peer's NM-TK is installed as the pairwise
     /// key of its NMI station: the kernel then encrypts those frames, and a paired wpa_supplicant 2.12 drops
     /// unprotected unicast SDFs from its paired peers. At most 256 peers (the oldest goes).
-    public func protectFrames(to peer: MACAddress, _ protects: Bool = true) async { await core.setProtected(peer, protects) }
+    public func protectFrames(to peer: MACAddress, _ protects: Bool = true) async {
+        await core.setProtected(peer, protects)
+        await dataPath?.setProtected(peer, protects)
+    }
+
+    /// The Device Capability attribute our SDFs carry (nil when they carry none: a radio without data
+    /// paths). The pairing engine puts it in PASN frame 1 too: wpa_supplicant 2.12 makes a peer's NMI station
+    /// only from a Device Capability it has heard, and a subscriber that never sent an SDF has sent none.
+    public func deviceCapability() async -> DeviceCapabilityAttribute? { await core.deviceAttributes?.capability }
 
     /// Counters of frames, windows and drops.
     public func statistics() async -> EngineStatistics { await core.statistics }

@@ -171,9 +171,25 @@ actor DataPathEngine {
             usableChannels: usableChannels)
         // The swapped layout exists to make peers take our counter-proposal: it keeps its schedule.
         local.realignsOnPeers = scheduleLayout != .swapped
-        let table = DataPathNegotiations(local: local, localNDI: created.address)
+        var table = DataPathNegotiations(local: local, localNDI: created.address)
+        table.protectedPeers = Set(protectedPeers)
         negotiations = table
         return table
+    }
+
+    /// Peers our data-path NAFs go to protected (``DataPathNegotiations/protectedPeers``), oldest first, at most
+    /// 256 (as the discovery engine's).
+    private var protectedPeers: [MACAddress] = []
+
+    /// Sends our data-path NAFs to `peer` protected from now on (`protects` false stops it): its NMI station
+    /// holds the NM-TK of a pairing (``NANEngine/protectFrames(to:_:)``).
+    func setProtected(_ peer: MACAddress, _ protects: Bool) {
+        protectedPeers.removeAll { $0 == peer }
+        if protects, !peer.isMulticast {
+            protectedPeers.append(peer)
+            if protectedPeers.count > 256 { protectedPeers.removeFirst() }
+        }
+        negotiations?.protectedPeers = Set(protectedPeers)
     }
 
     /// Accepts data-path requests to our publish `publishID`; the stream reports each one. Ends with the engine.
@@ -568,7 +584,8 @@ actor DataPathEngine {
                 sequence &+= 1
                 let header = ManagementHeader(destination: peer, source: radio.localAddress, bssid: cluster,
                                               sequenceControl: sequence << 4)
-                guard let bytes = try? NANManagementFrame(header: header, body: .action(message.frame())).encoded() else { continue }
+                let protected = negotiations?.protectedPeers.contains(peer) ?? false
+                guard let bytes = try? NANManagementFrame(header: header, body: .action(message.frame(isProtected: protected))).encoded() else { continue }
                 await transmit(Outgoing(bytes: bytes, ndp: ndp, attempts: 0, last: message.subtype == .dataPathTermination,
                                         dataLinkFrequency: dataLinkFrequency(dataLink, ndp)))
             case .sendSealed(let message, let body, let peer, let ndp):

@@ -127,6 +127,10 @@ public struct DataPathNegotiations: Sendable {
     /// Per publish, the NCS-SK security its data paths require; no entry: open data paths only. A request
     /// that does not match (open for a secure publish, secure for an open one) is refused with "security policy".
     public var publishSecurity: [InstanceID: NDPSecurityPolicy] = [:]
+    /// Peers whose NMI station holds the NM-TK of a pairing: our data-path NAFs to them are protected
+    /// (category 9, encrypted by the kernel) and, secure ones, sealed as such, since the MIC covers the
+    /// category. wpa_supplicant 2.12 drops unprotected unicast NAFs from a peer it has paired with.
+    public var protectedPeers: Set<MACAddress> = []
 
     private(set) var entries: [NDPIdentifier: Entry] = [:]
     private var nextToken: UInt8 = 1
@@ -177,7 +181,7 @@ public struct DataPathNegotiations: Sendable {
                                             serviceID: security.serviceID, publishID: publishID, localNMI: local.nmi,
                                             peerNMI: peer, localNDI: localNDI, nonce: fixedNonce)
                 try kx.requestAttributes().apply(to: &request)
-                outgoing = Outgoing(message: request, body: try Self.sealed(request, by: &kx))
+                outgoing = Outgoing(message: request, body: try Self.sealed(request, by: &kx, protected: protectedPeers.contains(peer)))
                 exchange = kx
             } catch {
                 local.schedule = previous
@@ -347,7 +351,7 @@ public struct DataPathNegotiations: Sendable {
         if var kx = exchange {
             do throws(NDPSecurityError) {
                 try kx.responseAttributes().apply(to: &response)
-                outgoing = Outgoing(message: response, body: try Self.sealed(response, by: &kx))
+                outgoing = Outgoing(message: response, body: try Self.sealed(response, by: &kx, protected: protectedPeers.contains(id.peer)))
             } catch {
                 local.schedule = previous
                 return reject(error.reasonCode, report: DataPathEndReason(.securityFailure, code: error.reasonCode, detail: error.description))
@@ -435,7 +439,7 @@ public struct DataPathNegotiations: Sendable {
             let outgoing: Outgoing
             do throws(NDPSecurityError) {
                 try kx.confirmAttributes().apply(to: &confirm)
-                outgoing = Outgoing(message: confirm, body: try Self.sealed(confirm, by: &kx))
+                outgoing = Outgoing(message: confirm, body: try Self.sealed(confirm, by: &kx, protected: protectedPeers.contains(id.peer)))
             } catch {
                 if case .changeSchedule(_, let previous, _)? = scheduleChange.first { local.schedule = previous }
                 return fail(error)
@@ -487,7 +491,7 @@ public struct DataPathNegotiations: Sendable {
             do throws(NDPSecurityError) {
                 try kx.receive(body)
                 try kx.keyInstallAttributes().apply(to: &install)
-                outgoing = Outgoing(message: install, body: try Self.sealed(install, by: &kx))
+                outgoing = Outgoing(message: install, body: try Self.sealed(install, by: &kx, protected: protectedPeers.contains(id.peer)))
             } catch {
                 return terminate(id, reason: DataPathEndReason(.securityFailure, code: error.reasonCode, detail: error.description))
             }
@@ -543,10 +547,12 @@ public struct DataPathNegotiations: Sendable {
         return .send(outgoing.message, to: id.peer, ndp: id)
     }
 
-    /// Encodes a secure message and has the key exchange sign it (or record its token, for message 1).
-    private static func sealed(_ message: DataPathMessage, by exchange: inout NDPKeyExchange) throws(NDPSecurityError) -> [UInt8] {
+    /// Encodes a secure message (category 9 when `protected`) and has the key exchange sign it (or record
+    /// its token, for message 1).
+    private static func sealed(_ message: DataPathMessage, by exchange: inout NDPKeyExchange,
+                               protected: Bool) throws(NDPSecurityError) -> [UInt8] {
         var body: [UInt8]
-        do { body = try message.frame().encoded() } catch {
+        do { body = try message.frame(isProtected: protected).encoded() } catch {
             throw NDPSecurityError(.malformed, "encoding \(message.subtype): \(error)")
         }
         try exchange.seal(&body)

@@ -150,11 +150,14 @@ public enum PASNPairing {
         do { return try frame.encoded() } catch { throw PairingError(.malformed, "PASN frame \(frame.sequence): \(error)") }
     }
 
-    /// The NAN element's attributes: CSIA (the pairing's suite, NCS-PK-PASN-128 or -256, for `publishID`)
-    /// and, for setup, a DCEA with pairing setup and NPK/NIK caching, for verification our NIRA.
-    static func nanElement(publishID: InstanceID, suite: NDPCipherSuite, nira: IdentityResolutionAttribute?) throws(PairingError) -> InformationElement {
+    /// The NAN element's attributes: CSIA (the pairing's suite, NCS-PK-PASN-128 or -256, for `publishID`),
+    /// our Device Capability when given (an initiator's frame 1: see ``PASNPairingInitiator``), and, for
+    /// setup, a DCEA with pairing setup and NPK/NIK caching, for verification our NIRA.
+    static func nanElement(publishID: InstanceID, suite: NDPCipherSuite, nira: IdentityResolutionAttribute?,
+                           deviceCapability: DeviceCapabilityAttribute? = nil) throws(PairingError) -> InformationElement {
         do {
             var attributes = try CipherSuiteInfoAttribute(capabilities: 0, entries: [.init(suite: suite.wireValue, publishID: publishID)]).encoded()
+            if let deviceCapability { attributes += try deviceCapability.encoded() }
             if let nira {
                 attributes += try nira.encoded()
             } else {

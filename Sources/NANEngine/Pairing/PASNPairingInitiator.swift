@@ -39,14 +39,21 @@ public struct PASNPairingInitiator: Sendable, CustomStringConvertible {
     private var nira: IdentityResolutionAttribute?
     private var frame1Body: [UInt8] = []
     private var nanElement: InformationElement?
+    private let deviceCapability: DeviceCapabilityAttribute?
 
     /// A new exchange on `suite` (NCS-PK-PASN-128 or -256; a verification runs on the cached pairing's
     /// suite instead). For verification pass our NIK (`identity`, it makes our NIRA and the NPKID) and,
-    /// to check that frame 2 comes from the paired device, the peer's NIK.
+    /// to check that frame 2 comes from the paired device, the peer's NIK. `deviceCapability`: our Device
+    /// Capability attribute, carried in the NAN element of frames 1 and 3: wpa_supplicant 2.12 reads the
+    /// element into its record of the peer, and makes the peer's NMI station (which it needs to answer,
+    /// and its frame 2 needs to wait for a DW) only from a Device Capability it has heard; a passive
+    /// subscriber has sent it no SDF before frame 1.
     public init(own: MACAddress, peer: MACAddress, publishID: InstanceID, method: PairingMethod, suite: NDPCipherSuite = .pk128,
-                identity: NANIdentityKey? = nil, peerIdentity: NANIdentityKey? = nil) throws(PairingError) {
+                identity: NANIdentityKey? = nil, peerIdentity: NANIdentityKey? = nil,
+                deviceCapability: DeviceCapabilityAttribute? = nil) throws(PairingError) {
         self.own = own; self.peer = peer; self.publishID = publishID; self.method = method
         self.peerIdentityKey = peerIdentity
+        self.deviceCapability = deviceCapability
         let suite = if case .verification(let cached) = method { cached.suite } else { suite }
         guard suite.isPairing else { throw PairingError(.cipherSuiteMismatch, "\(suite) is not a pairing cipher suite") }
         self.suite = suite
@@ -77,7 +84,8 @@ public struct PASNPairingInitiator: Sendable, CustomStringConvertible {
     }
 
     /// Frame 1: RSNE (the AKM; the NPKID when verifying), the SAE commit in Wrapped Data (password),
-    /// RSNXE (not for opportunistic), PASN Parameters with our ephemeral key, the NAN element.
+    /// RSNXE (not for opportunistic), PASN Parameters with our ephemeral key, the NAN element (CSIA, our
+    /// Device Capability when given, DCEA or NIRA).
     public mutating func start() throws(PairingError) -> PASNAuthenticationFrame {
         guard state == .idle else { throw PairingError(.unexpectedMessage, "PASN frame 1 already built") }
         var elements: [InformationElement] = []
@@ -91,7 +99,7 @@ public struct PASNPairingInitiator: Sendable, CustomStringConvertible {
         let parameters = PASNParameters(wrappedDataFormat: sae == nil ? 0 : PASNParameters.wrappedSAE, group: suite.pairingGroup.ikeGroup,
                                         publicKey: ephemeral.compressedPublicKey[...])
         elements.append(try element(parameters, sequence: 1))
-        let nan = try PASNPairing.nanElement(publishID: publishID, suite: suite, nira: nira)
+        let nan = try PASNPairing.nanElement(publishID: publishID, suite: suite, nira: nira, deviceCapability: deviceCapability)
         nanElement = nan
         elements.append(nan)
         let frame = PASNAuthenticationFrame(sequence: 1, elements: elements)

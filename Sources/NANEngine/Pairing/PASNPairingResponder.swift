@@ -62,6 +62,10 @@ public struct PASNPairingResponder: Sendable, CustomStringConvertible {
         self.own = own; self.peer = peer; self.publishID = publishID; self.policy = policy
     }
 
+    /// The TK the exchange ends with if frame 3 verifies: known once frame 2 is built, nil before and after.
+    /// Internal: only the pairing engine installs it early (``PairingLink/prepareProtection(_:temporalKey:suite:)``).
+    var temporalKey: [UInt8]? { pending?.tk }
+
     /// Frame 2 refusing or failing the exchange.
     public var failureFrame: PASNAuthenticationFrame { PASNPairing.failureFrame(sequence: 2, status: failureStatus) }
 

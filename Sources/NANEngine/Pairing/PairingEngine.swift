@@ -1,3 +1,4 @@
+public import NANLogging
 public import NANWire
 
 /// How a pairing engine reaches its peers: PASN Authentication frames on the NMI, and SDF follow-ups
@@ -20,6 +21,20 @@ public protocol PairingLink: Sendable {
     /// peer protected (category 9). wpa_supplicant 2.12 does the same and drops unprotected unicast SDFs
     /// from a paired peer, the NIK follow-up included. Does nothing by default.
     func protect(_ peer: MACAddress, temporalKey: [UInt8], suite: NDPCipherSuite) async
+    /// Called by a responder before it sends frame 2, with the TK the exchange ends with if frame 3
+    /// verifies: install it for receiving already (the peer's station, MFP, the pairwise key), but do not
+    /// protect our frames yet. An initiator may send its NIK, protected, as soon as frame 3 is acknowledged
+    /// (wpa_supplicant 2.12 sends it 30 ms after), and the kernel drops a protected frame that arrives
+    /// before its key. ``protect(_:temporalKey:suite:)`` follows with the same key when frame 3 verifies;
+    /// ``withdrawProtection(_:temporalKey:)`` when the attempt fails. Does nothing by default.
+    func prepareProtection(_ peer: MACAddress, temporalKey: [UInt8], suite: NDPCipherSuite) async
+    /// The attempt whose TK `prepareProtection(_:temporalKey:suite:)` installed failed: remove that key
+    /// (only if it is still this one: a later attempt's is kept). Does nothing by default.
+    func withdrawProtection(_ peer: MACAddress, temporalKey: [UInt8]) async
+    /// Our Device Capability attribute, for the NAN element of our PASN frame 1 (see
+    /// ``PASNPairingInitiator/init(own:peer:publishID:method:suite:identity:peerIdentity:deviceCapability:)``);
+    /// nil (the default) leaves it out.
+    func deviceCapability() async -> DeviceCapabilityAttribute?
 }
 
 extension PairingLink {
@@ -27,6 +42,12 @@ extension PairingLink {
     public func finished(with peer: MACAddress) async {}
     /// Does nothing.
     public func protect(_ peer: MACAddress, temporalKey: [UInt8], suite: NDPCipherSuite) async {}
+    /// Does nothing.
+    public func prepareProtection(_ peer: MACAddress, temporalKey: [UInt8], suite: NDPCipherSuite) async {}
+    /// Does nothing.
+    public func withdrawProtection(_ peer: MACAddress, temporalKey: [UInt8]) async {}
+    /// None.
+    public func deviceCapability() async -> DeviceCapabilityAttribute? { nil }
 }
 
 /// A device paired with this one: where it was last seen, its NIK (which resolves its NIRAs) and the
@@ -79,9 +100,33 @@ public actor PairingEngine {
         public var attemptLifetime: Duration
         /// The lifetime announced with our NIK, in seconds.
         public var nikLifetime: UInt32
+        /// How many times, at most, an initiator sends its NIK follow-up while the peer's NIK has not come.
+        /// A responder that installs the NM-TK only once it has processed frame 3 (wpa_supplicant 2.12) drops
+        /// a protected follow-up that arrives before, and then never answers: the follow-up goes again.
+        public var nikSends: Int
+        /// How long an initiator waits for the peer's NIK before sending its own again.
+        public var nikResendInterval: Duration
+        /// How long an initiator waits after frame 3 before its first NIK follow-up. wpa_supplicant 2.12 as
+        /// responder ends its exchange when our NIK comes, and if the status of its own frame 2 reaches it only
+        /// after that (on mac80211_hwsim it came up to 6.5 s after the frame, after frame 3), it takes the
+        /// exchange for refused and removes our NMI station with the NM-TK: its answering NIK is lost with the
+        /// station's queue and it forgets the pairing. 5 s by default (the waiting is frame 3's acknowledgement
+        /// plus this).
+        public var nikDelay: Duration
+        /// How long an initiator waits after frame 3 of a verification before it reports the device
+        /// verified (and ``PairingEngine/verify(_:at:publishID:)`` returns). Its caller sends protected
+        /// frames at once (a message, a data-path request), and a responder that installs the NM-TK only once
+        /// it has handled frame 3 drops what comes before: wpa_supplicant 2.12 did with the message of
+        /// `waware subscribe --paired --send`, sent 0.5 s after frame 3. Its key went in 0.9 to 4.0 s after
+        /// it reported the exchange done, in the VM's runs. 5 s by default.
+        public var verificationDelay: Duration
         /// Creates limits.
-        public init(maximumAttempts: Int = 8, attemptLifetime: Duration = .seconds(10), nikLifetime: UInt32 = 30 * 86_400) {
+        public init(maximumAttempts: Int = 8, attemptLifetime: Duration = .seconds(10), nikLifetime: UInt32 = 30 * 86_400,
+                    nikSends: Int = 4, nikResendInterval: Duration = .seconds(3), nikDelay: Duration = .seconds(5),
+                    verificationDelay: Duration = .seconds(5)) {
             self.maximumAttempts = max(1, maximumAttempts); self.attemptLifetime = attemptLifetime; self.nikLifetime = nikLifetime
+            self.nikSends = max(1, nikSends); self.nikResendInterval = nikResendInterval; self.nikDelay = nikDelay
+            self.verificationDelay = verificationDelay
         }
     }
 
@@ -101,6 +146,8 @@ public actor PairingEngine {
         var waiter: CheckedContinuation<Result<PairedDeviceKeys, PairingError>, Never>?
         /// The frame 1 a responder attempt answers, to recognise its retransmission.
         var frame1: PASNAuthenticationFrame?
+        /// The TK a responder installed for receiving before sending frame 2, withdrawn if the attempt fails.
+        var preparedKey: [UInt8]?
     }
 
     /// Our NMI.
@@ -129,15 +176,19 @@ public actor PairingEngine {
     /// Where each successful setup or verification leaves its ND-PMK for NCS-PK-PASN data paths with the
     /// peer (a failed attempt removes the peer's); nil keeps none.
     public nonisolated let dataPathKeys: PairedDataPathKeys?
+    /// Where the engine says what it did with each frame (label `pairing`, debug level): which frame came,
+    /// which was ignored and why. Never a key.
+    nonisolated let logger: Logger
 
     /// An engine for the device at `localAddress` with NIK `identity`. `policy` says what we accept as
     /// responder (its identity is replaced by ours); `devices` are the pairings already stored; `dataPathKeys`
-    /// receives the ND-PMK of every pairing and verification.
+    /// receives the ND-PMK of every pairing and verification; `logger` is the caller's (disabled by default).
     public init(localAddress: MACAddress, cluster: MACAddress, identity: NANIdentityKey, link: any PairingLink,
                 policy: PASNPairingResponder.Policy = .init(), devices: [PairedDeviceKeys] = [], limits: Limits = .init(),
                 bootstrappingLimits: BootstrappingInitiator.Limits = .init(), resolverCapacity: Int = 256,
-                dataPathKeys: PairedDataPathKeys? = nil) {
+                dataPathKeys: PairedDataPathKeys? = nil, logger: Logger = .disabled) {
         self.localAddress = localAddress; self.cluster = cluster; self.identity = identity; self.link = link; self.limits = limits
+        self.logger = logger.labelled("pairing")
         self.dataPathKeys = dataPathKeys
         self.bootstrappingLimits = bootstrappingLimits
         var policy = policy
@@ -183,12 +234,13 @@ public actor PairingEngine {
     /// the paired device once the NIKs are exchanged (setup) or the cached NPK is proved (verification).
     public func pair(with peer: MACAddress, publishID: InstanceID, method: PairingMethod, suite: NDPCipherSuite = .pk128,
                      verifying device: MACAddress? = nil) async throws(PairingError) -> PairedDeviceKeys {
+        let capability = await link.deviceCapability()
         expire()
         guard attempts[peer] == nil else { throw PairingError(.unexpectedMessage, "already pairing with \(peer)") }
         guard attempts.count < limits.maximumAttempts else { throw PairingError(.tableFull, "\(attempts.count) pairing attempts in progress") }
         let peerNIK = device.flatMap { devices[$0]?.nik }
         var initiator = try PASNPairingInitiator(own: localAddress, peer: peer, publishID: publishID, method: method, suite: suite,
-                                                 identity: identity, peerIdentity: peerNIK)
+                                                 identity: identity, peerIdentity: peerNIK, deviceCapability: capability)
         let frame = try PASNManagementFrame(body: initiator.start(), destination: peer, source: localAddress, bssid: cluster).encoded()
         let token = newToken()
         var attempt = Attempt(role: .initiator(initiator), token: token, started: .now, publishID: publishID)
@@ -238,8 +290,14 @@ public actor PairingEngine {
     /// PASN, are ignored.
     public func handle(authentication bytes: [UInt8]) async {
         expire()
-        guard let frame = try? PASNManagementFrame(bytes: bytes), frame.header.destination == localAddress else { return }
+        let frame: PASNManagementFrame
+        do { frame = try PASNManagementFrame(bytes: bytes) } catch {
+            logger.debug("an Authentication frame of \(bytes.count) bytes ignored: \(error)")
+            return
+        }
+        guard frame.header.destination == localAddress else { return }
         let peer = frame.header.source
+        logger.debug("PASN frame \(frame.body.sequence) status \(frame.body.status) from \(peer)")
         switch frame.body.sequence {
         case 1: await respond(to: frame.body, from: peer)
         case 2: await initiatorReceives(frame.body, from: peer)
@@ -250,7 +308,11 @@ public actor PairingEngine {
     /// Takes a Shared Key Descriptor attribute received in a follow-up from `peer`: the peer's NIK after
     /// a pairing setup.
     public func handle(keyDescriptor: SharedKeyDescriptorAttribute, from peer: MACAddress) async {
-        guard var attempt = attempts[peer], let result = attempt.result, result.kind == .setup else { return }
+        guard var attempt = attempts[peer], let result = attempt.result, result.kind == .setup else {
+            logger.debug("a Shared Key Descriptor from \(peer) ignored: no pairing setup with it awaits a NIK")
+            return
+        }
+        logger.debug("the NIK follow-up of \(peer) came")
         do {
             let wrapped = try NIKKeyDescriptor.wrappedKeyData(of: keyDescriptor)
             let (nik, lifetime) = try NIKKeyData.unwrap(wrapped, kek: result.keys.kek)
@@ -312,8 +374,17 @@ public actor PairingEngine {
             attempt.verifying = verifyingCandidate ?? carried?.verifying
             attempt.waiter = carried?.waiter
             verifyingCandidate = nil
+            attempt.preparedKey = responder.temporalKey
             attempts[peer] = attempt
             scheduleTimeout(peer, token)
+            if let key = responder.temporalKey, let suite = responder.suite {
+                // The initiator may send its NIK, protected, right after frame 3: the key must be in first.
+                await link.prepareProtection(peer, temporalKey: key, suite: suite)
+                guard attempts[peer]?.token == token else {
+                    await link.withdrawProtection(peer, temporalKey: key)
+                    return
+                }
+            }
             await transmitBody(reply, to: peer)
         } catch {
             verifyingCandidate = nil
@@ -334,7 +405,10 @@ public actor PairingEngine {
     }
 
     private func initiatorReceives(_ frame: PASNAuthenticationFrame, from peer: MACAddress) async {
-        guard var attempt = attempts[peer], case .initiator(var initiator) = attempt.role else { return }
+        guard var attempt = attempts[peer], case .initiator(var initiator) = attempt.role else {
+            logger.debug("PASN frame 2 from \(peer) ignored: we sent it no frame 1")
+            return
+        }
         guard attempt.result == nil else { return }   // a retransmitted frame 2: frame 3 went out already
         do {
             let (frame3, result) = try initiator.receive(frame)
@@ -347,21 +421,28 @@ public actor PairingEngine {
             // then travels protected.
             await link.protect(peer, temporalKey: result.keys.tk, suite: result.keys.suite)
             if result.kind == .verification {
-                completeVerification(peer, attempt: attempt)
+                // Our caller sends protected frames at once (a message, a data-path request): give the
+                // responder time to install its NM-TK first.
+                let token = attempt.token
+                Task {
+                    try? await Task.sleep(for: self.limits.verificationDelay)
+                    await self.completeVerification(peer, token: token)
+                }
             } else {
-                try await sendNIK(to: peer, kek: result.keys.kek, suite: result.keys.suite, publishID: attempt.publishID)
+                let token = attempt.token
+                Task { await self.sendNIKs(to: peer, token: token) }
             }
-        } catch let error as PairingError {
+        } catch {
             await transmitBody(initiator.failureFrame, to: peer)
             finish(peer, token: attempt.token, .failure(error), event: .failed(peer, error))
-        } catch {
-            let failure = PairingError(.malformed, "\(error)")
-            finish(peer, token: attempt.token, .failure(failure), event: .failed(peer, failure))
         }
     }
 
     private func responderReceives(_ frame: PASNAuthenticationFrame, from peer: MACAddress) async {
-        guard var attempt = attempts[peer], case .responder(var responder) = attempt.role else { return }
+        guard var attempt = attempts[peer], case .responder(var responder) = attempt.role else {
+            logger.debug("PASN frame 3 from \(peer) ignored: we answered no frame 1 of it")
+            return
+        }
         guard attempt.result == nil else { return }   // a retransmitted frame 3
         do {
             let result = try responder.receive(frame3: frame)
@@ -374,6 +455,12 @@ public actor PairingEngine {
         } catch {
             finish(peer, token: attempt.token, .failure(error), event: .failed(peer, error))
         }
+    }
+
+    /// Completes the initiator attempt `token` with `peer` if it still runs.
+    private func completeVerification(_ peer: MACAddress, token: UInt64) {
+        guard let attempt = attempts[peer], attempt.token == token else { return }
+        completeVerification(peer, attempt: attempt)
     }
 
     private func completeVerification(_ peer: MACAddress, attempt: Attempt) {
@@ -396,6 +483,27 @@ public actor PairingEngine {
         try await link.send(keyDescriptor: attribute, to: peer)
     }
 
+    /// The initiator's NIK follow-ups of attempt `token` with `peer`: the first ``Limits/nikDelay`` after
+    /// frame 3, then again every ``Limits/nikResendInterval``, up to ``Limits/nikSends`` in all, while the
+    /// attempt still waits for the peer's NIK (it ends when that comes). The first failing to go out (no
+    /// route to the peer) fails the attempt.
+    private func sendNIKs(to peer: MACAddress, token: UInt64) async {
+        for sent in 0..<limits.nikSends {
+            try? await Task.sleep(for: sent == 0 ? limits.nikDelay : limits.nikResendInterval)
+            guard let attempt = attempts[peer], attempt.token == token, let result = attempt.result else { return }
+            if sent > 0 { logger.debug("no NIK from \(peer) yet: sending ours again (a peer without the NM-TK yet drops it)") }
+            do {
+                try await sendNIK(to: peer, kek: result.keys.kek, suite: result.keys.suite, publishID: attempt.publishID)
+            } catch {
+                logger.debug("our NIK to \(peer) not sent: \(error)")
+                guard sent == 0 else { continue }
+                let failure = error as? PairingError ?? PairingError(.malformed, "\(error)")
+                finish(peer, token: token, .failure(failure), event: .failed(peer, failure))
+                return
+            }
+        }
+    }
+
     private func transmit(_ frame: [UInt8], to peer: MACAddress, token: UInt64) async {
         do { try await link.send(authentication: frame) } catch {
             let failure = PairingError(.timedOut, "PASN frame to \(peer) not sent: \(error)")
@@ -411,11 +519,19 @@ public actor PairingEngine {
     private func finish(_ peer: MACAddress, token: UInt64, _ result: Result<PairedDeviceKeys, PairingError>, event: PairingEvent?) {
         guard let attempt = attempts[peer], attempt.token == token else { return }
         attempts[peer] = nil
+        switch result {
+        case .success: logger.debug("the attempt with \(peer) succeeded")
+        case .failure(let error): logger.debug("the attempt with \(peer) failed: \(error)")
+        }
         if case .failure = result { dataPathKeys?.remove(peer) }
         attempt.waiter?.resume(returning: result)
         if let event { eventSink.yield(event) }
         let link = self.link
-        Task { await link.finished(with: peer) }
+        let prepared: [UInt8]? = if case .failure = result { attempt.preparedKey } else { nil }
+        Task {
+            if let prepared { await link.withdrawProtection(peer, temporalKey: prepared) }
+            await link.finished(with: peer)
+        }
     }
 
     func newToken() -> UInt64 {

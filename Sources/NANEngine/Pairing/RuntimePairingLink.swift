@@ -33,6 +33,9 @@ public final class RuntimePairingLink: PairingLink {
     /// Paired peers whose NMI station holds the NM-TK (kept after the attempt), oldest first, at most
     /// ``capacity``.
     private let keyed = Mutex<[MACAddress]>([])
+    /// Peers whose NMI station holds the TK of an exchange still running (``prepareProtection(_:temporalKey:suite:)``),
+    /// with that TK: promoted by ``protect(_:temporalKey:suite:)``, removed by ``withdrawProtection(_:temporalKey:)``.
+    private let provisional = Mutex<[MACAddress: [UInt8]]>([:])
     /// The most peers routed at once, and the most NMI stations this link keeps; the oldest goes beyond it.
     public let capacity: Int
     /// How many times an Authentication frame is sent when it is not acknowledged.
@@ -85,21 +88,13 @@ public final class RuntimePairingLink: PairingLink {
     /// A step the kernel refuses leaves the peer's frames unprotected (logged): pairing itself stands.
     public func protect(_ peer: MACAddress, temporalKey: [UInt8], suite: NDPCipherSuite) async {
         guard !temporalKey.isEmpty else { return }
-        let scope = StationScope.managementInterface(runtime.managementInterface.wdev)
-        let mfp = StationFlags.managementFrameProtection
-        do {
-            do {
-                try await runtime.session.setStationFlags(scope, peer: peer, mask: mfp, set: mfp)
-            } catch {
-                // No station yet (a link that never sent to the peer): add one, MFP from the start.
-                let flags: StationFlags = [.authenticated, .associated, mfp]
-                try await runtime.session.addStation(NANStationParameters(scope: scope, peer: peer, flagMask: flags, flagSet: flags))
-            }
-            let cipher = CipherSuite(rawValue: 0x000F_AC00 | UInt32(suite.pairwiseCipher))
-            try await runtime.session.addKey(NANKey(scope: scope, peer: peer, cipher: cipher, index: 0, data: temporalKey))
-        } catch {
-            runtime.logger.debug("pairing: NM-TK for \(peer) not installed, its follow-ups stay unprotected: \(error)")
-            return
+        // Installed already before frame 2 (this exchange's key): keep it, as it may have received since.
+        let installed = provisional.withLock { table in
+            defer { table[peer] = nil }
+            return table[peer] == temporalKey
+        }
+        if !installed {
+            guard await install(temporalKey, suite: suite, for: peer) else { return }
         }
         // The key lives with the station: keep it when the attempt ends.
         stations.withLock { list in list.removeAll { $0 == peer } }
@@ -115,6 +110,60 @@ public final class RuntimePairingLink: PairingLink {
         await engine.protectFrames(to: peer)
         runtime.logger.debug("pairing: NM-TK installed for \(peer); its unicast SDFs go protected")
     }
+
+    /// Installs the TK of a responder's exchange before its frame 2 (see
+    /// ``PairingLink/prepareProtection(_:temporalKey:suite:)``): the peer's NMI station (added if missing), MFP,
+    /// the pairwise key, but our SDFs to the peer stay unprotected until ``protect(_:temporalKey:suite:)``.
+    /// A peer that holds an NM-TK already keeps it until the exchange succeeds (nothing installed early);
+    /// at most ``capacity`` such keys at once.
+    public func prepareProtection(_ peer: MACAddress, temporalKey: [UInt8], suite: NDPCipherSuite) async {
+        guard !temporalKey.isEmpty, !keyed.withLock({ $0.contains(peer) }),
+              provisional.withLock({ $0[peer] != nil || $0.count < capacity }) else { return }
+        await addStation(for: peer)
+        guard await install(temporalKey, suite: suite, for: peer) else { return }
+        // The station now holds the key: withdrawing removes it, not the end of the attempt.
+        stations.withLock { list in list.removeAll { $0 == peer } }
+        provisional.withLock { $0[peer] = temporalKey }
+        runtime.logger.debug("pairing: the TK of the exchange with \(peer) installed before frame 2, for its NIK")
+    }
+
+    /// Removes the station holding the TK ``prepareProtection(_:temporalKey:suite:)`` installed for `peer`,
+    /// if that TK is still `temporalKey` (a later exchange's stays).
+    public func withdrawProtection(_ peer: MACAddress, temporalKey: [UInt8]) async {
+        let ours = provisional.withLock { table -> Bool in
+            guard table[peer] == temporalKey else { return false }
+            table[peer] = nil
+            return true
+        }
+        guard ours else { return }
+        await removeStation(peer)
+        runtime.logger.debug("pairing: the exchange with \(peer) failed; its TK removed")
+    }
+
+    /// The peer's NMI station gets the MFP flag (added if missing) and `temporalKey` as its pairwise key
+    /// (index 0, the suite's cipher); false (logged) when the kernel refuses a step.
+    private func install(_ temporalKey: [UInt8], suite: NDPCipherSuite, for peer: MACAddress) async -> Bool {
+        let scope = StationScope.managementInterface(runtime.managementInterface.wdev)
+        let mfp = StationFlags.managementFrameProtection
+        do {
+            do {
+                try await runtime.session.setStationFlags(scope, peer: peer, mask: mfp, set: mfp)
+            } catch {
+                // No station yet (a link that never sent to the peer): add one, MFP from the start.
+                let flags: StationFlags = [.authenticated, .associated, mfp]
+                try await runtime.session.addStation(NANStationParameters(scope: scope, peer: peer, flagMask: flags, flagSet: flags))
+            }
+            let cipher = CipherSuite(rawValue: 0x000F_AC00 | UInt32(suite.pairwiseCipher))
+            try await runtime.session.addKey(NANKey(scope: scope, peer: peer, cipher: cipher, index: 0, data: temporalKey))
+            return true
+        } catch {
+            runtime.logger.debug("pairing: NM-TK for \(peer) not installed, its follow-ups stay unprotected: \(error)")
+            return false
+        }
+    }
+
+    /// The Device Capability our SDFs carry, for PASN frame 1.
+    public func deviceCapability() async -> DeviceCapabilityAttribute? { await engine.deviceCapability() }
 
     /// Removes the NMI station this link added for `peer`, if any.
     public func finished(with peer: MACAddress) async {

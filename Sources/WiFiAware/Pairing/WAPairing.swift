@@ -1,4 +1,5 @@
 public import FoundationEssentials
+public import NANLogging
 public import NANWire
 import NANCrypto
 import NANEngine
@@ -19,7 +20,7 @@ import NANSystem
 /// key, runs PASN with the cached NPK (no bootstrapping, no PIN); the accepting side answers such a
 /// request by itself. The store then notes the device's current address.
 public enum WAPairing {
-    /// How a ``run(adapter:role:serviceName:deviceName:store:timeout:keepsAdapterAddress:cipherSuite:progress:)`` ended.
+    /// How a ``run(adapter:role:serviceName:deviceName:store:timeout:keepsAdapterAddress:cipherSuite:logger:progress:)`` ended.
     public struct Outcome: Sendable {
         /// The device as stored.
         public var device: WAPairedDevice
@@ -74,6 +75,7 @@ public enum WAPairing {
     ///     GCMP-256): the initiator pairs with it, the accepting side accepts only it (a peer asking for the
     ///     other fails on both sides with "cipher suite mismatch"). Stored with the device; a verification
     ///     and the data paths it keys use the stored suite.
+    ///   - logger: Where the runtime, discovery and the pairing engine trace what they do (disabled by default).
     ///   - progress: Called with one line at each step (peer found, pairing started).
     /// - Throws: ``WAError``: `connectionFailed` with "wrong PIN", "timed out", "refused" or "no bootstrapping
     ///   method" in its message, `wifiAwareUnsupported` when the radio does not pass Authentication frames
@@ -81,7 +83,8 @@ public enum WAPairing {
     public static func run(
         adapter: String?, role: Role, serviceName: String = defaultServiceName, deviceName: String? = nil,
         store: WADeviceStore = .default, timeout: Duration = .seconds(60), keepsAdapterAddress: Bool = false,
-        cipherSuite: WACipherSuite = .ncsPKPASN128, progress: @escaping @Sendable (String) -> Void = { _ in }
+        cipherSuite: WACipherSuite = .ncsPKPASN128, logger: Logger = .disabled,
+        progress: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> Outcome {
         guard cipherSuite.isPairing else {
             throw WAError(.invalidArgument, message: "\(cipherSuite) is not a NAN pairing cipher suite (NCS-PK-PASN-128 or -256)")
@@ -104,18 +107,20 @@ public enum WAPairing {
         let known = stored.values.compactMap(pairedKeys)
         let found: (keys: PairedDeviceKeys, verified: Bool)
         do {
-            found = try await NANRuntime.run(on: chosen, address: keepsAdapterAddress ? nil : .randomManagementAddress()) { runtime in
+            found = try await NANRuntime.run(on: chosen, address: keepsAdapterAddress ? nil : .randomManagementAddress(), logger: logger) { runtime in
                 let frames: AsyncThrowingStream<NL80211Event, any Error>
                 do { frames = try await runtime.events(for: PairingEngine.runtimeInterest) } catch {
                     throw WAError(.wifiAwareUnsupported, message: "\(chosen.name) does not pass Authentication frames to user space, so NAN pairing cannot run on it (\(error))")
                 }
-                return try await NANEngine.run(on: runtime) { engine in
+                var options = DiscoveryOptions()
+                options.logger = logger
+                return try await NANEngine.run(on: runtime, options: options) { engine in
                     try await runtime.start(NANStartOptions())
                     guard let cluster = await runtime.waitForCluster(timeout: .seconds(10)) else { throw DiscoveryError.noCluster }
                     let link = RuntimePairingLink(runtime: runtime, engine: engine)
                     let pairing = PairingEngine(localAddress: runtime.localAddress, cluster: cluster, identity: identity, link: link,
                                                 devices: known, limits: .init(attemptLifetime: timeout),
-                                                bootstrappingLimits: .init(responseTimeout: .seconds(8)))
+                                                bootstrappingLimits: .init(responseTimeout: .seconds(8)), logger: logger)
                     await engine.setIdentityResolution(try identity.identityResolution(nmi: runtime.localAddress))
                     let server = Task { try? await pairing.serve(frames) }
                     defer { server.cancel() }

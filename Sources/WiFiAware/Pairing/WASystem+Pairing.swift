@@ -51,7 +51,7 @@ extension WASystem {
         let link = RuntimePairingLink(runtime: runtime, engine: engine)
         let engine = PairingEngine(localAddress: runtime.localAddress, cluster: runtime.cluster ?? runtime.localAddress, identity: identity,
                                    link: link, devices: known, limits: .init(attemptLifetime: Self.verificationLifetime),
-                                   dataPathKeys: pairedDataPathKeys)
+                                   dataPathKeys: pairedDataPathKeys, logger: runtime.logger)
         pairing.withLock { $0 = engine }
         _ = startTask { try? await engine.serve(frames) }
         // A device paired (or unpaired) by another process while this system runs: the engine learns it.

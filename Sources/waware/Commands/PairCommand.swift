@@ -127,7 +127,7 @@ struct PairCommand: Command {
         let outcome = try await SignalCancellation.run {
             try await WAPairing.run(adapter: adapter, role: role, deviceName: name, store: store,
                                     timeout: .milliseconds(Int64(timeout * 1000)), keepsAdapterAddress: fixedAddress,
-                                    cipherSuite: cipherSuite) { line in
+                                    cipherSuite: cipherSuite, logger: Diagnostics.logger()) { line in
                 if !json { Output.emit(line + "\n", to: .standardError) }
             }
         }

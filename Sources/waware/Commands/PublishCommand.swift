@@ -15,6 +15,8 @@ struct PublishCommand: Command {
             "With --answer TEXT every message and every active subscriber gets TEXT back as a follow-up; its "
                 + "delivery status is printed ('sent ... acknowledged'). Ends on Ctrl-C or when --ttl / --ttl-dw "
                 + "runs out ('terminated ... reason ttl').",
+            "On a device that has paired, a paired device may verify this one with its pairing key (PASN, no "
+                + "user): each outcome is printed, 'verified' with the device's name or 'not-paired' with why.",
         ],
         examples: [
             Example("waware publish _chat._tcp --info hello", "Publish with service info 'hello'."),
@@ -89,11 +91,12 @@ struct PublishCommand: Command {
             try await DiscoveryRun.withSystem(adapter: values.adapter, masterPreference: values.masterPreference, fixedAddress: values.fixedAddress) { system, report in
                 let devices = try values.devices.selection(in: system.store)
                 try await withThrowingTaskGroup(of: Void.self) { group in
-                    for (name, serviceName) in values.services {
+                    for (index, (name, serviceName)) in values.services.enumerated() {
                         let publisher = system.publish(try service(serviceName), to: devices, parameters: parameters)
                         let start = ContinuousClock.now
                         group.addTask {
-                            try await publish(publisher, name: name, since: start, system: system, phy: report.phy, output: output)
+                            try await publish(publisher, name: name, since: start, system: system, phy: report.phy,
+                                              reportsVerifications: index == 0, output: output)
                         }
                     }
                     try await group.waitForAll()
@@ -102,11 +105,21 @@ struct PublishCommand: Command {
         }
     }
 
+    /// `reportsVerifications`: print `verified` / `not-paired` for the paired devices that verify this
+    /// device with their pairing keys (the first service's session prints them, once for all).
     private func publish(
         _ publisher: WAPublisher, name: String, since start: ContinuousClock.Instant, system: WASystem,
-        phy: String, output: Output
+        phy: String, reportsVerifications: Bool, output: Output
     ) async throws {
         var records = SessionRecords(service: name, start: start)
+        var verificationLines: Task<Void, Never>?
+        defer { verificationLines?.cancel() }
+        if reportsVerifications {
+            let (verifications, json) = (system.verifications(), values.json)
+            verificationLines = Task { [records] in
+                for await event in verifications { try? records.verification(event).write(json: json, to: output) }
+            }
+        }
         var ended = false
         var accepting: Task<Void, any Error>?
         defer { accepting?.cancel() }

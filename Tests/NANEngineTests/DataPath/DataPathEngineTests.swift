@@ -34,6 +34,8 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
     let localAddress: MACAddress
     let ndi: MACAddress
     let sent = Mutex<[(cookie: UInt64, subtype: UInt8)]>([])
+    /// The action category of each frame sent (4 public, 9 protected dual), with its destination.
+    let categories = Mutex<[(destination: MACAddress, category: UInt8)]>([])
     let state = Mutex<(interfaces: Int, stations: Set<MACAddress>, schedule: Bool, cookie: UInt64)>((0, [], false, 0))
     let deliverTo = Mutex<(@Sendable ([UInt8]) async -> Void)?>(nil)
     var deliver: (@Sendable ([UInt8]) async -> Void)? {
@@ -67,6 +69,9 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
     func transmit(_ frame: [UInt8], frequency: Int?) async throws -> UInt64 {
         let cookie = state.withLock { $0.cookie += 1; return $0.cookie }
         sent.withLock { $0.append((cookie, frame.count > 30 ? frame[30] : 0)) }
+        if frame.count > 24, let destination = MACAddress(bytes: Array(frame[4..<10])) {
+            categories.withLock { $0.append((destination, frame[24])) }
+        }
         await deliver?(frame)
         return cookie
     }
@@ -174,6 +179,34 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         await a.shutDown()
         await b.shutDown()
         #expect(!radioA.leftovers && !radioB.leftovers)
+    }
+
+    /// wpa_supplicant 2.12 drops unprotected unicast NAFs from a peer it paired with: to a peer whose NMI
+    /// station holds the NM-TK (``NANEngine/protectFrames(to:_:)``) every data-path NAF goes protected, and
+    /// a data path still comes up.
+    @Test func toAProtectedPeerTheSetupNAFsAreProtectedAndTheDataPathComesUp() async throws {
+        let (a, b, radioA, radioB) = pair()
+        await a.setProtected(nmiB, true)
+        await b.setProtected(nmiA, true)
+        let accepted = try await a.accept(publishID: InstanceID(1))
+        let (id, events) = try await b.request(to: nmiA, publishID: InstanceID(1))
+        var bIterator = events.makeAsyncIterator()
+        guard case .connected = await bIterator.next() else { Issue.record("B not connected"); return }
+        var aIterator = accepted.makeAsyncIterator()
+        guard case .requested = await aIterator.next(), case .connected = await aIterator.next() else {
+            Issue.record("A not connected"); return
+        }
+        let fromB = radioB.categories.withLock { $0 }, fromA = radioA.categories.withLock { $0 }
+        #expect(!fromB.isEmpty && !fromA.isEmpty)
+        #expect(fromB.allSatisfy { $0.destination != nmiA || $0.category == 9 })
+        #expect(fromA.allSatisfy { $0.destination != nmiB || $0.category == 9 })
+        // Protection stopped: the termination goes public again.
+        await b.setProtected(nmiA, false)
+        await b.end(id)
+        guard case .terminated = await bIterator.next() else { Issue.record("B not ended"); return }
+        #expect(radioB.categories.withLock { $0.last?.category } == 4)
+        await a.shutDown()
+        await b.shutDown()
     }
 
     @Test func aPeerThatStopsAcknowledgingIsLostAndNothingStays() async throws {

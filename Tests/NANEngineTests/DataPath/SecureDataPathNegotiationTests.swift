@@ -88,6 +88,28 @@ private func handshake(_ pair: inout Pair, _ suite: NDPCipherSuite) throws -> Ha
 }
 
 @Suite struct SecureDataPathNegotiationTests {
+    /// After a pairing with wpa_supplicant 2.12, our NDP request went out as a public action (category 4) and it
+    /// dropped it ("Drop unprotected unicast NAN frames from paired peers", 6 times in the VM). To a peer whose
+    /// NMI station holds the NM-TK our data-path NAFs are protected (category 9), sealed as such: the MIC
+    /// covers the category, and wpa_supplicant checks it over the category 9 it receives.
+    @Test(arguments: [NDPCipherSuite.sk128, .sk256])
+    func toAProtectedPeerEverySetupNAFIsCategory9AndTheHandshakeStillCompletes(suite: NDPCipherSuite) throws {
+        var pair = Pair(publisher: policy("correct horse", [.sk128, .sk256]))
+        pair.initiator.protectedPeers = [publisherNMI]
+        pair.responder.protectedPeers = [subscriberNMI]
+        let run = try handshake(&pair, suite)
+        for sent in [run.request, run.response, run.confirm, run.keyInstall] {
+            #expect(sent.body.first == 9)
+            #expect(try NANActionFrame(actionBody: sent.body).isProtected)
+        }
+        #expect(run.initiatorLink.pairwiseKey?.temporalKey == run.responderLink.pairwiseKey?.temporalKey)
+        // Only to those peers: a table protecting another peer sends category 4.
+        var other = Pair(publisher: policy("correct horse", [suite]))
+        other.initiator.protectedPeers = [subscriberNDI]
+        let (_, request) = try other.request(policy("correct horse", [suite]))
+        #expect(request.body.first == 4)
+    }
+
     @Test(arguments: [NDPCipherSuite.sk128, .sk256])
     func bothSidesCompleteTheHandshakeAndHoldTheSameKey(suite: NDPCipherSuite) throws {
         var pair = Pair(publisher: policy("correct horse", [.sk128, .sk256]))

@@ -14,7 +14,7 @@ import Testing
                        keys: PairedDataPathKeys) async -> PairingEngine {
         let engine = PairingEngine(localAddress: address, cluster: PairingEngineTests.cluster, identity: identity,
                                    link: PairingEngineTests.Link(air: air, source: address), devices: devices,
-                                   limits: .init(attemptLifetime: .seconds(120)), dataPathKeys: keys)
+                                   limits: .init(attemptLifetime: .seconds(120), nikDelay: .zero, verificationDelay: .zero), dataPathKeys: keys)
         await air.attach(engine)
         return engine
     }

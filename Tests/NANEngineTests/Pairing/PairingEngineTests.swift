@@ -73,7 +73,7 @@ import Testing
     static let pin = Array("123456".utf8)
 
     static func engine(_ address: MACAddress, on air: LoopbackAir, identity: NANIdentityKey? = nil, devices: [PairedDeviceKeys] = [],
-                       limits: PairingEngine.Limits = .init(attemptLifetime: .seconds(120))) async throws -> PairingEngine {
+                       limits: PairingEngine.Limits = .init(attemptLifetime: .seconds(120), nikDelay: .zero, verificationDelay: .zero)) async throws -> PairingEngine {
         // A long attempt lifetime: a loaded machine (the whole suite on two cores) must not time out an
         // exchange that only waits for CPU; the bounds test sets its own short lifetime.
         let engine = PairingEngine(localAddress: address, cluster: cluster, identity: try identity ?? .random(),
@@ -106,7 +106,7 @@ import Testing
         // frame 3 failed the responder with "PASN frame 3 while done").
         let air = LoopbackAir()
         let nikA = try NANIdentityKey.random(), nikB = try NANIdentityKey.random()
-        let limits = PairingEngine.Limits(attemptLifetime: .seconds(120))
+        let limits = PairingEngine.Limits(attemptLifetime: .seconds(120), nikDelay: .zero, verificationDelay: .zero)
         let engineA = PairingEngine(localAddress: Self.a, cluster: Self.cluster, identity: nikA,
                                     link: RepeatingLink(air: air, source: Self.a), limits: limits)
         let engineB = PairingEngine(localAddress: Self.b, cluster: Self.cluster, identity: nikB,

@@ -34,6 +34,7 @@ actor RecordingLink: PairingLink {
         var peer: MACAddress?
         var tk: [UInt8] = []
         var descriptor: SharedKeyDescriptorAttribute?
+        var at = ContinuousClock.now
     }
     let air: PairingEngineTests.LoopbackAir?
     let source: MACAddress
@@ -46,10 +47,19 @@ actor RecordingLink: PairingLink {
 
     func send(authentication frame: [UInt8]) async throws {
         log.append(Entry(kind: "auth", peer: nil))
+        frames.append(frame)
         await air?.deliver(authentication: frame)
     }
+    /// NIK follow-ups recorded but not delivered, as a peer without the NM-TK yet drops them.
+    var droppedNIKs = 0
+    func dropNIKs(_ count: Int) { droppedNIKs = count }
+
     func send(keyDescriptor: SharedKeyDescriptorAttribute, to peer: MACAddress) async throws {
         log.append(Entry(kind: "nik", peer: peer, descriptor: keyDescriptor))
+        if droppedNIKs > 0 {
+            droppedNIKs -= 1
+            return
+        }
         await air?.deliver(keyDescriptor, from: source, to: peer)
     }
     func send(bootstrapping attribute: PairingBootstrappingAttribute, to peer: MACAddress) async throws {
@@ -58,5 +68,17 @@ actor RecordingLink: PairingLink {
     }
     func protect(_ peer: MACAddress, temporalKey: [UInt8], suite: NDPCipherSuite) async {
         log.append(Entry(kind: "protect", peer: peer, tk: temporalKey))
+    }
+    func prepareProtection(_ peer: MACAddress, temporalKey: [UInt8], suite: NDPCipherSuite) async {
+        log.append(Entry(kind: "prepare", peer: peer, tk: temporalKey))
+    }
+    /// The Device Capability the link hands the engine for PASN frame 1 (nil: none).
+    var capability: DeviceCapabilityAttribute?
+    func setCapability(_ capability: DeviceCapabilityAttribute?) { self.capability = capability }
+    func deviceCapability() async -> DeviceCapabilityAttribute? { capability }
+    /// The Authentication frames sent, whole.
+    var frames: [[UInt8]] = []
+    func withdrawProtection(_ peer: MACAddress, temporalKey: [UInt8]) async {
+        log.append(Entry(kind: "withdraw", peer: peer, tk: temporalKey))
     }
 }

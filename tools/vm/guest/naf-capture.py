@@ -5,8 +5,12 @@ radio's TSF and that TSF's position in the 512-TU DW period (in TU), the frame k
 source and destination. Used by datapath-ndltx-bench to see on which channel and where in the period each
 data-path NAF went out.
 
-    naf-capture.py [--hex] [INTERFACE]    (default hwsim0; runs until killed, one flushed line per frame;
-                                          --hex adds each NAF's bytes, 802.11 header first, as hex)
+    naf-capture.py [--hex] [--pairing] [INTERFACE]
+                                          (default hwsim0; runs until killed, one flushed line per frame;
+                                          --hex adds each NAF's bytes, 802.11 header first, as hex;
+                                          --pairing adds a line for every Authentication frame, with its
+                                          algorithm, sequence and status, and for every protected action
+                                          frame, whose body the monitor sees encrypted: "protected-action")
 """
 import socket
 import struct
@@ -49,7 +53,8 @@ def mac(raw):
 def main():
     args = sys.argv[1:]
     with_hex = "--hex" in args
-    args = [a for a in args if a != "--hex"]
+    pairing = "--pairing" in args
+    args = [a for a in args if a not in ("--hex", "--pairing")]
     interface = args[0] if args else "hwsim0"
     sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
     sock.bind((interface, 0))
@@ -62,6 +67,17 @@ def main():
         except struct.error:
             continue
         mgmt = frame[length:]
+        if pairing and len(mgmt) >= 30 and mgmt[0] == 0xB0:
+            algorithm, sequence, status = struct.unpack_from("<HHH", mgmt, 24)
+            out.write("%.6f auth alg %d seq %d status %d freq %s src %s dst %s\n" % (
+                seen, algorithm, sequence, status, frequency, mac(mgmt[10:16]), mac(mgmt[4:10])))
+            out.flush()
+            continue
+        if pairing and len(mgmt) >= 24 and mgmt[0] == 0xD0 and mgmt[1] & 0x40:
+            out.write("%.6f protected-action freq %s len %d src %s dst %s\n" % (
+                seen, frequency, len(mgmt), mac(mgmt[10:16]), mac(mgmt[4:10])))
+            out.flush()
+            continue
         # Action frame, public category, vendor specific, Wi-Fi Alliance OUI.
         if len(mgmt) < 31 or mgmt[0] != 0xD0 or mgmt[24] != 0x04 or mgmt[25] != 0x09 or mgmt[26:29] != b"\x50\x6f\x9a":
             continue

@@ -175,10 +175,12 @@ import Testing
     }
 
     @Test func theInitiatorSendsItsNIKAtMostNikSendsTimes() async throws {
+        // The attempt lives long enough for all three sends 100 ms apart even when the whole suite loads the machine
+        // (with 3 s the third send sometimes came after the attempt had timed out).
         let air = PairingEngineTests.LoopbackAir()
         let linkA = RecordingLink(air: air, source: PairingEngineTests.a), linkB = RecordingLink(air: air, source: PairingEngineTests.b)
         await linkA.dropNIKs(100)
-        let limits = PairingEngine.Limits(attemptLifetime: .seconds(3), nikSends: 3, nikResendInterval: .milliseconds(100), nikDelay: .zero, verificationDelay: .zero)
+        let limits = PairingEngine.Limits(attemptLifetime: .seconds(8), nikSends: 3, nikResendInterval: .milliseconds(100), nikDelay: .zero, verificationDelay: .zero)
         let a = PairingEngine(localAddress: PairingEngineTests.a, cluster: PairingEngineTests.cluster, identity: try .random(), link: linkA, limits: limits)
         let b = PairingEngine(localAddress: PairingEngineTests.b, cluster: PairingEngineTests.cluster, identity: try .random(), link: linkB, limits: limits)
         await air.attach(a)

@@ -15,6 +15,7 @@
 #   wpas_mark NAME           events before this point are not waited for any more (each case of a scenario
 #                            starts with one, so an earlier case's event cannot satisfy a later wait)
 #   wpas_field LINE KEY      the value of key=value in an event line
+#   wpas_log NAME            the path of NAME's -dd log while the scenario runs
 #   wpas_ndi_address NAME    the MAC address of NAME's data interface
 #   wpas_link_local NAME     its IPv6 link-local address, once duplicate address detection is done
 #   wpas_auto_accept NAME PARAMS   answer every data-path request at once (NAN_NDP_RESPONSE accept PARAMS, e.g.
@@ -145,5 +146,8 @@ wpas_link_local() {
     done
     fail "wpa_supplicant $1: ndi$1 has no usable link-local address"
 }
+
+# wpas_log NAME: where NAME's -dd log is while the scenario runs (the guest's /tmp; copied out at the end).
+wpas_log() { printf '/tmp/wpas-%s.log' "$1"; }
 
 wpas_ndi_address() { in_netns "${_WPAS_NS[$1]}" cat "/sys/class/net/ndi$1/address"; }

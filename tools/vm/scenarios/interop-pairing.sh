@@ -91,7 +91,7 @@ peer_got_nik() {
 # peer_recognised ADDRESS: the peer's log says a stored NIK resolved a NIRA (verification needs it).
 peer_recognised() {
     expect_contains "the peer resolved waware's NIRA to a stored NIK" "NIRA validation succeeded" \
-        "$(grep 'NIRA validation succeeded' "$SCENARIO_OUT/P-wpas.log" | tail -n 1)"
+        "$(grep 'NIRA validation succeeded' "$(wpas_log P)" | tail -n 1)"
 }
 
 # protected_between A B: the air saw protected action frames from A to B.

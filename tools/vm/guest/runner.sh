@@ -32,6 +32,11 @@ if ! modprobe mac80211_hwsim radios=0 2>"$results/modprobe.err"; then
     exit 1
 fi
 rmmod mac80211_hwsim
+# The ciphers mac80211 asks the crypto API for at a data path's first key (CCMP, GCMP, BIP), loaded once
+# here: the kernel loads them on demand through modprobe, which over 9p on a loaded host took 7-10 s inside
+# NEW_KEY (seen 2026-12-03, both stacks' key installs stalled together), and the peer's 25 s NDL idle timer
+# kept running meanwhile. A system that has ever joined a WPA2 network has them loaded already.
+modprobe -a ccm gcm cmac 2>>"$results/modprobe.err" || report "could not preload the cipher modules: $(tail -n 1 "$results/modprobe.err")"
 
 # Leaves nothing behind for the next scenario: processes in namespaces, namespaces, radios.
 reset_guest() {

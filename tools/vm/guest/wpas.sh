@@ -16,6 +16,8 @@
 #                            starts with one, so an earlier case's event cannot satisfy a later wait)
 #   wpas_field LINE KEY      the value of key=value in an event line
 #   wpas_log NAME            the path of NAME's -dd log while the scenario runs
+#   wpas_keep_busy NAME PEER_NDI   ping PEER_NDI over NAME's data interface until wpas_keep_busy_stop NAME
+#                            (the peer drops a data path idle for 25 s; the bench is slower than an application)
 #   wpas_ndi_address NAME    the MAC address of NAME's data interface
 #   wpas_link_local NAME     its IPv6 link-local address, once duplicate address detection is done
 #   wpas_auto_accept NAME PARAMS   answer every data-path request at once (NAN_NDP_RESPONSE accept PARAMS, e.g.
@@ -146,6 +148,21 @@ wpas_link_local() {
     done
     fail "wpa_supplicant $1: ndi$1 has no usable link-local address"
 }
+
+# wpas_keep_busy NAME PEER_NDI: NAME pings PEER_NDI's link-local address (EUI-64 of the MAC) over its data
+# interface twice a second, from now until wpas_keep_busy_stop NAME. The peer ends a data path after 25 s with
+# no unicast packet to or from the peer's NDI station (its max_ndl_idle_period); on a loaded host the bench took
+# longer than that to start python for the TCP check, where an application uses its link at once.
+wpas_keep_busy() {
+    local name=$1 mac=$2 o
+    IFS=: read -r -a o <<<"$mac"
+    local ll
+    ll=$(printf 'fe80::%x%02x:%xff:fe%02x:%x%02x' $((0x${o[0]} ^ 0x02)) "0x${o[1]}" "0x${o[2]}" "0x${o[3]}" "0x${o[4]}" "0x${o[5]}")
+    start_bg "$name-busy" "${_WPAS_NS[$name]}" ping -6 -n -i 0.5 "$ll%ndi$name"
+}
+
+# wpas_keep_busy_stop NAME: stops NAME's pings; at least one must have been answered.
+wpas_keep_busy_stop() { stop_bg "$1-busy" INT; }
 
 # wpas_log NAME: where NAME's -dd log is while the scenario runs (the guest's /tmp; copied out at the end).
 wpas_log() { printf '/tmp/wpas-%s.log' "$1"; }

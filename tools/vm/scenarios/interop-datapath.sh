@@ -137,8 +137,10 @@ peer_requests() {
     wpas_wait P "NAN-NDP-CONNECTED .*peer=$nmiA|NAN-NDP-DISCONNECTED" 120
     expect_contains "the peer reports the data path connected" NAN-NDP-CONNECTED "$LINE"
     ndp=$(wpas_field "$LINE" ndp_id)
+    wpas_keep_busy P "$(wpas_field "$LINE" peer_ndi)"
     wait_for_line "$(bg_log pub)" '"event":"data-path-up"' 60
     check_link "$mode" "$(bg_log pub)"
+    wpas_keep_busy_stop P
 
     step "the peer ends it (NAN_NDP_TERMINATE): waware reports it down"
     wpas_mark P
@@ -180,8 +182,10 @@ waware_requests() {
     fi
     wpas_wait P "NAN-NDP-CONNECTED .*peer=$peer_nmi|NAN-NDP-DISCONNECTED" 120
     expect_contains "the peer reports the data path connected" NAN-NDP-CONNECTED "$LINE"
+    wpas_keep_busy P "$(wpas_field "$LINE" peer_ndi)"
     wait_for_line "$(bg_log sub)" '"event":"data-path-(up|down)"' 60
     check_link "$mode" "$(bg_log sub)"
+    wpas_keep_busy_stop P
 
     step "waware ends it (Ctrl-C): the peer reports it disconnected"
     wpas_mark P

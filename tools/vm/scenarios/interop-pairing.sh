@@ -355,8 +355,10 @@ case_dp_waware() {
         csid="$(csid_of "$suite")" pmk="$ND_PMK" >/dev/null
     wpas_wait P "NAN-NDP-CONNECTED .*peer=$nmi|NAN-NDP-DISCONNECTED" 120
     expect_contains "the peer reports the data path connected" NAN-NDP-CONNECTED "$LINE"
+    wpas_keep_busy P "$(wpas_field "$LINE" peer_ndi)"
     wait_for_line "$(bg_log subD)" '"event":"data-path-(up|down)"' 60
     check_paired_link "$(bg_log subD)" "$suite"
+    wpas_keep_busy_stop P
     wpas_mark P
     stop_bg subD INT
     wpas_wait P "NAN-NDP-DISCONNECTED .*ndp_id=$ndp" 60
@@ -381,8 +383,10 @@ case_dp_peer() {
     expect_contains "the peer reports the data path connected" NAN-NDP-CONNECTED "$LINE"
     local ndp
     ndp=$(wpas_field "$LINE" ndp_id)
+    wpas_keep_busy P "$(wpas_field "$LINE" peer_ndi)"
     wait_for_line "$(bg_log pubD)" '"event":"data-path-up"' 60
     check_paired_link "$(bg_log pubD)" "$suite"
+    wpas_keep_busy_stop P
     wpas_mark P
     wpas P NAN_NDP_TERMINATE peer_nmi="$nmi" init_ndi="${WPAS_NDI[P]}" ndp_id="$ndp" >/dev/null
     wait_for_line "$(bg_log pubD)" '"event":"data-path-down"' 60

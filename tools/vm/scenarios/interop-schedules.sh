@@ -51,6 +51,7 @@ wpas P NAN_SCHED_CONFIG_MAP map_id=1 2437:feffffff >/dev/null
 wpas P NAN_NDP_RESPONSE accept peer_nmi="$nmiA" ndi=ndiP ndp_id="$ndp" init_ndi="${WPAS_NDI[P]}" handle="$sid" >/dev/null
 wpas_wait P "NAN-NDP-CONNECTED .*peer=$nmiA|NAN-NDP-DISCONNECTED" 120
 expect_contains "the peer reports the data path connected" NAN-NDP-CONNECTED "$LINE"
+wpas_keep_busy P "$(wpas_field "$LINE" peer_ndi)"
 wait_for_line "$(bg_log pub)" '"event":"data-path-up"' 60
 grep -E 'dp (establish|local schedule)' "$(bg_log pub)" 2>/dev/null | tail -n 3 | sed 's/^/    /'
 tcp_over "$(bg_log pub)" 5301
@@ -60,6 +61,7 @@ step "1b. waware evacuates channel 149: the peer installs its new schedule, TCP 
 wait_for_line "$(bg_log pub)" 'waware: evacuated 5745 MHz .*now on 2437 MHz' 60
 wpas_wait P "NAN-PEER-SCHEDULE-CHANGED" 60
 tcp_over "$(bg_log pub)" 5302
+wpas_keep_busy_stop P
 wpas_mark P
 stop_bg pub INT
 wpas_wait P "NAN-NDP-DISCONNECTED .*peer=$nmiA" 60
@@ -78,11 +80,13 @@ wpas P NAN_SCHED_CONFIG_MAP map_id=1 5745:feffffff >/dev/null
 wpas P NAN_NDP_RESPONSE accept peer_nmi="$peer_nmi" ndi=ndiP ndp_id="$ndp" init_ndi="$init_ndi" handle="$pid" >/dev/null
 wpas_wait P "NAN-NDP-CONNECTED .*peer=$peer_nmi|NAN-NDP-DISCONNECTED" 120
 expect_contains "the peer reports the data path connected" NAN-NDP-CONNECTED "$LINE"
+wpas_keep_busy P "$(wpas_field "$LINE" peer_ndi)"
 wait_for_line "$(bg_log sub)" '"event":"data-path-(up|down)"' 60
 expect_contains "waware's data path" '"data-path-up"' "$LINE"
 wait_for_line "$(bg_log sub)" "dp local schedule .*5745 MHz.* \(to meet the peer's schedule" 5
 grep -E 'dp (establish|local schedule)' "$(bg_log sub)" 2>/dev/null | tail -n 3 | sed 's/^/    /'
 tcp_over "$(bg_log sub)" 5303
+wpas_keep_busy_stop P
 
 wpas_mark P
 stop_bg sub INT

@@ -4,18 +4,23 @@
 #
 #   runner.sh RESULTS_DIR SCENARIO...
 #
+# With WAWARE_VM_CLAIMS=DIR several VMs share one list: before a scenario each claims it by creating
+# DIR/NAME (mkdir, atomic on the host's file system through 9p) and skips the ones another VM claimed.
+# WAWARE_VM_PRIVATE=DIR (default RESULTS_DIR) takes this VM's own files: boot, done, modprobe.err, guest-error.
 # For each scenario NAME it writes into RESULTS_DIR:
 #   NAME.log     everything the scenario printed
 #   NAME/        files the scenario kept (background process logs, fixtures)
 #   NAME.dmesg   the kernel messages logged while it ran
 #   NAME.status  "PASS|FAIL EXIT_CODE SECONDS" (exit code 124 means it timed out)
-# and finally RESULTS_DIR/done. Lines starting with "waware-vm:" on the console report progress.
+# and finally done (in WAWARE_VM_PRIVATE). Lines starting with "waware-vm:" on the console report progress.
 # WAWARE_VM_SCENARIO_DIR: where the scenarios are (default ../scenarios); WAWARE_VM_LIVE=1: also
 # copy each scenario's output to the console, prefixed "waware-vm-live: ".
 set -u
 
 results=$1
 shift
+private=${WAWARE_VM_PRIVATE:-$results}
+claims=${WAWARE_VM_CLAIMS:-}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 scenarios=${WAWARE_VM_SCENARIO_DIR:-$(cd "$here/../scenarios" && pwd)}
 export WAWARE_REPO=${WAWARE_REPO:-$(cd "$here/../../.." && pwd)}
@@ -25,10 +30,10 @@ export PATH="$(dirname "${WAWARE:-/nonexistent/waware}"):/usr/local/sbin:/usr/lo
 report() { echo "waware-vm: $*"; }
 
 report "guest up: kernel $(uname -r), $(nproc) cpus"
-echo "booted $(uname -r) $(cut -d' ' -f1 /proc/uptime)" >"$results/boot"
-if ! modprobe mac80211_hwsim radios=0 2>"$results/modprobe.err"; then
-    report "cannot load mac80211_hwsim: $(cat "$results/modprobe.err")"
-    echo "modprobe mac80211_hwsim failed: $(cat "$results/modprobe.err")" >"$results/guest-error"
+echo "booted $(uname -r) $(cut -d' ' -f1 /proc/uptime)" >"$private/boot"
+if ! modprobe mac80211_hwsim radios=0 2>"$private/modprobe.err"; then
+    report "cannot load mac80211_hwsim: $(cat "$private/modprobe.err")"
+    echo "modprobe mac80211_hwsim failed: $(cat "$private/modprobe.err")" >"$private/guest-error"
     exit 1
 fi
 rmmod mac80211_hwsim
@@ -36,7 +41,7 @@ rmmod mac80211_hwsim
 # here: the kernel loads them on demand through modprobe, which over 9p on a loaded host took 7-10 s inside
 # NEW_KEY (seen 2026-12-03, both stacks' key installs stalled together), and the peer's 25 s NDL idle timer
 # kept running meanwhile. A system that has ever joined a WPA2 network has them loaded already.
-modprobe -a ccm gcm cmac 2>>"$results/modprobe.err" || report "could not preload the cipher modules: $(tail -n 1 "$results/modprobe.err")"
+modprobe -a ccm gcm cmac 2>>"$private/modprobe.err" || report "could not preload the cipher modules: $(tail -n 1 "$private/modprobe.err")"
 
 # Leaves nothing behind for the next scenario: processes in namespaces, namespaces, radios.
 reset_guest() {
@@ -51,6 +56,9 @@ reset_guest() {
 }
 
 for name in "$@"; do
+    if [ -n "$claims" ] && ! mkdir "$claims/$name" 2>/dev/null; then
+        continue
+    fi
     script=$scenarios/$name.sh
     out=$results/$name
     mkdir -p "$out"
@@ -79,5 +87,5 @@ for name in "$@"; do
     echo "$status $rc $seconds" >"$results/$name.status"
     report "scenario $name: $status (exit $rc, ${seconds}s)"
 done
-echo "finished $(cut -d' ' -f1 /proc/uptime)" >"$results/done"
+echo "finished $(cut -d' ' -f1 /proc/uptime)" >"$private/done"
 report "all scenarios finished"

@@ -6,7 +6,6 @@
 # committed slots are printed. After each, both sides end it (the peer's NAN_NDP_TERMINATE ends ours and ours
 # ends theirs) and no NAN data interface or station is left on waware's side.
 # timeout: 900
-# default: no (not yet stable enough for the default run: on a loaded host a secure case lost its TCP to the peer's 25 s idle timeout; run it by name, see docs/interop.md)
 source "$(dirname "$0")/../guest/lib.sh"
 source "$(dirname "$0")/../guest/wpas.sh"
 

@@ -13,7 +13,6 @@
 # schedule a peer announces in its SDFs is unit-tested: DataPathEngineTests.)
 # Each time the common committed slots are printed and 256 KiB of TCP go each way byte-exact.
 # timeout: 900
-# default: no (its steps passed in the VM on 2026-12-03, but this version has not passed as a whole yet; run it by name, see docs/interop.md)
 source "$(dirname "$0")/../guest/lib.sh"
 source "$(dirname "$0")/../guest/wpas.sh"
 

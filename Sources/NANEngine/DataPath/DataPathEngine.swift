@@ -222,6 +222,7 @@ actor DataPathEngine {
         negotiations?.acceptingPublishes.remove(publishID)
         negotiations?.admittedPeers[publishID] = nil
         negotiations?.publishSecurity[publishID] = nil
+        negotiations?.masterKeys.forget(publishID)
         publishWatchers.removeValue(forKey: publishID)?.finish()
         publishIdleTimeouts[publishID] = nil
     }

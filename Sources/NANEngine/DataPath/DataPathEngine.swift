@@ -686,7 +686,12 @@ actor DataPathEngine {
                 establishingDone.removeAll()
             }
         }
-        await endDataPathsSuperseded(by: link)
+        if let conflict = conflict(of: link) {
+            // Refused before any kernel step: the data path that holds the NDI address stays as it is.
+            trace?("dp \(link.id) refused: \(conflict)")
+            await terminate([link.id], reason: DataPathEndReason(.addressInUse, code: .ndpRejected, detail: conflict))
+            return
+        }
         do {
             try await radio.addPeer(link, localSchedule: localSchedule)
             try await radio.addPeerDataStation(link, on: interface)
@@ -725,18 +730,24 @@ actor DataPathEngine {
         report(link.id, .connected(connection), final: false)
     }
 
-    /// A peer NDI address that an established data path of another NMI holds means that device started NAN
-    /// again with a new random NMI (its NDI address comes back the same) and never ended the old data path,
-    /// e.g. because it was killed. The kernel holds one station per NDI address, so the new station could not
-    /// go in: the old data path's peer is gone, and it ends as lost before the new one's stations are added.
-    private func endDataPathsSuperseded(by link: NDPLink) async {
-        let stale = established.values.filter { $0.peerNDI == link.peerNDI && $0.id.peer != link.id.peer }.map(\.id)
-        guard !stale.isEmpty, var table = negotiations else { return }
-        let reason = DataPathEndReason(.peerLost, detail: "its NDI address \(link.peerNDI) came back with NMI \(link.id.peer)")
-        let actions = stale.flatMap { table.drop($0, reason: reason) }
-        negotiations = table
-        trace?("dp \(stale.count) data path(s) with peer NDI \(link.peerNDI) superseded by \(link.id)")
-        await perform(actions)
+    /// Why `link` may not go in beside the data paths up, or nil when it may. The kernel holds one station, so
+    /// one key, per peer NDI address, and the NDI address a peer claims is its own say: a link whose NDI
+    /// address a data path of another NMI holds would take that path's station (and its link-local address),
+    /// and a link not keyed by the same PMK would take a secure path's station. Such a link is refused; the
+    /// path up is never ended for it. (A device that starts NAN again with a new NMI and the same NDI address,
+    /// its old data path never ended, gets its new one once that one is lost: keepalives or the idle timeout.)
+    /// The same NMI's links share the station when they are keyed alike, as before.
+    private func conflict(of link: NDPLink) -> String? {
+        for other in established.values where other.id != link.id && other.peerNDI == link.peerNDI {
+            if other.id.peer != link.id.peer {
+                return "its NDI address \(link.peerNDI) belongs to a data path up with \(other.id.peer)"
+            }
+            if other.pairwiseKey != nil, link.pairwiseKey == nil || link.masterKeyTag != other.masterKeyTag {
+                return "its NDI address \(link.peerNDI) belongs to a secure data path (\(other.id)) that "
+                    + (link.pairwiseKey == nil ? "an open one" : "one keyed by another PMK") + " may not share"
+            }
+        }
+        return nil
     }
 
     /// Removes the stations `establish` added for a data path that is no longer in the table (those another

@@ -25,6 +25,9 @@ public struct NDPLink: Hashable, Sendable {
     /// The pairwise key of a secure data path, installed before the peer's NDI station is authorized; nil
     /// for an open one.
     public var pairwiseKey: DataPathPairwiseKey? = nil
+    /// Names the PMK a secure data path was keyed by (``NDPKeyExchange/masterKeyTag``), never the PMK; nil
+    /// for an open one. Two links with the same tag were authenticated by the same credential.
+    public var masterKeyTag: [UInt8]? = nil
 }
 
 /// What the negotiation asks its owner to do.
@@ -95,8 +98,9 @@ public struct DataPathNegotiations: Sendable {
         var lastPeerBody: [UInt8]?
         /// The handshake of a secure data path while it runs (dropped when it completes).
         var keyExchange: NDPKeyExchange?
-        /// The key of a secure data path, once the handshake completed.
+        /// The key of a secure data path, once the handshake completed, and the tag of the PMK it came from.
         var key: NDPInstallableKey?
+        var masterKeyTag: [UInt8]?
         var isSecure: Bool
         /// The service a secure data path is for (its ID enters the PMK and the PMKID); nil for an open one.
         var serviceID: ServiceID? = nil
@@ -382,7 +386,7 @@ public struct DataPathNegotiations: Sendable {
                           peerServiceInfo: info, deadline: confirmFollows ? now.advanced(by: setupTimeout) : nil,
                           lastSent: confirmFollows ? outgoing : nil,
                           lastPeerBody: exchange != nil ? body : nil, keyExchange: exchange, isSecure: exchange != nil,
-                          countered: counter)
+                          serviceID: exchange != nil ? publishSecurity[publishID]?.serviceID : nil, countered: counter)
         entries[id] = entry
         let actions = superseded + scheduleChange + [.requested(id, publishID: publishID, serviceInfo: info), Self.send(outgoing, id)]
         // An open request that asks for no confirm is set up by our acceptance.
@@ -516,6 +520,7 @@ public struct DataPathNegotiations: Sendable {
                 return terminate(id, reason: DataPathEndReason(.securityFailure, code: .unspecified, detail: "no key after message 4"))
             }
             entry.key = key
+            entry.masterKeyTag = kx.masterKeyTag
             entry.keyExchange = nil
             entry.lastSent = outgoing
             entry.lastPeerBody = body
@@ -543,6 +548,7 @@ public struct DataPathNegotiations: Sendable {
             return terminate(id, reason: DataPathEndReason(.securityFailure, code: .unspecified, detail: "no key after message 4"))
         }
         entry.key = key
+        entry.masterKeyTag = kx.masterKeyTag
         entry.keyExchange = nil
         entry.lastSent = nil
         entry.lastPeerBody = nil
@@ -556,7 +562,8 @@ public struct DataPathNegotiations: Sendable {
         NDPLink(id: id, isInitiator: entry.isInitiator, localNDI: entry.localNDI, peerNDI: peerNDI,
                 peerAvailability: availability, peerCommittedDW: entry.peerCommittedDW, peerElements: entry.peerElements,
                 peerInterfaceID: entry.peerInterfaceID, peerServiceInfo: entry.peerServiceInfo, publishID: entry.publishID,
-                pairwiseKey: entry.key.flatMap { DataPathPairwiseKey(cipherSuite: $0.suite, temporalKey: $0.temporalKey) })
+                pairwiseKey: entry.key.flatMap { DataPathPairwiseKey(cipherSuite: $0.suite, temporalKey: $0.temporalKey) },
+                masterKeyTag: entry.key == nil ? nil : entry.masterKeyTag)
     }
 
     private static func send(_ outgoing: Outgoing, _ id: NDPIdentifier) -> DataPathAction {

@@ -67,6 +67,12 @@ public struct NDPKeyExchange: Sendable {
     private(set) var authenticationToken: [UInt8]?
     private(set) var ptk: NDPPairwiseTransientKey?
 
+    /// Names the PMK without holding it: the first 16 bytes of SHA-256 over it. Two data paths with the
+    /// same tag were keyed by the same PMK (the same credential for the same service and publisher).
+    var masterKeyTag: [UInt8]? {
+        (try? Digest.hash(.sha256, pmk.bytes)).map { Array($0.prefix(16)) }
+    }
+
     /// The key to install, once the handshake is ``Step/complete``.
     public var installableKey: NDPInstallableKey? {
         guard step == .complete, let ptk, let peerNDI else { return nil }

@@ -361,9 +361,12 @@ actor DataPathEngine {
         guard !stopping, var table = negotiations,
               let frame = try? NANManagementFrame(bytes: bytes), case .action(let naf) = frame.body,
               let source = sender(of: frame.header, protected: naf.isProtected) else { return }
-        if liveness[source] != nil { liveness[source]?.misses = 0 }
+        // Anyone can send a frame from a peer's address: only one that passed the kernel's integrity check is
+        // the peer's sign of life (the acknowledgements of our keepalives are the other).
+        let authenticated = isAuthenticated(frame.header, protected: naf.isProtected, from: source)
+        if authenticated, liveness[source] != nil { liveness[source]?.misses = 0 }
         if naf.subtype == .scheduleUpdateNotification {
-            await receivedScheduleUpdate(naf, from: source)
+            await receivedScheduleUpdate(naf, from: source, authenticated: authenticated)
             return
         }
         guard let message = try? DataPathMessage(naf) else { return }
@@ -381,6 +384,17 @@ actor DataPathEngine {
         if header.destination == radio.localAddress { return header.source }
         guard protected, let interface, header.destination == interface.address else { return nil }
         return established.values.first(where: { $0.peerNDI == header.source })?.id.peer
+    }
+
+    /// Whether a NAF from `peer` passed the kernel's integrity check under a key of that peer: protected
+    /// (category 9) and sent either to our NMI by a peer whose NMI station holds a pairing's NM-TK, or to our
+    /// NDI from the NDI of a secure data path with it (as wpa_supplicant 2.12 sends its NAFs for a secure
+    /// NDP). The kernel drops an unprotected robust frame from a station with management frame protection,
+    /// which both of those stations have; from any other address a category 9 frame proves nothing.
+    private func isAuthenticated(_ header: ManagementHeader, protected: Bool, from peer: MACAddress) -> Bool {
+        guard protected else { return false }
+        if header.destination == radio.localAddress { return negotiations?.protectedPeers.contains(peer) ?? false }
+        return established.values.contains { $0.id.peer == peer && $0.peerNDI == header.source && $0.pairwiseKey != nil }
     }
 
     // MARK: Peer loss and idle data paths
@@ -423,7 +437,8 @@ actor DataPathEngine {
     // MARK: Schedule updates and channel evacuation
 
     /// Schedule Update Notifications refused: from a peer with no data path up, undecodable, without a
-    /// readable availability, or older than the peer's schedule we hold (out of order). Diagnostics.
+    /// readable availability, older than the peer's schedule we hold (out of order), or unauthenticated and
+    /// leaving no slot in common (it would end the data paths). Diagnostics.
     private(set) var ignoredScheduleUpdates = 0
 
     /// Sends `schedule` in a Schedule Update Notification to `peer` (a peer with data paths up). As a
@@ -439,8 +454,10 @@ actor DataPathEngine {
 
     /// A peer with data paths up announced its schedule. The same schedule (its keepalives) changes nothing;
     /// a newer one is installed for its NMI station (`NAN_SET_PEER_SCHED`, cut to our channels), unless it
-    /// shares no slot with ours: then the peer's data paths end (`schedule-changed`, NDL unacceptable).
-    private func receivedScheduleUpdate(_ naf: NANActionFrame, from peer: MACAddress) async {
+    /// shares no slot with ours: then, when the notification is `authenticated` (``isAuthenticated(_:protected:from:)``),
+    /// the peer's data paths end (`schedule-changed`, NDL unacceptable); when it is not, anyone could have
+    /// sent it, so it is ignored and counted and the schedule we hold stays (as for an SDF, ``peerAnnounced(_:by:)``).
+    private func receivedScheduleUpdate(_ naf: NANActionFrame, from peer: MACAddress, authenticated: Bool) async {
         guard established.values.contains(where: { $0.id.peer == peer }) else {
             ignoredScheduleUpdates += 1
             return
@@ -451,6 +468,11 @@ actor DataPathEngine {
         } catch {
             ignoredScheduleUpdates += 1
             trace?("dp schedule update from \(peer) ignored: \(error)")
+            return
+        }
+        if !authenticated, let local = negotiations?.local.schedule, update.availability.commonSlots(with: local).isEmpty {
+            ignoredScheduleUpdates += 1
+            trace?("dp unprotected schedule update from \(peer) ignored: no slot in common with ours")
             return
         }
         await follow(update.availability, of: peer, from: "schedule update")

@@ -566,9 +566,10 @@ extension DataPathEngineTests {
         return (a, b, radioA, radioB, aIterator, bIterator)
     }
 
-    private func notification(from source: MACAddress, to destination: MACAddress, _ message: ScheduleMessage) throws -> [UInt8] {
+    private func notification(from source: MACAddress, to destination: MACAddress, _ message: ScheduleMessage,
+                              protected: Bool = false) throws -> [UInt8] {
         let header = ManagementHeader(destination: destination, source: source, bssid: .broadcast, sequenceControl: 0)
-        return try NANManagementFrame(header: header, body: .action(message.frame())).encoded()
+        return try NANManagementFrame(header: header, body: .action(message.frame(isProtected: protected))).encoded()
     }
 
     @Test func anEvacuatedChannelLeavesOurScheduleAndThePeerInstallsTheNewOne() async throws {
@@ -624,6 +625,28 @@ extension DataPathEngineTests {
         #expect(!radioA.leftovers && !radioB.leftovers)
     }
 
+    /// Only acknowledgements of our keepalives, or frames that passed the kernel's integrity check, keep a
+    /// peer alive: any frame from its address used to reset the count of missed keepalives, so a forger
+    /// could keep a vanished peer's data paths up (security review, issue 24).
+    @Test func aForgedFrameFromAPeersAddressDoesNotKeepItAlive() async throws {
+        guard case (let a, let b, let radioA, _, var aIterator, _)? = try await connected() else { return }
+        await a.setKeepalive(interval: .zero, misses: 2)
+        radioA.deliver = nil   // B is gone
+        let current = try #require(radioA.schedules.withLock { $0.last })
+        for _ in 0..<2 {
+            await a.handle(.discoveryWindow(frequency: 2437))
+            let probe = try #require(radioA.sent.withLock { $0.last(where: { $0.subtype == 13 }) })
+            await a.handle(.transmitStatus(cookie: probe.cookie, acknowledged: false))
+            // In between, a frame from B's address that nobody authenticated (here a keepalive of B's).
+            await a.handle(.frameReceived(bytes: try notification(from: nmiB, to: nmiA, ScheduleUpdate.notification(announcing: current))))
+        }
+        #expect(await a.connections.isEmpty)
+        guard await a.connections.isEmpty, case .terminated(_, let reason) = await aIterator.next() else { Issue.record("A did not lose B"); return }
+        #expect(reason.kind == .peerLost)
+        await a.shutDown()
+        await b.shutDown()
+    }
+
     @Test func strangersMalformedAndOutOfOrderScheduleUpdatesAreIgnoredAndCounted() async throws {
         guard case (let a, let b, let radioA, let radioB, var aIterator, var bIterator)? = try await connected() else { return }
         let installed = radioB.peerSchedules.withLock(\.count)
@@ -649,16 +672,24 @@ extension DataPathEngineTests {
         #expect(await b.ignoredScheduleUpdates == 4)
         #expect(radioB.peerSchedules.withLock(\.count) == installed)
         #expect(await b.connections.count == 1)
-        // A newer schedule on a channel B has not (44 only) shares no slot: the data path ends on both sides.
+        // A newer schedule on a channel B has not (44 only) shares no slot. Unprotected, anyone could have sent
+        // it from A's address (security review, issue 24): ignored and counted, the data path stays.
         let elsewhere = DataPathSchedule(channels: [.channel44], slots: newer.slots, sequenceID: 6)
         await b.handle(.frameReceived(bytes: try notification(from: nmiA, to: nmiB, ScheduleUpdate.notification(announcing: elsewhere))))
+        #expect(await b.ignoredScheduleUpdates == 5)
+        #expect(await b.connections.count == 1 && radioB.peerSchedules.withLock(\.count) == installed)
+        // Protected (category 9) from a peer whose NMI station holds a pairing's NM-TK: it is A's, so the data
+        // path ends on both sides.
+        await b.setProtected(nmiA, true)
+        await b.handle(.frameReceived(bytes: try notification(from: nmiA, to: nmiB, ScheduleUpdate.notification(announcing: elsewhere),
+                                                              protected: true)))
         guard case .terminated(_, let reason) = await bIterator.next() else { Issue.record("B not ended"); return }
         #expect(reason.kind == .scheduleChanged)
         guard case .terminated(_, let peerReason) = await aIterator.next() else { Issue.record("A not told"); return }
         #expect(peerReason.kind == .peerRequest)
         // Once the data path is gone A is a stranger too.
         await b.handle(.frameReceived(bytes: try notification(from: nmiA, to: nmiB, ScheduleUpdate.notification(announcing: newer))))
-        #expect(await b.ignoredScheduleUpdates == 5)
+        #expect(await b.ignoredScheduleUpdates == 6)
         await a.shutDown()
         await b.shutDown()
         #expect(!radioA.leftovers && !radioB.leftovers)

@@ -136,7 +136,7 @@ struct ConnectCommand: Command {
                     while true {
                         let bytes = try await connection.read()
                         if bytes.isEmpty { return }
-                        Output.emit(String(decoding: bytes, as: UTF8.self), to: .standardOutput)
+                        Output.emit(ConnectionRecord.peerText(bytes), to: .standardOutput)
                     }
                 }
                 var received = 0
@@ -151,7 +151,7 @@ struct ConnectCommand: Command {
                         r.bytes = bytes.count
                         try output.writeJSON(r)
                     } else {
-                        let text = String(decoding: bytes, as: UTF8.self)
+                        let text = ConnectionRecord.peerText(bytes)
                         Output.emit(text.hasSuffix("\n") ? text : text + "\n", to: .standardOutput)
                     }
                     if let messages, received >= messages {

@@ -188,7 +188,7 @@ struct ListenCommand: Command {
                 while true {
                     let bytes = try await connection.read()
                     if bytes.isEmpty { break }
-                    if echo { try await connection.write(bytes) } else { Output.emit(String(decoding: bytes, as: UTF8.self), to: .standardOutput) }
+                    if echo { try await connection.write(bytes) } else { Output.emit(ConnectionRecord.peerText(bytes), to: .standardOutput) }
                 }
             } else {
                 while let content = try await connection.receive() {

@@ -152,6 +152,10 @@ public struct WAPairedDevice: Identifiable, Hashable, Sendable {
 
     /// Whether NAN pairing made this entry (it holds a pairing key), rather than a hand-typed address.
     public var isVerified: Bool { pairingKey != nil }
+
+    /// Whether the entry holds neither a pairing key nor an identity key: typed by hand, known only by an
+    /// address the peer chooses, so the first pairing at that address may take it over.
+    var holdsNoKey: Bool { pairingKey == nil && identityKey == nil }
 }
 
 extension WAPairedDevice {

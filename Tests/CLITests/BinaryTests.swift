@@ -42,6 +42,12 @@ func everyCommandHasHelpWithUsageAndExamples(path: [String]) throws {
     #expect(result.stderrLines == ["waware: unknown command 'lsit'; did you mean 'list'? (see 'waware --help')"])
 }
 
+@Test func anUnreadableSecretFileExits64WithOneLine() throws {
+    let result = try BinaryRunner.run(["subscribe", "_chat._tcp", "--data-path", "--passphrase-file", "/nonexistent/passphrase"])
+    #expect(result.status == ExitCode.usage.rawValue)
+    #expect(result.stderrLines == ["waware: cannot read --passphrase-file /nonexistent/passphrase: No such file or directory (ENOENT)"])
+}
+
 @Test func invalidValueExits64NamingTheOption() throws {
     let result = try BinaryRunner.run(["cluster", "start", "--master-pref", "300"])
     #expect(result.status == ExitCode.usage.rawValue)

@@ -54,3 +54,19 @@ private func connect(_ extra: [String]) throws -> ConnectCommand {
         #expect(error.message == "--send needs message mode (no --byte-stream)")
     }
 }
+
+/// `waware connect` wrote what the peer sent (messages, a byte stream, its words in status lines) raw, where
+/// every other output is escaped (security review, issue 24): an escape sequence or a bidi override from the
+/// peer reached the terminal. Now it goes through `TerminalText.escapedLines`, as every other line does.
+@Test func whatThePeerSendsIsEscapedBeforeItReachesTheTerminal() {
+    let hostile: [UInt8] = Array("ok\u{1B}[2J\u{1B}]0;title\u{07}\u{202E}txt.exe\ttab\nnext".utf8)
+    let shown = ConnectionRecord.peerText(hostile)
+    #expect(shown == "ok\\u{1B}[2J\\u{1B}]0;title\\u{7}\\u{202E}txt.exe\ttab\nnext")
+    #expect(!shown.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" || $0 == "\u{07}" })
+    var record = ConnectionRecord("message", service: "_chat._tcp", since: .now)
+    record.text = ConnectionRecord.messageText(hostile)
+    record.reason = "closed\u{1B}[31m by peer"
+    let line = record.standardErrorLine
+    #expect(line.hasSuffix(" s\n") && !line.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" })
+    #expect(line.contains("\\u{1B}[2J") && line.contains("closed\\u{1B}[31m by peer"))
+}

@@ -54,7 +54,7 @@ private func sampleRecord(index: Int, elapsed: Double, capacity: Double?) -> Per
 }
 
 @Test func perfRefusesContradictionsInOneLine() {
-    #expect(refusal(["_perf._tcp"]) == "perf needs --passphrase, --pmk or, for an unencrypted data path, --open (as on the peer)")
+    #expect(refusal(["_perf._tcp"]) == "perf needs a passphrase or PMK (--passphrase-file, --pmk-file, WAWARE_PASSPHRASE or WAWARE_PMK) or, for an unencrypted data path, --open (as on the peer)")
     #expect(refusal(["_perf._tcp", "--open", "--watch", "--json"]) == "give --watch or --json, not both")
     #expect(refusal(["_perf._tcp", "--open", "--access-category", "xx"]) == "--access-category takes be, bk, vi and vo (comma-separated), not 'xx'")
     #expect(refusal(["_perf._tcp", "--open", "--serve", "--watch"]) == "--watch goes with the measuring side, not --serve")

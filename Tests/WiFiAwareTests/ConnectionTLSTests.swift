@@ -234,7 +234,8 @@ import Testing
         try await withTemporaryDirectory { folder in
             let url = folder.appendingPathComponent("devices.json")
             let store = WADeviceStore(url: url)
-            let device = try store.recordPairing(name: "B", managementAddress: testAddress(7), identityKey: nil, pairingKey: Self.npk)
+            let nik = try WAPairedDevice.IdentityKey(bytes: [UInt8](repeating: 0x22, count: 16))
+            let device = try store.recordPairing(name: "B", managementAddress: testAddress(7), identityKey: nik, pairingKey: Self.npk)
             let pin = try #require(WACertificateFingerprint(bytes: Self.identityB.fingerprint.bytes))
             try store.pinCertificate(pin, to: device.id)
             try store.pinCertificate(pin, to: device.id)  // the same again: fine
@@ -242,7 +243,7 @@ import Testing
             #expect(try WADeviceStore(url: url).devices()[device.id]?.certificateFingerprint == pin)
             #expect(try String(contentsOf: url, encoding: .utf8).contains("certificateFingerprint"))
             #expect(try String(contentsOf: url, encoding: .utf8).contains(pin.description))
-            try store.recordPairing(name: "B", managementAddress: testAddress(7), identityKey: nil, pairingKey: Self.npk)
+            try store.recordPairing(name: "B", managementAddress: testAddress(7), identityKey: nik, pairingKey: Self.npk)  // the same identity
             #expect(try store.devices()[device.id]?.certificateFingerprint == nil)
         }
     }

@@ -222,6 +222,7 @@ actor DataPathEngine {
         negotiations?.acceptingPublishes.remove(publishID)
         negotiations?.admittedPeers[publishID] = nil
         negotiations?.publishSecurity[publishID] = nil
+        negotiations?.masterKeys.forget(publishID)
         publishWatchers.removeValue(forKey: publishID)?.finish()
         publishIdleTimeouts[publishID] = nil
     }
@@ -360,9 +361,12 @@ actor DataPathEngine {
         guard !stopping, var table = negotiations,
               let frame = try? NANManagementFrame(bytes: bytes), case .action(let naf) = frame.body,
               let source = sender(of: frame.header, protected: naf.isProtected) else { return }
-        if liveness[source] != nil { liveness[source]?.misses = 0 }
+        // Anyone can send a frame from a peer's address: only one that passed the kernel's integrity check is
+        // the peer's sign of life (the acknowledgements of our keepalives are the other).
+        let authenticated = isAuthenticated(frame.header, protected: naf.isProtected, from: source)
+        if authenticated, liveness[source] != nil { liveness[source]?.misses = 0 }
         if naf.subtype == .scheduleUpdateNotification {
-            await receivedScheduleUpdate(naf, from: source)
+            await receivedScheduleUpdate(naf, from: source, authenticated: authenticated)
             return
         }
         guard let message = try? DataPathMessage(naf) else { return }
@@ -380,6 +384,17 @@ actor DataPathEngine {
         if header.destination == radio.localAddress { return header.source }
         guard protected, let interface, header.destination == interface.address else { return nil }
         return established.values.first(where: { $0.peerNDI == header.source })?.id.peer
+    }
+
+    /// Whether a NAF from `peer` passed the kernel's integrity check under a key of that peer: protected
+    /// (category 9) and sent either to our NMI by a peer whose NMI station holds a pairing's NM-TK, or to our
+    /// NDI from the NDI of a secure data path with it (as wpa_supplicant 2.12 sends its NAFs for a secure
+    /// NDP). The kernel drops an unprotected robust frame from a station with management frame protection,
+    /// which both of those stations have; from any other address a category 9 frame proves nothing.
+    private func isAuthenticated(_ header: ManagementHeader, protected: Bool, from peer: MACAddress) -> Bool {
+        guard protected else { return false }
+        if header.destination == radio.localAddress { return negotiations?.protectedPeers.contains(peer) ?? false }
+        return established.values.contains { $0.id.peer == peer && $0.peerNDI == header.source && $0.pairwiseKey != nil }
     }
 
     // MARK: Peer loss and idle data paths
@@ -422,7 +437,8 @@ actor DataPathEngine {
     // MARK: Schedule updates and channel evacuation
 
     /// Schedule Update Notifications refused: from a peer with no data path up, undecodable, without a
-    /// readable availability, or older than the peer's schedule we hold (out of order). Diagnostics.
+    /// readable availability, older than the peer's schedule we hold (out of order), or unauthenticated and
+    /// leaving no slot in common (it would end the data paths). Diagnostics.
     private(set) var ignoredScheduleUpdates = 0
 
     /// Sends `schedule` in a Schedule Update Notification to `peer` (a peer with data paths up). As a
@@ -438,8 +454,10 @@ actor DataPathEngine {
 
     /// A peer with data paths up announced its schedule. The same schedule (its keepalives) changes nothing;
     /// a newer one is installed for its NMI station (`NAN_SET_PEER_SCHED`, cut to our channels), unless it
-    /// shares no slot with ours: then the peer's data paths end (`schedule-changed`, NDL unacceptable).
-    private func receivedScheduleUpdate(_ naf: NANActionFrame, from peer: MACAddress) async {
+    /// shares no slot with ours: then, when the notification is `authenticated` (``isAuthenticated(_:protected:from:)``),
+    /// the peer's data paths end (`schedule-changed`, NDL unacceptable); when it is not, anyone could have
+    /// sent it, so it is ignored and counted and the schedule we hold stays (as for an SDF, ``peerAnnounced(_:by:)``).
+    private func receivedScheduleUpdate(_ naf: NANActionFrame, from peer: MACAddress, authenticated: Bool) async {
         guard established.values.contains(where: { $0.id.peer == peer }) else {
             ignoredScheduleUpdates += 1
             return
@@ -450,6 +468,11 @@ actor DataPathEngine {
         } catch {
             ignoredScheduleUpdates += 1
             trace?("dp schedule update from \(peer) ignored: \(error)")
+            return
+        }
+        if !authenticated, let local = negotiations?.local.schedule, update.availability.commonSlots(with: local).isEmpty {
+            ignoredScheduleUpdates += 1
+            trace?("dp unprotected schedule update from \(peer) ignored: no slot in common with ours")
             return
         }
         await follow(update.availability, of: peer, from: "schedule update")
@@ -685,7 +708,12 @@ actor DataPathEngine {
                 establishingDone.removeAll()
             }
         }
-        await endDataPathsSuperseded(by: link)
+        if let conflict = conflict(of: link) {
+            // Refused before any kernel step: the data path that holds the NDI address stays as it is.
+            trace?("dp \(link.id) refused: \(conflict)")
+            await terminate([link.id], reason: DataPathEndReason(.addressInUse, code: .ndpRejected, detail: conflict))
+            return
+        }
         do {
             try await radio.addPeer(link, localSchedule: localSchedule)
             try await radio.addPeerDataStation(link, on: interface)
@@ -724,18 +752,24 @@ actor DataPathEngine {
         report(link.id, .connected(connection), final: false)
     }
 
-    /// A peer NDI address that an established data path of another NMI holds means that device started NAN
-    /// again with a new random NMI (its NDI address comes back the same) and never ended the old data path,
-    /// e.g. because it was killed. The kernel holds one station per NDI address, so the new station could not
-    /// go in: the old data path's peer is gone, and it ends as lost before the new one's stations are added.
-    private func endDataPathsSuperseded(by link: NDPLink) async {
-        let stale = established.values.filter { $0.peerNDI == link.peerNDI && $0.id.peer != link.id.peer }.map(\.id)
-        guard !stale.isEmpty, var table = negotiations else { return }
-        let reason = DataPathEndReason(.peerLost, detail: "its NDI address \(link.peerNDI) came back with NMI \(link.id.peer)")
-        let actions = stale.flatMap { table.drop($0, reason: reason) }
-        negotiations = table
-        trace?("dp \(stale.count) data path(s) with peer NDI \(link.peerNDI) superseded by \(link.id)")
-        await perform(actions)
+    /// Why `link` may not go in beside the data paths up, or nil when it may. The kernel holds one station, so
+    /// one key, per peer NDI address, and the NDI address a peer claims is its own say: a link whose NDI
+    /// address a data path of another NMI holds would take that path's station (and its link-local address),
+    /// and a link not keyed by the same PMK would take a secure path's station. Such a link is refused; the
+    /// path up is never ended for it. (A device that starts NAN again with a new NMI and the same NDI address,
+    /// its old data path never ended, gets its new one once that one is lost: keepalives or the idle timeout.)
+    /// The same NMI's links share the station when they are keyed alike, as before.
+    private func conflict(of link: NDPLink) -> String? {
+        for other in established.values where other.id != link.id && other.peerNDI == link.peerNDI {
+            if other.id.peer != link.id.peer {
+                return "its NDI address \(link.peerNDI) belongs to a data path up with \(other.id.peer)"
+            }
+            if other.pairwiseKey != nil, link.pairwiseKey == nil || link.masterKeyTag != other.masterKeyTag {
+                return "its NDI address \(link.peerNDI) belongs to a secure data path (\(other.id)) that "
+                    + (link.pairwiseKey == nil ? "an open one" : "one keyed by another PMK") + " may not share"
+            }
+        }
+        return nil
     }
 
     /// Removes the stations `establish` added for a data path that is no longer in the table (those another

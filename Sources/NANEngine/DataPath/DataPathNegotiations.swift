@@ -25,6 +25,9 @@ public struct NDPLink: Hashable, Sendable {
     /// The pairwise key of a secure data path, installed before the peer's NDI station is authorized; nil
     /// for an open one.
     public var pairwiseKey: DataPathPairwiseKey? = nil
+    /// Names the PMK a secure data path was keyed by (``NDPKeyExchange/masterKeyTag``), never the PMK; nil
+    /// for an open one. Two links with the same tag were authenticated by the same credential.
+    public var masterKeyTag: [UInt8]? = nil
 }
 
 /// What the negotiation asks its owner to do.
@@ -95,9 +98,12 @@ public struct DataPathNegotiations: Sendable {
         var lastPeerBody: [UInt8]?
         /// The handshake of a secure data path while it runs (dropped when it completes).
         var keyExchange: NDPKeyExchange?
-        /// The key of a secure data path, once the handshake completed.
+        /// The key of a secure data path, once the handshake completed, and the tag of the PMK it came from.
         var key: NDPInstallableKey?
+        var masterKeyTag: [UInt8]?
         var isSecure: Bool
+        /// The service a secure data path is for (its ID enters the PMK and the PMKID); nil for an open one.
+        var serviceID: ServiceID? = nil
         /// Responder: our response was a counter-proposal, so the confirm must accept it (NDL confirm).
         var countered = false
         /// Initiator: DWs since the request (or secure confirm) last went out unanswered, and how often it was sent again.
@@ -133,6 +139,9 @@ public struct DataPathNegotiations: Sendable {
     public var protectedPeers: Set<MACAddress> = []
 
     private(set) var entries: [NDPIdentifier: Entry] = [:]
+    /// The passphrase PMKs of our accepting publishes, derived once per publish (forget a publish's when it
+    /// stops accepting).
+    var masterKeys = PublishMasterKeys()
     private var nextToken: UInt8 = 1
     /// Known-answer tests only: the nonce our key exchanges use instead of a random one.
     var fixedNonce: [UInt8]?
@@ -192,7 +201,7 @@ public struct DataPathNegotiations: Sendable {
         entries[id] = Entry(isInitiator: true, phase: .requestSent, dialogToken: dialog, publishID: publishID,
                             localNDI: localNDI, peerAvailability: [], peerCommittedDW: 0x0001, peerElements: [],
                             peerServiceInfo: [], deadline: now.advanced(by: setupTimeout), lastSent: outgoing,
-                            keyExchange: exchange, isSecure: security != nil)
+                            keyExchange: exchange, isSecure: security != nil, serviceID: security?.serviceID)
         return (id, scheduleChange + [Self.send(outgoing, id)])
     }
 
@@ -294,20 +303,15 @@ public struct DataPathNegotiations: Sendable {
               admittedPeers[publishID]?.admits(id.peer) ?? true else { return reject(.ndpRejected) }
         // Crossed requests (both devices connecting to each other at once): the kernel keeps one NDI station,
         // so one pairwise key, per peer NDI, and two data paths would leave the two sides with different keys.
-        var superseded: [DataPathAction] = []
         let ours = entries.filter { $0.key.peer == id.peer && $0.value.isInitiator }
-        if !ours.isEmpty {
-            if local.nmi > id.peer || ours.contains(where: { $0.value.phase != .requestSent }) {
-                // Not reported: nothing failed on this side (our data path goes on), and the peer sends its
-                // request again until it sees ours, which would repeat the line. The peer reports the reason.
-                return reject(.ndpRejected)
-            }
-            for (ourID, _) in ours {
-                entries[ourID] = nil
-                superseded.append(.ended(ourID, DataPathEndReason(
-                    .crossedRequests, code: .ndpRejected,
-                    detail: "both devices asked for a data path at once; the peer's goes on (the larger NMI's)"), wasEstablished: false))
-            }
+        if !ours.isEmpty, local.nmi > id.peer || ours.contains(where: { $0.value.phase != .requestSent }) {
+            // Not reported: nothing failed on this side (our data path goes on), and the peer sends its
+            // request again until it sees ours, which would repeat the line. The peer reports the reason.
+            return reject(.ndpRejected)
+        }
+        // Room first (ours, if crossed, make way): a full table costs no key derivation.
+        guard entries.count - ours.count < maximumEntries else {
+            return reject(.resourceLimitation, report: DataPathEndReason(.resourceLimit, code: .resourceLimitation))
         }
         let asksSecurity = ndp.securityPresentFlag || NDPKeyExchange.isSecured(message)
         var exchange: NDPKeyExchange?
@@ -320,18 +324,35 @@ public struct DataPathNegotiations: Sendable {
                 .securityFailure, code: .securityPolicy, detail: "the peer asked for an open data path; this publish requires NCS-SK"))
         case (.some(let policy), true):
             guard let body else { return reject(.invalidParameters) }
+            var keys = masterKeys
+            defer { masterKeys = keys }
+            let (localNMI, peerNMI) = (local.nmi, id.peer)
             do throws(NDPSecurityError) {
-                exchange = try NDPKeyExchange(respondingTo: body, credential: policy.credential, acceptedSuites: Set(policy.suites),
-                                              serviceID: policy.serviceID, localNMI: local.nmi, peerNMI: id.peer, localNDI: localNDI,
-                                              nonce: fixedNonce)
+                exchange = try NDPKeyExchange(respondingTo: body, acceptedSuites: Set(policy.suites), serviceID: policy.serviceID,
+                                              localNMI: localNMI, peerNMI: peerNMI, localNDI: localNDI, nonce: fixedNonce) { suite throws(NDPSecurityError) in
+                    try keys.key(for: publishID, policy: policy, suite: suite, localNMI: localNMI, peerNMI: peerNMI)
+                }
             } catch {
                 return reject(error.reasonCode, report: DataPathEndReason(.securityFailure, code: error.reasonCode, detail: error.description))
             }
         case (nil, false):
             break
         }
-        guard entries.count < maximumEntries else {
-            return reject(.resourceLimitation, report: DataPathEndReason(.resourceLimit, code: .resourceLimitation))
+        // Ours makes way only for a request that is the crossing one: taken by this publish (checked above)
+        // and asking the security ours asks (both open, or both NCS-SK for the same service). Anything else
+        // from the peer's address (a stale or forged request) is dropped and ours goes on.
+        var superseded: [DataPathAction] = []
+        if !ours.isEmpty {
+            let service = exchange == nil ? nil : publishSecurity[publishID]?.serviceID
+            guard ours.values.allSatisfy({ $0.isSecure == (exchange != nil) && $0.serviceID == service }) else {
+                return []
+            }
+            for (ourID, _) in ours {
+                entries[ourID] = nil
+                superseded.append(.ended(ourID, DataPathEndReason(
+                    .crossedRequests, code: .ndpRejected,
+                    detail: "both devices asked for a data path at once; the peer's goes on (the larger NMI's)"), wasEstablished: false))
+            }
         }
         // A proposal with no slot in common with ours (or an NDL request we cannot take as it is) is
         // answered with a counter-proposal: our schedule, which the initiator accepts in its confirm.
@@ -365,7 +386,7 @@ public struct DataPathNegotiations: Sendable {
                           peerServiceInfo: info, deadline: confirmFollows ? now.advanced(by: setupTimeout) : nil,
                           lastSent: confirmFollows ? outgoing : nil,
                           lastPeerBody: exchange != nil ? body : nil, keyExchange: exchange, isSecure: exchange != nil,
-                          countered: counter)
+                          serviceID: exchange != nil ? publishSecurity[publishID]?.serviceID : nil, countered: counter)
         entries[id] = entry
         let actions = superseded + scheduleChange + [.requested(id, publishID: publishID, serviceInfo: info), Self.send(outgoing, id)]
         // An open request that asks for no confirm is set up by our acceptance.
@@ -499,6 +520,7 @@ public struct DataPathNegotiations: Sendable {
                 return terminate(id, reason: DataPathEndReason(.securityFailure, code: .unspecified, detail: "no key after message 4"))
             }
             entry.key = key
+            entry.masterKeyTag = kx.masterKeyTag
             entry.keyExchange = nil
             entry.lastSent = outgoing
             entry.lastPeerBody = body
@@ -526,6 +548,7 @@ public struct DataPathNegotiations: Sendable {
             return terminate(id, reason: DataPathEndReason(.securityFailure, code: .unspecified, detail: "no key after message 4"))
         }
         entry.key = key
+        entry.masterKeyTag = kx.masterKeyTag
         entry.keyExchange = nil
         entry.lastSent = nil
         entry.lastPeerBody = nil
@@ -539,7 +562,8 @@ public struct DataPathNegotiations: Sendable {
         NDPLink(id: id, isInitiator: entry.isInitiator, localNDI: entry.localNDI, peerNDI: peerNDI,
                 peerAvailability: availability, peerCommittedDW: entry.peerCommittedDW, peerElements: entry.peerElements,
                 peerInterfaceID: entry.peerInterfaceID, peerServiceInfo: entry.peerServiceInfo, publishID: entry.publishID,
-                pairwiseKey: entry.key.flatMap { DataPathPairwiseKey(cipherSuite: $0.suite, temporalKey: $0.temporalKey) })
+                pairwiseKey: entry.key.flatMap { DataPathPairwiseKey(cipherSuite: $0.suite, temporalKey: $0.temporalKey) },
+                masterKeyTag: entry.key == nil ? nil : entry.masterKeyTag)
     }
 
     private static func send(_ outgoing: Outgoing, _ id: NDPIdentifier) -> DataPathAction {

@@ -50,6 +50,10 @@ public struct DataPathEndReason: Hashable, Sendable, CustomStringConvertible {
         /// Both devices asked each other for a data path at once: the one asked for by the device with the
         /// larger NMI is kept, the other is declined (there is one NDI station, so one pairwise key, per peer).
         public static let crossedRequests = Kind(name: "crossed-requests")
+        /// The peer's NDI address is held by another data path that this one may not displace: one with
+        /// another NMI, or a secure one when this one is open or keyed by another PMK. The new one is
+        /// refused; the one up stays.
+        public static let addressInUse = Kind(name: "address-in-use")
         /// The NCS-SK handshake failed: another passphrase or PMK on the other side (the PMKID or a MIC
         /// does not match), a suite the other side does not take, open against secure, or a forged frame.
         public static let securityFailure = Kind(name: "security-failure")

@@ -36,11 +36,14 @@ extension WADeviceStore {
         }
     }
 
-    /// Records a finished NAN pairing: the device with the same identity key (or, failing that, the same
-    /// address) gets the new keys and the address first in its list; otherwise a new device named `name`
-    /// is added. A hand-typed entry with the address becomes a verified one.
+    /// Records a finished NAN pairing. The device with the same identity key gets the new keys and the
+    /// address first in its list; failing that, a hand-typed entry (one holding no key) with the address
+    /// becomes a verified one; otherwise a new device named `name` is added. The address is the peer's
+    /// choice and heard on the air, so it never hands over a keyed entry: a pairing with a new identity at a
+    /// keyed device's address makes a new entry, and the address leaves the keyed one.
     ///
-    /// - Throws: ``WAError/Code/invalidArgument`` for a bad or taken name; a store error otherwise.
+    /// - Throws: ``WAError/Code/invalidArgument`` for a bad or taken name, or when the address is the only
+    ///   one of another keyed device (unpair that device first); a store error otherwise.
     @discardableResult
     public func recordPairing(
         name: String, managementAddress: MACAddress, identityKey: WAPairedDevice.IdentityKey?,
@@ -49,13 +52,9 @@ extension WADeviceStore {
         try WAPairedDevice.validateName(name)
         return try modify { (devices: inout WAPairedDevice.Devices) throws(WAError) -> WAPairedDevice in
             let existing = devices.values.first { identityKey != nil && $0.identityKey == identityKey }
-                ?? devices.values.first { $0.managementAddresses.contains(managementAddress) }
+                ?? devices.values.first { $0.holdsNoKey && $0.managementAddresses.contains(managementAddress) }
             if var device = existing {
-                for (id, other) in devices where id != device.id && other.managementAddresses.contains(managementAddress) {
-                    devices[id]?.managementAddresses.removeAll { $0 == managementAddress }
-                    if devices[id]?.managementAddresses.isEmpty == true { devices[id] = nil }
-                    _ = other
-                }
+                try Self.takeAddress(managementAddress, for: device.id, from: &devices)
                 device.managementAddresses = Array(([managementAddress] + device.managementAddresses.filter { $0 != managementAddress })
                     .prefix(Self.maximumAddressesPerDevice))
                 device.identityKey = identityKey ?? device.identityKey
@@ -68,15 +67,28 @@ extension WADeviceStore {
             if devices.values.contains(where: { WAPairedDevice.lookalikeKey($0.name) == WAPairedDevice.lookalikeKey(name) }) {
                 throw WAError(.invalidArgument, message: "a paired device is already named '\(name)'; choose another name")
             }
-            for (id, other) in devices where other.managementAddresses.contains(managementAddress) {
-                devices[id]?.managementAddresses.removeAll { $0 == managementAddress }
-            }
             var device = WAPairedDevice(
                 id: WAPairedDevice.ID(UUID()), name: name, pairingInfo: pairingInfo,
                 managementAddresses: [managementAddress], identityKey: identityKey, dateAdded: Date())
+            try Self.takeAddress(managementAddress, for: device.id, from: &devices)
             device.pairingKey = pairingKey
             devices[device.id] = device
             return device
+        }
+    }
+
+    /// Moves `address` to the device `id` (an address belongs to one device): it leaves every other entry,
+    /// and a hand-typed entry left with no address goes. A keyed entry keeps its key, name and pin; one whose
+    /// only address this is stays whole, and the pairing is refused.
+    private static func takeAddress(_ address: MACAddress, for id: WAPairedDevice.ID, from devices: inout WAPairedDevice.Devices) throws(WAError) {
+        for (other, entry) in devices where other != id && entry.managementAddresses.contains(address) {
+            let left = entry.managementAddresses.filter { $0 != address }
+            if left.isEmpty && !entry.holdsNoKey {
+                throw WAError(.invalidArgument, message: "\(address) is the address of paired device '\(entry.name)' (\(entry.id)), "
+                    + "and this pairing did not prove to be that device; unpair '\(entry.name)' first if it is")
+            }
+            devices[other]?.managementAddresses = left
+            if left.isEmpty { devices[other] = nil }
         }
     }
 

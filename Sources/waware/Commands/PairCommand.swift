@@ -43,7 +43,10 @@ struct PairCommand: Command {
     ]
 
     var adapter: String?
+    /// The PIN to type (`--pin PIN` or `WAWARE_PIN`); nil when none is given or it comes from standard input.
     var pin: String?
+    /// `--pin -`: the PIN is read from standard input (one line) before anything starts.
+    var pinFromStandardInput = false
     var opportunistic: Bool
     var find: Bool
     var name: String?
@@ -62,20 +65,35 @@ struct PairCommand: Command {
     var peer: MACAddress?
 
     init(from values: ParsedValues) throws {
+        try self.init(from: values, secrets: .current)
+    }
+
+    /// As ``init(from:)``, with the environment and warnings of `secrets`. The PIN comes from `--pin -`
+    /// (standard input), `--pin PIN` (warned: other local users can read the command line), or
+    /// `WAWARE_PIN` when no pairing mode is chosen (it then stands for `--pin`).
+    init(from values: ParsedValues, secrets: SecretInput) throws {
         adapter = values.option(Self.adapterOption)
-        pin = values.option(Self.pinOption)
-        if let pin, pin.isEmpty || pin.utf8.count > 64 || !pin.allSatisfy({ $0.isASCII && !$0.isWhitespace }) {
-            throw ValidationError("the PIN is 1 to 64 printable ASCII characters, such as 123456")
-        }
         opportunistic = values.flag(Self.opportunisticFlag)
         askPIN = values.flag(Self.askPINFlag)
         pinOnRequest = values.flag(Self.pinOnRequestFlag)
+        switch values.option(Self.pinOption) {
+        case "-":
+            pinFromStandardInput = true
+        case let given?:
+            secrets.warnCommandLine("--pin", instead: "--pin - (standard input) or \(Self.pinVariable)")
+            pin = try Self.checkedPIN(given)
+        case nil where !opportunistic && !askPIN && !pinOnRequest:
+            pin = try secrets.variable(Self.pinVariable).map(Self.checkedPIN)
+        case nil:
+            break
+        }
+        let pinGiven = pin != nil || pinFromStandardInput
         peer = try values.option(Self.peerOption, expected: "a NAN address such as 02:11:22:33:44:55") { MACAddress($0) }
-        let modes = [pin != nil ? "--pin" : nil, opportunistic ? "--opportunistic" : nil, askPIN ? "--ask-pin" : nil,
+        let modes = [pinGiven ? "--pin" : nil, opportunistic ? "--opportunistic" : nil, askPIN ? "--ask-pin" : nil,
                      pinOnRequest ? "--pin-on-request" : nil].compactMap { $0 }
         if modes.count > 1 { throw ValidationError("\(modes.joined(separator: " and ")) exclude each other") }
-        find = values.flag(Self.findFlag) || pin != nil || askPIN || peer != nil
-        if peer != nil, pin == nil, !askPIN { throw ValidationError("--peer needs --pin or --ask-pin") }
+        find = values.flag(Self.findFlag) || pinGiven || askPIN || peer != nil
+        if peer != nil, !pinGiven, !askPIN { throw ValidationError("--peer needs --pin or --ask-pin") }
         if find, pinOnRequest { throw ValidationError("--pin-on-request is for the accepting side; it excludes --find and --peer") }
         name = values.option(Self.nameOption)
         if let name { try DevicesCommand.checkName(name) }
@@ -86,6 +104,19 @@ struct PairCommand: Command {
         json = values.flag(FlagKey.json)
         fixedAddress = values.flag(DiscoveryArguments.fixedAddressFlag)
         cipherSuite = try Self.cipherSuite(values.option(Self.cipherOption))
+    }
+
+    /// The environment variable that gives the PIN to type when no option does.
+    static let pinVariable = "WAWARE_PIN"
+
+    /// `text` as a PIN: 1 to 64 printable ASCII characters without spaces.
+    ///
+    /// - Throws: ``ValidationError`` (a usage error) otherwise.
+    static func checkedPIN(_ text: String) throws -> String {
+        guard !text.isEmpty, text.utf8.count <= 64, text.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
+            throw ValidationError("the PIN is 1 to 64 printable ASCII characters, such as 123456")
+        }
+        return text
     }
 
     /// `--cipher-suite`: `128`, `256`, `ncs-pk-pasn-128`, `ncs-pk-pasn-256` (any case); none: 128.
@@ -101,6 +132,12 @@ struct PairCommand: Command {
     func run(_ output: Output) async throws {
         let role: WAPairing.Role
         let json = self.json
+        var pin = self.pin
+        if pinFromStandardInput {
+            // One line, its surrounding spaces dropped; read before the radio is touched.
+            let line = await StandardInput.nextLine() ?? ""
+            pin = try Self.checkedPIN(String(line.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()))
+        }
         if askPIN {
             role = .initiateAskingPIN(peer: peer) { found in
                 Output.emit("type the PIN \(found) shows: ", to: .standardError)
@@ -139,7 +176,7 @@ struct PairCommand: Command {
 /// The typed keys of the arguments `PairCommand` declares.
 extension PairCommand {
     static let adapterOption = OptionKey("adapter", short: "a", value: "adapter", help: "Phy name, wiphy index or interface name.")
-    static let pinOption = OptionKey("pin", value: "pin", help: "The PIN the other device shows; pairs as the initiating side.")
+    static let pinOption = OptionKey("pin", value: "pin", help: "The PIN the other device shows; pairs as the initiating side. '-' reads it from standard input (one line); also WAWARE_PIN. A PIN in the command line is visible to other local users.")
     static let opportunisticFlag = FlagKey("opportunistic", help: "Pair without a PIN (both sides must ask for it).")
     static let nameOption = OptionKey("name", value: "name", help: "Store the peer under this name (default 'NAN <address>').")
     static let findFlag = FlagKey("find", help: "Find a device offering pairing and pair with it (implied by --pin).")

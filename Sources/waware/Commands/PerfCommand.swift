@@ -34,11 +34,11 @@ struct PerfCommand: Command {
             Example("waware perf _perf._tcp --serve --open", "Publish _perf._tcp, accept open data paths, answer probes."),
             Example("waware perf _perf._tcp --open", "Set up a data path to the publisher and print one report."),
             Example("waware perf _perf._tcp --open --watch", "A live view, refreshed after every report, until Ctrl-C."),
-            Example("waware perf _perf._tcp --passphrase 'a secret' --count 5 --json --svg perf.svg",
+            Example("waware perf _perf._tcp --passphrase-file nan.pass --count 5 --json --svg perf.svg",
                     "Five reports over NCS-SK as JSON lines, plotted into perf.svg."),
             Example("waware perf _perf._tcp --open --passive --count 10 --interval 1", "Kernel statistics only, every second."),
             Example("waware perf _perf._tcp --open --peer 42:00:00:00:01:00", "Measure the link to the publisher with this NAN address."),
-            Example("waware perf _perf._tcp --passphrase 'a secret' --device kitchen", "Measure the link to the paired device 'kitchen'."),
+            Example("waware perf _perf._tcp --passphrase-file nan.pass --device kitchen", "Measure the link to the paired device 'kitchen'."),
             Example("waware perf _perf._tcp --open --access-category vo,be --duration 1",
                     "Latency in voice and best effort only, 1-second transfers."),
         ]
@@ -94,10 +94,8 @@ struct PerfCommand: Command {
         do { serviceName = try WAServiceName(name) } catch { throw ValidationError(error.message) }
         adapter = parsed.option(DiscoveryArguments.adapterOption)
         serve = parsed.flag(Self.serveFlag)
-        let credentials = [parsed.flag(DataPathArguments.openFlag), parsed.option(DataPathArguments.passphraseOption) != nil,
-                           parsed.option(DataPathArguments.pmkOption) != nil]
-        guard credentials.contains(true) else {
-            throw ValidationError("perf needs --passphrase, --pmk or, for an unencrypted data path, --open (as on the peer)")
+        guard DataPathArguments.givesCredential(parsed) else {
+            throw ValidationError("perf needs a passphrase or PMK (--passphrase-file, --pmk-file, WAWARE_PASSPHRASE or WAWARE_PMK) or, for an unencrypted data path, --open (as on the peer)")
         }
         guard let chosen = try DataPathArguments.security(from: parsed, required: true, flag: serve ? "serve" : "perf") else {
             throw ValidationError("choose --open, --passphrase or --pmk")

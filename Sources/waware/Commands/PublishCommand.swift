@@ -22,7 +22,7 @@ struct PublishCommand: Command {
             Example("waware publish _chat._tcp --info hello", "Publish with service info 'hello'."),
             Example("waware publish _chat._tcp --solicited --answer pong --json", "Answer only active subscribes; reply 'pong' to each message."),
             Example("waware publish _chat._tcp --ttl 10", "Publish for 10 seconds."),
-            Example("waware publish _chat._tcp --accept-data-paths --passphrase 'a secret'", "Accept secure (NCS-SK) data paths from peers with the same passphrase; print interface, addresses and cipher suite."),
+            Example("waware publish _chat._tcp --accept-data-paths --passphrase-file nan.pass", "Accept secure (NCS-SK) data paths from peers with the same passphrase (the first line of nan.pass); print interface, addresses and cipher suite."),
             Example("waware publish _chat._tcp --accept-data-paths --open", "Accept open data paths; print each one's interface and addresses."),
             Example("waware publish _chat._tcp --accept-data-paths --open --idle-timeout 60", "Accept open data paths; end each after a minute without traffic."),
         ]

@@ -22,7 +22,7 @@ struct SubscribeCommand: Command {
             Example("waware subscribe _chat._tcp --count 1", "Wait for one publisher."),
             Example("waware subscribe _chat._tcp --active --timeout 5 --json", "Ask actively for 5 seconds, JSON lines."),
             Example("waware subscribe _chat._tcp --count 1 --send ping --messages 1", "Send 'ping' to the publisher found and wait for its answer."),
-            Example("waware subscribe _chat._tcp --count 1 --data-path --passphrase 'a secret' --cipher-suite 256", "Set up an NCS-SK-256 data path to the publisher found; keep it until Ctrl-C."),
+            Example("waware subscribe _chat._tcp --count 1 --data-path --passphrase-file nan.pass --cipher-suite 256", "Set up an NCS-SK-256 data path to the publisher found; keep it until Ctrl-C."),
             Example("waware subscribe _chat._tcp --count 1 --data-path --open", "Set up an open data path to the publisher found; keep it until Ctrl-C."),
             Example("waware subscribe _chat._tcp --count 1 --data-path --open --idle-timeout 30", "The same, ended after 30 seconds without traffic."),
         ]

@@ -11,7 +11,7 @@ struct ConnectCommand: Command {
         abstract: "Connect to a listener over a NAN data path: standard input and output, or send a file.",
         discussion: [
             "Browses for the service (active subscribe), takes the first listener found (of the selected "
-                + "devices), sets up the data path to it (by default keyed by the pairing; or with --passphrase, --pmk or "
+                + "devices), sets up the data path to it (by default keyed by the pairing; or with --passphrase-file, --pmk-file or "
                 + "--open) and connects with mutual TLS 1.3 (plain TCP only with --plain, which is announced): the "
                 + "listener's certificate must be the one pinned to its paired device, learned on the first connection "
                 + "over a data path keyed by the pairing; an unpaired listener is refused unless --tofu. "
@@ -136,7 +136,7 @@ struct ConnectCommand: Command {
                     while true {
                         let bytes = try await connection.read()
                         if bytes.isEmpty { return }
-                        Output.emit(String(decoding: bytes, as: UTF8.self), to: .standardOutput)
+                        Output.emit(ConnectionRecord.peerText(bytes), to: .standardOutput)
                     }
                 }
                 var received = 0
@@ -151,7 +151,7 @@ struct ConnectCommand: Command {
                         r.bytes = bytes.count
                         try output.writeJSON(r)
                     } else {
-                        let text = String(decoding: bytes, as: UTF8.self)
+                        let text = ConnectionRecord.peerText(bytes)
                         Output.emit(text.hasSuffix("\n") ? text : text + "\n", to: .standardOutput)
                     }
                     if let messages, received >= messages {

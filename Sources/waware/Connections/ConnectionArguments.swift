@@ -143,10 +143,20 @@ struct ConnectionRecord: Codable, Sendable {
         return parts.joined(separator: " ")
     }
 
+    /// The text form as a line for standard error, escaped as ``Output`` escapes standard output: the peer's
+    /// words (a message, a reason) cannot drive the terminal.
+    var standardErrorLine: String { TerminalText.escapedLines(text_) + "\n" }
+
+    /// Bytes the peer sent (a message, a piece of a byte stream) as text for a terminal: UTF-8, with
+    /// ``TerminalText/escapedLines(_:)`` as every other line of output (line breaks and tabs kept).
+    static func peerText(_ bytes: [UInt8]) -> String {
+        TerminalText.escapedLines(String(decoding: bytes, as: UTF8.self))
+    }
+
     func write(json: Bool, to output: Output, textToStandardError: Bool = false) throws {
         if json { return try output.writeJSON(self) }
         if textToStandardError {
-            Output.emit(text_ + "\n", to: .standardError)
+            Output.emit(standardErrorLine, to: .standardError)
         } else {
             output.write(text_)
         }

@@ -11,7 +11,7 @@ struct ListenCommand: Command {
         abstract: "Accept connections over NAN data paths and print or echo their messages.",
         discussion: [
             "Publishes the service with the listener's TCP port in its service info, accepts data paths (by default "
-                + "from paired devices, keyed by the pairing; or with --passphrase, --pmk or --open) and the connections "
+                + "from paired devices, keyed by the pairing; or with --passphrase-file, --pmk-file or --open) and the connections "
                 + "over them: mutual TLS 1.3 unless --plain (announced on standard error). A peer's certificate must be the "
                 + "one pinned to its paired device (learned on the first connection over a data path keyed by the pairing); "
                 + "an unpaired peer is refused unless --tofu. Each connection starts with both devices' peer identifiers. Messages are printed ('message ... \"text\"'), or with --echo sent "
@@ -31,7 +31,7 @@ struct ListenCommand: Command {
         ],
         examples: [
             Example("waware listen _chat._tcp --echo", "Echo every message of paired devices back (TLS, data paths keyed by the pairing)."),
-            Example("waware listen _chat._tcp --passphrase secret --tofu --echo", "Also accept unpaired peers, trusting their certificate on first use."),
+            Example("waware listen _chat._tcp --passphrase-file nan.pass --tofu --echo", "Also accept unpaired peers, trusting their certificate on first use."),
             Example("waware listen _files._tcp --open --plain --receive-dir /tmp/in --count 1 --json",
                     "Plain TCP over open data paths: save the files of one connection in /tmp/in, JSON lines."),
             Example("waware listen _chat._tcp --connect-to-found --send hello",
@@ -188,7 +188,7 @@ struct ListenCommand: Command {
                 while true {
                     let bytes = try await connection.read()
                     if bytes.isEmpty { break }
-                    if echo { try await connection.write(bytes) } else { Output.emit(String(decoding: bytes, as: UTF8.self), to: .standardOutput) }
+                    if echo { try await connection.write(bytes) } else { Output.emit(ConnectionRecord.peerText(bytes), to: .standardOutput) }
                 }
             } else {
                 while let content = try await connection.receive() {

@@ -4,15 +4,23 @@ import WiFiAware
 /// The data-path options of `waware publish` and `waware subscribe`: how the data path is protected.
 enum DataPathArguments {
     static let openFlag = FlagKey("open", help: "An open (unencrypted) data path: anyone in range can read it. Must be asked for.")
-    static let passphraseOption = OptionKey("passphrase", value: "text", help: "Secure data path (NCS-SK) with this passphrase, 1 to 63 bytes (both sides must use the same).")
-    static let pmkOption = OptionKey("pmk", value: "hex", help: "Secure data path (NCS-SK) with this 32-byte PMK (64 hex digits).")
+    static let passphraseOption = OptionKey("passphrase", value: "text", help: "Secure data path (NCS-SK) with this passphrase, 1 to 63 bytes (both sides must use the same); visible to other local users, prefer --passphrase-file or WAWARE_PASSPHRASE.")
+    static let passphraseFileOption = OptionKey("passphrase-file", value: "path", help: "As --passphrase, read from this file (one line; also WAWARE_PASSPHRASE).")
+    static let pmkOption = OptionKey("pmk", value: "hex", help: "Secure data path (NCS-SK) with this 32-byte PMK (64 hex digits); visible to other local users, prefer --pmk-file or WAWARE_PMK.")
+    static let pmkFileOption = OptionKey("pmk-file", value: "path", help: "As --pmk, read from this file (64 hex digits, surrounding whitespace ignored; also WAWARE_PMK).")
     static let cipherOption = OptionKey("cipher-suite", value: "128|256",
                                         help: "NCS-SK-128 (CCMP-128) or NCS-SK-256 (GCMP-256); default: request 128, accept both.")
-    static let acceptFlag = FlagKey("accept-data-paths", help: "Accept data-path requests (implies --data-path); with --passphrase, --pmk or --open, or by default from paired devices keyed by the pairing (NCS-PK-PASN-128 or -256, as paired).")
-    static let requestFlag = FlagKey("data-path", help: "Request a data path to the first publisher found and keep it until Ctrl-C, --timeout or the peer ends it; with --passphrase, --pmk or --open, or by default to a paired device keyed by the pairing (NCS-PK-PASN-128 or -256, as paired; verified first).")
+    static let acceptFlag = FlagKey("accept-data-paths", help: "Accept data-path requests (implies --data-path); with a passphrase or PMK (--passphrase-file, --pmk-file, WAWARE_PASSPHRASE, WAWARE_PMK) or --open, or by default from paired devices keyed by the pairing (NCS-PK-PASN-128 or -256, as paired).")
+    static let requestFlag = FlagKey("data-path", help: "Request a data path to the first publisher found and keep it until Ctrl-C, --timeout or the peer ends it; with a passphrase or PMK (--passphrase-file, --pmk-file, WAWARE_PASSPHRASE, WAWARE_PMK) or --open, or by default to a paired device keyed by the pairing (NCS-PK-PASN-128 or -256, as paired; verified first).")
 
-    /// `--open`, `--passphrase`, `--pmk`.
-    static let security: [ArgumentSpec] = [openFlag.spec, passphraseOption.spec, pmkOption.spec, cipherOption.spec]
+    /// `--open`, `--passphrase`, `--passphrase-file`, `--pmk`, `--pmk-file`, `--cipher-suite`.
+    static let security: [ArgumentSpec] = [openFlag.spec, passphraseOption.spec, passphraseFileOption.spec, pmkOption.spec,
+                                           pmkFileOption.spec, cipherOption.spec]
+    /// The environment variables that give a passphrase or PMK when no option does.
+    static let passphraseVariable = "WAWARE_PASSPHRASE"
+    static let pmkVariable = "WAWARE_PMK"
+    /// Below this many bytes a passphrase is easy to guess offline from one captured handshake.
+    static let shortPassphrase = 8
     static let idleTimeoutOption = OptionKey("idle-timeout", value: "seconds",
                                              help: "End a data path after this many seconds with no packet either way ('data-path-down ... reason idle'); default never.")
     /// Every data-path option: the security ones and `--idle-timeout`.
@@ -28,38 +36,75 @@ enum DataPathArguments {
         return .milliseconds(Int64(seconds * 1000))
     }
 
-    /// The security chosen; `required` says whether a data path was asked for at all.
-    static func security(from parsed: ParsedValues, required: Bool, flag: String) throws -> WADataPathSecurity? {
+    /// A passphrase or PMK and where it came from (an option's or variable's name, for messages).
+    private enum Credential {
+        case passphrase(String, from: String)
+        case pmk(String, from: String)
+    }
+
+    /// Whether the command line or the environment gives a credential (`--open`, a passphrase or a PMK).
+    static func givesCredential(_ parsed: ParsedValues, secrets: SecretInput = .current) -> Bool {
+        parsed.flag(openFlag) || [passphraseOption, passphraseFileOption, pmkOption, pmkFileOption].contains { parsed.option($0) != nil }
+            || secrets.variable(passphraseVariable) != nil || secrets.variable(pmkVariable) != nil
+    }
+
+    /// The security chosen; `required` says whether a data path was asked for at all. A passphrase or PMK
+    /// comes from `--passphrase-file`/`--pmk-file`, then `WAWARE_PASSPHRASE`/`WAWARE_PMK` when no option
+    /// gives one, or from `--passphrase`/`--pmk` (which warn: other local users can read the command line).
+    static func security(from parsed: ParsedValues, required: Bool, flag: String, secrets: SecretInput = .current) throws -> WADataPathSecurity? {
         let open = parsed.flag(openFlag)
-        let passphrase = parsed.option(passphraseOption)
-        let pmk = parsed.option(pmkOption)
-        let chosen = [open, passphrase != nil, pmk != nil].filter { $0 }.count
+        let given = [passphraseOption, passphraseFileOption, pmkOption, pmkFileOption].filter { parsed.option($0) != nil }
+        let chosen = given.count + (open ? 1 : 0)
         let cipher = parsed.option(cipherOption)
         guard required else {
-            if chosen > 0 || cipher != nil { throw ValidationError("--open, --passphrase, --pmk and --cipher-suite go with --\(flag)") }
+            if chosen > 0 || cipher != nil {
+                throw ValidationError("--open, --passphrase, --passphrase-file, --pmk, --pmk-file and --cipher-suite go with --\(flag)")
+            }
             return nil
         }
-        guard chosen <= 1 else { throw ValidationError("choose one of --open, --passphrase and --pmk") }
-        if chosen == 0 {
-            // Between paired devices the default: NCS-PK-PASN with the pairing key.
-            if cipher != nil { throw ValidationError("--cipher-suite goes with --passphrase or --pmk") }
-            return .pairing
-        }
+        guard chosen <= 1 else { throw ValidationError("choose one of --open, --passphrase, --passphrase-file, --pmk and --pmk-file") }
         if open {
             if cipher != nil { throw ValidationError("--cipher-suite goes with --passphrase or --pmk, not --open") }
             return .open
         }
+        let credential: Credential
+        if let text = parsed.option(passphraseOption) {
+            secrets.warnCommandLine("--passphrase", instead: "--passphrase-file or \(passphraseVariable)")
+            credential = .passphrase(text, from: "--passphrase")
+        } else if let path = parsed.option(passphraseFileOption) {
+            credential = .passphrase(try secrets.textFile(path, for: "--passphrase-file"), from: "the passphrase in \(path)")
+        } else if let text = parsed.option(pmkOption) {
+            secrets.warnCommandLine("--pmk", instead: "--pmk-file or \(pmkVariable)")
+            credential = .pmk(text, from: "--pmk")
+        } else if let path = parsed.option(pmkFileOption) {
+            credential = .pmk(String(decoding: try secrets.file(path, for: "--pmk-file"), as: UTF8.self), from: "the PMK in \(path)")
+        } else {
+            let passphrase = secrets.variable(passphraseVariable), pmk = secrets.variable(pmkVariable)
+            if passphrase != nil && pmk != nil { throw ValidationError("set \(passphraseVariable) or \(pmkVariable), not both") }
+            if let passphrase { credential = .passphrase(passphrase, from: passphraseVariable) }
+            else if let pmk { credential = .pmk(pmk, from: pmkVariable) }
+            else {
+                // Between paired devices the default: NCS-PK-PASN with the pairing key.
+                if cipher != nil { throw ValidationError("--cipher-suite goes with --passphrase or --pmk") }
+                return .pairing
+            }
+        }
         let suites = try cipherSuites(cipher)
-        if let passphrase {
-            guard (1...63).contains(passphrase.utf8.count) else {
-                throw ValidationError("--passphrase must be 1 to 63 bytes, not \(passphrase.utf8.count)")
+        switch credential {
+        case .passphrase(let passphrase, let source):
+            let length = passphrase.utf8.count
+            guard (1...63).contains(length) else { throw ValidationError("\(source) must be 1 to 63 bytes, not \(length)") }
+            if length < shortPassphrase {
+                secrets.warn("the passphrase is \(length) bytes; use \(shortPassphrase) or more, since one captured handshake lets anyone guess it offline")
             }
             return .passphrase(passphrase, cipherSuites: suites)
+        case .pmk(let text, let source):
+            // A file or variable may end in a line break: whitespace around the digits is dropped.
+            let isSpace: (UInt8) -> Bool = { $0 == 0x20 || (0x09...0x0d).contains($0) }
+            let digits = Array(Array(text.utf8).drop(while: isSpace).reversed().drop(while: isSpace).reversed())
+            guard digits.count == 64, let bytes = hexBytes(digits) else { throw ValidationError("\(source) must be 64 hex digits (32 bytes)") }
+            return .pmk(bytes, cipherSuites: suites)
         }
-        let text = pmk ?? ""
-        let digits = Array(text.utf8)
-        guard digits.count == 64, let bytes = hexBytes(digits) else { throw ValidationError("--pmk must be 64 hex digits (32 bytes)") }
-        return .pmk(bytes, cipherSuites: suites)
     }
 
     /// `--cipher-suite`: `128`, `256`, `ncs-sk-128`, `ncs-sk-256` (any case); none: request 128, accept both.

@@ -235,9 +235,10 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
     }
 
     /// connection-tls in the VM: B was killed holding a data path to A, and a new B (a new random NMI, the
-    /// same NDI address) asked again at once. A's kernel still held the old NDI station, so A ended the new
-    /// data path with reason 2 (kernel failure) until it noticed the loss.
-    @Test func aPeerBackWithANewNMIAndItsOldNDIAddressReplacesItsDeadDataPath() async throws {
+    /// same NDI address) asked again at once. An NDI address is the peer's own say, so the new NMI may not
+    /// end the data path that holds it (security review, issue 24): the new one is refused (`address-in-use`),
+    /// and once A has lost the old B (keepalives) the new B's next request connects.
+    @Test func aNewNMIClaimingAnNDIAddressInUseIsRefusedUntilTheOldDataPathIsLost() async throws {
         let (a, b, radioA, radioB) = pair()
         await a.setKeepalive(interval: .seconds(3600), misses: 5)
         let accepted = try await a.accept(publishID: InstanceID(1))
@@ -256,18 +257,31 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         radioB.deliver = nil
         radioA.deliver = { bytes in Task { await b2.handle(.frameReceived(bytes: bytes)) } }
         radioB2.deliver = { bytes in Task { await a.handle(.frameReceived(bytes: bytes)) } }
-        _ = try await b2.request(to: nmiA, publishID: InstanceID(1))
-        // A's events until the new B's data path is up at A or has ended there.
-        var seen: [DataPathEvent] = []
-        while let event = await aIterator.next() {
-            seen.append(event)
-            if case .connected(let connection) = event, connection.id.peer == nmiB2 { break }
-            if case .terminated(let id, _) = event, id.peer == nmiB2 { break }
+        let (_, refusedEvents) = try await b2.request(to: nmiA, publishID: InstanceID(1))
+        var refused = refusedEvents.makeAsyncIterator()
+        guard case .requested = await aIterator.next(), case .terminated(let refusedID, let reason) = await aIterator.next() else {
+            Issue.record("A did not refuse the new B"); return
         }
-        #expect(seen.contains { if case .terminated(oldID, let reason) = $0 { reason.kind == .peerLost } else { false } })
-        #expect(seen.contains { if case .connected(let connection) = $0 { connection.id.peer == nmiB2 } else { false } })
+        #expect(refusedID.peer == nmiB2 && reason.kind == .addressInUse)
+        var told = false
+        while let event = await refused.next() {
+            if case .terminated = event { told = true; break }
+        }
+        #expect(told)
+        #expect(await a.connections.map(\.id) == [oldID])
+        #expect(radioA.ndiOwners.withLock { $0 } == [radioB.ndi: nmiB])
+        // A loses the old B: its keepalive goes unacknowledged.
+        await a.setKeepalive(interval: .zero, misses: 1)
+        await a.handle(.discoveryWindow(frequency: 2437))
+        let probe = try #require(radioA.sent.withLock { $0.last(where: { $0.subtype == 13 }) })
+        await a.handle(.transmitStatus(cookie: probe.cookie, acknowledged: false))
+        guard case .terminated(oldID, let lost) = await aIterator.next() else { Issue.record("A did not lose B"); return }
+        #expect(lost.kind == .peerLost)
+        await a.setKeepalive(interval: .seconds(3600), misses: 5)
+        let (_, events) = try await b2.request(to: nmiA, publishID: InstanceID(1))
+        var again = events.makeAsyncIterator()
+        guard case .connected = await again.next() else { Issue.record("the new B not connected once the old one was lost"); return }
         #expect(await a.connections.map(\.id.peer) == [nmiB2])
-        #expect(radioA.state.withLock { $0.stations } == [nmiB2, radioB.ndi])
         #expect(radioA.ndiOwners.withLock { $0 } == [radioB.ndi: nmiB2])
         await a.shutDown()
         await b2.shutDown()
@@ -388,6 +402,41 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         let phasesA = await a.negotiations?.phases, phasesB = await b.negotiations?.phases
         #expect(phasesA?.isEmpty == true && phasesB?.isEmpty == true)
         #expect(radioA.security.withLock { $0.keys.isEmpty && $0.authorized.isEmpty })
+        await a.shutDown()
+        await b.shutDown()
+        #expect(!radioA.leftovers && !radioB.leftovers)
+    }
+
+    /// The NDI address a link claims is the peer's say: a second link of the same NMI may share a secure data
+    /// path's NDI station only when it is keyed by the same PMK. An open one, or one keyed by another
+    /// passphrase, is refused (`address-in-use`) and the secure data path and its key stay (security review,
+    /// issue 24).
+    @Test(arguments: [nil, "battery staple"] as [String?])
+    func aLinkNotKeyedAlikeCannotTakeASecureDataPathsNDIAddress(second: String?) async throws {
+        let (a, b, radioA, radioB) = pair()
+        await a.setKeepalive(interval: .seconds(3600), misses: 5)
+        await b.setKeepalive(interval: .seconds(3600), misses: 5)
+        _ = try await a.accept(publishID: InstanceID(1), security: policy("correct horse", [.sk128]))
+        let other = try await a.accept(publishID: InstanceID(2), security: second.map { policy($0, [.sk128]) })
+        let (_, events) = try await b.request(to: nmiA, publishID: InstanceID(1), security: policy("correct horse", [.sk128]))
+        var bIterator = events.makeAsyncIterator()
+        guard case .connected = await bIterator.next() else { Issue.record("B not connected"); return }
+        let keyOnA = try #require(radioA.security.withLock { $0.keys[radioB.ndi] })
+        let (_, secondEvents) = try await b.request(to: nmiA, publishID: InstanceID(2), security: second.map { policy($0, [.sk128]) })
+        var ends: [DataPathEndReason] = []
+        var secondIterator = secondEvents.makeAsyncIterator()
+        while let event = await secondIterator.next() {
+            if case .terminated(_, let reason) = event { ends.append(reason); break }
+        }
+        var otherIterator = other.makeAsyncIterator()
+        while let event = await otherIterator.next() {
+            if case .terminated(_, let reason) = event { ends.append(reason); break }
+        }
+        #expect(ends.contains { $0.kind == .addressInUse })
+        let upA = await a.connections, upB = await b.connections
+        #expect(upA.count == 1 && upA.first?.pairwiseKey != nil)
+        #expect(upB.count == 1 && upB.first?.pairwiseKey != nil)
+        #expect(radioA.security.withLock { $0.keys[radioB.ndi] } == keyOnA)
         await a.shutDown()
         await b.shutDown()
         #expect(!radioA.leftovers && !radioB.leftovers)
@@ -517,9 +566,10 @@ extension DataPathEngineTests {
         return (a, b, radioA, radioB, aIterator, bIterator)
     }
 
-    private func notification(from source: MACAddress, to destination: MACAddress, _ message: ScheduleMessage) throws -> [UInt8] {
+    private func notification(from source: MACAddress, to destination: MACAddress, _ message: ScheduleMessage,
+                              protected: Bool = false) throws -> [UInt8] {
         let header = ManagementHeader(destination: destination, source: source, bssid: .broadcast, sequenceControl: 0)
-        return try NANManagementFrame(header: header, body: .action(message.frame())).encoded()
+        return try NANManagementFrame(header: header, body: .action(message.frame(isProtected: protected))).encoded()
     }
 
     @Test func anEvacuatedChannelLeavesOurScheduleAndThePeerInstallsTheNewOne() async throws {
@@ -575,6 +625,28 @@ extension DataPathEngineTests {
         #expect(!radioA.leftovers && !radioB.leftovers)
     }
 
+    /// Only acknowledgements of our keepalives, or frames that passed the kernel's integrity check, keep a
+    /// peer alive: any frame from its address used to reset the count of missed keepalives, so a forger
+    /// could keep a vanished peer's data paths up (security review, issue 24).
+    @Test func aForgedFrameFromAPeersAddressDoesNotKeepItAlive() async throws {
+        guard case (let a, let b, let radioA, _, var aIterator, _)? = try await connected() else { return }
+        await a.setKeepalive(interval: .zero, misses: 2)
+        radioA.deliver = nil   // B is gone
+        let current = try #require(radioA.schedules.withLock { $0.last })
+        for _ in 0..<2 {
+            await a.handle(.discoveryWindow(frequency: 2437))
+            let probe = try #require(radioA.sent.withLock { $0.last(where: { $0.subtype == 13 }) })
+            await a.handle(.transmitStatus(cookie: probe.cookie, acknowledged: false))
+            // In between, a frame from B's address that nobody authenticated (here a keepalive of B's).
+            await a.handle(.frameReceived(bytes: try notification(from: nmiB, to: nmiA, ScheduleUpdate.notification(announcing: current))))
+        }
+        #expect(await a.connections.isEmpty)
+        guard await a.connections.isEmpty, case .terminated(_, let reason) = await aIterator.next() else { Issue.record("A did not lose B"); return }
+        #expect(reason.kind == .peerLost)
+        await a.shutDown()
+        await b.shutDown()
+    }
+
     @Test func strangersMalformedAndOutOfOrderScheduleUpdatesAreIgnoredAndCounted() async throws {
         guard case (let a, let b, let radioA, let radioB, var aIterator, var bIterator)? = try await connected() else { return }
         let installed = radioB.peerSchedules.withLock(\.count)
@@ -600,16 +672,24 @@ extension DataPathEngineTests {
         #expect(await b.ignoredScheduleUpdates == 4)
         #expect(radioB.peerSchedules.withLock(\.count) == installed)
         #expect(await b.connections.count == 1)
-        // A newer schedule on a channel B has not (44 only) shares no slot: the data path ends on both sides.
+        // A newer schedule on a channel B has not (44 only) shares no slot. Unprotected, anyone could have sent
+        // it from A's address (security review, issue 24): ignored and counted, the data path stays.
         let elsewhere = DataPathSchedule(channels: [.channel44], slots: newer.slots, sequenceID: 6)
         await b.handle(.frameReceived(bytes: try notification(from: nmiA, to: nmiB, ScheduleUpdate.notification(announcing: elsewhere))))
+        #expect(await b.ignoredScheduleUpdates == 5)
+        #expect(await b.connections.count == 1 && radioB.peerSchedules.withLock(\.count) == installed)
+        // Protected (category 9) from a peer whose NMI station holds a pairing's NM-TK: it is A's, so the data
+        // path ends on both sides.
+        await b.setProtected(nmiA, true)
+        await b.handle(.frameReceived(bytes: try notification(from: nmiA, to: nmiB, ScheduleUpdate.notification(announcing: elsewhere),
+                                                              protected: true)))
         guard case .terminated(_, let reason) = await bIterator.next() else { Issue.record("B not ended"); return }
         #expect(reason.kind == .scheduleChanged)
         guard case .terminated(_, let peerReason) = await aIterator.next() else { Issue.record("A not told"); return }
         #expect(peerReason.kind == .peerRequest)
         // Once the data path is gone A is a stranger too.
         await b.handle(.frameReceived(bytes: try notification(from: nmiA, to: nmiB, ScheduleUpdate.notification(announcing: newer))))
-        #expect(await b.ignoredScheduleUpdates == 5)
+        #expect(await b.ignoredScheduleUpdates == 6)
         await a.shutDown()
         await b.shutDown()
         #expect(!radioA.leftovers && !radioB.leftovers)

@@ -146,6 +146,28 @@ private func begin(_ table: inout DataPathNegotiations, publish: UInt8, info: [U
         #expect(small.phases == [largeID.with(peer: subscriberNMI): .established])
     }
 
+    /// A request from the peer's address ends our pending request as crossed only when it is the crossing
+    /// one: taken by our publish and asking the security ours asks (security review, issue 24). A forged or
+    /// stale one (open while ours is secure, or refused by the publish's policy) leaves ours as it is.
+    @Test func onlyAConsistentRequestEndsOursAsCrossed() throws {
+        var small = DataPathNegotiations(local: DataPathFixture.device(publisherNMI), localNDI: publisherNDI)
+        var large = DataPathNegotiations(local: DataPathFixture.device(subscriberNMI), localNDI: subscriberNDI)
+        small.acceptingPublishes = [InstanceID(3)]
+        let secure = NDPSecurityPolicy(credential: .passphrase("correct horse"), serviceID: ServiceID(hex: "c57ed9d5d167")!)
+        // Ours is secure, the peer's request is open: not the crossing one, dropped without an answer.
+        let (ours, _) = try #require(try small.initiate(to: subscriberNMI, publishID: InstanceID(4), serviceInfo: [], security: secure, now: now))
+        let (_, forged) = try #require(try large.initiate(to: publisherNMI, publishID: InstanceID(3), serviceInfo: [], now: now))
+        let open = try DataPathFixture.overTheAir(DataPathFixture.sends(forged)[0])
+        #expect(small.receive(open, from: subscriberNMI, now: now).isEmpty)
+        #expect(small.phases == [ours: .requestSent])
+        // Our publish requires NCS-SK and the request is open: refused by the policy, ours goes on.
+        small.publishSecurity[InstanceID(3)] = secure
+        let refused = small.receive(open, from: subscriberNMI, now: now)
+        #expect(!refused.contains { if case .ended = $0 { true } else { false } })
+        #expect(DataPathFixture.sends(refused).first?.ndp.status == .rejected)
+        #expect(small.phases == [ours: .requestSent])
+    }
+
     @Test func outOfOrderAndForeignMessagesChangeNothing() throws {
         var initiator = DataPathNegotiations(local: DataPathFixture.device(subscriberNMI), localNDI: subscriberNDI)
         var responder = DataPathNegotiations(local: DataPathFixture.device(publisherNMI), localNDI: publisherNDI)

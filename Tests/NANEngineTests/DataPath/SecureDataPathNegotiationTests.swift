@@ -110,6 +110,33 @@ private func handshake(_ pair: inout Pair, _ suite: NDPCipherSuite) throws -> Ha
         #expect(request.body.first == 4)
     }
 
+    /// Each secure request used to run PBKDF2 (4096 rounds) before the table-full check (security review,
+    /// issue 24): a full table now refuses without deriving, and the passphrase PMK (salted by the suite, the
+    /// service and our own NMI) is derived once per publish and suite, not per request.
+    @Test func aFullTableRefusesWithoutDerivingAndAPublishDerivesItsPMKOnce() throws {
+        var pair = Pair(publisher: policy("correct horse"))
+        pair.responder.maximumEntries = 0
+        let (_, first) = try pair.request(policy("correct horse"))
+        let refused = pair.toResponder(first)
+        #expect(refused.contains { if case .refused(_, _, let reason) = $0 { reason.kind == .resourceLimit } else { false } })
+        #expect(pair.responder.masterKeys.derivations == 0)
+        pair.responder.maximumEntries = 16
+        for _ in 0..<3 {
+            let (_, request) = try pair.request(policy("correct horse"))
+            #expect(pair.toResponder(request).contains { if case .requested = $0 { true } else { false } })
+        }
+        #expect(pair.responder.masterKeys.derivations == 1)
+        // Another passphrase for the publish is derived again; a publish that stops accepting forgets its PMK.
+        pair.responder.publishSecurity[InstanceID(1)] = policy("battery staple")
+        let (_, other) = try pair.request(policy("battery staple"))
+        _ = pair.toResponder(other)
+        #expect(pair.responder.masterKeys.derivations == 2)
+        pair.responder.masterKeys.forget(InstanceID(1))
+        let (_, again) = try pair.request(policy("battery staple"))
+        _ = pair.toResponder(again)
+        #expect(pair.responder.masterKeys.derivations == 3)
+    }
+
     @Test(arguments: [NDPCipherSuite.sk128, .sk256])
     func bothSidesCompleteTheHandshakeAndHoldTheSameKey(suite: NDPCipherSuite) throws {
         var pair = Pair(publisher: policy("correct horse", [.sk128, .sk256]))

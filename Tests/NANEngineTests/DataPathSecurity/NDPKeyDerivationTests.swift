@@ -22,6 +22,19 @@ import Testing
         #expect(hexText(pmk.bytes) == "ee3585063056d164d15454ad39010d4e2640b0d82fb24a2d6899862d273c68bf")
     }
 
+    /// The NCS-SK-256 passphrase PMK as our code derives it (PBKDF2-HMAC-SHA-384, 4096 iterations, 32 bytes,
+    /// salt = cipher suite ID 2 as two bytes ‖ service ID ‖ publisher NMI), against a value computed
+    /// independently with Python's hashlib (python3, this snippet as run):
+    ///
+    ///     import hashlib
+    ///     salt = bytes([0x00, 0x02]) + bytes.fromhex("48da63dcde19") + bytes.fromhex("020000000100")
+    ///     print(hashlib.pbkdf2_hmac("sha384", b"correct horse battery", salt, 4096, 32).hex())
+    @Test func passphrasePMKForSK256MatchesAnIndependentComputationInPython() throws {
+        let pmk = try NDPPairwiseMasterKey(passphrase: "correct horse battery", suite: .sk256, serviceID: Self.serviceID,
+                                           publisherNMI: MACAddress("02:00:00:00:01:00")!)
+        #expect(hexText(pmk.bytes) == "7ee8ce8ce34f56f1a84f99c83fffaa90dedd02e94b8b8abb1f8fa57a71bf547d")
+    }
+
     @Test func passphrasePMKForSK256UsesPBKDF2WithSHA384() throws {
         let sk128 = try NDPPairwiseMasterKey(passphrase: "NAN", suite: .sk128, serviceID: Self.serviceID, publisherNMI: Self.first)
         let sk256 = try NDPPairwiseMasterKey(passphrase: "NAN", suite: .sk256, serviceID: Self.serviceID, publisherNMI: Self.first)

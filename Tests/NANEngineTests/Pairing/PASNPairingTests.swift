@@ -1,4 +1,5 @@
 @testable import NANEngine
+import NANCrypto
 import NANWire
 import Testing
 
@@ -147,5 +148,37 @@ import Testing
         let (back, lifetime) = try NIKKeyData.unwrap(NIKKeyDescriptor.wrappedKeyData(of: decoded), kek: kek)
         #expect(back == nik && lifetime == 43_200)
         #expect(Self.failure { _ = try NIKKeyData.unwrap(wrapped, kek: [UInt8](repeating: 0x43, count: 16)) } == .crypto, "unwrapped under another KEK")
+    }
+
+    /// The NCS-PK-PASN-128 keys of an opportunistic pairing, as our code derives them (PASN-PTK from the
+    /// default PMK, then KEK, NPK and ND-PMK from its KDK, all KDF-SHA-256), against values computed
+    /// independently with Python's hashlib/hmac (python3, this snippet as run):
+    ///
+    ///     import hashlib, hmac
+    ///     def kdf(key, label, context, length):
+    ///         out = b""; i = 1
+    ///         while len(out) < length:
+    ///             out += hmac.new(key, i.to_bytes(2, "little") + label.encode() + context + (length * 8).to_bytes(2, "little"), hashlib.sha256).digest(); i += 1
+    ///         return out[:length]
+    ///     pmk = b"PMKz" + bytes(28)
+    ///     spa, bssid = bytes.fromhex("020000000001"), bytes.fromhex("020000000002")
+    ///     dhss = bytes(range(0x10, 0x30))
+    ///     ptk = kdf(pmk, "PASN PTK Derivation", spa + bssid + dhss, 32 + 16 + 32)
+    ///     kck, tk, kdk = ptk[:32], ptk[32:48], ptk[48:]
+    ///     print(kck.hex(), tk.hex(), kdk.hex())
+    ///     print(kdf(kdk, "NAN Management KEK Derivation", spa + bssid, 16).hex())
+    ///     print(kdf(kdk, "NAN Opportunistic NPK Derivation", spa + bssid, 32).hex())
+    ///     print(kdf(kdk, "NDP PMK Derivation", spa + bssid, 32).hex())
+    @Test func pairingKeysOn128MatchAnIndependentComputationInPython() throws {
+        let initiator = MACAddress("02:00:00:00:00:01")!, responder = MACAddress("02:00:00:00:00:02")!
+        let pasn = try PASNKeyDerivation.keys(.sha256, pmk: PASNKeyDerivation.defaultPMK, initiator: initiator, responder: responder,
+                                              sharedSecret: Array(0x10...0x2f), tkLength: 16)
+        #expect(hexText(pasn.kck) == "00c6c4bda07e24611b22488921509f048ab6b8c0bbde6bb13d17d0839b3bbb8d")
+        #expect(hexText(pasn.tk) == "5c9286deef3a47a38db1a13b1e4e66c1")
+        #expect(hexText(pasn.kdk) == "e5133cd14437168a9ba8ed5b6623b5ede1207a48a374b15c6ec4248a998faa7a")
+        let keys = try PairingKeys(kdk: pasn.kdk, akm: .pasn, suite: .pk128, npk: nil, initiator: initiator, responder: responder)
+        #expect(hexText(keys.kek) == "387faeb2d4ef2abc884d80cea9bea5cb")
+        #expect(hexText(keys.npk) == "d7a0e1da780f1b83d00cae4323eb61336fb316194cefe8f15e5ae5b08350924e")
+        #expect(hexText(keys.ndPMK) == "28333edc43d48ca5e26ceeb76d2032d4611651faf3699b5389dd1847274d93e1")
     }
 }

@@ -50,6 +50,32 @@ import Testing
         }
     }
 
+    @Test func aNewIdentityAtAKeyedDevicesAddressMakesANewEntryAndLeavesTheKeyedOneWhole() async throws {
+        try await withTemporaryDirectory { folder in
+            let store = WADeviceStore(url: folder.appendingPathComponent("devices.json"))
+            let kitchen = try store.recordPairing(name: "Kitchen", managementAddress: testAddress(1), identityKey: Self.nik, pairingKey: Self.npk)
+            try store.noteAddress(testAddress(2), of: kitchen.id)   // Kitchen now at 2, its old address 1 still listed
+            let pin = try #require(WACertificateFingerprint(bytes: [UInt8](repeating: 0xc3, count: 32)))
+            try store.pinCertificate(pin, to: kitchen.id)
+            let otherKey = try WAPairedDevice.PairingKey(bytes: [UInt8](repeating: 0x77, count: 32), method: .pasn)
+            for identity in [nil, try WAPairedDevice.IdentityKey(bytes: [UInt8](repeating: 0x99, count: 16))] {
+                try store.noteAddress(testAddress(1), of: kitchen.id)   // Kitchen holds 1 and 2
+                let name = identity == nil ? "Newcomer" : "Stranger"
+                let newcomer = try store.recordPairing(name: name, managementAddress: testAddress(1), identityKey: identity, pairingKey: otherKey)
+                #expect(newcomer.id != kitchen.id && newcomer.name == name && newcomer.managementAddresses == [testAddress(1)])
+                let kept = try #require(try store.devices()[kitchen.id])
+                #expect(kept.name == "Kitchen" && kept.pairingKey == Self.npk && kept.identityKey == Self.nik)
+                #expect(kept.certificateFingerprint == pin && kept.managementAddresses == [testAddress(2)])
+                try store.remove(newcomer.id)
+            }
+            // Kitchen's only address now: the pairing is refused and nothing changes.
+            #expect(throws: WAError.self) {
+                try store.recordPairing(name: "Intruder", managementAddress: testAddress(2), identityKey: nil, pairingKey: otherKey)
+            }
+            #expect(try store.devices().count == 1 && store.devices()[kitchen.id]?.certificateFingerprint == pin)
+        }
+    }
+
     @Test func aVersion1StoreIsStillRead() async throws {
         try await withTemporaryDirectory { folder in
             let url = folder.appendingPathComponent("devices.json")

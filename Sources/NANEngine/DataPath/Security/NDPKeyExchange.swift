@@ -67,6 +67,12 @@ public struct NDPKeyExchange: Sendable {
     private(set) var authenticationToken: [UInt8]?
     private(set) var ptk: NDPPairwiseTransientKey?
 
+    /// Names the PMK without holding it: the first 16 bytes of SHA-256 over it. Two data paths with the
+    /// same tag were keyed by the same PMK (the same credential for the same service and publisher).
+    var masterKeyTag: [UInt8]? {
+        (try? Digest.hash(.sha256, pmk.bytes)).map { Array($0.prefix(16)) }
+    }
+
     /// The key to install, once the handshake is ``Step/complete``.
     public var installableKey: NDPInstallableKey? {
         guard step == .complete, let ptk, let peerNDI else { return nil }
@@ -108,6 +114,17 @@ public struct NDPKeyExchange: Sendable {
     /// As the public initializer; `nonce` fixes the RNonce for known-answer tests.
     init(respondingTo requestBody: [UInt8], credential: NDPCredential, acceptedSuites: Set<NDPCipherSuite>, serviceID: ServiceID,
          localNMI: MACAddress, peerNMI: MACAddress, localNDI: MACAddress, nonce: [UInt8]?) throws(NDPSecurityError) {
+        try self.init(respondingTo: requestBody, acceptedSuites: acceptedSuites, serviceID: serviceID, localNMI: localNMI,
+                      peerNMI: peerNMI, localNDI: localNDI, nonce: nonce) { suite throws(NDPSecurityError) in
+            try credential.pairwiseMasterKey(suite: suite, serviceID: serviceID, publisherNMI: localNMI, peerNMI: peerNMI)
+        }
+    }
+
+    /// As the public initializer, with the PMK for the chosen suite from `masterKey` (asked once, after the
+    /// request's attributes are checked): the data path hands in its cached passphrase PMKs this way.
+    init(respondingTo requestBody: [UInt8], acceptedSuites: Set<NDPCipherSuite>, serviceID: ServiceID,
+         localNMI: MACAddress, peerNMI: MACAddress, localNDI: MACAddress, nonce: [UInt8]?,
+         masterKey: (NDPCipherSuite) throws(NDPSecurityError) -> NDPPairwiseMasterKey) throws(NDPSecurityError) {
         let message = try Self.decode(requestBody, expecting: .dataPathRequest, "message 1")
         guard let csia = message.cipherSuiteInfo else {
             throw NDPSecurityError(.missingAttribute, "message 1: no Cipher Suite Info attribute")
@@ -123,7 +140,7 @@ public struct NDPKeyExchange: Sendable {
         }
         let (attribute, descriptor) = try Self.descriptor(message, suite: chosen, "message 1")
         try Self.expect(descriptor, has: [.pairwise, .ack], lacks: [.mic, .secure, .request, .install], "message 1")
-        let pmk = try credential.pairwiseMasterKey(suite: chosen, serviceID: serviceID, publisherNMI: localNMI, peerNMI: peerNMI)
+        let pmk = try masterKey(chosen)
         let expected = try NDPKeyDerivation.pmkid(pmk, suite: chosen, initiatorNMI: peerNMI, responderNMI: localNMI, serviceID: serviceID)
         guard ConstantTime.equal(expected, context.identifier) else {
             throw NDPSecurityError(.pmkidMismatch, "message 1: the PMKID is not ours (another passphrase or PMK)")

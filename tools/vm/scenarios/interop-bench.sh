@@ -101,9 +101,12 @@ waware_requests() {
         "$RESPONDER_UP" "$nmiB"
         setup "$kind" "$t0" "$nmiB" "$(later "$b_up" "$UP_AT")"
         if [ "$run" = "$RUNS" ]; then
+            # wpa_supplicant ends a data path idle for 25 s; the bench can take longer to start iperf.
+            [ "$kind" = wp ] && wpas_keep_busy P "$PEER_NDI"
             { read -r ifB; read -r addrB; } < <(event_field "$(bg_log "$kind-sub$run")" data-path-up interface localAddress)
             wait_link_local dB "$ifB" "$addrB"
             "$RESPONDER_IPERF" "$ifB" "$addrB"
+            [ "$kind" = wp ] && wpas_keep_busy_stop P
         fi
         [ "$kind" = wp ] && wpas_mark P
         stop_bg "$kind-sub$run" INT
@@ -113,7 +116,7 @@ waware_requests() {
 
 # peer_requests KIND RESPONDER_NMI SERVICE: RUNS setups by wpa_supplicant Q's NAN_NDP_REQUEST toward SERVICE.
 peer_requests() {
-    local kind=$1 nmi=$2 service=$3 run sid pubid t0 q_up ndp
+    local kind=$1 nmi=$2 service=$3 run sid pubid t0 q_up ndp q_ndi
     wpas_mark Q
     sid=$(wpas Q NAN_SUBSCRIBE service_name="$service" sync=1)
     wpas_wait Q "NAN-DISCOVERY-RESULT subscribe_id=$sid .*address=$nmi" 60
@@ -126,9 +129,14 @@ peer_requests() {
         expect_contains "$kind run $run" NAN-NDP-CONNECTED "$LINE"
         q_up=$(event_time "$LINE")
         ndp=$(wpas_field "$LINE" ndp_id)
+        q_ndi=$(wpas_field "$LINE" peer_ndi)
         "$RESPONDER_UP" "${WPAS_NMI[Q]}"
         setup "$kind" "$t0" "${WPAS_NMI[Q]}" "$(later "$q_up" "$UP_AT")"
-        [ "$run" = "$RUNS" ] && "$RESPONDER_IPERF" ndiQ "$(wpas_link_local Q)"
+        if [ "$run" = "$RUNS" ]; then
+            wpas_keep_busy Q "$q_ndi"
+            "$RESPONDER_IPERF" ndiQ "$(wpas_link_local Q)"
+            wpas_keep_busy_stop Q
+        fi
         wpas_mark Q
         wpas Q NAN_NDP_TERMINATE peer_nmi="$nmi" init_ndi="${WPAS_NDI[Q]}" ndp_id="$ndp" >/dev/null
         wpas_wait Q "NAN-NDP-DISCONNECTED .*peer=$nmi" 60
@@ -137,10 +145,32 @@ peer_requests() {
     wpas Q NAN_CANCEL_SUBSCRIBE subscribe_id="$sid" >/dev/null
 }
 
-# Responders: waware A (publish log $A_LOG) and wpa_supplicant P.
-waware_up() { wait_for_line "$A_LOG" "\"event\":\"data-path-up\".*\"peer\":\"$1\"" 60; UP_AT=$(json_time "$LINE"); }
-waware_down() { wait_for_line "$A_LOG" "\"event\":\"data-path-down\".*\"peer\":\"$1\"" 60; }
-peer_up() { wpas_wait P "NAN-NDP-CONNECTED .*peer=$1" 60; UP_AT=$(event_time "$LINE"); }
+# wait_nth FILE REGEX N SECONDS: waits for the Nth line matching REGEX in FILE (A's publish log holds every
+# run's records: the same peer's first line would answer every later run); the line is left in $LINE.
+wait_nth() {
+    local file=$1 regex=$2 n=$3 deadline
+    deadline=$(($(date +%s) + $(scaled "$4")))
+    while [ "$(grep -c -E -- "$regex" "$file" 2>/dev/null)" -lt "$n" ]; do
+        [ "$(date +%s)" -ge "$deadline" ] && fail "no line $n matching /$regex/ in ${file##*/} after $(scaled "$4")s"
+        sleep 0.2
+    done
+    LINE=$(grep -E -- "$regex" "$file" | sed -n "${n}p")
+    echo "ok: ${file##*/} line $n /$regex/: $LINE"
+}
+
+# Responders: waware A (publish log $A_LOG) and wpa_supplicant P. Each sets UP_AT and PEER_NDI (the
+# initiator's NDI, for the pings before iperf).
+declare -A A_UPS=() A_DOWNS=()
+waware_up() {
+    A_UPS[$1]=$((${A_UPS[$1]:-0} + 1))
+    wait_nth "$A_LOG" "\"event\":\"data-path-up\".*\"peer\":\"$1\"" "${A_UPS[$1]}" 60
+    UP_AT=$(json_time "$LINE")
+}
+waware_down() {
+    A_DOWNS[$1]=$((${A_DOWNS[$1]:-0} + 1))
+    wait_nth "$A_LOG" "\"event\":\"data-path-down\".*\"peer\":\"$1\"" "${A_DOWNS[$1]}" 60
+}
+peer_up() { wpas_wait P "NAN-NDP-CONNECTED .*peer=$1" 60; UP_AT=$(event_time "$LINE"); PEER_NDI=$(wpas_field "$LINE" peer_ndi); }
 peer_down() { wpas_wait P "NAN-NDP-DISCONNECTED .*peer=$1" 60; }
 # iperf from the initiator (dB: waware B; dD: wpa_supplicant Q) to the responder (A in dA; P in dC).
 waware_iperf() {

@@ -73,6 +73,13 @@ LINE=
 declare -A _BG_PIDS=()
 
 _lib_start=$(date +%s.%N)
+
+# nap SECONDS: sleeps without starting a program. The wait loops below poll several times a second for minutes,
+# and under software emulation every program start (sleep, date) costs tens of milliseconds of the guest's CPU,
+# which the scenarios' own processes then lack. A read with a timeout on a pipe nobody writes to is a builtin
+# sleep; $EPOCHSECONDS is a builtin clock.
+exec {_nap_fd}<> <(:)
+nap() { read -r -t "$1" -u "$_nap_fd" _ || :; }
 step() { printf '\n== [+%ss] %s\n' "$(awk -v a="$_lib_start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')" "$*"; }
 
 fail() {
@@ -248,13 +255,13 @@ wait_bg() {
     local name=$1 expected=$2 seconds pid=${_BG_PIDS[$1]:-} deadline
     seconds=$(scaled "${3:-30}")
     [ -n "$pid" ] || fail "no background process named $name"
-    deadline=$(($(date +%s) + seconds))
+    deadline=$(($EPOCHSECONDS + seconds))
     while kill -0 "$pid" 2>/dev/null; do
-        if [ "$(date +%s)" -ge "$deadline" ]; then
+        if [ "$EPOCHSECONDS" -ge "$deadline" ]; then
             _bg_tail "$name"
             fail "$name did not end by itself within ${seconds}s"
         fi
-        sleep 0.2
+        nap 0.2
     done
     wait "$pid" 2>/dev/null
     local rc=$?
@@ -308,7 +315,7 @@ wait_link_local() {
             printf 'ok: %s: %s on %s (DAD done)\n' "$ns" "$addr" "$dev"
             return 0
         }
-        sleep 0.2
+        nap 0.2
     done
     fail "$ns: $addr never became usable on $dev (still tentative or missing)"
 }
@@ -380,7 +387,7 @@ mesh_join() {
     in_netns dA iw dev mesh0 info | sed 's/^/    A mesh: /'
     for i in $(seq 1 50); do
         in_netns dA ip -6 addr show dev mesh0 scope link | grep -q tentative || in_netns dB ip -6 addr show dev mesh1 scope link | grep -q tentative || break
-        sleep 0.2
+        nap 0.2
     done
     MESH_ADDR_A=$(in_netns dA ip -6 addr show dev mesh0 scope link | sed -n 's/.*inet6 \(fe80[^/]*\).*/\1/p' | head -n 1)
     [ -n "$MESH_ADDR_A" ] || fail "mesh0 has no link-local address"
@@ -402,7 +409,7 @@ iperf_mbps() {
 wait_for_line() {
     local file=$1 regex=$2 seconds deadline line
     seconds=$(scaled "${3:-20}")
-    deadline=$(($(date +%s) + seconds))
+    deadline=$(($EPOCHSECONDS + seconds))
     while :; do
         line=$(grep -E -m 1 -- "$regex" "$file" 2>/dev/null)
         if [ -n "$line" ]; then
@@ -410,14 +417,14 @@ wait_for_line() {
             printf 'ok: %s has /%s/: %s\n' "${file##*/}" "$regex" "$line"
             return 0
         fi
-        if [ "$(date +%s)" -ge "$deadline" ]; then
+        if [ "$EPOCHSECONDS" -ge "$deadline" ]; then
             {
                 printf 'FAIL: no line matching /%s/ in %s after %ss; it holds:\n' "$regex" "${file##*/}" "$seconds"
                 sed 's/^/    | /' "$file" 2>/dev/null
             } >&2
             exit 1
         fi
-        sleep 0.2
+        nap 0.2
     done
 }
 
@@ -473,14 +480,14 @@ set_country() {
     local cc=$1 seen deadline
     iw reg set "$cc" || fail "iw reg set $cc failed"
     # The kernel applies the new domain asynchronously (it loads regulatory.db); give it a moment.
-    deadline=$(($(date +%s) + 10))
+    deadline=$(($EPOCHSECONDS + 10))
     while seen=$(iw reg get 2>&1); ! grep -q "^country $cc:" <<<"$seen"; do
-        if [ "$(date +%s)" -ge "$deadline" ]; then
+        if [ "$EPOCHSECONDS" -ge "$deadline" ]; then
             printf 'FAIL: iw reg set %s did not take effect (is /lib/firmware/regulatory.db there? package wireless-regdb); iw reg get says:\n%s\n' \
                 "$cc" "$(sed 's/^/    | /' <<<"$seen")" >&2
             exit 1
         fi
-        sleep 0.2
+        nap 0.2
     done
     printf 'ok: regulatory domain is %s (%s)\n' "$cc" "$(grep "^country $cc:" <<<"$seen")"
 }

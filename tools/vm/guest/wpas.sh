@@ -59,12 +59,12 @@ wpas_start() {
     # $SCENARIO_OUT/NAME-wpas.log when the scenario ends, however it ends.
     start_bg "$name-wpas-main" "$ns" "$WPAS_BIN" -g "/tmp/wpas-g-$name" -dd -t -f "/tmp/wpas-$name.log"
     local i
-    for i in $(seq 1 "$(scaled 10)"); do [ -S "/tmp/wpas-g-$name" ] && break; sleep 0.5; done
+    for i in $(seq 1 "$(scaled 10)"); do [ -S "/tmp/wpas-g-$name" ] && break; nap 0.5; done
     [ -S "/tmp/wpas-g-$name" ] || fail "wpa_supplicant $name did not open its global control socket"
     _wpas_global "$name" "INTERFACE_ADD $wlan		nl80211	/tmp/wpas-$name"
     _wpas_global "$name" "INTERFACE_ADD nan$name		nl80211	/tmp/wpas-$name			create	nan"
     start_bg "$name-wpas-events" "$ns" python3 "$_lib_dir/wpas-ctl.py" --monitor "/tmp/wpas-$name/nan$name" "$SCENARIO_OUT/$name-events.log"
-    for i in $(seq 1 "$(scaled 10)"); do grep -q ATTACHED "$SCENARIO_OUT/$name-events.log" 2>/dev/null && break; sleep 0.5; done
+    for i in $(seq 1 "$(scaled 10)"); do grep -q ATTACHED "$SCENARIO_OUT/$name-events.log" 2>/dev/null && break; nap 0.5; done
     wpas "$name" NAN_SET master_pref 10 >/dev/null
     wpas "$name" NAN_SET dual_band 1 >/dev/null
     wpas "$name" NAN_START >/dev/null
@@ -106,7 +106,7 @@ wpas_wait() {
     local name=$1 regex=$2 seconds deadline line from
     from=$((${_WPAS_MARK[$name]:-0} + 1))
     seconds=$(scaled "${3:-20}")
-    deadline=$(($(date +%s) + seconds))
+    deadline=$(($EPOCHSECONDS + seconds))
     while :; do
         line=$(tail -n +"$from" "$SCENARIO_OUT/$name-events.log" 2>/dev/null | grep -E -m 1 -- "$regex")
         if [ -n "$line" ]; then
@@ -114,14 +114,14 @@ wpas_wait() {
             printf 'ok: %s events have /%s/: %s\n' "$name" "$regex" "$line"
             return 0
         fi
-        if [ "$(date +%s)" -ge "$deadline" ]; then
+        if [ "$EPOCHSECONDS" -ge "$deadline" ]; then
             {
                 printf 'FAIL: no event matching /%s/ from wpa_supplicant %s after %ss; since the mark it sent:\n' "$regex" "$name" "$seconds"
                 tail -n +"$from" "$SCENARIO_OUT/$name-events.log" 2>/dev/null | sed 's/^/    | /'
             } >&2
             exit 1
         fi
-        sleep 0.2
+        nap 0.2
     done
 }
 
@@ -131,7 +131,7 @@ wpas_auto_accept() {
     start_bg "$1-accept" "${_WPAS_NS[$1]}" python3 "$_lib_dir/wpas-ctl.py" --monitor "/tmp/wpas-$1/nan$1" \
         "$SCENARIO_OUT/$1-accept.log" "$2"
     local i
-    for i in $(seq 1 "$(scaled 10)"); do grep -q ATTACHED "$SCENARIO_OUT/$1-accept.log" 2>/dev/null && return 0; sleep 0.5; done
+    for i in $(seq 1 "$(scaled 10)"); do grep -q ATTACHED "$SCENARIO_OUT/$1-accept.log" 2>/dev/null && return 0; nap 0.5; done
     fail "wpa_supplicant $1: the auto-accepting monitor did not attach"
 }
 
@@ -144,7 +144,7 @@ wpas_link_local() {
         address=$(in_netns "${_WPAS_NS[$1]}" ip -6 addr show dev "ndi$1" scope link 2>/dev/null | grep -v tentative \
             | sed -n 's/.*inet6 \(fe80[^/]*\).*/\1/p' | head -n 1)
         [ -n "$address" ] && { echo "$address"; return 0; }
-        sleep 0.2
+        nap 0.2
     done
     fail "wpa_supplicant $1: ndi$1 has no usable link-local address"
 }

@@ -20,10 +20,10 @@ wait_for_line "$(bg_log devB)" '"event":"clusterJoined"' 30
 
 step "both in one cluster"
 # B may first create a cluster of its own and then merge into A's (or A into B's): wait for agreement.
-deadline=$(($(date +%s) + 30))
+deadline=$(($EPOCHSECONDS + 30))
 while a=$(last_cluster "$(bg_log devA)") b=$(last_cluster "$(bg_log devB)"); [ "$a" != "$b" ]; do
-    [ "$(date +%s)" -ge "$deadline" ] && break
-    sleep 0.5
+    [ "$EPOCHSECONDS" -ge "$deadline" ] && break
+    nap 0.5
 done
 expect_match "device A's cluster id" '^50:6f:9a:01:[0-9a-f]{2}:[0-9a-f]{2}$' "$a"
 expect_eq "device B's cluster id (device A is in $a)" "$a" "$b"

@@ -36,10 +36,10 @@ sample() {
 count() { grep -c "$2" "$(bg_log "$1")"; }
 # Waits until log $1 has at least $3 lines matching $2.
 wait_count() {
-    local deadline=$(($(date +%s) + $(scaled "$4")))
+    local deadline=$(($EPOCHSECONDS + $(scaled "$4")))
     while [ "$(count "$1" "$2")" -lt "$3" ]; do
-        [ "$(date +%s)" -lt "$deadline" ] || fail "$1: fewer than $3 lines matching $2 after $(scaled "$4") s"
-        sleep 0.2
+        [ "$EPOCHSECONDS" -lt "$deadline" ] || fail "$1: fewer than $3 lines matching $2 after $(scaled "$4") s"
+        nap 0.2
     done
 }
 json_time() { sed -n 's/.*"time":\([0-9.]*\).*/\1/p'; }
@@ -101,7 +101,7 @@ ifB=$(event_field "$(bg_log sub)" data-path-up interface)
 addrA=$(event_field "$(bg_log sub)" data-path-up peerAddress)
 for i in $(seq 1 50); do
     in_netns dA ip -6 addr show dev "$ifA" scope link | grep -q tentative || in_netns dB ip -6 addr show dev "$ifB" scope link | grep -q tentative || break
-    sleep 0.2
+    nap 0.2
 done
 iperf ndp dA dB "$ifA" "$ifB" "$addrA"
 stop_bg sub INT

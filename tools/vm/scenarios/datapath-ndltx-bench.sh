@@ -15,10 +15,10 @@ load_settings NDLTX_RUNS
 RUNS=${NDLTX_RUNS:-8}
 count() { grep -c "$2" "$(bg_log "$1")"; }
 wait_count() {
-    local deadline=$(($(date +%s) + $(scaled "$4")))
+    local deadline=$(($EPOCHSECONDS + $(scaled "$4")))
     while [ "$(count "$1" "$2")" -lt "$3" ]; do
-        [ "$(date +%s)" -ge "$deadline" ] && fail "$1: fewer than $3 lines matching $2 after $(scaled "$4") s"
-        sleep 0.2
+        [ "$EPOCHSECONDS" -ge "$deadline" ] && fail "$1: fewer than $3 lines matching $2 after $(scaled "$4") s"
+        nap 0.2
     done
 }
 json_time() { sed -n 's/.*"time":\([0-9.]*\).*/\1/p'; }
@@ -73,7 +73,7 @@ for run in $(seq 1 "$RUNS"); do
         freq=$(sed -n 's/.* freq \([0-9]*\).*/\1/p' <<<"$confirm")
         status=$(grep -E -m 1 "^trace [0-9.]+ dp tx status cookie $cookie " "$sub_log")
         acked=$(sed -n 's/.* acked \([a-z]*\) .*/\1/p' <<<"$status")
-        sleep 0.5
+        nap 0.5
         onair=$(awk -v t="${ctx:-0}" '$2 == "naf" && $3 == 7 && $1 >= t - 2 { print; exit }' "$air")
         air_freq=$(awk '{ print $5 }' <<<"$onair")
         air_pos=$(awk '{ print $9 }' <<<"$onair")

@@ -36,13 +36,13 @@ wait_ndis() {
 # Waits until log of $1 has $3 data-path-down records with reason $2 (within $4 seconds, scaled).
 wait_down() {
     local deadline n
-    deadline=$(($(date +%s) + $(scaled "$4")))
+    deadline=$(($EPOCHSECONDS + $(scaled "$4")))
     while n=$(grep -c "\"event\":\"data-path-down\".*\"reason\":\"$2\"" "$(bg_log "$1")" 2>/dev/null); [ "${n:-0}" -lt "$3" ]; do
-        if [ "$(date +%s)" -ge "$deadline" ]; then
+        if [ "$EPOCHSECONDS" -ge "$deadline" ]; then
             _bg_tail "$1"
             fail "$1: fewer than $3 data-path-down records with reason $2 after $(scaled "$4")s (saw ${n:-0})"
         fi
-        sleep 0.5
+        nap 0.5
     done
     printf 'ok: %s reported data-path-down (%s) %s time(s)\n' "$1" "$2" "$n"
 }

@@ -51,7 +51,7 @@ for i in $(seq 1 50); do
         in_netns "$1" ip -6 addr show dev "$2" scope link | grep -q tentative || n=$((n + 1))
     done
     [ "$n" = 3 ] && break
-    sleep 0.2
+    nap 0.2
 done
 expect_eq "interfaces with a usable link-local address" 3 "$n"
 

@@ -122,12 +122,12 @@ expect_eq "radios after the JSON test" "$before" "$(radio_count)"
 step "Ctrl-C during the two-radio test removes what it made"
 "$WAWARE" diagnose --two-radio --timeout "$(scaled 10)" >"$SCENARIO_OUT/interrupted.log" 2>&1 &
 pid=$!
-deadline=$(($(date +%s) + $(scaled 10)))
-while [ "$(radio_count)" -lt $((before + 2)) ] && [ "$(date +%s)" -lt "$deadline" ]; do sleep 0.1; done
+deadline=$(($EPOCHSECONDS + $(scaled 10)))
+while [ "$(radio_count)" -lt $((before + 2)) ] && [ "$EPOCHSECONDS" -lt "$deadline" ]; do nap 0.1; done
 [ "$(radio_count)" -ge $((before + 2)) ] || fail "the two-radio test made no radios within $(scaled 10) s: $(cat "$SCENARIO_OUT/interrupted.log")"
 kill -INT "$pid"
-deadline=$(($(date +%s) + $(scaled 20)))
-while kill -0 "$pid" 2>/dev/null && [ "$(date +%s)" -lt "$deadline" ]; do sleep 0.2; done
+deadline=$(($EPOCHSECONDS + $(scaled 20)))
+while kill -0 "$pid" 2>/dev/null && [ "$EPOCHSECONDS" -lt "$deadline" ]; do nap 0.2; done
 kill -0 "$pid" 2>/dev/null && fail "waware diagnose --two-radio did not end within $(scaled 20) s of SIGINT"
 wait "$pid"; rc=$?
 cat "$SCENARIO_OUT/interrupted.log"

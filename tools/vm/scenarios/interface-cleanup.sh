@@ -22,8 +22,8 @@ expect_eq "NAN interfaces while waware runs (waware list --json)" 1 "$(waware_na
 
 step "SIGKILL the owner"
 stop_bg devA KILL
-deadline=$(($(date +%s) + 10))
-while [ "$(iw_nan_interfaces)" != 0 ] && [ "$(date +%s)" -lt "$deadline" ]; do sleep 0.2; done
+deadline=$(($EPOCHSECONDS + 10))
+while [ "$(iw_nan_interfaces)" != 0 ] && [ "$EPOCHSECONDS" -lt "$deadline" ]; do nap 0.2; done
 in_netns dA iw dev
 expect_eq "NAN interfaces after the owner died (iw dev)" 0 "$(iw_nan_interfaces)"
 expect_eq "NAN interfaces after the owner died (waware list --json)" 0 "$(waware_nan_interfaces)"

@@ -70,7 +70,7 @@ setup() {
     for _ in $(seq 1 20); do
         request=$(first_request_after "$2" "$3")
         [ -n "$request" ] && break
-        sleep 0.2
+        nap 0.2
     done
     [ -n "$request" ] || fail "$1: no Data Path Request from $3 on the air after $2"
     sample "setup_$1" "$(awk -v a="$request" -v b="$4" 'BEGIN { printf "%.3f", b - a }')" "$1"
@@ -149,10 +149,10 @@ peer_requests() {
 # run's records: the same peer's first line would answer every later run); the line is left in $LINE.
 wait_nth() {
     local file=$1 regex=$2 n=$3 deadline
-    deadline=$(($(date +%s) + $(scaled "$4")))
+    deadline=$(($EPOCHSECONDS + $(scaled "$4")))
     while [ "$(grep -c -E -- "$regex" "$file" 2>/dev/null)" -lt "$n" ]; do
-        [ "$(date +%s)" -ge "$deadline" ] && fail "no line $n matching /$regex/ in ${file##*/} after $(scaled "$4")s"
-        sleep 0.2
+        [ "$EPOCHSECONDS" -ge "$deadline" ] && fail "no line $n matching /$regex/ in ${file##*/} after $(scaled "$4")s"
+        nap 0.2
     done
     LINE=$(grep -E -- "$regex" "$file" | sed -n "${n}p")
     echo "ok: ${file##*/} line $n /$regex/: $LINE"

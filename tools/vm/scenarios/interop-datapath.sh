@@ -99,7 +99,7 @@ nothing_left() {
     local i
     for i in $(seq 1 "$(scaled 10)"); do
         [ "$(in_netns dA ip -o link show | grep -c 'data')" = 0 ] && break
-        sleep 0.5
+        nap 0.5
     done
     expect_eq "$1: no NDI left in dA" 0 "$(in_netns dA ip -o link show | grep -c 'data')"
 }

@@ -44,10 +44,10 @@ expect_one_error_line() {
 wait_failure() {
     local name=$1 pid=${_BG_PIDS[$1]:-} deadline rc
     [ -n "$pid" ] || fail "no background process named $name"
-    deadline=$(($(date +%s) + $(scaled "$2")))
+    deadline=$(($EPOCHSECONDS + $(scaled "$2")))
     while kill -0 "$pid" 2>/dev/null; do
-        [ "$(date +%s)" -lt "$deadline" ] || { _bg_tail "$name"; fail "$name did not end by itself within $(scaled "$2")s"; }
-        sleep 0.5
+        [ "$EPOCHSECONDS" -lt "$deadline" ] || { _bg_tail "$name"; fail "$name did not end by itself within $(scaled "$2")s"; }
+        nap 0.5
     done
     wait "$pid" 2>/dev/null
     rc=$?

@@ -84,7 +84,7 @@ need_vng() {
 need_vm_packages() {
     need_packages qemu-system-x86 busybox-static cpio kmod xz-utils zstd binutils file iw iproute2 python3 \
         wireless-regdb coreutils mawk procps tar util-linux sed grep findutils libc-bin iperf3 \
-        libnl-route-3-200 iputils-ping
+        libnl-route-3-200 iputils-ping jq
     need_vng
 }
 

@@ -167,33 +167,23 @@ ww() {
 }
 
 event_field() {
-    python3 - "$@" <<'PY'
-import json, sys, time
-path, event, fields = sys.argv[1], sys.argv[2], sys.argv[3:]
-# A log that another process is writing through 9p can fail to read (ENODATA, EIO) on a loaded host: read
-# it again rather than answer "" for a field that is there.
-for attempt in range(10):
-    try:
-        with open(path, errors="replace") as log:
-            lines = log.readlines()
-        break
-    except OSError as error:
-        if attempt == 9:
-            sys.exit(f"event_field: cannot read {path}: {error}")
-        time.sleep(0.5)
-values = {field: "" for field in fields}
-for raw in lines:
-    try:
-        record = json.loads(raw)
-    except ValueError:
-        continue
-    if isinstance(record, dict) and record.get("event") == event:
-        for field in fields:
-            if field in record:
-                values[field] = record[field]
-for field in fields:
-    print(values[field])
-PY
+    local path=$1 event=$2 attempt out
+    shift 2
+    # jq, not python: under software emulation python takes over a second to start, and the scenarios ask for
+    # fields dozens of times. A log that another process is writing through 9p can fail to read (ENODATA, EIO)
+    # on a loaded host: read it again rather than answer "" for a field that is there.
+    for attempt in 1 2 3 4 5 6 7 8 9 10; do
+        if out=$(jq -n -R -r --arg e "$event" '
+                [inputs | fromjson? | select(type == "object" and .event == $e)] as $records
+                | $ARGS.positional[] as $field
+                | [$records[] | select(has($field)) | .[$field]] | last // ""
+                | if type == "string" then . else tojson end' "$path" --args "$@" 2>&1); then
+            printf '%s\n' "$out"
+            return 0
+        fi
+        nap 0.5
+    done
+    fail "event_field: cannot read $path: $out"
 }
 
 # load_settings NAME...: a benchmark's settings from the host. The guest does not see the host's environment,
@@ -331,9 +321,22 @@ tcp_both_ways() {
         || fail "TCP client failed: $out"
     echo "    B: $out"
     wait_for_line "$(bg_log "$name")" '^received' 60
-    expect_eq "B got A's bytes" "received $size sha256 $(python3 "$tcp" digest "$size" 11)" "$out"
-    expect_eq "A got B's bytes" "received $size sha256 $(python3 "$tcp" digest "$size" 22)" "$LINE"
+    _tcp_digests "$size"
+    expect_eq "B got A's bytes" "received $size sha256 ${_TCP_DIGEST[$size-11]}" "$out"
+    expect_eq "A got B's bytes" "received $size sha256 ${_TCP_DIGEST[$size-22]}" "$LINE"
     wait_bg "$name" 0 30
+}
+
+# _tcp_digests SIZE: the SHA-256 of SIZE bytes of the streams A (seed 11) and B (seed 22) send, in
+# _TCP_DIGEST[SIZE-SEED]; computed once a scenario (python's start takes over a second under emulation).
+declare -A _TCP_DIGEST=()
+_tcp_digests() {
+    [ -z "${_TCP_DIGEST[$1-11]:-}" ] || return 0
+    local digests
+    mapfile -t digests < <(python3 "$_lib_dir/tcp-exchange.py" digest "$1" 11 22)
+    [ "${#digests[@]}" = 2 ] || fail "no digests of the $1-byte TCP streams"
+    _TCP_DIGEST[$1-11]=${digests[0]}
+    _TCP_DIGEST[$1-22]=${digests[1]}
 }
 
 # paired_data_path_with_tcp STATE_A STATE_B CIPHER PORT: A (in dA, state folder STATE_A) publishes _pdp._tcp
@@ -400,8 +403,7 @@ iperf_mbps() {
     out=$(in_netns "$ns_client" timeout "$(scaled $((seconds + omit + 30)))" iperf3 -c "$address%$if_client" -p 5201 -t "$seconds" -O "$omit" -J) \
         || fail "$name: iperf3 failed: $(tail -n 5 <<<"$out")"
     wait_bg "iperf-$name" 0 30
-    bps=$(python3 -c 'import json,sys; print("%.0f" % json.load(sys.stdin)["end"]["sum_received"]["bits_per_second"])' <<<"$out") \
-        || fail "$name: no throughput in iperf3's output"
+    bps=$(jq -e '.end.sum_received.bits_per_second' <<<"$out") || fail "$name: no throughput in iperf3's output"
     IPERF_MBPS=$(awk -v b="$bps" 'BEGIN { printf "%.3f", b / 1e6 }')
     echo "$name: $IPERF_MBPS Mbit/s"
 }

@@ -3,7 +3,7 @@
 
   tcp-exchange.py server IFACE PORT SEND_BYTES SEED   accept one connection on [::]:PORT (scoped to IFACE)
   tcp-exchange.py client IFACE ADDR PORT SEND_BYTES SEED   connect to ADDR%IFACE:PORT (retrying for 30 s)
-  tcp-exchange.py digest SEND_BYTES SEED                 print the sha256 the peer must see
+  tcp-exchange.py digest SEND_BYTES SEED...              print the sha256 the peer must see, one line a SEED
 
 Each side sends SEND_BYTES of a deterministic stream (from SEED), half-closes, reads the peer's bytes to
 the end and prints `received N sha256 HEX`; the scenario compares HEX with `digest` of the peer's stream.
@@ -41,10 +41,11 @@ def exchange(sock, size, seed):
 def main():
     mode = sys.argv[1]
     if mode == "digest":
-        digest = hashlib.sha256()
-        for chunk in stream(int(sys.argv[2]), int(sys.argv[3])):
-            digest.update(chunk)
-        print(digest.hexdigest())
+        for seed in sys.argv[3:]:
+            digest = hashlib.sha256()
+            for chunk in stream(int(sys.argv[2]), int(seed)):
+                digest.update(chunk)
+            print(digest.hexdigest())
     elif mode == "server":
         iface, port, size, seed = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
         server = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)

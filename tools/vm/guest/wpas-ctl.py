@@ -3,6 +3,12 @@
 
     wpas-ctl.py SOCKET COMMAND [ARG...]     send one command (the words joined by spaces; a literal TAB in
                                             an argument is kept), print the reply; exit 1 on FAIL or no reply
+    wpas-ctl.py --serve REQUESTS REPLIES    the first form for many commands, from one process: reads requests
+                                            from the FIFO REQUESTS, one a line (SOCKET, TIMEOUT and COMMAND
+                                            separated by 0x1f), and writes each reply's lines to the FIFO
+                                            REPLIES, then a line of 0x1e and the status (0, or 1 as above).
+                                            Under software emulation starting python takes over a second; the
+                                            scenarios send dozens of commands.
     wpas-ctl.py --monitor SOCKET LOG [ACCEPT]   ATTACH and append every event to LOG, one line each, with
                                             the seconds since the epoch in front; runs until killed. With
                                             ACCEPT (e.g. "ndi=ndiP handle=1"), every NAN-NDP-REQUEST is
@@ -82,8 +88,29 @@ def monitor(path, log_path, accept=None):
         os.unlink(local)
 
 
+def serve(requests_path, replies_path):
+    with open(requests_path, errors="replace") as requests, open(replies_path, "w") as replies:
+        for request in requests:
+            parts = request.rstrip("\n").split("\x1f", 2)
+            if len(parts) != 3:
+                replies.write(f"wpas-ctl: malformed request {request!r}\n\x1e1\n")
+                replies.flush()
+                continue
+            path, timeout, text = parts
+            try:
+                reply = command(path, [text], float(timeout)).rstrip("\n")
+                status = 1 if reply.startswith("FAIL") or reply.startswith("UNKNOWN COMMAND") else 0
+            except (OSError, socket.timeout, ValueError) as error:
+                reply, status = f"wpas-ctl: {path}: {text}: {error}", 1
+            replies.write(f"{reply}\n\x1e{status}\n")
+            replies.flush()
+
+
 def main():
     args = sys.argv[1:]
+    if len(args) == 3 and args[0] == "--serve":
+        serve(args[1], args[2])
+        return
     if len(args) in (3, 4) and args[0] == "--monitor":
         monitor(args[1], args[2], args[3] if len(args) == 4 else None)
         return

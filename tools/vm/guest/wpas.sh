@@ -53,6 +53,7 @@ wpas_start() {
     wlan=$(in_netns "$ns" iw dev | awk -v p="phy#${phy#phy}" '$1 ~ /^phy#/ { cur = $1 } cur == p && $1 == "Interface" { print $2; exit }')
     [ -n "$wlan" ] || fail "no station interface of $phy in $ns"
     _WPAS_NS[$name]=$ns
+    _wpas_ctl_start
     mkdir -p "/tmp/wpas-$name"
     # The -dd log goes to the guest's own /tmp: written through 9p to the results folder it slowed the peer down
     # by seconds under load (its event loop fell behind and its 2 s NDP timeouts fired). It is copied to
@@ -79,16 +80,46 @@ wpas_start() {
     echo "wpa_supplicant $name in $ns: station $wlan, NMI ${WPAS_NMI[$name]}, NDI ndi$name ${WPAS_NDI[$name]}, schedule $schedule"
 }
 
+# One python process sends every control command of the scenario (wpas-ctl.py --serve): started per command,
+# python took 1.3-1.5 s of the emulated guest each time, and the interop scenarios send over a hundred. The
+# control sockets are files, reachable from any namespace. Commands go one at a time: only the scenario's own
+# shell sends them, never a background job.
+_WPAS_CTL_REQ=
+_WPAS_CTL_REP=
+_wpas_ctl_start() {
+    [ -z "$_WPAS_CTL_REQ" ] || return 0
+    local dir
+    dir=$(mktemp -d -p /run wpas-ctl.XXXXXX) || fail "cannot make a folder for the control pipes"
+    mkfifo "$dir/requests" "$dir/replies" || fail "cannot make the control pipes in $dir"
+    exec {_WPAS_CTL_REQ}<>"$dir/requests" {_WPAS_CTL_REP}<>"$dir/replies"
+    python3 "$_lib_dir/wpas-ctl.py" --serve "$dir/requests" "$dir/replies" >"$SCENARIO_OUT/wpas-ctl.log" 2>&1 &
+    _BG_PIDS[wpas-ctl]=$!
+}
+
+# _wpas_ctl SOCKET COMMAND: sends COMMAND (words joined by spaces; TABs kept) and prints the reply; status 1
+# on FAIL, UNKNOWN COMMAND or no reply.
+_wpas_ctl() {
+    local line status=
+    [ -n "$_WPAS_CTL_REQ" ] || fail "the control client is not running (wpas_start starts it)"
+    printf '%s\x1f%s\x1f%s\n' "$1" "$WPAS_CTL_TIMEOUT" "$2" >&"$_WPAS_CTL_REQ"
+    while IFS= read -r -t $((WPAS_CTL_TIMEOUT + 10)) -u "$_WPAS_CTL_REP" line; do
+        if [ "${line:0:1}" = $'\x1e' ]; then status=${line:1}; break; fi
+        printf '%s\n' "$line"
+    done
+    [ -n "$status" ] || { echo "no answer from the control client (see wpas-ctl.log)"; return 1; }
+    return "$status"
+}
+
 _wpas_global() {
     local name=$1 reply
-    reply=$(in_netns "${_WPAS_NS[$name]}" python3 "$_lib_dir/wpas-ctl.py" "/tmp/wpas-g-$name" "$2") \
+    reply=$(_wpas_ctl "/tmp/wpas-g-$name" "$2") \
         || fail "wpa_supplicant $name refused '${2//	/<TAB>}': $reply (log: $name-wpas.log)"
 }
 
 wpas_try() {
     local name=$1
     shift
-    in_netns "${_WPAS_NS[$name]}" python3 "$_lib_dir/wpas-ctl.py" "/tmp/wpas-$name/nan$name" "$@"
+    _wpas_ctl "/tmp/wpas-$name/nan$name" "$*"
 }
 
 wpas() {

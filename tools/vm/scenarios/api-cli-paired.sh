@@ -32,7 +32,7 @@ expect_contains "B found" "\"peer\":\"$addrB\"" "$(echo "$out" | grep '"event":"
 
 step "C pairs A as Alpha; --paired reports A only, named"
 in_netns dC env WAWARE_STATE_DIR="$state" "$WAWARE" devices add "$addrA" Alpha || fail "devices add failed"
-out=$(in_netns dC env WAWARE_STATE_DIR="$state" "$WAWARE" subscribe _chat._tcp --paired --timeout "$(scaled 12)" --json) \
+out=$(in_netns dC env WAWARE_STATE_DIR="$state" "$WAWARE" subscribe _chat._tcp --paired --timeout "$(scaled 5)" --json) \
     || fail "paired subscribe failed: $out"
 echo "$out"
 found=$(echo "$out" | grep '"event":"discovered"')

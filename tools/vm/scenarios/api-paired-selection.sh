@@ -35,7 +35,7 @@ expect_match "A's NAN address" '^([0-9a-f]{2}:){5}[0-9a-f]{2}$' "$addrA"
 expect_match "B's NAN address" '^([0-9a-f]{2}:){5}[0-9a-f]{2}$' "$addrB"
 
 step "control: C subscribing with any device hears both publishers"
-out=$(in_netns dC env WAWARE_STATE_DIR="$work/C" timeout -k 2 "$(scaled 60)" "$EXAMPLE" subscribe _chat._tcp --timeout "$(scaled 15)" 2>&1) \
+out=$(in_netns dC env WAWARE_STATE_DIR="$work/C" timeout -k 2 "$(scaled 60)" "$EXAMPLE" subscribe _chat._tcp --timeout "$(scaled 5)" 2>&1) \
     || fail "control subscribe failed: $out"
 echo "$out"
 expect_contains "A heard" "discovered peer $addrA" "$out"
@@ -45,7 +45,7 @@ expect_contains "unpaired peers are marked so" "device (unpaired)" "$out"
 step "C pairs A only (waware devices add), then subscribes with --paired"
 in_netns dC env WAWARE_STATE_DIR="$work/C" "$WAWARE" devices add "$addrA" deviceA || fail "devices add failed"
 in_netns dC env WAWARE_STATE_DIR="$work/C" "$WAWARE" devices list
-out=$(in_netns dC env WAWARE_STATE_DIR="$work/C" timeout -k 2 "$(scaled 60)" "$EXAMPLE" subscribe _chat._tcp --paired --timeout "$(scaled 15)" 2>&1) \
+out=$(in_netns dC env WAWARE_STATE_DIR="$work/C" timeout -k 2 "$(scaled 60)" "$EXAMPLE" subscribe _chat._tcp --paired --timeout "$(scaled 5)" 2>&1) \
     || fail "paired subscribe failed: $out"
 echo "$out"
 echo "$out" >"$SCENARIO_OUT/paired-subscribe.log"
@@ -53,7 +53,7 @@ expect_contains "A found and named as paired" "discovered peer $addrA instance" 
 expect_contains "A's device name" "device deviceA" "$out"
 expect_contains "A's service info" 'info "v=1"' "$out"
 expect_not_contains "B never reported" "$addrB" "$out"
-expect_contains "the timeout ended the session" "timeout after $(scaled 15).0 s" "$out"
+expect_contains "the timeout ended the session" "timeout after $(scaled 5).0 s" "$out"
 
 # The example program installs no SIGTERM handler: the default action ends it, exit 128+15. (Both
 # must still be running here: a publisher that died earlier fails this.)

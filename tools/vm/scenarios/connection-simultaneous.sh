@@ -30,8 +30,9 @@ wait_for_line "$(bg_log lisA)" '"event":"message"' 120
 expect_contains "A got B's message" '"text":"from B"' "$LINE"
 wait_for_line "$(bg_log lisB)" '"event":"message"' 120
 expect_contains "B got A's message" '"text":"from A"' "$LINE"
-# Time for a second connection or a duplicate's close to show if there were one.
-sleep "$(scaled 20)"
+# Time for a second connection or a duplicate's close to show if there were one (both connections are
+# settled about 10 s after the start).
+sleep "$(scaled 5)"
 for side in lisA lisB; do
     echo "    $side:"; sed 's/^/      | /' "$(bg_log "$side")"
 done

@@ -57,8 +57,8 @@ wait_for_line "$(bg_log sub)" '"event":"verified"' 240
 verified=$LINE
 wait_for_line "$(bg_log sub)" '"event":"discovered"' 60
 discovered=$LINE
-# C was heard within a second in the control: give it ten more seconds (scaled) to be wrongly reported.
-sleep "$(scaled 10)"
+# C was heard within a second in the control: give it three more seconds (scaled) to be wrongly reported.
+sleep "$(scaled 3)"
 stop_bg sub INT
 out=$(cat "$(bg_log sub)")
 echo "$out"

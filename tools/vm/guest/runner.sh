@@ -11,7 +11,8 @@
 #   NAME.log     everything the scenario printed
 #   NAME/        files the scenario kept (background process logs, fixtures)
 #   NAME.dmesg   the kernel messages logged while it ran
-#   NAME.status  "PASS|FAIL EXIT_CODE SECONDS" (exit code 124 means it timed out)
+#   NAME.status  "PASS|FAIL EXIT_CODE SECONDS" (exit code 124 means it timed out, 98 that the scenario passed
+#                but the kernel logged a BUG, an oops or a WARNING not in kernel-warnings.allow)
 # and finally done (in WAWARE_VM_PRIVATE). Lines starting with "waware-vm:" on the console report progress.
 # WAWARE_VM_SCENARIO_DIR: where the scenarios are (default ../scenarios); WAWARE_VM_LIVE=1: also
 # copy each scenario's output to the console, prefixed "waware-vm-live: ".
@@ -42,6 +43,21 @@ rmmod mac80211_hwsim
 # NEW_KEY (seen 2026-12-03, both stacks' key installs stalled together), and the peer's 25 s NDL idle timer
 # kept running meanwhile. A system that has ever joined a WPA2 network has them loaded already.
 modprobe -a ccm gcm cmac 2>>"$private/modprobe.err" || report "could not preload the cipher modules: $(tail -n 1 "$private/modprobe.err")"
+
+# kernel_complaints NAME DMESG: the kernel's complaints in DMESG that fail scenario NAME: every BUG, oops and
+# panic, and each WARNING that kernel-warnings.allow does not name for NAME.
+kernel_complaints() {
+    local name=$1 file=$2 line scenarios warning allowed
+    grep -E 'BUG: |kernel BUG|Oops|general protection fault|Kernel panic' "$file"
+    while IFS= read -r line; do
+        allowed=
+        while IFS=$'\t' read -r scenarios warning; do
+            case $scenarios in '' | '#'*) continue ;; esac
+            [[ $name =~ ^($scenarios)$ ]] && [[ $line =~ $warning ]] && { allowed=1; break; }
+        done <"$here/kernel-warnings.allow"
+        [ -n "$allowed" ] || printf '%s\n' "$line"
+    done < <(grep -E 'WARNING: ' "$file")
+}
 
 # Leaves nothing behind for the next scenario: processes in namespaces, namespaces, radios.
 reset_guest() {
@@ -83,6 +99,15 @@ for name in "$@"; do
     [ $rc = 124 ] && echo "TIMEOUT: the scenario did not finish within ${limit}s" >>"$results/$name.log"
     reset_guest
     dmesg >"$results/$name.dmesg"
+    complaints=$(kernel_complaints "$name" "$results/$name.dmesg")
+    if [ -n "$complaints" ]; then
+        {
+            echo "FAIL: the kernel complained while the scenario ran (the traces are in $name.dmesg; warnings known"
+            echo "to be the simulated driver's own are listed in tools/vm/guest/kernel-warnings.allow):"
+            printf '%s\n' "$complaints" | sed 's/^/    /'
+        } >>"$results/$name.log"
+        [ $rc = 0 ] && rc=98
+    fi
     if [ $rc = 0 ]; then status=PASS; else status=FAIL; fi
     echo "$status $rc $seconds" >"$results/$name.status"
     report "scenario $name: $status (exit $rc, ${seconds}s)"

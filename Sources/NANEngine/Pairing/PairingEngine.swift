@@ -174,7 +174,7 @@ public actor PairingEngine {
     /// Limits of our bootstrapping requests.
     public nonisolated let bootstrappingLimits: BootstrappingInitiator.Limits
     /// Where each successful setup or verification leaves its ND-PMK for NCS-PK-PASN data paths with the
-    /// peer (a failed attempt removes the peer's); nil keeps none.
+    /// peer (a failed attempt keeps the last one: it may be an attacker's); nil keeps none.
     public nonisolated let dataPathKeys: PairedDataPathKeys?
     /// Where the engine says what it did with each frame (label `pairing`, debug level): which frame came,
     /// which was ignored and why. Never a key.
@@ -523,7 +523,9 @@ public actor PairingEngine {
         case .success: logger.debug("the attempt with \(peer) succeeded")
         case .failure(let error): logger.debug("the attempt with \(peer) failed: \(error)")
         }
-        if case .failure = result { dataPathKeys?.remove(peer) }
+        // A failed attempt leaves the ND-PMK of the last one that succeeded: the failure may be an attacker's
+        // (a replayed frame 1, a forged frame 3), and a peer whose key really changed fails the data path's
+        // PMKID check anyway.
         attempt.waiter?.resume(returning: result)
         if let event { eventSink.yield(event) }
         let link = self.link

@@ -114,6 +114,35 @@ import Testing
         }
     }
 
+    /// An attacker replays a paired device's verification frame 1 (its NIRA with it): the responder answers,
+    /// no valid frame 3 comes, the attempt fails. The ND-PMK the real verification left stays.
+    @Test func aReplayedVerificationThatFailsLeavesTheFreshNDPMK() async throws {
+        let air = Air()
+        let keysS = PairedDataPathKeys(), keysP = PairedDataPathKeys()
+        let nikS = try NANIdentityKey.random(), nikP = try NANIdentityKey.random()
+        let limits = PairingEngine.Limits(attemptLifetime: .seconds(3), nikDelay: .zero, verificationDelay: .zero)
+        let subscriber = PairingEngine(localAddress: Run.subscriberNMI, cluster: PairingEngineTests.cluster, identity: nikS,
+                                       link: PairingEngineTests.Link(air: air, source: Run.subscriberNMI), limits: limits, dataPathKeys: keysS)
+        let publisher = PairingEngine(localAddress: Run.publisherNMI, cluster: PairingEngineTests.cluster, identity: nikP,
+                                      link: PairingEngineTests.Link(air: air, source: Run.publisherNMI), limits: limits, dataPathKeys: keysP)
+        await air.attach(subscriber)
+        await air.attach(publisher)
+        await publisher.setPolicy(password: PairingEngineTests.pin, allowsOpportunistic: false)
+        let paired = try await subscriber.pair(with: Run.publisherNMI, publishID: InstanceID(1), method: .password(PairingEngineTests.pin))
+        let before = await air.sent.count
+        _ = try await subscriber.verify(paired.id, at: Run.publisherNMI, publishID: InstanceID(1))
+        let fresh = try #require(keysP.key(for: Run.subscriberNMI))
+        let frame1 = try #require(await air.sent[before...].first { (try? PASNManagementFrame(bytes: $0))?.body.sequence == 1 })
+
+        await publisher.handle(authentication: frame1)   // the replay: answered, never completed
+        #expect(await publisher.attemptCount == 1)
+        try await Task.sleep(for: .seconds(4))
+        await publisher.handle(authentication: [])      // a frame that cannot parse: expires what is due
+        #expect(await publisher.attemptCount == 0)
+        #expect(keysP.key(for: Run.subscriberNMI) == fresh)
+        #expect(keysS.key(for: Run.publisherNMI) == fresh)
+    }
+
     @Test func theKeyTableIsBoundedByCountAndAge() async throws {
         let keys = PairedDataPathKeys(capacity: 2, lifetime: .milliseconds(200))
         for last in UInt8(1)...3 { keys.store(Array(repeating: last, count: 32), for: MACAddress(2, 0, 0, 0, 0, last)) }

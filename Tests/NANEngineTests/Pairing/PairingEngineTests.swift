@@ -19,7 +19,10 @@ import Testing
             held = nil
             for frame in frames { await deliver(authentication: frame) }
         }
+        /// Every Authentication frame sent, in order (for replays).
+        var sent: [[UInt8]] = []
         func deliver(authentication frame: [UInt8]) async {
+            sent.append(frame)
             if held != nil {
                 held?.append(frame)
                 return

@@ -6,17 +6,27 @@ internal import Synchronization
 /// holds a pairing key (recognised by its address or its NIRA) is verified with that key (PASN, no user)
 /// before the session reports it; one that fails verification is not reported (it is not paired), and
 /// ``WASystem/verifications()`` says why. Until its verification ends, nothing else of that peer is
-/// reported. Devices typed by hand (no key) and sessions that admit any device are not verified.
+/// reported. A failed peer is tried again when it is heard after ``retryAfter``: one failure may be an
+/// attacker's spoofed frame, and must not hide a paired device for the rest of the session. Devices typed by
+/// hand (no key) and sessions that admit any device are not verified.
 final class SessionVerification: Sendable {
     private struct State {
         var pending: Set<MACAddress> = []
-        var refused: Set<MACAddress> = []
+        /// Peers whose verification failed, with the time they may be tried again.
+        var refused: [MACAddress: ContinuousClock.Instant] = [:]
         var verified: Set<MACAddress> = []
     }
 
     private let state = Mutex(State())
     /// The most peers remembered in each set (a bound on what received frames can grow).
     static let capacity = 256
+    /// How long a peer that failed verification is not reported nor tried again.
+    let retryAfter: Duration
+
+    /// A session's verifications; a failed peer is tried again after `retryAfter`.
+    init(retryAfter: Duration = .seconds(10)) {
+        self.retryAfter = retryAfter
+    }
 
     /// Whether this session verifies: a subscriber of paired devices only, on a system with a pairing engine.
     static func applies(role: ServiceLease.Role, selection: WADeviceSelection, system: WASystem) -> Bool {
@@ -35,11 +45,22 @@ final class SessionVerification: Sendable {
         default: return .deliver
         }
         guard endpoint.device?.pairingKey != nil else { return .deliver }
+        let now = ContinuousClock.now
         return state.withLock { state in
             let peer = endpoint.address
             if state.verified.contains(peer) { return .deliver }
-            if state.refused.contains(peer) || state.pending.contains(peer) { return .drop }
-            guard case .discovered = event else { return .drop }
+            if state.pending.contains(peer) { return .drop }
+            // Heard again once its wait is over: the session never reported it, so an update counts as the
+            // discovery it then reports.
+            if let again = state.refused[peer] {
+                guard now >= again else { return .drop }
+                switch event {
+                case .discovered, .updated: state.refused[peer] = nil
+                default: return .drop
+                }
+            } else {
+                guard case .discovered = event else { return .drop }
+            }
             if state.pending.count >= Self.capacity { return .drop }
             state.pending.insert(peer)
             return .verify(endpoint)
@@ -56,16 +77,22 @@ final class SessionVerification: Sendable {
         } catch {
             passed = false
         }
+        finished(endpoint.address, passed: passed)
+        return passed
+    }
+
+    /// Notes the outcome of `peer`'s verification.
+    func finished(_ peer: MACAddress, passed: Bool) {
+        let again = ContinuousClock.now + retryAfter
         state.withLock { state in
-            state.pending.remove(endpoint.address)
+            state.pending.remove(peer)
             if passed {
                 if state.verified.count >= Self.capacity { state.verified.removeAll() }
-                state.verified.insert(endpoint.address)
+                state.verified.insert(peer)
             } else {
                 if state.refused.count >= Self.capacity { state.refused.removeAll() }
-                state.refused.insert(endpoint.address)
+                state.refused[peer] = again
             }
         }
-        return passed
     }
 }

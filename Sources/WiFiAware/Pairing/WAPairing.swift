@@ -4,6 +4,7 @@ public import NANWire
 import NANCrypto
 import NANEngine
 import NANSystem
+internal import Synchronization
 
 /// NAN pairing between two devices (Wi-Fi Aware 4.0 pairing setup over PASN): one side publishes a
 /// pairing service and accepts a PIN it shows (``Role/accept(pin:)``), the other subscribes and pairs with
@@ -79,7 +80,9 @@ public enum WAPairing {
     ///   - progress: Called with one line at each step (peer found, pairing started).
     /// - Throws: ``WAError``: `connectionFailed` with "wrong PIN", "timed out", "refused" or "no bootstrapping
     ///   method" in its message, `wifiAwareUnsupported` when the radio does not pass Authentication frames
-    ///   to user space, and the usual adapter and store errors.
+    ///   to user space, and the usual adapter and store errors. The accepting roles report a failed attempt
+    ///   through `progress` and keep waiting (anyone can forge a frame that fails one); their timeout's
+    ///   message then names the last failure.
     public static func run(
         adapter: String?, role: Role, serviceName: String = defaultServiceName, deviceName: String? = nil,
         store: WADeviceStore = .default, timeout: Duration = .seconds(60), keepsAdapterAddress: Bool = false,
@@ -106,6 +109,8 @@ public enum WAPairing {
         let stored = try store.devices()
         let known = stored.values.compactMap(pairedKeys)
         let found: (keys: PairedDeviceKeys, verified: Bool)
+        // The accepting side goes on after a failed attempt; its timeout then says how the last one failed.
+        let lastFailure = LastFailure()
         do {
             found = try await NANRuntime.run(on: chosen, address: keepsAdapterAddress ? nil : .randomManagementAddress(), logger: logger) { runtime in
                 let frames: AsyncThrowingStream<NL80211Event, any Error>
@@ -128,10 +133,10 @@ public enum WAPairing {
                         switch role {
                         case .accept(let pin):
                             return try await accept(pin: pin.map { .fixed($0) } ?? .none, suite: suite, serviceID: serviceID, engine: engine,
-                                                    pairing: pairing, link: link, progress: progress)
+                                                    pairing: pairing, link: link, lastFailure: lastFailure, progress: progress)
                         case .acceptShowingPIN(let display):
                             return try await accept(pin: .perRequest(display), suite: suite, serviceID: serviceID, engine: engine,
-                                                    pairing: pairing, link: link, progress: progress)
+                                                    pairing: pairing, link: link, lastFailure: lastFailure, progress: progress)
                         case .initiate(let pin):
                             return try await initiate(peer: nil, pin: pin.map { .fixed($0) } ?? .none, suite: suite, serviceID: serviceID,
                                                       engine: engine, pairing: pairing, link: link, progress: progress)
@@ -145,7 +150,9 @@ public enum WAPairing {
         } catch let error as WAError {
             throw error
         } catch let error as PairingError {
-            throw translate(error)
+            let translated = translate(error)
+            guard error.code == .timedOut, let last = lastFailure.text else { throw translated }
+            throw WAError(translated.code, message: "\(translated.message) (the last attempt failed: \(last))")
         } catch let error as CancellationError {
             throw error
         } catch {
@@ -176,6 +183,15 @@ public enum WAPairing {
                                 pairing: pairing)
     }
 
+    /// How the accepting side's last failed attempt failed (set by `accept`, read when its timeout ends it).
+    private final class LastFailure: Sendable {
+        private let stored = Mutex<String?>(nil)
+        var text: String? {
+            get { stored.withLock { $0 } }
+            set { stored.withLock { $0 = newValue } }
+        }
+    }
+
     /// Where the accepting side's PIN comes from.
     private enum ShownPIN {
         /// Opportunistic pairing: no PIN.
@@ -196,8 +212,13 @@ public enum WAPairing {
         case asked(@Sendable (_ peer: MACAddress) async throws -> String)
     }
 
+    /// Publishes the pairing service and waits for one device to pair or verify. An attempt that fails is
+    /// reported through `progress` and noted in `lastFailure`, and the wait goes on: a failure may be an
+    /// attacker's (a forged frame carries any address), and one must not end the pairing of the device the user
+    /// is holding. Only the timeout ends it.
     private static func accept(pin: ShownPIN, suite: NDPCipherSuite, serviceID: ServiceID, engine: NANEngine, pairing: PairingEngine,
-                               link: RuntimePairingLink, progress: @escaping @Sendable (String) -> Void) async throws -> (keys: PairedDeviceKeys, verified: Bool) {
+                               link: RuntimePairingLink, lastFailure: LastFailure,
+                               progress: @escaping @Sendable (String) -> Void) async throws -> (keys: PairedDeviceKeys, verified: Bool) {
         let usesPIN: Bool
         switch pin {
         case .none: usesPIN = false; await pairing.setPolicy(password: nil, allowsOpportunistic: true, suites: [suite])
@@ -223,7 +244,10 @@ public enum WAPairing {
             switch event {
             case .paired(let device): await session.stop(); return (device, false)
             case .verified(let device): await session.stop(); return (device, true)
-            case .failed(let peer, let error): throw translate(error, peer: peer)
+            case .failed(let peer, let error):
+                let message = translate(error, peer: peer).message
+                lastFailure.text = message
+                progress("\(message); still waiting for a device to pair")
             case .bootstrappingRequested(let peer, _):
                 if case .perRequest(let display) = pin {
                     // A fresh PIN for this device: on screen first, then its comeback is accepted.

@@ -24,8 +24,10 @@ struct PairCommand: Command {
                 + "--cipher-suite 256 pairs with NCS-PK-PASN-256 (PASN and SAE on P-384, SHA-384, GCMP-256 data "
                 + "paths) instead of NCS-PK-PASN-128 (P-256, CCMP-128); both sides must give the same, and the "
                 + "suite is stored with the device: its verifications and paired data paths use it. "
-                + "A wrong PIN, a cipher suite mismatch, a timeout, a refusal or no common bootstrapping method "
-                + "fails in one line (exit 1)."
+                + "On the side that pairs, a wrong PIN, a cipher suite mismatch, a timeout, a refusal or no common "
+                + "bootstrapping method fails in one line (exit 1). The accepting side prints a failed attempt and "
+                + "keeps waiting for a device (anyone nearby can forge a frame that fails one); at --timeout it "
+                + "fails in one line naming the last failure (exit 1)."
         ],
         examples: [
             Example("waware pair", "Show a PIN and accept one device."),

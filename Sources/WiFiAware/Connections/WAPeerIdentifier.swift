@@ -38,26 +38,40 @@ public struct WAPeerIdentifier: Hashable, Sendable, Comparable, CustomStringConv
     public static func local(for store: WADeviceStore = .default) throws(WAError) -> WAPeerIdentifier {
         let folder = store.url.deletingLastPathComponent().path
         let path = folder + "/peer-id"
+        if let existing = try read(path) { return existing }
+        do throws(FileError) {
+            try FileSystem.createFolder(at: folder, mode: 0o700)
+        } catch {
+            throw WAError.file(error, action: "create the folder for this device's peer identifier", path: folder)
+        }
+        // Made under the store's lock, read again inside it: two programs starting at once must not each save
+        // their own (the second file would replace the first, and the first program would go on with an
+        // identifier nobody else will see again).
+        return try FileLock.withExclusiveLock(at: store.url.path + ".lock", timeout: store.lockTimeout) { () throws(WAError) -> WAPeerIdentifier in
+            if let existing = try read(path) { return existing }
+            let made = WAPeerIdentifier(uuid: UUID())
+            do throws(FileError) {
+                try PrivateFile.replace(at: path, with: Array((made.description + "\n").utf8))
+            } catch {
+                throw WAError.file(error, action: "save this device's peer identifier", path: path)
+            }
+            return made
+        }
+    }
+
+    /// The identifier saved at `path`; nil when there is no file.
+    private static func read(_ path: String) throws(WAError) -> WAPeerIdentifier? {
         let existing: [UInt8]?
         do throws(FileError) {
             existing = try FileContents.readRegularFile(at: path, limit: 256, what: "the peer identifier")
         } catch {
             throw WAError.file(error, action: "read this device's peer identifier", path: path)
         }
-        if let existing {
-            let text = String(String(decoding: existing, as: UTF8.self).filter { !$0.isWhitespace })
-            guard let uuid = UUID(uuidString: text) else {
-                throw WAError(.deviceStoreCorrupt, message: "\(path) does not hold a peer identifier (a UUID); remove it to make a new one")
-            }
-            return WAPeerIdentifier(uuid: uuid)
+        guard let existing else { return nil }
+        let text = String(String(decoding: existing, as: UTF8.self).filter { !$0.isWhitespace })
+        guard let uuid = UUID(uuidString: text) else {
+            throw WAError(.deviceStoreCorrupt, message: "\(path) does not hold a peer identifier (a UUID); remove it to make a new one")
         }
-        let made = WAPeerIdentifier(uuid: UUID())
-        do throws(FileError) {
-            try FileSystem.createFolder(at: folder, mode: 0o700)
-            try PrivateFile.replace(at: path, with: Array((made.description + "\n").utf8))
-        } catch {
-            throw WAError.file(error, action: "save this device's peer identifier", path: path)
-        }
-        return made
+        return WAPeerIdentifier(uuid: uuid)
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import NANCrypto
 import NANSystem
 import NANWire
 @testable import WiFiAware
@@ -110,5 +111,42 @@ import NANWire
         await #expect(throws: WAError.self) { try await server.receiveResource(offer, to: folder + "/big.bin") }
         #expect(!FileSystem.exists(folder + "/big.bin"))
         #expect(!FileSystem.exists(folder + "/big.bin.partial"))
+    }
+
+    @Test func anOfferLargerThanTheLimitOrTheFreeSpaceIsRefusedBeforeAByteIsWritten() async throws {
+        let folder = "/tmp/waware-resource-test-\(UInt32.random(in: 0...UInt32.max))"
+        try FileSystem.createFolder(at: folder, mode: 0o700)
+        let (client, server) = try await Self.pair()
+        try await client.sendFrame(ConnectionFrame(kind: .resourceBegin, payload: WAResourceOffer(name: "big.bin", size: 5000).encoded))
+        try await client.sendFrame(ConnectionFrame(kind: .resourceBegin, payload: WAResourceOffer(name: "huge.bin", size: UInt64.max / 2).encoded))
+        guard case .resource(let big) = try await server.receive() else { Issue.record("no resource"); return }
+        await #expect { try await server.receiveResource(big, to: folder + "/big.bin", maximumSize: 4096) } throws: {
+            ($0 as? WAError)?.message.contains("more than the 4096 allowed") == true
+        }
+        // A disk filler: more than any file system here has free.
+        await #expect { try await server.receiveResource(WAResourceOffer(name: "huge.bin", size: UInt64.max / 2), to: folder + "/huge.bin") } throws: {
+            ($0 as? WAError)?.message.contains("free; refused") == true
+        }
+        #expect(!FileSystem.exists(folder + "/big.bin.partial") && !FileSystem.exists(folder + "/huge.bin.partial"))
+        client.cancel()
+    }
+
+    @Test func aFileThatAppearsDuringTheTransferIsNotReplaced() async throws {
+        let folder = "/tmp/waware-resource-test-\(UInt32.random(in: 0...UInt32.max))"
+        try FileSystem.createFolder(at: folder, mode: 0o700)
+        let (client, server) = try await Self.pair()
+        let bytes = [UInt8](repeating: 7, count: 1000)
+        try await client.sendFrame(ConnectionFrame(kind: .resourceBegin, payload: WAResourceOffer(name: "x.bin", size: 1000).encoded))
+        guard case .resource(let offer) = try await server.receive() else { Issue.record("no resource"); return }
+        // Another program saves its own x.bin once the transfer has started (after the first check).
+        let received = Task { () async throws(WAError) -> String in try await server.receiveResource(offer, to: folder + "/x.bin") }
+        try await client.sendFrame(ConnectionFrame(kind: .resourceData, payload: bytes))
+        try await Task.sleep(for: .milliseconds(100))
+        try PrivateFile.replace(at: folder + "/x.bin", with: Array("theirs".utf8))
+        let digest = try Digest.sha256(bytes)
+        try await client.sendFrame(ConnectionFrame(kind: .resourceEnd, payload: digest))
+        await #expect { _ = try await received.value } throws: { ($0 as? WAError)?.message.contains("not overwritten") == true }
+        #expect(try FileContents.readRegularFile(at: folder + "/x.bin", limit: 100, what: "x") == Array("theirs".utf8))
+        #expect(!FileSystem.exists(folder + "/x.bin.partial"))
     }
 }

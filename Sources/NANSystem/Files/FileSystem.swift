@@ -32,6 +32,28 @@ public enum FileSystem {
         }
     }
 
+    /// Gives `source` the name `destination` only if nothing has that name: `link(2)` (which fails with
+    /// `EEXIST` rather than replace), then `unlink(2)` of `source`. Unlike a check before `rename(2)`, no
+    /// file that appears meanwhile is replaced.
+    ///
+    /// - Throws: ``FileError`` with the errno of `link` (`EEXIST` when `destination` exists).
+    public static func renameWithoutReplacing(_ source: String, to destination: String) throws(FileError) {
+        do throws(Errno) {
+            _ = try SystemCall.retrying { link(source, destination) }
+        } catch {
+            throw FileError(operation: "rename \(source) to \(destination)", path: destination, errno: error)
+        }
+        _ = unlink(source)
+    }
+
+    /// The bytes an unprivileged user may still write on the file system that holds `path` (`statvfs(3)`);
+    /// nil when it cannot be asked.
+    public static func availableBytes(at path: String) -> UInt64? {
+        var status = statvfs()
+        guard statvfs(path, &status) == 0 else { return nil }
+        return UInt64(status.f_bavail).multipliedReportingOverflow(by: UInt64(status.f_frsize)).partialValue
+    }
+
     /// Whether anything (a file, folder, link, even a dangling one) exists at `path` (`lstat(2)`).
     public static func exists(_ path: String) -> Bool {
         var status = stat()

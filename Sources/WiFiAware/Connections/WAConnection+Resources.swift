@@ -94,17 +94,26 @@ extension WAConnection {
     /// Receives the resource the peer offers into the file `path` (which must not exist): the bytes go
     /// to `path.partial` (0600), and only when they are all there with the announced size and SHA-256 is
     /// it renamed to `path`. If the transfer is cut or the checksum differs, the partial file is removed
-    /// and this throws, so no incomplete file is ever left under the final name.
+    /// and this throws, so no incomplete file is ever left under the final name. An offer larger than
+    /// `maximumSize`, or than the free space of the folder, is refused before a byte is written; a file that
+    /// appears at `path` meanwhile is never replaced.
     ///
     /// - Returns: The SHA-256 of the bytes, as hex.
     /// - Throws: ``WAError/Code/connectionTerminated`` (cut, or a checksum or size mismatch),
-    ///   ``WAError/Code/storageFailed``/``WAError/Code/permissionDenied`` (the file).
+    ///   ``WAError/Code/storageFailed``/``WAError/Code/permissionDenied`` (the file, its size, the space).
     @discardableResult
-    public func receiveResource(_ offer: WAResourceOffer, to path: String,
+    public func receiveResource(_ offer: WAResourceOffer, to path: String, maximumSize: UInt64? = nil,
                                 progress: (@Sendable (WAResourceProgress) -> Void)? = nil) async throws(WAError) -> String {
         let partial = path + ".partial"
         if FileSystem.exists(path) {
             throw WAError(.storageFailed, message: "\(path) exists already; not overwritten")
+        }
+        if let maximumSize, offer.size > maximumSize {
+            throw WAError(.storageFailed, message: "\(offer.name) is \(offer.size) bytes, more than the \(maximumSize) allowed; refused")
+        }
+        let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+        if let free = FileSystem.availableBytes(at: folder.isEmpty ? "/" : folder), offer.size > free {
+            throw WAError(.storageFailed, message: "\(offer.name) is \(offer.size) bytes and \(folder) has \(free) free; refused")
         }
         let file: StreamingFile
         do throws(FileError) { file = try StreamingFile.create(partial) } catch {
@@ -151,7 +160,9 @@ extension WAConnection {
                 }
                 do throws(FileError) {
                     try file.synchronize()
-                    try FileSystem.rename(partial, to: path)
+                    try FileSystem.renameWithoutReplacing(partial, to: path)
+                } catch where error.errno == .fileExists {
+                    throw WAError(.storageFailed, message: "\(path) appeared while \(offer.name) was received; not overwritten, the partial file was removed")
                 } catch {
                     throw WAError.file(error, action: "keep the received file", path: path)
                 }

@@ -196,7 +196,7 @@ public struct WADeviceStore: Sendable {
     func readData() throws(WAError) -> Data? {
         do throws(FileError) {
             return try FileContents.readRegularFile(
-                at: url.path, limit: Self.maximumFileSize, what: "the device store"
+                at: url.path, limit: Self.maximumFileSize, what: "the device store", privateToOwner: true
             ).map { Data($0) }
         } catch {
             throw WAError.file(error, action: "read the device store", path: url.path)

@@ -26,6 +26,26 @@ import Testing
         }
     }
 
+    @Test func aPrivateFileMustBeTheUsersAndClosedToOthers() throws {
+        let path = "/tmp/waware-private-\(UInt32.random(in: 0...UInt32.max))"
+        defer { unlink(path) }
+        try PrivateFile.replace(at: path, with: Array("key".utf8))
+        #expect(try FileContents.readRegularFile(at: path, limit: 10, what: "the key", privateToOwner: true) == Array("key".utf8))
+        #expect(chmod(path, 0o640) == 0)
+        #expect {
+            try FileContents.readRegularFile(at: path, limit: 10, what: "the key", privateToOwner: true)
+        } throws: { ($0 as? FileError)?.problem?.contains("mode 640") == true }
+        #expect(try FileContents.readRegularFile(at: path, limit: 10, what: "the key") == Array("key".utf8))   // not private: read
+        #expect(chmod(path, 0o600) == 0)
+        // Another user's file (only root can make one here; the bench and CI run as root).
+        if geteuid() == 0 {
+            #expect(chown(path, 4321, 4321) == 0)
+            #expect {
+                try FileContents.readRegularFile(at: path, limit: 10, what: "the key", privateToOwner: true)
+            } throws: { ($0 as? FileError)?.problem?.contains("belongs to user 4321") == true }
+        }
+    }
+
     @Test func aMissingFileIsNil() throws {
         #expect(try FileContents.readRegularFile(at: "/nonexistent/waware", limit: 10, what: "x") == nil)
     }

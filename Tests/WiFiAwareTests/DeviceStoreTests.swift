@@ -127,10 +127,17 @@ func testAddress(_ n: Int) -> MACAddress {
             #expect(try permissions(of: url.appendingPathExtension("lock")) == 0o600)
             #expect(try permissions(of: url.deletingLastPathComponent()) == 0o700)
 
-            // A store someone loosened is tightened again by the next change.
+            // A store someone loosened holds keys others may have read: it is refused, saying what to do,
+            // and left as it is until its owner tightens it.
             try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path)
+            #expect { try store.add(name: "Lamp", managementAddresses: [testAddress(2)]) } throws: {
+                ($0 as? WAError)?.message.contains("chmod 600") == true
+            }
+            #expect { try store.devices() } throws: { ($0 as? WAError)?.message.contains("mode 644") == true }
+            #expect(try permissions(of: url) == 0o644)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
             try store.add(name: "Lamp", managementAddresses: [testAddress(2)])
-            #expect(try permissions(of: url) == 0o600)
+            #expect(try store.devices().count == 2)
             // No temporary files are left behind.
             let names = try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)
             #expect(names.sorted() == ["devices.json", "devices.json.lock"])
@@ -141,7 +148,7 @@ func testAddress(_ n: Int) -> MACAddress {
         try await withTemporaryDirectory { folder in
             let url = folder.appendingPathComponent("devices.json")
             let garbage = Data("{ this is not json".utf8)
-            try garbage.write(to: url)
+            try garbage.writePrivate(to: url)
             let store = WADeviceStore(url: url)
 
             // Reading reports it and leaves it alone.
@@ -179,12 +186,12 @@ func testAddress(_ n: Int) -> MACAddress {
     @Test func foreignJSONIsTreatedAsCorrupt() async throws {
         try await withTemporaryDirectory { folder in
             let url = folder.appendingPathComponent("devices.json")
-            try Data(#"{"format": "someone-else", "version": 1, "devices": []}"#.utf8).write(to: url)
+            try Data(#"{"format": "someone-else", "version": 1, "devices": []}"#.utf8).writePrivate(to: url)
             #expect {
                 try WADeviceStore(url: url).devices()
             } throws: { ($0 as? WAError)?.message.contains("not a waware device store") == true }
 
-            try Data(#"[1, 2, 3]"#.utf8).write(to: url)
+            try Data(#"[1, 2, 3]"#.utf8).writePrivate(to: url)
             #expect {
                 try WADeviceStore(url: url).devices()
             } throws: { ($0 as? WAError)?.code == .deviceStoreCorrupt }
@@ -195,7 +202,7 @@ func testAddress(_ n: Int) -> MACAddress {
         try await withTemporaryDirectory { folder in
             let url = folder.appendingPathComponent("devices.json")
             let newer = Data(#"{"format": "waware-devices", "version": 3, "devices": [], "groups": []}"#.utf8)
-            try newer.write(to: url)
+            try newer.writePrivate(to: url)
             let store = WADeviceStore(url: url)
             #expect {
                 try store.add(name: "Desk", managementAddresses: [testAddress(1)])
@@ -237,7 +244,7 @@ func testAddress(_ n: Int) -> MACAddress {
                 ),
             ]
             for (record, reason) in records {
-                try Data(#"{"format": "waware-devices", "version": 1, "devices": [\#(record)]}"#.utf8).write(to: url)
+                try Data(#"{"format": "waware-devices", "version": 1, "devices": [\#(record)]}"#.utf8).writePrivate(to: url)
                 #expect {
                     try WADeviceStore(url: url).devices()
                 } throws: { ($0 as? WAError)?.message.contains(reason) == true }

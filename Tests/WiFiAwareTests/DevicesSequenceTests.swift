@@ -82,7 +82,7 @@ struct TimedOut: Error {}
                         // Another process would replace the file without signalling this one.
                         let text = try String(contentsOf: url, encoding: .utf8)
                         try Data(text.replacingOccurrences(of: "\"Desk\"", with: "\"Sofa\"").utf8)
-                            .write(to: url, options: .atomic)
+                            .writePrivate(to: url, options: .atomic)
                     } else {
                         break
                     }
@@ -140,7 +140,7 @@ struct TimedOut: Error {}
                 do throws(WAError) {
                     var iterator = sequence.makeAsyncIterator()
                     _ = try await iterator.next()
-                    try? Data("garbage".utf8).write(to: url)
+                    try? Data("garbage".utf8).writePrivate(to: url)
                     _ = try await iterator.next()
                     return nil
                 } catch {
@@ -154,7 +154,7 @@ struct TimedOut: Error {}
     @Test func zeroByteFileIsCorruptForWatchersAsForReaders() async throws {
         try await withTemporaryDirectory { folder in
             let url = folder.appendingPathComponent("devices.json")
-            try Data().write(to: url)
+            try Data().writePrivate(to: url)
             let store = WADeviceStore(url: url)
             #expect { try store.devices() } throws: { ($0 as? WAError)?.code == .deviceStoreCorrupt }
             let error = try await withTimeout(seconds: 10) { () async throws -> WAError? in

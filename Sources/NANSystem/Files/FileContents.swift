@@ -14,11 +14,15 @@ public enum FileContents {
     ///   - what: What the file is, for errors, e.g. `the device store`.
     ///   - followingSymbolicLinks: Whether a symbolic link at `path` is followed (a configuration file) or
     ///     refused (a state file that is replaced by rename, which would replace the link).
+    ///   - privateToOwner: Whether the file holds secrets: then it must belong to the user running this
+    ///     process and give no access to anyone else (mode 0600 or stricter), as the files written here are.
+    ///     Another user's file could have been planted; one others may read has leaked already.
     /// - Returns: The contents, or `nil` if there is no file at `path` (`ENOENT`).
     /// - Throws: ``FileError``: the errno of `open` or `read` (`EACCES` for an unreadable folder or file,
-    ///   `ELOOP` for a symbolic link), ``FileError/notRegularFile(_:path:)``, or a file larger than `limit`.
+    ///   `ELOOP` for a symbolic link; `EACCES` too for a private file of another owner or too open a mode),
+    ///   ``FileError/notRegularFile(_:path:)``, or a file larger than `limit`.
     public static func readRegularFile(
-        at path: String, limit: Int, what: String, followingSymbolicLinks: Bool = false
+        at path: String, limit: Int, what: String, followingSymbolicLinks: Bool = false, privateToOwner: Bool = false
     ) throws(FileError) -> [UInt8]? {
         let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followingSymbolicLinks ? 0 : O_NOFOLLOW)
         let operation = "read \(what) \(path)"
@@ -39,6 +43,19 @@ public enum FileContents {
             throw FileError(operation: operation, path: path, errno: .current)
         }
         guard status.st_mode & S_IFMT == S_IFREG else { throw FileError.notRegularFile(operation, path: path) }
+        if privateToOwner {
+            let user = geteuid()
+            guard status.st_uid == user else {
+                throw FileError(operation: operation, path: path, errno: .accessDenied,
+                                problem: "it belongs to user \(status.st_uid), not to the user running this (\(user)); "
+                                    + "a file that another user wrote cannot be trusted with keys")
+            }
+            guard status.st_mode & 0o077 == 0 else {
+                throw FileError(operation: operation, path: path, errno: .accessDenied,
+                                problem: "it holds keys but others than its owner may use it (mode \(String(status.st_mode & 0o777, radix: 8))); "
+                                    + "run chmod 600 on it")
+            }
+        }
         return try readAll(descriptor, limit: limit, operation: operation, path: path)
     }
 

@@ -40,12 +40,8 @@ public enum TLSIdentityFile {
     ///
     /// - Throws: ``FileError`` as for ``loadOrCreate(at:commonName:)``.
     public static func load(at path: String) throws(FileError) -> TLSIdentity? {
-        guard let bytes = try FileContents.readRegularFile(at: path, limit: sizeLimit, what: "the TLS identity") else { return nil }
-        var status = stat()
-        guard lstat(path, &status) == 0 else { throw FileError(operation: "check the TLS identity \(path)", path: path, errno: .current) }
-        guard status.st_mode & 0o077 == 0 else {
-            throw FileError(operation: "read the TLS identity \(path)", path: path, errno: .accessDenied,
-                            problem: "it holds a private key but others than its owner may read it; run chmod 600 on it")
+        guard let bytes = try FileContents.readRegularFile(at: path, limit: sizeLimit, what: "the TLS identity", privateToOwner: true) else {
+            return nil
         }
         do throws(TLSError) {
             return try TLSIdentity(pem: bytes)

@@ -39,7 +39,7 @@ import Testing
             _ = try store.recordPairing(name: "Hall", managementAddress: testAddress(2), identityKey: nil, pairingKey: Self.npk)
             #expect(admission.admits(testAddress(1)))
             #expect(!admission.admits(testAddress(2)))   // paired, but not selected
-            try Data("not json".utf8).write(to: url)
+            try Data("not json".utf8).writePrivate(to: url)
             #expect(admission.admits(testAddress(1)))    // a store briefly unreadable keeps the last good answer
             try FileManager.default.removeItem(at: url)
             #expect(!admission.admits(testAddress(1)))   // no store: no paired device

@@ -32,7 +32,7 @@ import Testing
             let store = WADeviceStore(url: url)
             _ = try store.recordPairing(name: "A", managementAddress: testAddress(1), identityKey: nil, pairingKey: Self.key256)
             let text = try String(contentsOf: url, encoding: .utf8).replacingOccurrences(of: "NCS-PK-PASN-256", with: "NCS-SK-256")
-            try Data(text.utf8).write(to: url)
+            try Data(text.utf8).writePrivate(to: url)
             #expect(throws: WAError.self) { _ = try WADeviceStore(url: url).devices() }
         }
     }

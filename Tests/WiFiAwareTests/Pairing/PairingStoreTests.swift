@@ -80,7 +80,7 @@ import Testing
         try await withTemporaryDirectory { folder in
             let url = folder.appendingPathComponent("devices.json")
             let record = #"{"id": "6f1c2b4e-0d1a-4c6e-9b7a-2e5d3f4a1b2c", "name": "Old", "managementAddresses": ["02:00:00:00:00:09"], "dateAdded": "2026-11-30T07:00:00Z"}"#
-            try Data(#"{"format": "waware-devices", "version": 1, "devices": [\#(record)]}"#.utf8).write(to: url)
+            try Data(#"{"format": "waware-devices", "version": 1, "devices": [\#(record)]}"#.utf8).writePrivate(to: url)
             let devices = try WADeviceStore(url: url).devices()
             #expect(devices.count == 1 && devices.values.first?.isVerified == false)
         }

@@ -129,6 +129,7 @@ enum DeviceStoreFile {
         var vendorName: String?
         var modelName: String?
         var identityKey: String?
+        var identityKeyExpires: Date?
         var dateAdded: Date
         var pairingKey: String?
         var pairingMethod: String?
@@ -143,6 +144,7 @@ enum DeviceStoreFile {
             vendorName = device.pairingInfo?.vendorName
             modelName = device.pairingInfo?.modelName
             identityKey = device.identityKey.map { hexText($0.bytes) }
+            identityKeyExpires = device.identityKey == nil ? nil : device.identityKeyExpiry
             dateAdded = device.dateAdded
             pairingKey = device.pairingKey.map { hexText($0.bytes) }
             pairingMethod = device.pairingKey?.method.rawValue
@@ -209,7 +211,8 @@ enum DeviceStoreFile {
             }
             return WAPairedDevice(
                 id: id, name: name, pairingInfo: pairingInfo, managementAddresses: addresses,
-                identityKey: key, dateAdded: dateAdded, pairingKey: npk, certificateFingerprint: pin, dateLastSeen: lastSeen)
+                identityKey: key, dateAdded: dateAdded, pairingKey: npk, certificateFingerprint: pin, dateLastSeen: lastSeen,
+                identityKeyExpiry: key == nil ? nil : identityKeyExpires)
         }
     }
 }

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import NANEngine
 import NANWire
 
@@ -41,8 +42,9 @@ struct PeerFilter: Sendable {
     /// The selected paired device at this address, or the one `nira` (sent from `address`) resolves to.
     func device(at address: MACAddress, nira: IdentityResolutionAttribute? = nil) -> WAPairedDevice? {
         if let device = devicesByAddress[address] { return device }
-        guard let nira, let id = resolver.resolve(nira, from: address) else { return nil }
-        return devicesByID[id]
+        guard let nira, let id = resolver.resolve(nira, from: address), let device = devicesByID[id],
+              device.identityKey(validAt: Date()) != nil else { return nil }   // an expired NIK names nobody
+        return device
     }
 
     private mutating func index(_ devices: WAPairedDevice.Devices) {

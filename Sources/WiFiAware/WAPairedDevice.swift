@@ -149,6 +149,17 @@ public struct WAPairedDevice: Identifiable, Hashable, Sendable {
     /// When this device was last recognised (verified, or found by its address or NIRA in a session that
     /// names paired devices); nil until then. Written at most once a minute per device by a running system.
     public internal(set) var dateLastSeen: Date? = nil
+    /// When the identity key stops naming the device: the lifetime the peer announced with its NIK when
+    /// pairing (waware announces 30 days), counted from then. Nil when none was announced (or for entries
+    /// stored before it was kept): the key then does not expire. After it, a NIRA made with the key no
+    /// longer recognises the device at a new address; pairing again gives a fresh key.
+    public internal(set) var identityKeyExpiry: Date? = nil
+
+    /// The identity key while it is valid at `now` (see ``identityKeyExpiry``); nil once it has expired.
+    public func identityKey(validAt now: Date) -> IdentityKey? {
+        if let identityKeyExpiry, now >= identityKeyExpiry { return nil }
+        return identityKey
+    }
 
     /// Whether NAN pairing made this entry (it holds a pairing key), rather than a hand-typed address.
     public var isVerified: Bool { pairingKey != nil }

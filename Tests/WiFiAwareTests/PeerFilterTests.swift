@@ -74,4 +74,17 @@ import Testing
         let any = try PeerFilter(selection: .anyDevice, devices: [a.id: a, b.id: b])
         #expect(any.device(at: testAddress(6), nira: try nikB.identityResolution(nmi: testAddress(6)))?.name == "B")
     }
+
+    @Test func anExpiredIdentityKeyNoLongerRecognisesTheDevice() throws {
+        let nikA = try NANIdentityKey.random()
+        var a = try paired("A", 1, nik: nikA)
+        let nira = try nikA.identityResolution(nmi: testAddress(7))
+        a.identityKeyExpiry = Date().addingTimeInterval(3600)
+        #expect(try PeerFilter(selection: .allPairedDevices, devices: [a.id: a]).admits(testAddress(7), nira: nira))
+        a.identityKeyExpiry = Date().addingTimeInterval(-1)
+        let expired = try PeerFilter(selection: .allPairedDevices, devices: [a.id: a])
+        #expect(!expired.admits(testAddress(7), nira: nira))
+        #expect(expired.admits(testAddress(1)))   // its address still names it
+        #expect(a.identityKey(validAt: Date()) == nil && a.identityKey != nil)
+    }
 }

@@ -47,9 +47,11 @@ extension WADeviceStore {
     @discardableResult
     public func recordPairing(
         name: String, managementAddress: MACAddress, identityKey: WAPairedDevice.IdentityKey?,
-        pairingKey: WAPairedDevice.PairingKey, pairingInfo: WAPairedDevice.PairingInfo? = nil
+        pairingKey: WAPairedDevice.PairingKey, pairingInfo: WAPairedDevice.PairingInfo? = nil,
+        identityKeyLifetime: Duration? = nil
     ) throws(WAError) -> WAPairedDevice {
         try WAPairedDevice.validateName(name)
+        let expiry = identityKeyLifetime.map { Date().addingTimeInterval(Double($0.components.seconds)) }
         return try modify { (devices: inout WAPairedDevice.Devices) throws(WAError) -> WAPairedDevice in
             let existing = devices.values.first { identityKey != nil && $0.identityKey == identityKey }
                 ?? devices.values.first { $0.holdsNoKey && $0.managementAddresses.contains(managementAddress) }
@@ -57,7 +59,10 @@ extension WADeviceStore {
                 try Self.takeAddress(managementAddress, for: device.id, from: &devices)
                 device.managementAddresses = Array(([managementAddress] + device.managementAddresses.filter { $0 != managementAddress })
                     .prefix(Self.maximumAddressesPerDevice))
-                device.identityKey = identityKey ?? device.identityKey
+                if let identityKey {
+                    device.identityKey = identityKey
+                    device.identityKeyExpiry = expiry
+                }
                 device.pairingKey = pairingKey
                 device.certificateFingerprint = nil  // a new pairing: the TLS pin is learned again over it
                 if let pairingInfo { device.pairingInfo = pairingInfo }
@@ -72,6 +77,7 @@ extension WADeviceStore {
                 managementAddresses: [managementAddress], identityKey: identityKey, dateAdded: Date())
             try Self.takeAddress(managementAddress, for: device.id, from: &devices)
             device.pairingKey = pairingKey
+            device.identityKeyExpiry = identityKey == nil ? nil : expiry
             devices[device.id] = device
             return device
         }

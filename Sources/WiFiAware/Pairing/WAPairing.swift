@@ -170,7 +170,8 @@ public enum WAPairing {
         }
         let nik = try found.keys.nik.map { nik throws(WAError) in try WAPairedDevice.IdentityKey(bytes: nik.bytes) }
         let device = try store.recordPairing(name: deviceName ?? "NAN \(found.keys.lastAddress)", managementAddress: found.keys.lastAddress,
-                                             identityKey: nik, pairingKey: pairingKey)
+                                             identityKey: nik, pairingKey: pairingKey,
+                                             identityKeyLifetime: found.keys.nikLifetime.map { .seconds(Int64($0)) })
         return Outcome(device: device, verified: false)
     }
 
@@ -179,7 +180,7 @@ public enum WAPairing {
     static func pairedKeys(_ device: WAPairedDevice) -> PairedDeviceKeys? {
         guard let key = device.pairingKey, let address = device.managementAddresses.first,
               let pairing = CachedPairing(npk: key.bytes, akm: key.method == .sae ? .sae : .pasn, suite: key.cipherSuite.suite) else { return nil }
-        return PairedDeviceKeys(id: address, lastAddress: address, nik: device.identityKey.flatMap { NANIdentityKey(bytes: $0.bytes) },
+        return PairedDeviceKeys(id: address, lastAddress: address, nik: device.identityKey(validAt: Date()).flatMap { NANIdentityKey(bytes: $0.bytes) },
                                 pairing: pairing)
     }
 

@@ -10,6 +10,25 @@ import Testing
     static let npk = try! WAPairedDevice.PairingKey(bytes: [UInt8](repeating: 0x5a, count: 32), method: .sae)
     static let nik = try! WAPairedDevice.IdentityKey(bytes: [UInt8](repeating: 0x11, count: 16))
 
+    @Test func theIdentityKeysLifetimeIsStoredAndEndsItsUse() async throws {
+        try await withTemporaryDirectory { folder in
+            let url = folder.appendingPathComponent("devices.json")
+            let store = WADeviceStore(url: url)
+            let before = Date()
+            let device = try store.recordPairing(name: "Phone", managementAddress: testAddress(1), identityKey: Self.nik, pairingKey: Self.npk,
+                                                 identityKeyLifetime: .seconds(30 * 86_400))
+            let read = try #require(try WADeviceStore(url: url).devices()[device.id])
+            let expiry = try #require(read.identityKeyExpiry)
+            #expect(abs(expiry.timeIntervalSince(before) - 30 * 86_400) < 60)
+            #expect(read.identityKey(validAt: Date()) == Self.nik)
+            #expect(read.identityKey(validAt: expiry) == nil)
+            // Paired again with no lifetime announced: the new key does not expire.
+            let again = try store.recordPairing(name: "Phone", managementAddress: testAddress(1), identityKey: Self.nik, pairingKey: Self.npk)
+            #expect(again.identityKeyExpiry == nil)
+            #expect(try WADeviceStore(url: url).devices()[device.id]?.identityKeyExpiry == nil)
+        }
+    }
+
     @Test func aPairingIsStoredWithItsKeysAndReadBack() async throws {
         try await withTemporaryDirectory { folder in
             let url = folder.appendingPathComponent("devices.json")

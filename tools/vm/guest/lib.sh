@@ -339,6 +339,32 @@ _tcp_digests() {
     _TCP_DIGEST[$1-22]=${digests[1]}
 }
 
+# The air, as hwsim's monitor interface (hwsim0, in the initial namespace) sees every radio's frames: proof that
+# a secure data path encrypts what it carries. air_capture_start NAME counts the data frames from now on
+# (air-data.py); air_ping NS IF ADDRESS sends six pings whose payload is AIR_PATTERN ("waware-air-test") from NS
+# over IF to ADDRESS; air_capture_stop NAME ends the count and sets AIR_DATA (data frames with a body),
+# AIR_UNICAST, AIR_PROTECTED, AIR_PLAIN_UNICAST (unicast ones without the Protected bit) and AIR_SEEN_PATTERN
+# (frames holding AIR_PATTERN anywhere).
+AIR_PATTERN=7761776172652d6169722d74657374
+air_capture_start() {
+    ip link set hwsim0 up 2>/dev/null || fail "no hwsim0 monitor interface to watch the air on"
+    python3 "$_lib_dir/air-data.py" "$AIR_PATTERN" hwsim0 >"$(bg_log "$1")" 2>&1 &
+    _BG_PIDS[$1]=$!
+    wait_for_line "$(bg_log "$1")" '^listening' 30
+}
+air_ping() {
+    in_netns "$1" ping -6 -n -c 6 -i 0.2 -W 2 -p "$AIR_PATTERN" "$3%$2" | tail -n 2 | sed 's/^/    /'
+    [ "${PIPESTATUS[0]}" = 0 ] || fail "$1: no answer to the pings over $2 to $3"
+}
+air_capture_stop() {
+    stop_bg "$1" INT
+    local counts
+    counts=$(tail -n 1 "$(bg_log "$1")" | jq -r '[.data, .unicast, .protected, .plainUnicast, .pattern] | @tsv' 2>/dev/null)
+    read -r AIR_DATA AIR_UNICAST AIR_PROTECTED AIR_PLAIN_UNICAST AIR_SEEN_PATTERN <<<"$counts"
+    [ -n "${AIR_SEEN_PATTERN:-}" ] || fail "the air capture $1 gave no counts: $(cat "$(bg_log "$1")")"
+    echo "    air: $AIR_DATA data frames, $AIR_UNICAST unicast, $AIR_PROTECTED protected, $AIR_PLAIN_UNICAST unicast in the clear, $AIR_SEEN_PATTERN holding the pings' payload"
+}
+
 # paired_data_path_with_tcp STATE_A STATE_B CIPHER PORT: A (in dA, state folder STATE_A) publishes _pdp._tcp
 # accepting data paths keyed by pairing, B (in dB, STATE_B) requests one with no security option: B verifies A
 # first, both sides report CIPHER, each side's peer NDI station is authorized with MFP, and TCP carries 64 KiB

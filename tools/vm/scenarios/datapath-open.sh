@@ -2,7 +2,8 @@
 # An open NAN data path between two devices, each in its own network namespace: A publishes accepting data
 # paths, B subscribes and requests one to what it found. Both report the interface, the link-local
 # addresses (each side's peer address is the other's own) and cipher "open"; a TCP exchange of 2 MiB each
-# way over the NDIs is byte-exact; when both stop, no NAN data interface is left.
+# way over the NDIs is byte-exact; on the air (hwsim0) a ping's known payload shows in the clear; when both
+# stop, no NAN data interface is left.
 # timeout: 600
 source "$(dirname "$0")/../guest/lib.sh"
 
@@ -49,6 +50,13 @@ step "TCP: 2 MiB each way, byte-exact"
 size=$((2 * 1024 * 1024))
 tcp_both_ways tcpA 5001 "$size" "$ifA" "$localA" "$ifB"
 in_netns dA iw dev "$ifA" station dump | sed 's/^/    A station: /' | head -n 12
+
+step "on the air the open data path carries the pings' payload in the clear (the control for datapath-secure)"
+air_capture_start air
+air_ping dB "$ifB" "$localA"
+air_capture_stop air
+expect_eq "frames holding the pings' payload (12 pings and answers at least)" yes "$([ "$AIR_SEEN_PATTERN" -ge 12 ] && echo yes || echo "no: $AIR_SEEN_PATTERN")"
+expect_eq "protected data frames" 0 "$AIR_PROTECTED"
 
 step "both stop: no NAN data interface left"
 stop_bg sub INT

@@ -3,8 +3,8 @@
 # namespace: A publishes accepting data paths with passphrase NAN (both suites), B requests one with the same
 # passphrase and the suite. Both report that cipher suite (no open warning), each side's NDI station of the
 # peer is authorized with MFP (the key is in: the engine adds it with MFP, installs the TK, then authorizes),
-# a TCP exchange of 1 MiB each way over the NDIs is byte-exact, and when both stop no NAN data interface is
-# left. Tracing is off by default (DP_TRACE=1 turns it on): trace lines written to the 9p results folder
+# a TCP exchange of 1 MiB each way over the NDIs is byte-exact, on the air (hwsim0) every unicast data frame
+# is protected and a ping's known payload never shows, and when both stop no NAN data interface is left. Tracing is off by default (DP_TRACE=1 turns it on): trace lines written to the 9p results folder
 # slow the processes on a loaded machine. Time limits are wide (and scaled): a loaded 2-core host makes
 # each setup take seconds to minutes.
 # timeout: 900
@@ -53,6 +53,14 @@ secure_run() {
     local size=$((1024 * 1024))
     tcp_both_ways "tcp$bits" "$port" "$size" "$ifA" "$localA" "$ifB"
     in_netns dA iw dev "$ifA" station dump | sed 's/^/    A station: /' | head -n 12
+
+    step "$suite: on the air every unicast data frame is protected, and the pings' payload never shows"
+    air_capture_start air$bits
+    air_ping dB "$ifB" "$localA"
+    air_capture_stop air$bits
+    expect_eq "unicast data frames seen (12 pings and answers at least)" yes "$([ "$AIR_UNICAST" -ge 12 ] && echo yes || echo "no: $AIR_UNICAST")"
+    expect_eq "unicast data frames in the clear" 0 "$AIR_PLAIN_UNICAST"
+    expect_eq "frames holding the pings' payload" 0 "$AIR_SEEN_PATTERN"
 
     step "$suite: both stop, no NAN data interface left"
     stop_bg sub$bits INT

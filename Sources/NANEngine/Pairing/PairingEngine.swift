@@ -120,13 +120,19 @@ public actor PairingEngine {
         /// `waware subscribe --paired --send`, sent 0.5 s after frame 3. Its key went in 0.9 to 4.0 s after
         /// it reported the exchange done, in the VM's runs. 5 s by default.
         public var verificationDelay: Duration
+        /// How long a responder attempt waits for frame 3 after answering frame 1 (never longer than
+        /// ``attemptLifetime``). A frame 1 costs nothing to forge, from any address: without this bound each
+        /// one held a place in the table for the whole lifetime (the caller's timeout, a minute or two), and
+        /// eight of them kept every real device out. An initiator sends frame 3 as soon as frame 2 is in (the
+        /// peer stack within a second on the bench); 10 s by default.
+        public var frame3Wait: Duration
         /// Creates limits.
         public init(maximumAttempts: Int = 8, attemptLifetime: Duration = .seconds(10), nikLifetime: UInt32 = 30 * 86_400,
                     nikSends: Int = 4, nikResendInterval: Duration = .seconds(3), nikDelay: Duration = .seconds(5),
-                    verificationDelay: Duration = .seconds(5)) {
+                    verificationDelay: Duration = .seconds(5), frame3Wait: Duration = .seconds(10)) {
             self.maximumAttempts = max(1, maximumAttempts); self.attemptLifetime = attemptLifetime; self.nikLifetime = nikLifetime
             self.nikSends = max(1, nikSends); self.nikResendInterval = nikResendInterval; self.nikDelay = nikDelay
-            self.verificationDelay = verificationDelay
+            self.verificationDelay = verificationDelay; self.frame3Wait = frame3Wait
         }
     }
 
@@ -377,6 +383,7 @@ public actor PairingEngine {
             attempt.preparedKey = responder.temporalKey
             attempts[peer] = attempt
             scheduleTimeout(peer, token)
+            scheduleFrame3Timeout(peer, token)
             if let key = responder.temporalKey, let suite = responder.suite {
                 // The initiator may send its NIK, protected, right after frame 3: the key must be in first.
                 await link.prepareProtection(peer, temporalKey: key, suite: suite)
@@ -549,6 +556,21 @@ public actor PairingEngine {
         }
     }
 
+    /// Fails the responder attempt `token` with `peer` if its frame 3 has not come within ``Limits/frame3Wait``.
+    private func scheduleFrame3Timeout(_ peer: MACAddress, _ token: UInt64) {
+        let wait = min(limits.frame3Wait, limits.attemptLifetime)
+        Task { [weak self] in
+            try? await Task.sleep(for: wait)
+            await self?.frame3TimedOut(peer, token)
+        }
+    }
+
+    private func frame3TimedOut(_ peer: MACAddress, _ token: UInt64) {
+        guard let attempt = attempts[peer], attempt.token == token, attempt.result == nil, case .responder = attempt.role else { return }
+        let error = PairingError(.timedOut, "no PASN frame 3 from \(peer) within \(min(limits.frame3Wait, limits.attemptLifetime)) of our frame 2")
+        finish(peer, token: token, .failure(error), event: .failed(peer, error))
+    }
+
     private func cancelAttempt(_ peer: MACAddress, _ token: UInt64) {
         finish(peer, token: token, .failure(PairingError(.timedOut, "pairing with \(peer) cancelled")), event: nil)
     }
@@ -564,6 +586,9 @@ public actor PairingEngine {
         let now = ContinuousClock.now
         for (peer, attempt) in attempts where now - attempt.started > limits.attemptLifetime {
             timeOut(peer, attempt.token)
+        }
+        for (peer, attempt) in attempts where now - attempt.started > limits.frame3Wait {
+            frame3TimedOut(peer, attempt.token)
         }
     }
 }

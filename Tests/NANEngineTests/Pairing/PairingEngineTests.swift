@@ -227,6 +227,22 @@ import Testing
         #expect(counts == (0, 0))
     }
 
+    /// A frame 1 costs an attacker nothing: answered, it holds a place in the attempts table only until
+    /// frame 3 is overdue, not for the caller's whole timeout. A real exchange sends its frame 3 at once.
+    @Test func aFrame1WithoutItsFrame3HoldsItsPlaceOnlyBriefly() async throws {
+        let air = LoopbackAir()
+        let limits = PairingEngine.Limits(attemptLifetime: .seconds(120), nikDelay: .zero, verificationDelay: .zero, frame3Wait: .seconds(1))
+        let engineA = try await Self.engine(Self.a, on: air, limits: limits)
+        let engineB = try await Self.engine(Self.b, on: air, limits: limits)
+        await engineB.setPolicy(password: Self.pin, allowsOpportunistic: false)
+        _ = try await engineA.pair(with: Self.b, publishID: InstanceID(1), method: .password(Self.pin))
+        let frame1 = try #require(await air.sent.first { (try? PASNManagementFrame(bytes: $0))?.body.sequence == 1 })
+        await engineB.handle(authentication: frame1)   // replayed: answered, its frame 3 never comes
+        #expect(await engineB.attemptCount == 1)
+        try await Task.sleep(for: .milliseconds(1500))
+        #expect(await engineB.attemptCount == 0)
+    }
+
     @Test func attemptsAreBoundedByCountAndAge() async throws {
         let air = LoopbackAir()
         // Long enough that the second call comes before the first attempt expires even on a loaded machine.

@@ -281,6 +281,10 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         let (_, events) = try await b2.request(to: nmiA, publishID: InstanceID(1))
         var again = events.makeAsyncIterator()
         guard case .connected = await again.next() else { Issue.record("the new B not connected once the old one was lost"); return }
+        // B may see its side connected before A has finished its own: wait for A's events, not for time.
+        guard case .requested = await aIterator.next(), case .connected = await aIterator.next() else {
+            Issue.record("A did not connect the new B"); return
+        }
         #expect(await a.connections.map(\.id.peer) == [nmiB2])
         #expect(radioA.ndiOwners.withLock { $0 } == [radioB.ndi: nmiB2])
         await a.shutDown()

@@ -126,13 +126,28 @@ public actor PairingEngine {
         /// eight of them kept every real device out. An initiator sends frame 3 as soon as frame 2 is in (the
         /// peer stack within a second on the bench); 10 s by default.
         public var frame3Wait: Duration
+        /// How long an attempt goes on after a frame 2 or 3 that failed its check (a MIC, an SAE confirm, a
+        /// refusal status) before it fails with that check's error. Such a frame costs nothing to forge with the
+        /// peer's address, so it changes nothing by itself: the peer's own frame, which follows its partner at
+        /// once, still completes the exchange. A real refusal (a wrong PIN) is reported this much later. 3 s by
+        /// default.
+        public var failureGrace: Duration
+        /// Further frame 1s answered from an address whose attempt waits for frame 3: one of them may be the
+        /// peer's own (a forged frame 1 came first, or the peer restarted), and frame 3 says which. 2 by default.
+        public var alternateFrame1s: Int
+        /// How soon a source whose frame 1 was refused, or answered, may have another one run through the
+        /// key exchange (SAE costs a hash-to-element and a scalar multiplication): earlier ones are dropped
+        /// and counted. 1 s by default.
+        public var frame1Interval: Duration
         /// Creates limits.
         public init(maximumAttempts: Int = 8, attemptLifetime: Duration = .seconds(10), nikLifetime: UInt32 = 30 * 86_400,
                     nikSends: Int = 4, nikResendInterval: Duration = .seconds(3), nikDelay: Duration = .seconds(5),
-                    verificationDelay: Duration = .seconds(5), frame3Wait: Duration = .seconds(10)) {
+                    verificationDelay: Duration = .seconds(5), frame3Wait: Duration = .seconds(10),
+                    failureGrace: Duration = .seconds(3), alternateFrame1s: Int = 2, frame1Interval: Duration = .seconds(1)) {
             self.maximumAttempts = max(1, maximumAttempts); self.attemptLifetime = attemptLifetime; self.nikLifetime = nikLifetime
             self.nikSends = max(1, nikSends); self.nikResendInterval = nikResendInterval; self.nikDelay = nikDelay
             self.verificationDelay = verificationDelay; self.frame3Wait = frame3Wait
+            self.failureGrace = failureGrace; self.alternateFrame1s = max(0, alternateFrame1s); self.frame1Interval = frame1Interval
         }
     }
 
@@ -154,6 +169,38 @@ public actor PairingEngine {
         var frame1: PASNAuthenticationFrame?
         /// The TK a responder installed for receiving before sending frame 2, withdrawn if the attempt fails.
         var preparedKey: [UInt8]?
+        /// When a responder attempt stops waiting for frame 3 (each frame 1 answered moves it on).
+        var frame3Deadline: ContinuousClock.Instant?
+        /// Other frame 1s from the same address, answered while this attempt waits for frame 3.
+        var alternates: [Alternate] = []
+        /// Our own exchange, kept when a frame 1 from the peer crossed it: a forged frame 1 with the peer's
+        /// address must not end it, so a frame 2 that verifies still takes it back.
+        var crossed: PASNPairingInitiator?
+        /// What the last frame that failed its check said, and the frame that tells the peer we give up;
+        /// reported when nothing better comes within ``Limits/failureGrace`` (or the attempt's lifetime).
+        var lastFailure: PairingError?
+        var failureFrame: PASNAuthenticationFrame?
+    }
+
+    /// A frame 1 answered besides the one a responder attempt runs.
+    private struct Alternate {
+        var responder: PASNPairingResponder
+        let frame1: PASNAuthenticationFrame
+        let verifying: MACAddress?
+    }
+
+    /// A frame 1 run through a fresh responder.
+    private struct Answer {
+        var responder: PASNPairingResponder
+        let reply: PASNAuthenticationFrame
+        let verifying: MACAddress?
+        let publishID: InstanceID
+    }
+
+    /// A frame 1 refused: why, and the frame 2 that says so.
+    private struct Refusal: Error {
+        let error: PairingError
+        let frame: PASNAuthenticationFrame
     }
 
     /// Our NMI.
@@ -168,6 +215,9 @@ public actor PairingEngine {
     let limits: Limits
     private var policy: PASNPairingResponder.Policy
     private var attempts: [MACAddress: Attempt] = [:]
+    /// When each recent source last had a frame 1 refused (bounded, oldest out).
+    private var recentFrame1s: [MACAddress: ContinuousClock.Instant] = [:]
+    private static let recentFrame1Capacity = 64
     private var devices: [MACAddress: PairedDeviceKeys] = [:]
     private var resolver: IdentityResolver<MACAddress>
     private var nextToken: UInt64 = 1
@@ -213,6 +263,9 @@ public actor PairingEngine {
     public var pairedDevices: [PairedDeviceKeys] { Array(devices.values) }
     /// Attempts in progress.
     public var attemptCount: Int { attempts.count }
+    /// Frames dropped because they failed a check (a MIC, an SAE confirm, a status, a key unwrap) or came
+    /// too soon from their source: none of them changed an attempt.
+    public private(set) var refusedFrames = 0
 
     /// Changes what we accept as responder (the PIN the user was shown, say).
     /// `suites`: the cipher suites a setup may use (nil keeps them).
@@ -335,74 +388,142 @@ public actor PairingEngine {
             devices[peer] = device
             dataPathKeys?.store(result.keys.ndPMK, suite: result.keys.suite, for: peer)
             finish(peer, token: attempt.token, .success(device), event: .paired(device))
-        } catch let error as PairingError {
-            finish(peer, token: attempt.token, .failure(error), event: .failed(peer, error))
         } catch {
-            let failure = PairingError(.malformed, "\(error)")
-            finish(peer, token: attempt.token, .failure(failure), event: .failed(peer, failure))
+            // A NIK that does not unwrap under this exchange's KEK is not the peer's: dropped and counted; the
+            // attempt waits on for the real one (its lifetime reports this failure if none comes).
+            refusedFrames += 1
+            let failure = error as? PairingError ?? PairingError(.malformed, "\(error)")
+            logger.debug("the NIK follow-up of \(peer) failed its check: \(failure)")
+            attempts[peer]?.lastFailure = failure
         }
     }
 
     // MARK: Roles
 
     private func respond(to frame: PASNAuthenticationFrame, from peer: MACAddress) async {
-        // Both sides started at once (each subscriber verifying the other's publisher): without a rule each
-        // would wait for an answer to its own frame 1 and neither would come. The exchange started by the
-        // larger NMI goes on; the smaller side drops its own and answers the peer's, and its caller waits
-        // for that exchange's outcome instead (the same device verified, the same keys).
-        var carried: (waiter: CheckedContinuation<Result<PairedDeviceKeys, PairingError>, Never>?, verifying: MACAddress?)?
-        if let existing = attempts[peer], case .initiator = existing.role {
-            guard peer > localAddress, existing.result == nil else { return }
-            carried = (existing.waiter, existing.verifying)
-            attempts[peer] = nil
-        }
-        // A retransmission (the peer did not see our acknowledgement in time): our frame 2 is on its way.
-        if let existing = attempts[peer], existing.frame1 == frame { return }
         if let existing = attempts[peer] {
-            finish(peer, token: existing.token, .failure(PairingError(.unexpectedMessage, "restarted by the peer")), event: nil)
+            // A retransmission (the peer did not see our acknowledgement in time): our frame 2 is on its way.
+            if existing.frame1 == frame || existing.alternates.contains(where: { $0.frame1 == frame }) { return }
+            await respondDuring(existing, to: frame, from: peer)
+            return
         }
+        guard admitsFrame1(from: peer) else { return }
         guard attempts.count < limits.maximumAttempts else {
-            carried?.waiter?.resume(returning: .failure(PairingError(.tableFull, "\(attempts.count) pairing attempts in progress")))
             await transmitBody(PASNPairing.failureFrame(sequence: 2), to: peer)
             return
         }
+        do throws(Refusal) {
+            let answer = try self.answer(frame, from: peer)
+            let token = newToken()
+            var attempt = Attempt(role: .responder(answer.responder), token: token, started: .now, publishID: answer.publishID)
+            attempt.frame1 = frame
+            attempt.verifying = answer.verifying
+            attempt.preparedKey = answer.responder.temporalKey
+            attempts[peer] = attempt
+            scheduleTimeout(peer, token)
+            await answerFrame1(answer, to: peer, token: token)
+        } catch {
+            refusedFrame1(from: peer)
+            // The refusal goes out before the event: a caller that ends on the event (waware pair) must not
+            // stop the radio first, or the initiator waits out its timeout instead of learning why.
+            await transmitBody(error.frame, to: peer)
+            eventSink.yield(.failed(peer, error.error))
+        }
+    }
+
+    /// A frame 1 from `peer` while an attempt with it runs. Neither a forged frame 1 with the peer's address
+    /// nor the peer's restart ends that attempt:
+    /// - our own exchange, when the peer's frame 1 crossed it (both started at once), is kept beside the
+    ///   answer. The exchange started by the larger NMI goes on; the smaller side answers the peer's, and its
+    ///   caller waits for that exchange's outcome (the same device verified, the same keys). A frame 2 that
+    ///   verifies for our own frame 1 still takes our exchange back.
+    /// - a responder attempt answers a few further frame 1s besides its own, and frame 3 says which one the
+    ///   peer's was; the rest are dropped and counted.
+    private func respondDuring(_ existing: Attempt, to frame: PASNAuthenticationFrame, from peer: MACAddress) async {
+        switch existing.role {
+        case .initiator(let initiator):
+            guard peer > localAddress, existing.result == nil, admitsFrame1(from: peer) else { return }
+            do throws(Refusal) {
+                let answer = try self.answer(frame, from: peer)
+                var attempt = existing
+                attempt.role = .responder(answer.responder)
+                attempt.crossed = initiator
+                attempt.frame1 = frame
+                attempt.verifying = answer.verifying ?? existing.verifying
+                attempt.preparedKey = answer.responder.temporalKey
+                attempts[peer] = attempt
+                logger.debug("PASN frame 1 of \(peer) crossed ours: answered, ours kept until frame 3")
+                await answerFrame1(answer, to: peer, token: attempt.token)
+            } catch {
+                // Our own exchange goes on: the frame may not be the peer's.
+                refusedFrames += 1
+                refusedFrame1(from: peer)
+                logger.debug("PASN frame 1 of \(peer) crossing ours refused (\(error.error)): ours goes on")
+                await transmitBody(error.frame, to: peer)
+            }
+        case .responder:
+            guard existing.result == nil, existing.alternates.count < limits.alternateFrame1s, admitsFrame1(from: peer) else {
+                refusedFrames += 1
+                logger.debug("PASN frame 1 from \(peer) dropped: an attempt with it runs")
+                return
+            }
+            do throws(Refusal) {
+                let answer = try self.answer(frame, from: peer)
+                attempts[peer]?.alternates.append(Alternate(responder: answer.responder, frame1: frame, verifying: answer.verifying))
+                attempts[peer]?.frame3Deadline = .now + min(limits.frame3Wait, limits.attemptLifetime)
+                scheduleFrame3Timeout(peer, existing.token)
+                logger.debug("another PASN frame 1 from \(peer) answered: its frame 3 says which was the peer's")
+                await transmitBody(answer.reply, to: peer)
+            } catch {
+                // No refusal frame: it would end the peer's own exchange, which may be the one in progress.
+                refusedFrames += 1
+                refusedFrame1(from: peer)
+                logger.debug("another PASN frame 1 from \(peer) refused (\(error.error)): the attempt goes on")
+            }
+        }
+    }
+
+    /// Whether a frame 1 from `source` may run through the key exchange now: not within
+    /// ``Limits/frame1Interval`` of one from it that was refused. Counts the ones that may not.
+    private func admitsFrame1(from source: MACAddress) -> Bool {
+        guard let last = recentFrame1s[source] else { return true }
+        guard ContinuousClock.now - last < limits.frame1Interval else {
+            recentFrame1s[source] = nil
+            return true
+        }
+        refusedFrames += 1
+        logger.debug("PASN frame 1 from \(source) dropped: its last one was refused less than \(limits.frame1Interval) ago")
+        return false
+    }
+
+    /// Notes a refused frame 1 from `source`, for ``admitsFrame1(from:)`` (a bounded table, oldest out).
+    private func refusedFrame1(from source: MACAddress) {
+        if recentFrame1s[source] == nil, recentFrame1s.count >= Self.recentFrame1Capacity,
+           let oldest = recentFrame1s.min(by: { $0.value < $1.value })?.key {
+            recentFrame1s[oldest] = nil
+        }
+        recentFrame1s[source] = .now
+    }
+
+    /// Runs frame 1 from `peer` through a fresh responder under our policy.
+    private func answer(_ frame: PASNAuthenticationFrame, from peer: MACAddress) throws(Refusal) -> Answer {
         let publishID = (try? PASNPairingElements.attribute(CipherSuiteInfoAttribute.self, in: PASNPairingElements.nanAttributes(in: frame)))??
             .entries.first?.publishID ?? InstanceID(0)
         var responder = PASNPairingResponder(own: localAddress, peer: peer, publishID: publishID, policy: policy)
+        verifyingCandidate = nil
+        defer { verifyingCandidate = nil }
         let lookup: (IdentityResolutionAttribute, MACAddress) -> CachedPairing? = { nira, transmitter in
             self.resolveForVerification(nira, transmitter)
         }
         do {
             let reply = try responder.receive(frame1: frame, cachedPairing: lookup)
-            let token = newToken()
-            var attempt = Attempt(role: .responder(responder), token: token, started: .now, publishID: publishID)
-            attempt.frame1 = frame
-            attempt.verifying = verifyingCandidate ?? carried?.verifying
-            attempt.waiter = carried?.waiter
-            verifyingCandidate = nil
-            attempt.preparedKey = responder.temporalKey
-            attempts[peer] = attempt
-            scheduleTimeout(peer, token)
-            scheduleFrame3Timeout(peer, token)
-            if let key = responder.temporalKey, let suite = responder.suite {
-                // The initiator may send its NIK, protected, right after frame 3: the key must be in first.
-                await link.prepareProtection(peer, temporalKey: key, suite: suite)
-                guard attempts[peer]?.token == token else {
-                    await link.withdrawProtection(peer, temporalKey: key)
-                    return
-                }
-            }
-            await transmitBody(reply, to: peer)
+            return Answer(responder: responder, reply: reply, verifying: verifyingCandidate, publishID: publishID)
         } catch {
-            verifyingCandidate = nil
-            carried?.waiter?.resume(returning: .failure(error))
-            // The refusal goes out before the event: a caller that ends on the event (waware pair) must not
-            // stop the radio first, or the initiator waits out its timeout instead of learning why.
-            await transmitBody(responder.failureFrame, to: peer)
-            eventSink.yield(.failed(peer, error))
+            throw Refusal(error: error, frame: responder.failureFrame)
         }
     }
 
+    /// The paired device a verification's NIRA named, while ``answer(_:from:)`` runs.
     private var verifyingCandidate: MACAddress?
 
     private func resolveForVerification(_ nira: IdentityResolutionAttribute, _ transmitter: MACAddress) -> CachedPairing? {
@@ -411,15 +532,50 @@ public actor PairingEngine {
         return device.pairing
     }
 
+    /// Sends the frame 2 of the responder attempt `token`, its key in first, and starts its wait for frame 3.
+    private func answerFrame1(_ answer: Answer, to peer: MACAddress, token: UInt64) async {
+        attempts[peer]?.frame3Deadline = .now + min(limits.frame3Wait, limits.attemptLifetime)
+        scheduleFrame3Timeout(peer, token)
+        if let key = answer.responder.temporalKey, let suite = answer.responder.suite {
+            // The initiator may send its NIK, protected, right after frame 3: the key must be in first.
+            await link.prepareProtection(peer, temporalKey: key, suite: suite)
+            guard attempts[peer]?.token == token else {
+                await link.withdrawProtection(peer, temporalKey: key)
+                return
+            }
+        }
+        await transmitBody(answer.reply, to: peer)
+    }
+
     private func initiatorReceives(_ frame: PASNAuthenticationFrame, from peer: MACAddress) async {
-        guard var attempt = attempts[peer], case .initiator(var initiator) = attempt.role else {
-            logger.debug("PASN frame 2 from \(peer) ignored: we sent it no frame 1")
+        guard var attempt = attempts[peer], attempt.result == nil else {
+            // None, or a retransmitted frame 2 (frame 3 went out already).
+            if attempts[peer] == nil { logger.debug("PASN frame 2 from \(peer) ignored: we sent it no frame 1") }
             return
         }
-        guard attempt.result == nil else { return }   // a retransmitted frame 2: frame 3 went out already
+        let initiator: PASNPairingInitiator
+        switch attempt.role {
+        case .initiator(let own): initiator = own
+        case .responder:
+            guard let crossed = attempt.crossed else {
+                logger.debug("PASN frame 2 from \(peer) ignored: we answered its frame 1")
+                return
+            }
+            initiator = crossed
+        }
+        var next = initiator
         do {
-            let (frame3, result) = try initiator.receive(frame)
-            attempt.role = .initiator(initiator)
+            let (frame3, result) = try next.receive(frame)
+            if case .responder = attempt.role {
+                // The crossing frame 1 was not the peer's: the peer answered ours.
+                logger.debug("PASN frame 2 of \(peer) verifies for our frame 1: our exchange goes on")
+                if let prepared = attempt.preparedKey { await link.withdrawProtection(peer, temporalKey: prepared) }
+                guard attempts[peer]?.token == attempt.token, attempts[peer]?.result == nil else { return }
+                attempt = attempts[peer] ?? attempt
+                attempt.crossed = nil; attempt.alternates = []; attempt.frame1 = nil; attempt.preparedKey = nil
+                attempt.frame3Deadline = nil
+            }
+            attempt.role = .initiator(next)
             attempt.result = result
             attempt.sentNIK = result.kind == .setup
             attempts[peer] = attempt
@@ -440,28 +596,70 @@ public actor PairingEngine {
                 Task { await self.sendNIKs(to: peer, token: token) }
             }
         } catch {
-            await transmitBody(initiator.failureFrame, to: peer)
-            finish(peer, token: attempt.token, .failure(error), event: .failed(peer, error))
+            // Anyone can send a frame 2 with the peer's address: it changes nothing, and the attempt fails
+            // with it (our failure frame 3 telling the peer) only if no frame 2 that verifies comes in time.
+            refusedFrames += 1
+            logger.debug("PASN frame 2 from \(peer) failed its check: \(error)")
+            guard case .initiator = attempt.role else { return }
+            failLater(peer, token: attempt.token, error, telling: next.failureFrame)
         }
     }
 
     private func responderReceives(_ frame: PASNAuthenticationFrame, from peer: MACAddress) async {
-        guard var attempt = attempts[peer], case .responder(var responder) = attempt.role else {
+        guard var attempt = attempts[peer], case .responder(let responder) = attempt.role else {
             logger.debug("PASN frame 3 from \(peer) ignored: we answered no frame 1 of it")
             return
         }
         guard attempt.result == nil else { return }   // a retransmitted frame 3
-        do {
-            let result = try responder.receive(frame3: frame)
-            attempt.role = .responder(responder)
-            attempt.result = result
-            attempts[peer] = attempt
-            // The initiator's NIK (after a setup) comes protected by the NM-TK: install it now.
-            await link.protect(peer, temporalKey: result.keys.tk, suite: result.keys.suite)
-            if result.kind == .verification { completeVerification(peer, attempt: attempt) }
-        } catch {
-            finish(peer, token: attempt.token, .failure(error), event: .failed(peer, error))
+        // Frame 3 authenticates one of the frame 1s answered: the first that verifies it was the peer's.
+        let candidates = [Alternate(responder: responder, frame1: attempt.frame1 ?? frame, verifying: attempt.verifying)] + attempt.alternates
+        var firstError: PairingError?
+        for (index, candidate) in candidates.enumerated() {
+            var next = candidate.responder
+            do {
+                let result = try next.receive(frame3: frame)
+                if index > 0 { logger.debug("PASN frame 3 of \(peer) answers another of its frame 1s: that one was the peer's") }
+                attempt.role = .responder(next)
+                attempt.result = result
+                attempt.frame1 = candidate.frame1
+                attempt.verifying = candidate.verifying
+                attempt.alternates = []
+                attempt.crossed = nil
+                if index > 0 { attempt.preparedKey = next.temporalKey }
+                attempts[peer] = attempt
+                // The initiator's NIK (after a setup) comes protected by the NM-TK: install it now.
+                await link.protect(peer, temporalKey: result.keys.tk, suite: result.keys.suite)
+                if result.kind == .verification { completeVerification(peer, attempt: attempt) }
+                return
+            } catch {
+                if firstError == nil { firstError = error }
+            }
         }
+        refusedFrames += 1
+        let error = firstError ?? PairingError(.malformed, "PASN frame 3")
+        logger.debug("PASN frame 3 from \(peer) failed its check: \(error)")
+        failLater(peer, token: attempt.token, error, telling: nil)
+    }
+
+    /// Fails the attempt `token` with `peer` after ``Limits/failureGrace`` with `error` (a frame failed its
+    /// check), sending `frame` first, unless a frame that passes came meanwhile.
+    private func failLater(_ peer: MACAddress, token: UInt64, _ error: PairingError, telling frame: PASNAuthenticationFrame?) {
+        guard attempts[peer]?.token == token else { return }
+        let armed = attempts[peer]?.lastFailure != nil
+        attempts[peer]?.lastFailure = error
+        attempts[peer]?.failureFrame = frame
+        guard !armed else { return }
+        let grace = limits.failureGrace
+        Task { [weak self] in
+            try? await Task.sleep(for: grace)
+            await self?.failAfterGrace(peer, token)
+        }
+    }
+
+    private func failAfterGrace(_ peer: MACAddress, _ token: UInt64) async {
+        guard let attempt = attempts[peer], attempt.token == token, attempt.result == nil, let error = attempt.lastFailure else { return }
+        if let frame = attempt.failureFrame { await transmitBody(frame, to: peer) }
+        finish(peer, token: token, .failure(error), event: .failed(peer, error))
     }
 
     /// Completes the initiator attempt `token` with `peer` if it still runs.
@@ -566,8 +764,10 @@ public actor PairingEngine {
     }
 
     private func frame3TimedOut(_ peer: MACAddress, _ token: UInt64) {
-        guard let attempt = attempts[peer], attempt.token == token, attempt.result == nil, case .responder = attempt.role else { return }
-        let error = PairingError(.timedOut, "no PASN frame 3 from \(peer) within \(min(limits.frame3Wait, limits.attemptLifetime)) of our frame 2")
+        guard let attempt = attempts[peer], attempt.token == token, attempt.result == nil, case .responder = attempt.role,
+              let deadline = attempt.frame3Deadline, ContinuousClock.now >= deadline else { return }
+        let error = attempt.lastFailure
+            ?? PairingError(.timedOut, "no PASN frame 3 from \(peer) within \(min(limits.frame3Wait, limits.attemptLifetime)) of our frame 2")
         finish(peer, token: token, .failure(error), event: .failed(peer, error))
     }
 
@@ -576,7 +776,7 @@ public actor PairingEngine {
     }
 
     private func timeOut(_ peer: MACAddress, _ token: UInt64) {
-        let error = PairingError(.timedOut, "pairing with \(peer) did not finish in \(limits.attemptLifetime)")
+        let error = attempts[peer]?.lastFailure ?? PairingError(.timedOut, "pairing with \(peer) did not finish in \(limits.attemptLifetime)")
         finish(peer, token: token, .failure(error), event: .failed(peer, error))
     }
 
@@ -587,8 +787,8 @@ public actor PairingEngine {
         for (peer, attempt) in attempts where now - attempt.started > limits.attemptLifetime {
             timeOut(peer, attempt.token)
         }
-        for (peer, attempt) in attempts where now - attempt.started > limits.frame3Wait {
-            frame3TimedOut(peer, attempt.token)
+        for (peer, attempt) in attempts {
+            if let deadline = attempt.frame3Deadline, now >= deadline { frame3TimedOut(peer, attempt.token) }
         }
     }
 }

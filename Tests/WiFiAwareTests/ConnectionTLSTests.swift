@@ -141,7 +141,7 @@ import Testing
         #expect(try tofu.server.get().peerCertificate?.commonName == "B")
     }
 
-    @Test func aPairedDeviceWithoutAPinIsLearnedOnlyOverItsPairingOrWhenAsked() throws {
+    @Test func aPairedDeviceWithoutAPinIsLearnedOnlyOverItsPairing() throws {
         let certificate = WAPeerCertificate(Self.identityB.certificate)
         var device = WAPairedDevice(id: .init(UUID()), name: "B", pairingInfo: nil, managementAddresses: [testAddress(7)],
                                         identityKey: nil, dateAdded: Date(), pairingKey: Self.npk)
@@ -152,12 +152,32 @@ import Testing
             return
         }
         #expect(reason.contains("no certificate pinned yet"))
-        #expect(tofu.verdict(on: certificate, from: device, peer: testAddress(7), dataPathKeyedByPairing: false) == .learn(.firstUse))
+        // An address is the peer's own say: trusted as any unpaired peer, nothing pinned to the device.
+        #expect(tofu.verdict(on: certificate, from: device, peer: testAddress(7), dataPathKeyedByPairing: false) == .trusted(.firstUse))
         device.certificateFingerprint = WACertificateFingerprint(bytes: Self.identityA.fingerprint.bytes)
         // A pin wins over trust on first use.
         guard case .refused = tofu.verdict(on: certificate, from: device, peer: testAddress(7), dataPathKeyedByPairing: true) else {
             Issue.record("a pinned device accepted another certificate")
             return
+        }
+    }
+
+    /// A peer at a paired device's address, over a data path keyed by a passphrase, with `--tofu` on both sides:
+    /// it connects as an unpaired peer would. Nothing is pinned to the device whose address it used, and the
+    /// connection is not that device's, so the device's real certificate is still learned over its pairing.
+    @Test func trustOnFirstUseAtAPairedDevicesAddressPinsNothingAndNamesNoDevice() async throws {
+        try await withTemporaryDirectory { folder in
+            let (storeA, b, storeB, a) = try Self.pairedStores(in: folder)
+            let impostor = try TLSIdentity.generate(commonName: "not B")
+            let result = try await Self.connect(
+                End(peer: Self.peerB, tls: ConnectionTLS(identity: impostor, trust: .pairedDevicesOrFirstUse, store: storeB), device: a),
+                End(peer: Self.peerA, tls: ConnectionTLS(identity: Self.identityA, trust: .pairedDevicesOrFirstUse, store: storeA), device: b),
+                cipherSuite: "NCS-SK-128")
+            let server = try result.server.get()
+            #expect(server.trustBasis == .firstUse && server.device == nil)
+            #expect(try storeA.devices()[b.id]?.certificateFingerprint == nil)
+            server.cancel()
+            try result.client.get().cancel()
         }
     }
 

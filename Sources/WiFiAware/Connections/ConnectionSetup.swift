@@ -23,10 +23,12 @@ enum ConnectionSetup {
         let transport = tls == nil ? WAConnectionTransport.plain.description : WAConnectionTransport.tls.description
         // A learned pin is in the store now: hand out the device as it is there.
         var device = device
-        if basis == .learnedOverPairing || basis == .firstUse, let known = device, let store = tls?.store,
-           let fresh = try? store.devices()[known.id] {
+        if basis == .learnedOverPairing, let known = device, let store = tls?.store, let fresh = try? store.devices()[known.id] {
             device = fresh
         }
+        // Trusted on first use, the peer is unpaired as far as we know: the paired device whose address it
+        // used is not vouched for by the data path's key, and the connection is not handed out as that device's.
+        if basis == .firstUse { device = nil }
         let datagrams = try DatagramSetup.prepare(parameters.datagrams, dataPath: dataPath)
         try await channel.send(ConnectionPreface(peer: localPeer, mode: parameters.mode, offersDatagrams: datagrams != nil).encoded
             + (datagrams?.offer.encoded ?? []))

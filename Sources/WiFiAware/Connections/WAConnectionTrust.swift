@@ -66,7 +66,8 @@ public struct WAConnectionTrust: Sendable {
         /// The paired device had no pin yet; the data path keyed by its pairing vouched for it, and it is
         /// pinned now.
         case learnedOverPairing = "learned over pairing"
-        /// Trust on first use, as asked: accepted unseen (pinned now if the peer is a paired device).
+        /// Trust on first use, as asked: accepted unseen, as an unpaired peer. Nothing is pinned: a paired
+        /// device is only recognised by a data path keyed by its pairing, or by its pinned certificate.
         case firstUse = "first use"
         /// The application's validator accepted it.
         case validator
@@ -75,8 +76,8 @@ public struct WAConnectionTrust: Sendable {
         public var description: String { rawValue }
     }
 
-    /// Whether peers are trusted on first use: unpaired peers, and paired devices that have no pin yet over
-    /// a data path not keyed by their pairing.
+    /// Whether peers are trusted on first use: unpaired peers, and peers at a paired device's address that
+    /// has no pin yet over a data path not keyed by its pairing (taken as unpaired: an address proves nothing).
     public let trustsOnFirstUse: Bool
     let validator: (@Sendable (WAPeerCertificate, WAPairedDevice?) -> Bool)?
 
@@ -84,8 +85,9 @@ public struct WAConnectionTrust: Sendable {
     /// The default.
     public static let pairedDevices = WAConnectionTrust(trustsOnFirstUse: false, validator: nil)
 
-    /// As ``pairedDevices``, and peers without a pin (unpaired ones, or a paired device seen first over a
-    /// data path not keyed by its pairing) are trusted on first use. Only when the user asked for it.
+    /// As ``pairedDevices``, and peers without a pin (unpaired ones, or a paired device's address without a
+    /// pin over a data path not keyed by its pairing) are trusted on first use, as unpaired peers: nothing
+    /// is pinned. Only when the user asked for it.
     public static let pairedDevicesOrFirstUse = WAConnectionTrust(trustsOnFirstUse: true, validator: nil)
 
     /// The application decides (Apple's TN3213 verify block): `validator` gets the peer's certificate and
@@ -114,7 +116,9 @@ public struct WAConnectionTrust: Sendable {
                 + "pinned to it (\(pinned)); if its identity was replaced on purpose, pair with it again")
         }
         if dataPathKeyedByPairing { return .learn(.learnedOverPairing) }
-        if trustsOnFirstUse { return .learn(.firstUse) }
+        // Only the data path's key proves which device this is; its address is the peer's own say. Trusted
+        // on first use as any unpaired peer: nothing pinned to the device, and the connection not its.
+        if trustsOnFirstUse { return .trusted(.firstUse) }
         return .refused("paired device '\(device.name)' has no certificate pinned yet and this data path is not keyed by "
             + "its pairing (NCS-PK-PASN), so its certificate cannot be learned: connect once over the paired data path "
             + "(no --passphrase, --pmk or --open), or ask for trust on first use (--tofu)")

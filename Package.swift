@@ -4,6 +4,7 @@
 //
 // Layers, bottom to top (each may use only the ones below it):
 //   CNetlink, CNetlinkShim           C system libraries (libnl-genl-3) and a macro shim
+//   CSystemShim                      capget/capset and prctl, which Swift cannot call (variadic, undeclared)
 //   CCrypto, CSSL                    C system libraries libcrypto and libssl (OpenSSL 3)
 //   NANLogging                       the logging seam: the caller's log handler (no dependencies)
 //   NANWire                          pure-Swift codec for NAN frames and attributes (no C, no I/O)
@@ -48,6 +49,7 @@ let package = Package(
             dependencies: ["CNetlink"],
             cSettings: [.define("_GNU_SOURCE")]
         ),
+        .target(name: "CSystemShim", cSettings: [.define("_GNU_SOURCE")]),
         .systemLibrary(
             name: "CCrypto",
             pkgConfig: "libcrypto",
@@ -66,7 +68,7 @@ let package = Package(
         .target(name: "NANCrypto", dependencies: ["CCrypto", "CSSL", "NANWire"], swiftSettings: swiftSettings),
         .target(
             name: "NANSystem",
-            dependencies: ["CNetlink", "CNetlinkShim", "NANWire", "NANCrypto"],
+            dependencies: ["CNetlink", "CNetlinkShim", "CSystemShim", "NANWire", "NANCrypto"],
             swiftSettings: swiftSettings
         ),
         .target(name: "NANEngine", dependencies: ["NANLogging", "NANWire", "NANCrypto", "NANSystem"], swiftSettings: swiftSettings),

@@ -743,6 +743,9 @@ actor DataPathEngine {
         established[link.id] = link
         if liveness[link.id.peer] == nil { liveness[link.id.peer] = (0, clock.now) }
         let peerIID = link.peerInterfaceID ?? InterfaceIdentifier(eui64Of: link.peerNDI)
+        // A listener knows a TCP connection's data path by its source address: keep that address on this
+        // path's station, whatever another peer on the NDI advertises.
+        await radio.bindPeerAddress(peerIID, to: link.peerNDI, on: interface)
         let connection = DataPathConnection(
             id: link.id, interfaceName: interface.name, localNDI: interface.address, peerNDI: link.peerNDI,
             localAddress: InterfaceIdentifier(eui64Of: interface.address).linkLocalAddress,

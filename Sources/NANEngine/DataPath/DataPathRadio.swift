@@ -58,6 +58,14 @@ protocol DataPathRadio: Sendable {
     func packetCount(of peerNDI: MACAddress, on interface: DataInterface) async -> UInt64?
     /// Removes the peer's NMI station (and with it its schedule).
     func removePeer(_ peerNMI: MACAddress) async
+    /// Binds the peer's link-local address (`fe80::` and `identifier`) to its NDI station's address on
+    /// `interface` for good, so no Neighbour Advertisement can move it to another station. Best effort.
+    func bindPeerAddress(_ identifier: InterfaceIdentifier, to peerNDI: MACAddress, on interface: DataInterface) async
+}
+
+extension DataPathRadio {
+    /// Radios without an IPv6 neighbour table (the test fakes) have nothing to bind.
+    func bindPeerAddress(_ identifier: InterfaceIdentifier, to peerNDI: MACAddress, on interface: DataInterface) async {}
 }
 
 /// What the data-path engine hears from the radio.

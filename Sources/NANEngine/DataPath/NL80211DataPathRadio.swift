@@ -194,6 +194,15 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
         }
     }
 
+    func bindPeerAddress(_ identifier: InterfaceIdentifier, to peerNDI: MACAddress, on data: DataInterface) async {
+        let address: [UInt8] = [0xfe, 0x80, 0, 0, 0, 0, 0, 0] + identifier.bytes
+        do {
+            try NeighborTable.pin(address, to: peerNDI, interface: data.index)
+        } catch {
+            trace?("dp the peer address \(identifier) not bound to \(peerNDI) on \(data.name): \(error)")
+        }
+    }
+
     /// Runs one kernel step; a failure names the step.
     private func step(_ name: String, _ body: () async throws -> Void) async throws {
         do {

@@ -12,14 +12,15 @@ sim_radios 2
 radio_netns 0 dA
 radio_netns 1 dB
 state=$(mktemp -d /tmp/waware-nobody.XXXXXX)
+mkdir "$state/run"
 printf 'unprivileged-passphrase\n' >"$state/nan.pass"
 chmod 600 "$state/nan.pass"
 chown -R 65534:65534 "$state"
 chmod 700 "$state"
 # As nobody, with CAP_NET_ADMIN as its only capability (ambient, so it survives the exec), or with none.
 as_nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all,+net_admin --ambient-caps=-all,+net_admin
-    -- env HOME=/nonexistent WAWARE_STATE_DIR="$state")
-as_nobody_without=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all -- env HOME=/nonexistent WAWARE_STATE_DIR="$state")
+    -- env HOME=/nonexistent XDG_RUNTIME_DIR="$state/run" WAWARE_STATE_DIR="$state")
+as_nobody_without=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all -- env HOME=/nonexistent XDG_RUNTIME_DIR="$state/run" WAWARE_STATE_DIR="$state")
 
 step "without CAP_NET_ADMIN: exit 77 (permissionDenied) and one line"
 out=$(in_netns dA "${as_nobody_without[@]}" "$WAWARE" publish _u._tcp --accept-data-paths --passphrase-file "$state/nan.pass" 2>&1)

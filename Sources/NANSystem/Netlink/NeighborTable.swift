@@ -1,4 +1,3 @@
-internal import CNetlink
 internal import Glibc
 public import NANWire
 
@@ -26,20 +25,15 @@ public enum NeighborTable {
     ///   `noSuchDevice` for an interface gone), or a socket failure.
     public static func pin(_ address: [UInt8], to linkAddress: MACAddress, interface: UInt32) throws(NetlinkError) {
         let request = try Self.request(address, to: linkAddress, interface: interface, sequence: 1)
-        let fd = socket(AF_NETLINK, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), NETLINK_ROUTE)
+        // NETLINK_ROUTE is protocol 0. Spelled here: importing the kernel's netlink headers beside Glibc's
+        // hides Glibc's SOCK_* constants from the other files of this module.
+        let fd = socket(AF_NETLINK, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw NetlinkError(code: .system, errno: .current, call: "socket", detail: "NETLINK_ROUTE") }
         defer { close(fd) }
         var timeout = timeval(tv_sec: 2, tv_usec: 0)
         _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var kernel = sockaddr_nl()
-        kernel.nl_family = sa_family_t(AF_NETLINK)
-        let sent = request.withUnsafeBytes { bytes in
-            withUnsafePointer(to: &kernel) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    sendto(fd, bytes.baseAddress, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_nl>.size))
-                }
-            }
-        }
+        // An unconnected netlink socket sends to the kernel (port 0).
+        let sent = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
         guard sent == request.count else { throw NetlinkError(code: .system, errno: .current, call: "sendto", detail: "RTM_NEWNEIGH") }
         var buffer = [UInt8](repeating: 0, count: 4096)
         let received = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }

@@ -51,6 +51,8 @@ wait_link_local dB "$ifB" "$localB"
 tcp_both_ways tcpU 5003 $((256 * 1024)) "$ifA" "$localA" "$ifB"
 
 step "a waware started as root keeps only CAP_NET_ADMIN, on every thread"
+stop_bg sub
+stop_bg pub
 start_bg rootpub dA "$WAWARE" publish _r._tcp --json
 wait_for_line "$(bg_log rootpub)" '"event":"started"' 60
 rpid=${_BG_PIDS[rootpub]}
@@ -60,6 +62,4 @@ done
 expect_eq "its bounding set" 0000000000001000 "$(awk '/^CapBnd:/ { print $2 }' "/proc/$rpid/status")"
 expect_eq "no new privileges" 1 "$(awk '/^NoNewPrivs:/ { print $2 }' "/proc/$rpid/status")"
 stop_bg rootpub
-stop_bg sub
-stop_bg pub
 rm -rf "$state"

@@ -109,6 +109,15 @@ public struct DataPathNegotiations: Sendable {
         /// Initiator: DWs since the request (or secure confirm) last went out unanswered, and how often it was sent again.
         var windowsWaited = 0
         var resends = 0
+        /// A secure setup frame for this data path failed its check: the error and when the setup ends with
+        /// it, unless a frame that passes comes first.
+        var refused: RefusedFrame?
+    }
+
+    /// The first secure setup frame of a data path that failed its check, and when the setup ends for it.
+    struct RefusedFrame: Sendable {
+        var error: NDPSecurityError
+        var endsAt: ContinuousClock.Instant
     }
 
     /// An initiator's request (or secure confirm) with no answer after this many DWs is sent again…
@@ -120,6 +129,13 @@ public struct DataPathNegotiations: Sendable {
     public var maximumEntries = 16
     /// How long a setup may take from request to confirm.
     public var setupTimeout: Duration = .seconds(120)
+    /// A secure setup frame (response, confirm, key install) that fails its check may be anyone's, since
+    /// anyone can send from the peer's address: it is dropped, and the setup ends with its error only when
+    /// no frame that passes comes within this time. A real mismatch (another passphrase) ends the setup
+    /// this much later; a forged frame ends nothing.
+    public var securityFailureGrace: Duration = .seconds(3)
+    /// Secure setup frames dropped because they failed their check (diagnostics).
+    public private(set) var refusedFrames = 0
     /// What we say about ourselves.
     public var local: DataPathLocalDevice
     /// Our NDI address (one NDI serves every data path).
@@ -254,10 +270,35 @@ public struct DataPathNegotiations: Sendable {
         return actions
     }
 
-    /// Expires setups past their deadline.
+    /// Expires setups past their deadline, and ends those whose refused frame had no valid successor
+    /// within ``securityFailureGrace``.
     public mutating func tick(now: ContinuousClock.Instant) -> [DataPathAction] {
+        var actions: [DataPathAction] = []
+        for (id, entry) in entries {
+            guard let refused = entry.refused, now >= refused.endsAt else { continue }
+            actions += endForSecurity(id, entry, refused.error)
+        }
         let expired = entries.filter { $0.value.deadline.map { now >= $0 } ?? false }.map(\.key)
-        return expired.flatMap { terminate($0, reason: DataPathEndReason(.timeout, code: .unspecified)) }
+        return actions + expired.flatMap { terminate($0, reason: DataPathEndReason(.timeout, code: .unspecified)) }
+    }
+
+    /// Drops a secure setup frame that failed its check (``securityFailureGrace``): counted, and the first
+    /// such error is the one the setup ends with if nothing valid follows. Changes nothing else.
+    private mutating func refuse(_ error: NDPSecurityError, for id: NDPIdentifier, now: ContinuousClock.Instant) -> [DataPathAction] {
+        refusedFrames += 1
+        if entries[id]?.refused == nil {
+            entries[id]?.refused = RefusedFrame(error: error, endsAt: now + securityFailureGrace)
+        }
+        return []
+    }
+
+    /// Ends a setup for a security failure: an initiator still waiting for the response rejects it with a
+    /// confirm (the responder holds a data path for us); otherwise a termination.
+    private mutating func endForSecurity(_ id: NDPIdentifier, _ entry: Entry, _ error: NDPSecurityError) -> [DataPathAction] {
+        let reason = DataPathEndReason(.securityFailure, code: error.reasonCode, detail: error.description)
+        guard entry.isInitiator, entry.phase == .requestSent else { return terminate(id, reason: reason) }
+        let confirm = DataPathMessages.confirm(local, id: id, dialogToken: entry.dialogToken, accepted: false, reason: error.reasonCode)
+        return [.send(confirm, to: id.peer, ndp: id)] + drop(id, reason: reason)
     }
 
     /// A data-path NAF from `peer` (its NMI), already typed; `body` is its action body as received (from the
@@ -270,9 +311,9 @@ public struct DataPathNegotiations: Sendable {
         guard peer != local.nmi, ndp.ndpID != 0, ndp.initiatorNDI != .zero, !ndp.initiatorNDI.isBroadcast else { return [] }
         switch message.subtype {
         case .dataPathRequest: return receiveRequest(message, body: body, id: id, now: now)
-        case .dataPathResponse: return receiveResponse(message, body: body, id: id)
-        case .dataPathConfirm: return receiveConfirm(message, body: body, id: id)
-        case .dataPathKeyInstall: return receiveKeyInstall(message, body: body, id: id)
+        case .dataPathResponse: return receiveResponse(message, body: body, id: id, now: now)
+        case .dataPathConfirm: return receiveConfirm(message, body: body, id: id, now: now)
+        case .dataPathKeyInstall: return receiveKeyInstall(message, body: body, id: id, now: now)
         case .dataPathTermination:
             guard entries[id] != nil else { return [] }
             return drop(id, reason: DataPathEndReason(.peerRequest, code: ndp.reasonCode))
@@ -396,7 +437,8 @@ public struct DataPathNegotiations: Sendable {
         return actions
     }
 
-    private mutating func receiveResponse(_ message: DataPathMessage, body: [UInt8]?, id: NDPIdentifier) -> [DataPathAction] {
+    private mutating func receiveResponse(_ message: DataPathMessage, body: [UInt8]?, id: NDPIdentifier,
+                                          now: ContinuousClock.Instant) -> [DataPathAction] {
         let ndp = message.ndp
         guard var entry = entries[id], entry.isInitiator, entry.dialogToken == ndp.dialogToken else { return [] }
         // A repeat of the response our confirm answered (the confirm was lost): send the confirm again.
@@ -413,19 +455,17 @@ public struct DataPathNegotiations: Sendable {
             return drop(id, reason: DataPathEndReason(.rejected, code: ndl.reasonCode))
         }
         let countered = message.ndl?.status == .continued
+        // A secure response is checked first (its MIC covers every attribute): one that fails may be forged.
+        if entry.isSecure {
+            guard var kx = entry.keyExchange, let body else { return [] }
+            do throws(NDPSecurityError) { try kx.receive(body) } catch { return refuse(error, for: id, now: now) }
+            entry.keyExchange = kx
+            entry.refused = nil
+        }
         guard let responderNDI = ndp.responderNDI, responderNDI != .zero, !responderNDI.isBroadcast else {
             return terminate(id, reason: DataPathEndReason(.protocolError, code: .invalidParameters))
         }
-        func fail(_ error: NDPSecurityError) -> [DataPathAction] {
-            let confirm = DataPathMessages.confirm(local, id: id, dialogToken: entry.dialogToken, accepted: false, reason: error.reasonCode)
-            return [.send(confirm, to: id.peer, ndp: id)]
-                + drop(id, reason: DataPathEndReason(.securityFailure, code: error.reasonCode, detail: error.description))
-        }
-        if entry.isSecure {
-            guard var kx = entry.keyExchange, let body else { return [] }
-            do throws(NDPSecurityError) { try kx.receive(body) } catch { return fail(error) }
-            entry.keyExchange = kx
-        }
+        func fail(_ error: NDPSecurityError) -> [DataPathAction] { endForSecurity(id, entry, error) }
         let availability = PeerAvailability(message.availability)
         var scheduleChange: [DataPathAction] = []
         if availability.commonSlots(with: local.schedule).isEmpty {
@@ -482,7 +522,8 @@ public struct DataPathNegotiations: Sendable {
             + [.send(confirm, to: id.peer, ndp: id), .establish(link(id, entry, peerNDI: responderNDI, availability: availability))]
     }
 
-    private mutating func receiveConfirm(_ message: DataPathMessage, body: [UInt8]?, id: NDPIdentifier) -> [DataPathAction] {
+    private mutating func receiveConfirm(_ message: DataPathMessage, body: [UInt8]?, id: NDPIdentifier,
+                                         now: ContinuousClock.Instant) -> [DataPathAction] {
         let ndp = message.ndp
         guard var entry = entries[id], !entry.isInitiator, entry.dialogToken == ndp.dialogToken else { return [] }
         // A repeat of the confirm our key install answered (the key install was lost): send it again.
@@ -493,6 +534,14 @@ public struct DataPathNegotiations: Sendable {
         guard ndp.status != .rejected, ndp.status == .accepted || entry.isSecure, message.ndl?.status != .rejected else {
             let code = ndp.status == .rejected ? ndp.reasonCode : message.ndl?.reasonCode ?? ndp.reasonCode
             return drop(id, reason: DataPathEndReason(.rejected, code: code))
+        }
+        // A secure confirm is checked before anything it says is believed: one that fails may be forged.
+        var checked: NDPKeyExchange?
+        if entry.isSecure {
+            guard var kx = entry.keyExchange, let body else { return [] }
+            do throws(NDPSecurityError) { try kx.receive(body) } catch { return refuse(error, for: id, now: now) }
+            checked = kx
+            entry.refused = nil
         }
         if entry.countered {
             // Our counter-proposal stands only if the confirm takes it: an NDL confirm, accepted, with an
@@ -505,12 +554,10 @@ public struct DataPathNegotiations: Sendable {
         }
         if !message.availability.isEmpty { entry.peerAvailability = message.availability }
         var actions: [DataPathAction] = []
-        if entry.isSecure {
-            guard var kx = entry.keyExchange, let body else { return [] }
+        if var kx = checked, let body {
             var install = DataPathMessages.keyInstall(local, id: id, dialogToken: entry.dialogToken)
             let outgoing: Outgoing
             do throws(NDPSecurityError) {
-                try kx.receive(body)
                 try kx.keyInstallAttributes().apply(to: &install)
                 outgoing = Outgoing(message: install, body: try Self.sealed(install, by: &kx, protected: protectedPeers.contains(id.peer)))
             } catch {
@@ -534,22 +581,22 @@ public struct DataPathNegotiations: Sendable {
         return actions + [.establish(link(id, entry, peerNDI: id.initiatorNDI, availability: PeerAvailability(entry.peerAvailability)))]
     }
 
-    private mutating func receiveKeyInstall(_ message: DataPathMessage, body: [UInt8]?, id: NDPIdentifier) -> [DataPathAction] {
+    private mutating func receiveKeyInstall(_ message: DataPathMessage, body: [UInt8]?, id: NDPIdentifier,
+                                            now: ContinuousClock.Instant) -> [DataPathAction] {
         let ndp = message.ndp
         guard var entry = entries[id], entry.isInitiator, entry.phase == .confirmSent, entry.dialogToken == ndp.dialogToken,
               var kx = entry.keyExchange, let body, let peerNDI = entry.peerNDI else { return [] }
         guard ndp.status != .rejected else {
             return drop(id, reason: DataPathEndReason(.rejected, code: ndp.reasonCode))
         }
-        do throws(NDPSecurityError) { try kx.receive(body) } catch {
-            return terminate(id, reason: DataPathEndReason(.securityFailure, code: error.reasonCode, detail: error.description))
-        }
+        do throws(NDPSecurityError) { try kx.receive(body) } catch { return refuse(error, for: id, now: now) }
         guard let key = kx.installableKey else {
             return terminate(id, reason: DataPathEndReason(.securityFailure, code: .unspecified, detail: "no key after message 4"))
         }
         entry.key = key
         entry.masterKeyTag = kx.masterKeyTag
         entry.keyExchange = nil
+        entry.refused = nil
         entry.lastSent = nil
         entry.lastPeerBody = nil
         entry.phase = .established

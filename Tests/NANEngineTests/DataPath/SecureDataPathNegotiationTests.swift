@@ -203,13 +203,33 @@ private func handshake(_ pair: inout Pair, _ suite: NDPCipherSuite) throws -> Ha
         #expect(ended.first?.code == .securityPolicy && openPublisher.initiator.phases.isEmpty && openPublisher.responder.phases.isEmpty)
     }
 
-    @Test func aResponseWithABadMICEndsTheInitiatorWithARejectingConfirm() throws {
+    /// Anyone can send from the responder's address: a response that fails its MIC is dropped and changes
+    /// nothing, and the genuine response that follows still completes the handshake.
+    @Test func aResponseWithABadMICIsDroppedAndTheGenuineOneStillCompletes() throws {
+        var pair = Pair(publisher: policy("correct horse"))
+        let (_, request) = try pair.request(policy("correct horse"))
+        let response = try #require(try onAir(pair.toResponder(request)).first)
+        var forged = response
+        forged.body[DescriptorOffsets(forged.body).mic(16).lowerBound] ^= 0x01
+        #expect(pair.toInitiator(forged).isEmpty)
+        #expect(pair.initiator.phases.values.first == .requestSent && pair.initiator.refusedFrames == 1)
+        let confirm = try #require(try onAir(pair.toInitiator(response)).first)
+        let afterConfirm = pair.toResponder(confirm)
+        let keyInstall = try #require(try onAir(afterConfirm).first)
+        #expect(established(afterConfirm) != nil && established(pair.toInitiator(keyInstall)) != nil)
+        #expect(pair.initiator.tick(now: pair.now + .seconds(10)).isEmpty)
+    }
+
+    /// A response that fails its MIC with nothing valid after it (another passphrase on the other side):
+    /// the initiator rejects it with a confirm once the grace has passed, not before.
+    @Test func aResponseWithABadMICEndsTheInitiatorWithARejectingConfirmAfterTheGrace() throws {
         var pair = Pair(publisher: policy("correct horse"))
         let (_, request) = try pair.request(policy("correct horse"))
         var response = try #require(try onAir(pair.toResponder(request)).first)
-        let mic = DescriptorOffsets(response.body).mic(16)
-        response.body[mic.lowerBound] ^= 0x01
-        let actions = pair.toInitiator(response)
+        response.body[DescriptorOffsets(response.body).mic(16).lowerBound] ^= 0x01
+        #expect(pair.toInitiator(response).isEmpty)
+        #expect(pair.initiator.tick(now: pair.now + pair.initiator.securityFailureGrace - .milliseconds(1)).isEmpty)
+        let actions = pair.initiator.tick(now: pair.now + pair.initiator.securityFailureGrace)
         #expect(endings(actions).map(\.kind) == [.securityFailure] && endings(actions).first?.code == .securityPolicy)
         let confirm = try #require(try onAir(actions).first)
         #expect(confirm.message.ndp.status == .rejected && confirm.message.ndp.reasonCode == .securityPolicy)
@@ -217,23 +237,33 @@ private func handshake(_ pair: inout Pair, _ suite: NDPCipherSuite) throws -> Ha
         #expect(pair.initiator.phases.isEmpty && pair.responder.phases.isEmpty)
     }
 
-    @Test func aForgedConfirmOrKeyInstallEndsTheDataPathWithATermination() throws {
+    /// A forged confirm (bad MIC) or key install (another nonce) changes nothing: the genuine frame still
+    /// completes the data path. With nothing valid after it, the setup ends with a termination after the grace.
+    @Test func aForgedConfirmOrKeyInstallChangesNothingAndEndsTheSetupOnlyAfterTheGrace() throws {
         var pair = Pair(publisher: policy("correct horse"))
         let (_, request) = try pair.request(policy("correct horse"))
         let response = try #require(try onAir(pair.toResponder(request)).first)
-        var confirm = try #require(try onAir(pair.toInitiator(response)).first)
-        var keyInstallPair = pair
-        confirm.body[DescriptorOffsets(confirm.body).mic(16).lowerBound] ^= 0x80
-        let forged = pair.toResponder(confirm)
-        #expect(endings(forged).map(\.kind) == [.securityFailure])
-        #expect(try onAir(forged).first?.message.subtype == .dataPathTermination)
-        #expect(pair.responder.phases.isEmpty)
+        let confirm = try #require(try onAir(pair.toInitiator(response)).first)
+        var forgedConfirm = confirm
+        forgedConfirm.body[DescriptorOffsets(forgedConfirm.body).mic(16).lowerBound] ^= 0x80
+        var unanswered = pair
+        #expect(pair.toResponder(forgedConfirm).isEmpty)
+        #expect(pair.responder.phases.values.first == .responseSent && pair.responder.refusedFrames == 1)
+        let afterConfirm = pair.toResponder(confirm)
+        let keyInstall = try #require(try onAir(afterConfirm).first)
+        #expect(established(afterConfirm) != nil)
 
-        confirm.body[DescriptorOffsets(confirm.body).mic(16).lowerBound] ^= 0x80
-        var keyInstall = try #require(try onAir(keyInstallPair.toResponder(confirm)).first)
-        keyInstall.body[DescriptorOffsets(keyInstall.body).nonce.lowerBound] ^= 0x01
-        let rejected = keyInstallPair.toInitiator(keyInstall)
-        #expect(endings(rejected).map(\.kind) == [.securityFailure] && keyInstallPair.initiator.phases.isEmpty)
+        var forgedInstall = keyInstall
+        forgedInstall.body[DescriptorOffsets(forgedInstall.body).nonce.lowerBound] ^= 0x01
+        #expect(pair.toInitiator(forgedInstall).isEmpty)
+        #expect(pair.initiator.phases.values.first == .confirmSent)
+        #expect(established(pair.toInitiator(keyInstall)) != nil)
+
+        #expect(unanswered.toResponder(forgedConfirm).isEmpty)
+        let ended = unanswered.responder.tick(now: unanswered.now + unanswered.responder.securityFailureGrace)
+        #expect(endings(ended).map(\.kind) == [.securityFailure])
+        #expect(try onAir(ended).first?.message.subtype == .dataPathTermination)
+        #expect(unanswered.responder.phases.isEmpty)
     }
 
     @Test func repeatedFramesAreAnsweredAgainAndOutOfOrderOnesChangeNothing() throws {

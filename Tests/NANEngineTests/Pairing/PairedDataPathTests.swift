@@ -120,7 +120,8 @@ import Testing
         let air = Air()
         let keysS = PairedDataPathKeys(), keysP = PairedDataPathKeys()
         let nikS = try NANIdentityKey.random(), nikP = try NANIdentityKey.random()
-        let limits = PairingEngine.Limits(attemptLifetime: .seconds(3), nikDelay: .zero, verificationDelay: .zero)
+        // Long enough for SAE in a debug build on a loaded machine; the replay below waits it out.
+        let limits = PairingEngine.Limits(attemptLifetime: .seconds(6), nikDelay: .zero, verificationDelay: .zero)
         let subscriber = PairingEngine(localAddress: Run.subscriberNMI, cluster: PairingEngineTests.cluster, identity: nikS,
                                        link: PairingEngineTests.Link(air: air, source: Run.subscriberNMI), limits: limits, dataPathKeys: keysS)
         let publisher = PairingEngine(localAddress: Run.publisherNMI, cluster: PairingEngineTests.cluster, identity: nikP,
@@ -136,7 +137,7 @@ import Testing
 
         await publisher.handle(authentication: frame1)   // the replay: answered, never completed
         #expect(await publisher.attemptCount == 1)
-        try await Task.sleep(for: .seconds(4))
+        try await Task.sleep(for: .seconds(7))
         await publisher.handle(authentication: [])      // a frame that cannot parse: expires what is due
         #expect(await publisher.attemptCount == 0)
         #expect(keysP.key(for: Run.subscriberNMI) == fresh)

@@ -317,7 +317,12 @@ actor DataPathEngine {
             trace?("dp kernel evacuated \(frequencies.sorted()) MHz")
             await evacuate(frequencies: frequencies)
         case .transmitStatus(let cookie, let acknowledged):
-            guard let item = inFlight.removeValue(forKey: cookie) else { return }
+            if terminationsInFlight[cookie] != nil { return terminationSent(cookie) }
+            guard let item = inFlight.removeValue(forKey: cookie) else {
+                unclaimedStatuses.append(cookie)
+                if unclaimedStatuses.count > 16 { unclaimedStatuses.removeFirst() }
+                return
+            }
             trace?("dp tx status cookie \(cookie) acked \(acknowledged) attempt \(item.attempts) \(item.ndp)")
             if let peer = item.keepalive, let state = liveness[peer] {
                 let misses = acknowledged ? 0 : state.misses + 1
@@ -370,11 +375,59 @@ actor DataPathEngine {
             return
         }
         guard let message = try? DataPathMessage(naf) else { return }
+        if message.subtype == .dataPathTermination, !authenticated,
+           let link = established[NDPIdentifier(peer: source, initiatorNDI: message.ndp.initiatorNDI, ndpID: message.ndp.ndpID)],
+           link.pairwiseKey != nil {
+            ignoredTerminations += 1
+            trace?("dp unprotected termination of secure \(link.id) from \(frame.header.source) ignored")
+            return
+        }
         let body = Array(bytes.dropFirst(ManagementHeader.length))
         let actions = table.receive(message, body: body, from: source, now: clock.now)
         negotiations = table
         trace?("dp rx \(message.subtype) status \(message.ndp.status.rawValue) from \(frame.header.source) ndp \(message.ndp.ndpID) -> \(actions.count) actions")
         await perform(actions)
+    }
+
+    /// Terminations of a secure data path that came unprotected, so from anyone: ignored (diagnostics). The
+    /// peer's own come protected under the data path's key, NDI to NDI (``sendProtectedTermination(_:for:)``),
+    /// as wpa_supplicant 2.12 sends them.
+    private(set) var ignoredTerminations = 0
+
+    /// Sends a termination of the secure data path `link` from our NDI to the peer's NDI as a protected
+    /// dual of public action frame, which the kernel protects under the data path's key: the one kind of
+    /// termination a peer can tell from a forged one. Best effort (the NMI copy goes as well).
+    private func sendProtectedTermination(_ message: DataPathMessage, for link: NDPLink) async {
+        guard let interface else { return }
+        sequence &+= 1
+        let header = ManagementHeader(destination: link.peerNDI, source: interface.address, bssid: cluster, sequenceControl: sequence << 4)
+        guard let bytes = try? NANManagementFrame(header: header, body: .action(message.frame(isProtected: true))).encoded() else { return }
+        let cookie: UInt64
+        do {
+            cookie = try await radio.transmit(bytes, from: interface)
+        } catch {
+            trace?("dp protected termination of \(link.id) not sent: \(error)")
+            return
+        }
+        // The kernel protects the frame as it leaves, under the key of the peer's station, which the end of
+        // the data path removes (and its queue with it): wait for the frame to go, at most a second.
+        if unclaimedStatuses.contains(cookie) { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            terminationsInFlight[cookie] = continuation
+            Task { [weak self] in
+                try? await Task.sleep(for: .seconds(1))
+                await self?.terminationSent(cookie)
+            }
+        }
+    }
+
+    /// Protected terminations waiting for their transmit status, by cookie.
+    private var terminationsInFlight: [UInt64: CheckedContinuation<Void, Never>] = [:]
+    /// Cookies whose transmit status came before anything waited for it (the last few).
+    private var unclaimedStatuses: [UInt64] = []
+
+    private func terminationSent(_ cookie: UInt64) {
+        terminationsInFlight.removeValue(forKey: cookie)?.resume()
     }
 
     /// The peer NMI a received NAF speaks for: its source, when it came to our NMI; the peer of the data path
@@ -608,6 +661,9 @@ actor DataPathEngine {
                 let header = ManagementHeader(destination: peer, source: radio.localAddress, bssid: cluster,
                                               sequenceControl: sequence << 4)
                 let protected = negotiations?.protectedPeers.contains(peer) ?? false
+                if message.subtype == .dataPathTermination, let link = established[ndp], link.pairwiseKey != nil {
+                    await sendProtectedTermination(message, for: link)
+                }
                 guard let bytes = try? NANManagementFrame(header: header, body: .action(message.frame(isProtected: protected))).encoded() else { continue }
                 await transmit(Outgoing(bytes: bytes, ndp: ndp, attempts: 0, last: message.subtype == .dataPathTermination,
                                         dataLinkFrequency: dataLinkFrequency(dataLink, ndp)))

@@ -61,11 +61,18 @@ protocol DataPathRadio: Sendable {
     /// Binds the peer's link-local address (`fe80::` and `identifier`) to its NDI station's address on
     /// `interface` for good, so no Neighbour Advertisement can move it to another station. Best effort.
     func bindPeerAddress(_ identifier: InterfaceIdentifier, to peerNDI: MACAddress, on interface: DataInterface) async
+    /// Sends a management frame from the NDI (its source our NDI address); the kernel protects a robust one
+    /// under the key of the peer NDI station it goes to. Returns the TX cookie.
+    func transmit(_ frame: [UInt8], from interface: DataInterface) async throws -> UInt64
 }
 
 extension DataPathRadio {
     /// Radios without an IPv6 neighbour table (the test fakes) have nothing to bind.
     func bindPeerAddress(_ identifier: InterfaceIdentifier, to peerNDI: MACAddress, on interface: DataInterface) async {}
+    /// Radios with one way out (the test fakes) send NDI frames as any other.
+    func transmit(_ frame: [UInt8], from interface: DataInterface) async throws -> UInt64 {
+        try await transmit(frame, frequency: nil)
+    }
 }
 
 /// What the data-path engine hears from the radio.

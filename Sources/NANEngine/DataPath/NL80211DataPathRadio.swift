@@ -47,6 +47,13 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
                                     frequency: frequency.map { Frequency(rawValue: UInt32(clamping: $0)) }).rawValue
     }
 
+    func transmit(_ frame: [UInt8], from data: DataInterface) async throws -> UInt64 {
+        guard let found = try await session.interfaces().first(where: { $0.index?.rawValue == data.index }) else {
+            throw NetlinkError(code: .malformedMessage, call: "NL80211_CMD_FRAME", detail: "the NAN data interface \(data.name) is gone")
+        }
+        return try await session.sendFrame(frame, on: found.wdev, frequency: nil).rawValue
+    }
+
     func createDataInterface() async throws -> DataInterface {
         let name = "nan\(adapter.wiphy.rawValue)data"
         let created = try await session.createDataInterface(on: adapter.wiphy, name: name)

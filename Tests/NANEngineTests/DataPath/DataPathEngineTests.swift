@@ -393,6 +393,35 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         #expect(!radioA.leftovers && !radioB.leftovers)
     }
 
+    /// Anyone can send a termination with the peer's NMI as source: one that came unprotected does not end a
+    /// secure data path. The peer's own goes protected from its NDI to ours, and ends it.
+    @Test func anUnprotectedTerminationOfASecureDataPathIsIgnoredAndTheProtectedOneEndsIt() async throws {
+        let (a, b, radioA, radioB) = pair()
+        let accepted = try await a.accept(publishID: InstanceID(1), security: policy("correct horse", [.sk128]))
+        let (id, events) = try await b.request(to: nmiA, publishID: InstanceID(1), security: policy("correct horse", [.sk128]))
+        var bIterator = events.makeAsyncIterator()
+        guard case .connected = await bIterator.next() else { Issue.record("B not connected"); return }
+        var aIterator = accepted.makeAsyncIterator()
+        guard case .requested = await aIterator.next(), case .connected = await aIterator.next() else {
+            Issue.record("A not connected"); return
+        }
+        let forged = DataPathMessages.termination(id: id, dialogToken: 1, reason: .unspecified)
+        let header = ManagementHeader(destination: nmiA, source: nmiB, bssid: .broadcast, sequenceControl: 0)
+        await a.handle(.frameReceived(bytes: try NANManagementFrame(header: header, body: .action(forged.frame())).encoded()))
+        #expect(await a.connections.count == 1)
+        #expect(await a.ignoredTerminations == 1)
+
+        await b.end(id)
+        guard case .terminated = await bIterator.next(), case .terminated(_, let reason) = await aIterator.next() else {
+            Issue.record("not ended"); return
+        }
+        #expect(reason.kind == .peerRequest)
+        #expect(radioB.categories.withLock { $0.contains { $0.destination == radioA.ndi && $0.category == 9 } })
+        await a.shutDown()
+        await b.shutDown()
+        #expect(!radioA.leftovers && !radioB.leftovers)
+    }
+
     @Test func aWrongPassphraseFailsOnBothSidesWithAReasonAndLeavesNothing() async throws {
         let (a, b, radioA, radioB) = pair()
         let accepted = try await a.accept(publishID: InstanceID(1), security: policy("correct horse", [.sk128]))

@@ -4,7 +4,9 @@
 # passphrase and the suite. Both report that cipher suite (no open warning), each side's NDI station of the
 # peer is authorized with MFP (the key is in: the engine adds it with MFP, installs the TK, then authorizes),
 # a TCP exchange of 1 MiB each way over the NDIs is byte-exact, on the air (hwsim0) every unicast data frame
-# is protected and a ping's known payload never shows, and when both stop no NAN data interface is left. Tracing is off by default (DP_TRACE=1 turns it on): trace lines written to the 9p results folder
+# is protected and a ping's known payload never shows, B's stop ends A's side as the peer's request (its
+# termination goes protected, NDI to NDI: an unprotected one would be ignored), and when both stop no NAN data
+# interface is left. Tracing is off by default (DP_TRACE=1 turns it on): trace lines written to the 9p results folder
 # slow the processes on a loaded machine. Time limits are wide (and scaled): a loaded 2-core host makes
 # each setup take seconds to minutes.
 # timeout: 900
@@ -62,8 +64,12 @@ secure_run() {
     expect_eq "unicast data frames in the clear" 0 "$AIR_PLAIN_UNICAST"
     expect_eq "frames holding the pings' payload" 0 "$AIR_SEEN_PATTERN"
 
-    step "$suite: both stop, no NAN data interface left"
+    step "$suite: B stops; its termination (protected, NDI to NDI) ends A's side as the peer's request"
     stop_bg sub$bits INT
+    wait_for_line "$(bg_log pub$bits)" '"event":"data-path-down"' 30
+    expect_match "A's data path ended by the peer" '"reason":"peer-request"' "$LINE"
+
+    step "$suite: A stops, no NAN data interface left"
     stop_bg pub$bits INT
     sleep 1
     expect_eq "no NDI in dA" 0 "$(in_netns dA ip -o link show | grep -c 'data')"

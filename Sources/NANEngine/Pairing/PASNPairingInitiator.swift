@@ -88,6 +88,17 @@ public struct PASNPairingInitiator: Sendable, CustomStringConvertible {
     /// Device Capability when given, DCEA or NIRA).
     public mutating func start() throws(PairingError) -> PASNAuthenticationFrame {
         guard state == .idle else { throw PairingError(.unexpectedMessage, "PASN frame 1 already built") }
+        return try frame1(cookie: nil)
+    }
+
+    /// Frame 1 again, now with the responder's comeback `cookie` (``PASNComebackCookies``): the same keys
+    /// and SAE commit; this frame is the one frame 2 must then answer.
+    public mutating func comeback(cookie: [UInt8]) throws(PairingError) -> PASNAuthenticationFrame {
+        guard state == .awaitingFrame2 else { throw PairingError(.unexpectedMessage, "PASN comeback while \(state)") }
+        return try frame1(cookie: cookie)
+    }
+
+    private mutating func frame1(cookie: [UInt8]?) throws(PairingError) -> PASNAuthenticationFrame {
         var elements: [InformationElement] = []
         let npkid = nira.map { Array($0.nonce) + Array($0.tag) }
         elements.append(PASNRSNElement(akm: akm, pmkid: npkid, cipher: suite.pairwiseCipher).element())
@@ -96,8 +107,9 @@ public struct PASNPairingInitiator: Sendable, CustomStringConvertible {
             elements.append(try PASNPairingElements.wrappedData(body))
         }
         if case .opportunistic = method {} else { elements.append(PASNPairingElements.rsnExtension(akm: akm)) }
-        let parameters = PASNParameters(wrappedDataFormat: sae == nil ? 0 : PASNParameters.wrappedSAE, group: suite.pairingGroup.ikeGroup,
-                                        publicKey: ephemeral.compressedPublicKey[...])
+        let parameters = PASNParameters(wrappedDataFormat: sae == nil ? 0 : PASNParameters.wrappedSAE,
+                                        comeback: cookie.map { .init(after: nil, cookie: $0[...]) },
+                                        group: suite.pairingGroup.ikeGroup, publicKey: ephemeral.compressedPublicKey[...])
         elements.append(try element(parameters, sequence: 1))
         let nan = try PASNPairing.nanElement(publishID: publishID, suite: suite, nira: nira, deviceCapability: deviceCapability)
         nanElement = nan

@@ -139,15 +139,20 @@ public actor PairingEngine {
         /// key exchange (SAE costs a hash-to-element and a scalar multiplication): earlier ones are dropped
         /// and counted. 1 s by default.
         public var frame1Interval: Duration
+        /// Attempts in progress from which a frame 1 without a valid comeback cookie is answered with one
+        /// (``PASNComebackCookies``, status 30) instead of a key exchange. 3 by default.
+        public var comebackThreshold: Int
         /// Creates limits.
         public init(maximumAttempts: Int = 8, attemptLifetime: Duration = .seconds(10), nikLifetime: UInt32 = 30 * 86_400,
                     nikSends: Int = 4, nikResendInterval: Duration = .seconds(3), nikDelay: Duration = .seconds(5),
                     verificationDelay: Duration = .seconds(5), frame3Wait: Duration = .seconds(10),
-                    failureGrace: Duration = .seconds(3), alternateFrame1s: Int = 2, frame1Interval: Duration = .seconds(1)) {
+                    failureGrace: Duration = .seconds(3), alternateFrame1s: Int = 2, frame1Interval: Duration = .seconds(1),
+                    comebackThreshold: Int = 3) {
             self.maximumAttempts = max(1, maximumAttempts); self.attemptLifetime = attemptLifetime; self.nikLifetime = nikLifetime
             self.nikSends = max(1, nikSends); self.nikResendInterval = nikResendInterval; self.nikDelay = nikDelay
             self.verificationDelay = verificationDelay; self.frame3Wait = frame3Wait
             self.failureGrace = failureGrace; self.alternateFrame1s = max(0, alternateFrame1s); self.frame1Interval = frame1Interval
+            self.comebackThreshold = max(1, comebackThreshold)
         }
     }
 
@@ -180,6 +185,8 @@ public actor PairingEngine {
         /// reported when nothing better comes within ``Limits/failureGrace`` (or the attempt's lifetime).
         var lastFailure: PairingError?
         var failureFrame: PASNAuthenticationFrame?
+        /// Initiator: how often the responder asked us to come back with a cookie.
+        var comebacks = 0
     }
 
     /// A frame 1 answered besides the one a responder attempt runs.
@@ -266,6 +273,9 @@ public actor PairingEngine {
     /// Frames dropped because they failed a check (a MIC, an SAE confirm, a status, a key unwrap) or came
     /// too soon from their source: none of them changed an attempt.
     public private(set) var refusedFrames = 0
+    /// Frame 1s answered with a comeback cookie instead of a key exchange (diagnostics).
+    public private(set) var comebacksSent = 0
+    private var cookies = PASNComebackCookies()
 
     /// Changes what we accept as responder (the PIN the user was shown, say).
     /// `suites`: the cipher suites a setup may use (nil keeps them).
@@ -408,6 +418,14 @@ public actor PairingEngine {
             return
         }
         guard admitsFrame1(from: peer) else { return }
+        if attempts.count >= limits.comebackThreshold,
+           !cookies.isValid((try? frame.parameters())??.comeback.map { Array($0.cookie) }, for: peer) {
+            // Busy: the key exchange runs only for a source that shows it receives at its address.
+            guard let comeback = cookies.frame(for: peer, after: Self.comebackAfter) else { return }
+            comebacksSent += 1
+            await transmitBody(comeback, to: peer)
+            return
+        }
         guard attempts.count < limits.maximumAttempts else {
             await transmitBody(PASNPairing.failureFrame(sequence: 2), to: peer)
             return
@@ -553,6 +571,10 @@ public actor PairingEngine {
             if attempts[peer] == nil { logger.debug("PASN frame 2 from \(peer) ignored: we sent it no frame 1") }
             return
         }
+        if frame.status == PASNComebackCookies.status {
+            await comeBack(attempt, to: frame, from: peer)
+            return
+        }
         let initiator: PASNPairingInitiator
         switch attempt.role {
         case .initiator(let own): initiator = own
@@ -603,6 +625,33 @@ public actor PairingEngine {
             guard case .initiator = attempt.role else { return }
             failLater(peer, token: attempt.token, error, telling: next.failureFrame)
         }
+    }
+
+    /// How long a busy responder asks an initiator to wait before its frame 1 comes back (TUs).
+    static let comebackAfter: UInt16 = 10
+    /// Comebacks an initiator honours per attempt; later ones are dropped.
+    static let maximumComebacks = 3
+
+    /// The responder is busy and asks for frame 1 again with its cookie (``PASNComebackCookies``): sent after
+    /// the time it asks (at most a second). A forged request costs our exchange nothing more than a frame 1
+    /// that the responder answers besides the first (``Limits/alternateFrame1s``).
+    private func comeBack(_ attempt: Attempt, to frame: PASNAuthenticationFrame, from peer: MACAddress) async {
+        guard case .initiator(var initiator) = attempt.role, attempt.comebacks < Self.maximumComebacks,
+              let comeback = (try? frame.parameters())??.comeback, !comeback.cookie.isEmpty,
+              let frame1 = try? initiator.comeback(cookie: Array(comeback.cookie)) else {
+            refusedFrames += 1
+            logger.debug("PASN comeback from \(peer) dropped")
+            return
+        }
+        var updated = attempt
+        updated.role = .initiator(initiator)
+        updated.comebacks += 1
+        attempts[peer] = updated
+        let wait = min(Duration.microseconds(Int64(comeback.after ?? 0) * 1024), .seconds(1))
+        logger.debug("PASN responder \(peer) is busy: frame 1 again with its cookie in \(wait)")
+        try? await Task.sleep(for: wait)
+        guard attempts[peer]?.token == attempt.token, attempts[peer]?.result == nil else { return }
+        await transmitBody(frame1, to: peer)
     }
 
     private func responderReceives(_ frame: PASNAuthenticationFrame, from peer: MACAddress) async {

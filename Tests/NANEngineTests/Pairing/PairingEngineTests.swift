@@ -138,6 +138,8 @@ import Testing
         await engineB.setPolicy(password: nil, allowsOpportunistic: true)
         let device = try await engineA.pair(with: Self.b, publishID: InstanceID(1), method: .opportunistic)
         #expect(device.pairing.akm == .pasn)
+        // B records the pairing as it handles A's NIK, which may still be running when A returns.
+        for _ in 0..<200 where await engineB.pairedDevices.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
         #expect(await engineB.pairedDevices.first?.pairing.npk == device.pairing.npk)
     }
 

@@ -211,10 +211,12 @@ class Attacker:
 
     @staticmethod
     def naf(subtype, ident, value):
+        """A NAN action frame body: `value` as the body of an attribute `ident`, or, with no ident, as whole
+        attributes."""
         body = b"\x04\x09" + WFA_OUI + bytes([0x18, subtype])
-        if ident is not None:
-            body += bytes([ident]) + struct.pack("<H", len(value)) + value
-        return body
+        if ident is None:
+            return body + value
+        return body + bytes([ident]) + struct.pack("<H", len(value)) + value
 
     @staticmethod
     def elsewhere(attribute):

@@ -14,8 +14,6 @@
 # A session the attacks broke is reported by name and the scenario goes on to the next; it fails at the end
 # with "victims' sessions kept: N of 3" when N < 3. waware must not crash (every process's exit is checked).
 # timeout: 240
-# default: no (not yet passing: the first run, 2026-12-04, had B's pairing time out in step 1 with no attack frame
-# sent; it joins the default suite once it passes)
 source "$(dirname "$0")/../guest/lib.sh"
 
 attack="$_lib_dir/air-attack.py"

@@ -93,6 +93,7 @@ extension PairingEngine {
             guard let answer = try? bootstrapResponder.receive(attribute, from: peer, at: .now) else { return }
             switch answer.status {
             case .accepted:
+                noteBootstrapped(peer)
                 eventSink.yield(.bootstrapped(peer, attribute.methods.complement))
             case .comeback where !known:
                 eventSink.yield(.bootstrappingRequested(peer, attribute.methods.complement))

@@ -418,10 +418,15 @@ public actor PairingEngine {
             return
         }
         guard admitsFrame1(from: peer) else { return }
-        if attempts.count >= limits.comebackThreshold,
+        if attempts.count >= limits.comebackThreshold, !hasBootstrapped(peer),
            !cookies.isValid((try? frame.parameters())??.comeback.map { Array($0.cookie) }, for: peer) {
-            // Busy: the key exchange runs only for a source that shows it receives at its address.
-            guard let comeback = cookies.frame(for: peer, after: Self.comebackAfter) else { return }
+            // Busy: the key exchange runs only for a source that bootstrapped with us or shows, with a cookie,
+            // that it receives at its address. Answers are rationed too: each one to an address nobody
+            // listens at is sent again and again in the discovery windows, where the real peers' frames go.
+            guard admitsComeback(), let comeback = cookies.frame(for: peer, after: Self.comebackAfter) else {
+                refusedFrames += 1
+                return
+            }
             comebacksSent += 1
             await transmitBody(comeback, to: peer)
             return
@@ -625,6 +630,37 @@ public actor PairingEngine {
             guard case .initiator = attempt.role else { return }
             failLater(peer, token: attempt.token, error, telling: next.failureFrame)
         }
+    }
+
+    /// At most this many comeback frames a second; a busy responder drops the frame 1s beyond, unanswered.
+    static let comebacksPerSecond = 10
+    /// Peers whose bootstrapping request we accepted, and when (``hasBootstrapped(_:)``), at most 64.
+    var recentBootstraps: [MACAddress: ContinuousClock.Instant] = [:]
+    /// How long an accepted bootstrapping lets a busy responder run the peer's frame 1 without a cookie.
+    static let bootstrapValidity: Duration = .seconds(120)
+    private var comebackWindow: (start: ContinuousClock.Instant, count: Int) = (.now, 0)
+
+    /// Notes that `peer` bootstrapped with us (a bounded table, oldest out).
+    func noteBootstrapped(_ peer: MACAddress) {
+        if recentBootstraps[peer] == nil, recentBootstraps.count >= Self.recentFrame1Capacity,
+           let oldest = recentBootstraps.min(by: { $0.value < $1.value })?.key {
+            recentBootstraps[oldest] = nil
+        }
+        recentBootstraps[peer] = .now
+    }
+
+    /// Whether `peer` bootstrapped with us within ``bootstrapValidity``: it showed it receives at its address.
+    private func hasBootstrapped(_ peer: MACAddress) -> Bool {
+        recentBootstraps[peer].map { ContinuousClock.now - $0 < Self.bootstrapValidity } ?? false
+    }
+
+    /// Whether another comeback frame may go this second (``comebacksPerSecond``).
+    private func admitsComeback() -> Bool {
+        let now = ContinuousClock.now
+        if now - comebackWindow.start >= .seconds(1) { comebackWindow = (now, 0) }
+        guard comebackWindow.count < Self.comebacksPerSecond else { return false }
+        comebackWindow.count += 1
+        return true
     }
 
     /// How long a busy responder asks an initiator to wait before its frame 1 comes back (TUs).

@@ -18,6 +18,13 @@ import Testing
                                        bssid: PairingEngineTests.cluster).encoded()
     }
 
+    /// `frame` as if sent from `source` (the flood of a frame 1 copied under ever new addresses).
+    static func redirectedSource(_ frame: [UInt8], _ source: MACAddress) -> [UInt8] {
+        var bytes = frame
+        bytes.replaceSubrange(10..<16, with: source.bytes)
+        return bytes
+    }
+
     static func forged(_ body: PASNAuthenticationFrame, from source: MACAddress, to destination: MACAddress) throws -> [UInt8] {
         try PASNManagementFrame(body: body, destination: destination, source: source, bssid: PairingEngineTests.cluster).encoded()
     }

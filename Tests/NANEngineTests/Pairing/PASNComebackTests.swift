@@ -31,6 +31,38 @@ import Testing
         #expect(await engineB.pairedDevices.first?.pairing.npk == device.pairing.npk)
     }
 
+    /// A peer that bootstrapped with us showed it receives at its address: a busy responder runs its frame 1
+    /// without the round trip of a cookie, which a flooded air may lose.
+    @Test func aBusyResponderRunsTheFrame1OfAPeerThatBootstrappedWithItWithoutACookie() async throws {
+        let air = Air()
+        let engineA = try await PairingEngineTests.engine(Self.a, on: air, limits: Self.limits)
+        let engineB = try await PairingEngineTests.engine(Self.b, on: air, limits: Self.limits)
+        await engineB.setPolicy(password: Self.pin, allowsOpportunistic: false)
+        await engineB.setBootstrapping(supported: .pinDisplay, autoAccept: .pinDisplay)
+        _ = try await engineA.bootstrap(with: Self.b, localMethods: .pinKeypad, peerMethods: .pinDisplay)
+        await engineB.handle(authentication: try ForgedPASNFrameTests.forgedFrame1(from: MACAddress(0x42, 0, 0, 0, 9, 9), to: Self.b))
+        let device = try await engineA.pair(with: Self.b, publishID: InstanceID(1), method: .password(Self.pin))
+        #expect(device.id == Self.b)
+        #expect(await engineB.comebacksSent == 0)
+    }
+
+    /// Each answer to an address nobody listens at is sent again and again: a busy responder sends at most
+    /// 10 comeback frames a second and drops the other frame 1s unanswered.
+    @Test func aBusyResponderRationsItsComebackFrames() async throws {
+        let air = Air()
+        let engineB = try await PairingEngineTests.engine(Self.b, on: air, limits: Self.limits)
+        await engineB.setPolicy(password: Self.pin, allowsOpportunistic: false)
+        let frame1 = try ForgedPASNFrameTests.forgedFrame1(from: MACAddress(0x42, 0, 0, 0, 9, 9), to: Self.b)
+        await engineB.handle(authentication: frame1)
+        let before = await engineB.refusedFrames
+        for last in UInt8(0)..<30 {
+            await engineB.handle(authentication: ForgedPASNFrameTests.redirectedSource(frame1, MACAddress(0x42, 0, 0, 1, 0, last)))
+        }
+        #expect(await engineB.comebacksSent == PairingEngine.comebacksPerSecond)
+        #expect(await engineB.refusedFrames - before == 30 - PairingEngine.comebacksPerSecond)
+        #expect(await engineB.attemptCount == 1)
+    }
+
     @Test func aCookieCountsOnlyForTheAddressItWasGivenTo() {
         var cookies = PASNComebackCookies()
         let cookie = cookies.cookie(for: Self.a)

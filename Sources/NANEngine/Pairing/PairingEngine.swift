@@ -142,17 +142,21 @@ public actor PairingEngine {
         /// Attempts in progress from which a frame 1 without a valid comeback cookie is answered with one
         /// (``PASNComebackCookies``, status 30) instead of a key exchange. 3 by default.
         public var comebackThreshold: Int
+        /// How long an initiator waits for frame 2 before it sends its frame 1 again (at most 4 times). A
+        /// responder flooded with frame 1s may lose ours in its event queue, or its frame 2 in the air; it
+        /// answers the same frame 1 with the same frame 2. 3 s by default.
+        public var frame1Resend: Duration
         /// Creates limits.
         public init(maximumAttempts: Int = 8, attemptLifetime: Duration = .seconds(10), nikLifetime: UInt32 = 30 * 86_400,
                     nikSends: Int = 4, nikResendInterval: Duration = .seconds(3), nikDelay: Duration = .seconds(5),
                     verificationDelay: Duration = .seconds(5), frame3Wait: Duration = .seconds(10),
                     failureGrace: Duration = .seconds(3), alternateFrame1s: Int = 2, frame1Interval: Duration = .seconds(1),
-                    comebackThreshold: Int = 3) {
+                    comebackThreshold: Int = 3, frame1Resend: Duration = .seconds(3)) {
             self.maximumAttempts = max(1, maximumAttempts); self.attemptLifetime = attemptLifetime; self.nikLifetime = nikLifetime
             self.nikSends = max(1, nikSends); self.nikResendInterval = nikResendInterval; self.nikDelay = nikDelay
             self.verificationDelay = verificationDelay; self.frame3Wait = frame3Wait
             self.failureGrace = failureGrace; self.alternateFrame1s = max(0, alternateFrame1s); self.frame1Interval = frame1Interval
-            self.comebackThreshold = max(1, comebackThreshold)
+            self.comebackThreshold = max(1, comebackThreshold); self.frame1Resend = frame1Resend
         }
     }
 
@@ -187,6 +191,13 @@ public actor PairingEngine {
         var failureFrame: PASNAuthenticationFrame?
         /// Initiator: how often the responder asked us to come back with a cookie.
         var comebacks = 0
+        /// Initiator: our frame 1 as last sent, and how often it went (``Limits/frame1Resend``).
+        var frame1Bytes: [UInt8]?
+        var frame1Sends = 0
+        /// Initiator: a frame 2 came for our current frame 1 (whatever it said): no need to send frame 1 again.
+        var frame2Seen = false
+        /// Responder: the frame 2 we answered ``frame1`` with, sent again when that frame 1 comes again.
+        var reply: PASNAuthenticationFrame?
     }
 
     /// A frame 1 answered besides the one a responder attempt runs.
@@ -314,8 +325,11 @@ public actor PairingEngine {
         let token = newToken()
         var attempt = Attempt(role: .initiator(initiator), token: token, started: .now, publishID: publishID)
         attempt.verifying = device
+        attempt.frame1Bytes = frame
+        attempt.frame1Sends = 1
         attempts[peer] = attempt
         scheduleTimeout(peer, token)
+        scheduleFrame1Resend(peer, token)
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<PairedDeviceKeys, PairingError>, Never>) in
                 attempts[peer]?.waiter = continuation
@@ -412,7 +426,12 @@ public actor PairingEngine {
 
     private func respond(to frame: PASNAuthenticationFrame, from peer: MACAddress) async {
         if let existing = attempts[peer] {
-            // A retransmission (the peer did not see our acknowledgement in time): our frame 2 is on its way.
+            // A retransmission: the peer did not see our acknowledgement in time, or sends frame 1 again because
+            // no frame 2 came. Our frame 2 again (the same one: the exchange stays as it is).
+            if existing.frame1 == frame, existing.result == nil, let reply = existing.reply {
+                await transmitBody(reply, to: peer)
+                return
+            }
             if existing.frame1 == frame || existing.alternates.contains(where: { $0.frame1 == frame }) { return }
             await respondDuring(existing, to: frame, from: peer)
             return
@@ -558,6 +577,7 @@ public actor PairingEngine {
     /// Sends the frame 2 of the responder attempt `token`, its key in first, and starts its wait for frame 3.
     private func answerFrame1(_ answer: Answer, to peer: MACAddress, token: UInt64) async {
         attempts[peer]?.frame3Deadline = .now + min(limits.frame3Wait, limits.attemptLifetime)
+        attempts[peer]?.reply = answer.reply
         scheduleFrame3Timeout(peer, token)
         if let key = answer.responder.temporalKey, let suite = answer.responder.suite {
             // The initiator may send its NIK, protected, right after frame 3: the key must be in first.
@@ -580,6 +600,8 @@ public actor PairingEngine {
             await comeBack(attempt, to: frame, from: peer)
             return
         }
+        attempts[peer]?.frame2Seen = true
+        attempt.frame2Seen = true
         let initiator: PASNPairingInitiator
         switch attempt.role {
         case .initiator(let own): initiator = own
@@ -682,6 +704,7 @@ public actor PairingEngine {
         var updated = attempt
         updated.role = .initiator(initiator)
         updated.comebacks += 1
+        updated.frame1Bytes = try? PASNManagementFrame(body: frame1, destination: peer, source: localAddress, bssid: cluster).encoded()
         attempts[peer] = updated
         let wait = min(Duration.microseconds(Int64(comeback.after ?? 0) * 1024), .seconds(1))
         logger.debug("PASN responder \(peer) is busy: frame 1 again with its cookie in \(wait)")
@@ -830,6 +853,28 @@ public actor PairingEngine {
         defer { nextToken += 1 }
         return nextToken
     }
+
+    /// Sends our frame 1 to `peer` again while no frame 2 has come, every ``Limits/frame1Resend``, 4 times at most.
+    private func scheduleFrame1Resend(_ peer: MACAddress, _ token: UInt64) {
+        let interval = limits.frame1Resend
+        Task { [weak self] in
+            try? await Task.sleep(for: interval)
+            await self?.resendFrame1(peer, token)
+        }
+    }
+
+    private func resendFrame1(_ peer: MACAddress, _ token: UInt64) async {
+        guard let attempt = attempts[peer], attempt.token == token, attempt.result == nil,
+              !attempt.frame2Seen, case .initiator(let initiator) = attempt.role, initiator.state == .awaitingFrame2,
+              let bytes = attempt.frame1Bytes, attempt.frame1Sends < Self.maximumFrame1Sends else { return }
+        attempts[peer]?.frame1Sends += 1
+        logger.debug("no PASN frame 2 from \(peer) yet: frame 1 again")
+        try? await link.send(authentication: bytes)
+        scheduleFrame1Resend(peer, token)
+    }
+
+    /// Frame 1 goes at most this many times (``Limits/frame1Resend``).
+    static let maximumFrame1Sends = 5
 
     private func scheduleTimeout(_ peer: MACAddress, _ token: UInt64) {
         let lifetime = limits.attemptLifetime

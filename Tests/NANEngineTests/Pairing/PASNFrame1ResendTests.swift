@@ -6,34 +6,22 @@ import Testing
 /// responder answers the same frame 1 with the same frame 2: a frame lost on a flooded air, or in a flooded
 /// responder's event queue, costs a resend, not the pairing (issue 24).
 @Suite struct PASNFrame1ResendTests {
-    typealias Air = PairingEngineTests.LoopbackAir
-    static let a = PairingEngineTests.a, b = PairingEngineTests.b, pin = PairingEngineTests.pin
     static let limits = PairingEngine.Limits(attemptLifetime: .seconds(120), nikDelay: .zero, verificationDelay: .zero,
                                              frame1Resend: .milliseconds(200))
 
     @Test func aLostFrame1IsSentAgainAndThePairingCompletes() async throws {
-        let air = Air()
-        let engineA = try await PairingEngineTests.engine(Self.a, on: air, limits: Self.limits)
-        let engineB = try await PairingEngineTests.engine(Self.b, on: air, limits: Self.limits)
-        await engineB.setPolicy(password: Self.pin, allowsOpportunistic: false)
-        await air.hold()
-        let pairing = Task { try await engineA.pair(with: Self.b, publishID: InstanceID(1), method: .password(Self.pin)) }
-        try await ForgedPASNFrameTests.held(1, on: air)
+        let run = try await HeldPairing(limits: Self.limits)
+        let (air, pairing) = (run.air, run.pairing)
         let lost = await air.takeHeld()
         #expect(lost.count == 1)
         await air.release()
         let device = try await pairing.value
-        #expect(device.id == Self.b)
+        #expect(device.id == PairingEngineTests.b)
     }
 
     @Test func aLostFrame2IsAnsweredAgainWithTheSameFrame2() async throws {
-        let air = Air()
-        let engineA = try await PairingEngineTests.engine(Self.a, on: air, limits: Self.limits)
-        let engineB = try await PairingEngineTests.engine(Self.b, on: air, limits: Self.limits)
-        await engineB.setPolicy(password: Self.pin, allowsOpportunistic: false)
-        await air.hold()
-        let pairing = Task { try await engineA.pair(with: Self.b, publishID: InstanceID(1), method: .password(Self.pin)) }
-        try await ForgedPASNFrameTests.held(1, on: air)
+        let run = try await HeldPairing(limits: Self.limits)
+        let (air, engineA, engineB, pairing) = (run.air, run.initiator, run.responder, run.pairing)
         let frame1 = try #require(await air.takeHeld().first)
         await engineB.handle(authentication: frame1)
         let firstAnswer = try #require(await air.takeHeld().first)   // B's frame 2, lost
@@ -47,6 +35,6 @@ import Testing
         await air.release()
         await engineA.handle(authentication: secondAnswer)
         let device = try await pairing.value
-        #expect(device.id == Self.b)
+        #expect(device.id == PairingEngineTests.b)
     }
 }

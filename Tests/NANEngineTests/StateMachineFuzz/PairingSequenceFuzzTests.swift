@@ -2,14 +2,6 @@
 import NANWire
 import Testing
 
-extension PairingEngineTests.LoopbackAir {
-    /// The frames held so far, taken off the air (never delivered).
-    func takeHeld() -> [[UInt8]] {
-        defer { if held != nil { held = [] } }
-        return held ?? []
-    }
-}
-
 /// A PIN pairing (PASN frames 1–3 and the NIK follow-ups, between two ``PairingEngine``s) with stray frames
 /// delivered before each of its frames: the frames sent so far again, copies mutated byte by byte, and a
 /// third party's frames between the same two addresses under another PIN (only the SAE confirm and the MIC
@@ -46,13 +38,8 @@ extension PairingEngineTests.LoopbackAir {
         let thirdParty = try await Self.thirdPartyFrames()
         let budget = FuzzBudget.fromEnvironment(defaultSequences: 20)
         try await budget.run("pairing") { random, _ in
-            let air = Air()
-            let engineA = try await PairingEngineTests.engine(Self.a, on: air, limits: Self.limits)
-            let engineB = try await PairingEngineTests.engine(Self.b, on: air, limits: Self.limits)
-            await engineB.setPolicy(password: Self.pin, allowsOpportunistic: false)
-            await air.hold()
-            let pairing = Task { try await engineA.pair(with: Self.b, publishID: InstanceID(1), method: .password(Self.pin)) }
-            try await ForgedPASNFrameTests.held(1, on: air)
+            let run = try await HeldPairing(limits: Self.limits)
+            let (air, engineA, engineB, pairing) = (run.air, run.initiator, run.responder, run.pairing)
             var sent: [[UInt8]] = []
             var pending = await air.takeHeld().first { Self.sequence(of: $0) == 1 }
             for step in 1...3 {

@@ -429,6 +429,9 @@ public actor PairingEngine {
             // A retransmission: the peer did not see our acknowledgement in time, or sends frame 1 again because
             // no frame 2 came. Our frame 2 again (the same one: the exchange stays as it is).
             if existing.frame1 == frame, existing.result == nil, let reply = existing.reply {
+                // The peer is there and waits for our frame 2: its frame 3 has its full wait again.
+                attempts[peer]?.frame3Deadline = .now + min(limits.frame3Wait, limits.attemptLifetime)
+                scheduleFrame3Timeout(peer, existing.token)
                 await transmitBody(reply, to: peer)
                 return
             }
@@ -655,7 +658,10 @@ public actor PairingEngine {
     }
 
     /// At most this many comeback frames a second; a busy responder drops the frame 1s beyond, unanswered.
-    static let comebacksPerSecond = 10
+    /// A NAN radio sends management frames only in the discovery windows (16 TU in 512), and one nobody
+    /// acknowledges goes again and again: at 10 a second, answers to a flood's addresses held the real peer's
+    /// frame 2 back for over 10 s on the bench.
+    static let comebacksPerSecond = 2
     /// Peers whose bootstrapping request we accepted, and when (``hasBootstrapped(_:)``), at most 64.
     var recentBootstraps: [MACAddress: ContinuousClock.Instant] = [:]
     /// How long an accepted bootstrapping lets a busy responder run the peer's frame 1 without a cookie.

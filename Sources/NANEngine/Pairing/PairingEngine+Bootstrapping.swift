@@ -65,11 +65,24 @@ extension PairingEngine {
             bootstrapEarly[peer] = nil
             try? await link.send(bootstrapping: request, to: peer)   // an unacknowledged request ends in the response timeout
             let sent = ContinuousClock.now
+            // Anyone can make the peer reject us: a copy of our request with other methods and our address
+            // gets a rejection with our dialog token. A rejection is held for ``bootstrapRejectionGrace``,
+            // and the peer's answer to our own request, when it comes, counts instead.
+            var rejection: (answer: PairingBootstrappingAttribute, until: ContinuousClock.Instant)?
             while case .awaitingResponse = machine.state {
-                let left = bootstrappingLimits.responseTimeout - (ContinuousClock.now - sent)
+                var left = bootstrappingLimits.responseTimeout - (ContinuousClock.now - sent)
+                if let rejection { left = min(left, rejection.until - .now) }
                 guard left > .zero, let answer = await response(from: peer, within: left) else {
-                    machine.tick(at: sent + bootstrappingLimits.responseTimeout)
+                    if let rejection {
+                        do { try machine.receive(rejection.answer, from: peer, at: .now) } catch {}
+                    } else {
+                        machine.tick(at: sent + bootstrappingLimits.responseTimeout)
+                    }
                     break
+                }
+                if answer.status == .rejected {
+                    if rejection == nil { rejection = (answer, .now + Self.bootstrapRejectionGrace) }
+                    continue
                 }
                 do { try machine.receive(answer, from: peer, at: .now) } catch where error.code == .unexpectedMessage { continue } catch {}
             }
@@ -108,6 +121,9 @@ extension PairingEngine {
             return
         }
     }
+
+    /// How long a rejection of our bootstrapping request waits for another answer before it counts.
+    static let bootstrapRejectionGrace: Duration = .seconds(2)
 
     /// The response `peer` sends to our pending request, or nil after `timeout`.
     private func response(from peer: MACAddress, within timeout: Duration) async -> PairingBootstrappingAttribute? {

@@ -45,6 +45,11 @@ public struct BootstrappingInitiator: Sendable {
     public private(set) var state: State = .idle
     /// Comebacks followed so far.
     public private(set) var comebacks = 0
+    /// The request last sent, and how often it went again for want of a response.
+    private var lastRequest: PairingBootstrappingAttribute?
+    private var resends = 0
+    /// How often a request with no response goes again before the exchange times out.
+    public static let maximumResends = 3
 
     /// An exchange with `peer`, choosing our method from `localMethods` against the peer's advertised
     /// `peerMethods`; `methodMismatch` when no method fits.
@@ -59,17 +64,30 @@ public struct BootstrappingInitiator: Sendable {
     /// The request to send now: the first one, or the comeback request with the cookie once it is due.
     /// `unexpectedMessage` in any other state.
     public mutating func request(at now: ContinuousClock.Instant) throws(PairingError) -> PairingBootstrappingAttribute {
+        let request: PairingBootstrappingAttribute
         switch state {
         case .idle:
-            state = .awaitingResponse(since: now)
-            return PairingBootstrappingAttribute(dialogToken: dialogToken, type: .request, methods: method)
+            request = PairingBootstrappingAttribute(dialogToken: dialogToken, type: .request, methods: method)
         case .comebackDue(let due, let cookie) where now >= due:
-            state = .awaitingResponse(since: now)
-            return PairingBootstrappingAttribute(dialogToken: dialogToken, type: .request, status: .comeback,
-                                                 comeback: .init(after: nil, cookie: cookie[...]), methods: method)
+            request = PairingBootstrappingAttribute(dialogToken: dialogToken, type: .request, status: .comeback,
+                                                    comeback: .init(after: nil, cookie: cookie[...]), methods: method)
         default:
             throw PairingError(.unexpectedMessage, "no bootstrapping request is due to \(peer)")
         }
+        state = .awaitingResponse(since: now)
+        lastRequest = request
+        return request
+    }
+
+    /// The request again, when its response has not come within ``Limits/responseTimeout`` (a busy peer
+    /// may lose it, or its answer may be lost): nil once it went ``maximumResends`` times more, or when no
+    /// response is awaited. The wait starts again.
+    public mutating func requestAgain(at now: ContinuousClock.Instant) -> PairingBootstrappingAttribute? {
+        guard case .awaitingResponse(let since) = state, now - since >= limits.responseTimeout,
+              resends < Self.maximumResends, let lastRequest else { return nil }
+        resends += 1
+        state = .awaitingResponse(since: now)
+        return lastRequest
     }
 
     /// Feeds a received NPBA from `sender`. A frame that does not belong (another peer, dialog token,

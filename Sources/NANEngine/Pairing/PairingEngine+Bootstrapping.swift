@@ -64,7 +64,7 @@ extension PairingEngine {
             let request = try machine.request(at: .now)
             bootstrapEarly[peer] = nil
             try? await link.send(bootstrapping: request, to: peer)   // an unacknowledged request ends in the response timeout
-            let sent = ContinuousClock.now
+            var sent = ContinuousClock.now
             // Anyone can make the peer reject us: a copy of our request with other methods and our address
             // gets a rejection with our dialog token. A rejection is held for ``bootstrapRejectionGrace``,
             // and the peer's answer to our own request, when it comes, counts instead.
@@ -75,6 +75,10 @@ extension PairingEngine {
                 guard left > .zero, let answer = await response(from: peer, within: left) else {
                     if let rejection {
                         do { try machine.receive(rejection.answer, from: peer, at: .now) } catch {}
+                    } else if let again = machine.requestAgain(at: .now) {
+                        try? await link.send(bootstrapping: again, to: peer)
+                        sent = .now
+                        continue
                     } else {
                         machine.tick(at: sent + bootstrappingLimits.responseTimeout)
                     }
@@ -102,6 +106,10 @@ extension PairingEngine {
             }
             wait.continuation.resume(returning: attribute)
         case .request:
+            // Replays and tampered copies of a peer's request would each get an answer, and the answers
+            // queue for the discovery windows ahead of the one to the peer's own: one answer per peer per
+            // half second (the peer sends its request again after 3 s without one).
+            guard answersBootstrapping(peer) else { return }
             let known = bootstrapResponder.pending[peer]?.dialogToken == attribute.dialogToken
             guard let answer = try? bootstrapResponder.receive(attribute, from: peer, at: .now) else { return }
             switch answer.status {
@@ -120,6 +128,19 @@ extension PairingEngine {
         default:
             return
         }
+    }
+
+    /// Whether a bootstrapping request from `peer` gets an answer now: not within half a second of the last
+    /// one (a bounded table, oldest out).
+    private func answersBootstrapping(_ peer: MACAddress) -> Bool {
+        let now = ContinuousClock.now
+        if let last = bootstrapAnswers[peer], now - last < .milliseconds(500) { return false }
+        if bootstrapAnswers[peer] == nil, bootstrapAnswers.count >= 64,
+           let oldest = bootstrapAnswers.min(by: { $0.value < $1.value })?.key {
+            bootstrapAnswers[oldest] = nil
+        }
+        bootstrapAnswers[peer] = now
+        return true
     }
 
     /// How long a rejection of our bootstrapping request waits for another answer before it counts.

@@ -245,6 +245,8 @@ public actor PairingEngine {
     var bootstrapWaits: [MACAddress: (token: UInt64, continuation: CheckedContinuation<PairingBootstrappingAttribute?, Never>)] = [:]
     /// A response that arrived before its wait began (while the request was still being sent), one per peer.
     var bootstrapEarly: [MACAddress: PairingBootstrappingAttribute] = [:]
+    /// When each peer's bootstrapping request was last answered (at most 64 peers).
+    var bootstrapAnswers: [MACAddress: ContinuousClock.Instant] = [:]
     /// Limits of our bootstrapping requests.
     public nonisolated let bootstrappingLimits: BootstrappingInitiator.Limits
     /// Where each successful setup or verification leaves its ND-PMK for NCS-PK-PASN data paths with the

@@ -140,7 +140,8 @@ public actor PairingEngine {
         /// and counted. 1 s by default.
         public var frame1Interval: Duration
         /// Attempts in progress from which a frame 1 without a valid comeback cookie is answered with one
-        /// (``PASNComebackCookies``, status 30) instead of a key exchange. 3 by default.
+        /// (``PASNComebackCookies``, status 30) instead of a key exchange. 1 by default: under a flood each SAE run
+        /// holds the engine for a while in a slow build, and frames queued meanwhile may be dropped.
         public var comebackThreshold: Int
         /// How long an initiator waits for frame 2 before it sends its frame 1 again (at most 4 times). A
         /// responder flooded with frame 1s may lose ours in its event queue, or its frame 2 in the air; it
@@ -151,7 +152,7 @@ public actor PairingEngine {
                     nikSends: Int = 4, nikResendInterval: Duration = .seconds(3), nikDelay: Duration = .seconds(5),
                     verificationDelay: Duration = .seconds(5), frame3Wait: Duration = .seconds(10),
                     failureGrace: Duration = .seconds(3), alternateFrame1s: Int = 2, frame1Interval: Duration = .seconds(1),
-                    comebackThreshold: Int = 3, frame1Resend: Duration = .seconds(3)) {
+                    comebackThreshold: Int = 1, frame1Resend: Duration = .seconds(3)) {
             self.maximumAttempts = max(1, maximumAttempts); self.attemptLifetime = attemptLifetime; self.nikLifetime = nikLifetime
             self.nikSends = max(1, nikSends); self.nikResendInterval = nikResendInterval; self.nikDelay = nikDelay
             self.verificationDelay = verificationDelay; self.frame3Wait = frame3Wait
@@ -663,7 +664,7 @@ public actor PairingEngine {
     /// A NAN radio sends management frames only in the discovery windows (16 TU in 512), and one nobody
     /// acknowledges goes again and again: at 10 a second, answers to a flood's addresses held the real peer's
     /// frame 2 back for over 10 s on the bench.
-    static let comebacksPerSecond = 2
+    static let comebacksPerSecond = 1
     /// Peers whose bootstrapping request we accepted, and when (``hasBootstrapped(_:)``), at most 64.
     var recentBootstraps: [MACAddress: ContinuousClock.Instant] = [:]
     /// How long an accepted bootstrapping lets a busy responder run the peer's frame 1 without a cookie.

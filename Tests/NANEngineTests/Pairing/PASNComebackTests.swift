@@ -47,7 +47,7 @@ import Testing
     }
 
     /// Each answer to an address nobody listens at is sent again and again: a busy responder sends at most
-    /// 2 comeback frames a second and drops the other frame 1s unanswered.
+    /// 1 comeback frame a second and drops the other frame 1s unanswered.
     @Test func aBusyResponderRationsItsComebackFrames() async throws {
         let air = Air()
         let engineB = try await PairingEngineTests.engine(Self.b, on: air, limits: Self.limits)

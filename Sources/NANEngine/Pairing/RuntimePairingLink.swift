@@ -222,7 +222,10 @@ public final class RuntimePairingLink: PairingLink {
 
 extension PairingEngine {
     /// The interest to register with the runtime (before NAN starts) for the PASN frames ``serve(_:)`` takes.
-    public static let runtimeInterest = NANEventInterest(authenticationFrames: true, bufferSize: 64)
+    /// Room for 1024 frames: ``serve(_:)`` hands them over one at a time, and while an SAE run holds the
+    /// engine a flood of frame 1s (100 a second on the bench) filled the 64 it had in well under a second;
+    /// the newer frames, a real peer's frame 3 among them, were dropped.
+    public static let runtimeInterest = NANEventInterest(authenticationFrames: true, bufferSize: 1024)
 
     /// Feeds the PASN Authentication frames of a runtime event stream (registered with
     /// ``runtimeInterest``) to this engine until the stream ends or the task is cancelled.

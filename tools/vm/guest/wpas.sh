@@ -54,6 +54,10 @@ wpas_start() {
     [ -n "$wlan" ] || fail "no station interface of $phy in $ns"
     _WPAS_NS[$name]=$ns
     _wpas_ctl_start
+    # A socket left by an earlier scenario's peer of the same name would pass the wait below at once, and the
+    # first command would meet "Connection refused" before this peer has bound it (interop-schedules after
+    # interop-pairing, 2026-12-05).
+    rm -rf "/tmp/wpas-g-$name" "/tmp/wpas-$name"
     mkdir -p "/tmp/wpas-$name"
     # The -dd log goes to the guest's own /tmp: written through 9p to the results folder it slowed the peer down
     # by seconds under load (its event loop fell behind and its 2 s NDP timeouts fired). It is copied to

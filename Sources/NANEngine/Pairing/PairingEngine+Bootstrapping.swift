@@ -135,11 +135,7 @@ extension PairingEngine {
     private func answersBootstrapping(_ peer: MACAddress) -> Bool {
         let now = ContinuousClock.now
         if let last = bootstrapAnswers[peer], now - last < .milliseconds(500) { return false }
-        if bootstrapAnswers[peer] == nil, bootstrapAnswers.count >= 64,
-           let oldest = bootstrapAnswers.min(by: { $0.value < $1.value })?.key {
-            bootstrapAnswers[oldest] = nil
-        }
-        bootstrapAnswers[peer] = now
+        bootstrapAnswers.note(peer, at: now, capacity: 64)
         return true
     }
 

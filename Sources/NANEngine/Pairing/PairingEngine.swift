@@ -546,11 +546,7 @@ public actor PairingEngine {
 
     /// Notes a refused frame 1 from `source`, for ``admitsFrame1(from:)`` (a bounded table, oldest out).
     private func refusedFrame1(from source: MACAddress) {
-        if recentFrame1s[source] == nil, recentFrame1s.count >= Self.recentFrame1Capacity,
-           let oldest = recentFrame1s.min(by: { $0.value < $1.value })?.key {
-            recentFrame1s[oldest] = nil
-        }
-        recentFrame1s[source] = .now
+        recentFrame1s.note(source, capacity: Self.recentFrame1Capacity)
     }
 
     /// Runs frame 1 from `peer` through a fresh responder under our policy.
@@ -673,11 +669,7 @@ public actor PairingEngine {
 
     /// Notes that `peer` bootstrapped with us (a bounded table, oldest out).
     func noteBootstrapped(_ peer: MACAddress) {
-        if recentBootstraps[peer] == nil, recentBootstraps.count >= Self.recentFrame1Capacity,
-           let oldest = recentBootstraps.min(by: { $0.value < $1.value })?.key {
-            recentBootstraps[oldest] = nil
-        }
-        recentBootstraps[peer] = .now
+        recentBootstraps.note(peer, capacity: Self.recentFrame1Capacity)
     }
 
     /// Whether `peer` bootstrapped with us within ``bootstrapValidity``: it showed it receives at its address.

@@ -14,9 +14,10 @@ import Testing
     struct RejectedFirstLink: PairingLink {
         let air: Air
         let source: MACAddress
-        func send(authentication frame: [UInt8]) async throws { await air.deliver(authentication: frame) }
+        private var plain: PairingEngineTests.Link { PairingEngineTests.Link(air: air, source: source) }
+        func send(authentication frame: [UInt8]) async throws { try await plain.send(authentication: frame) }
         func send(keyDescriptor: SharedKeyDescriptorAttribute, to peer: MACAddress) async throws {
-            await air.deliver(keyDescriptor, from: source, to: peer)
+            try await plain.send(keyDescriptor: keyDescriptor, to: peer)
         }
         func send(bootstrapping: PairingBootstrappingAttribute, to peer: MACAddress) async throws {
             if bootstrapping.type == .request {

@@ -1,8 +1,8 @@
 public import FoundationEssentials
 public import NANWire
 
-/// A peer device this machine has paired with (or, until NAN pairing lands, been told to trust),
-/// modelled on Apple's `WAPairedDevice`.
+/// A peer device this machine has paired with (NAN pairing, with keys) or been told to trust by address
+/// (no keys), modelled on Apple's `WAPairedDevice`.
 ///
 /// Devices live in a ``WADeviceStore``. Watch them with ``allDevices`` or
 /// ``allDevices(matching:)``, and choose which ones a session accepts with ``WADeviceSelection``.

@@ -7,8 +7,9 @@ struct DevicesAddCommand: Command {
         commandName: "add",
         abstract: "Add a paired device by its NAN management address.",
         discussion: [
-            "Until NAN pairing exists, pairing means trusting an address: take it from a discovery result "
-                + "('peer' in 'waware subscribe' output). Several addresses may be given, separated by ','."
+            "Trusts a device by address, without keys ('waware pair' pairs with keys): take the address from a "
+                + "discovery result ('peer' in 'waware subscribe' output). Such a device can be chosen with --paired "
+                + "or --device, but not verified and given no paired data path. Several addresses may be given, separated by ','."
         ],
         examples: [
             Example("waware devices add 02:00:00:00:01:00 Kitchen", "Pair that peer as 'Kitchen'."),

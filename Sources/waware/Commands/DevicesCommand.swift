@@ -10,9 +10,9 @@ struct DevicesCommand: Command {
         abstract: "List, add, remove and rename paired devices (the peers sessions are restricted to).",
         discussion: [
             "Paired devices live in a JSON store: $WAWARE_STATE_DIR/devices.json if set, /var/lib/waware/devices.json "
-                + "as root, else ~/.local/state/waware/devices.json ('--store FILE' uses another file). Until NAN pairing "
-                + "exists, a device is added by the NAN management address seen in a discovery result "
-                + "('peer' in 'waware subscribe' output).",
+                + "as root, else ~/.local/state/waware/devices.json ('--store FILE' uses another file). Devices get there by "
+                + "'waware pair' (with keys) or 'waware devices add' (trusted by the NAN management address seen in a "
+                + "discovery result, without keys).",
             "Devices are named by id, a unique start of the id (4 characters or more), or name.",
         ],
         examples: [

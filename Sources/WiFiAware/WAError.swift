@@ -26,6 +26,8 @@ public struct WAError: Error, Sendable, CustomStringConvertible {
     public let errno: Int32?
     /// The kernel's own explanation (netlink extended ack), if it gave one.
     public let kernelMessage: String?
+    /// Why a pairing failed, for a `connectionFailed` from ``WAPairing``; nil otherwise.
+    public let pairingFailure: WAPairingFailure?
 
     /// Creates an error.
     ///
@@ -35,18 +37,21 @@ public struct WAError: Error, Sendable, CustomStringConvertible {
     ///   - errno: The POSIX error number behind the failure, if any.
     ///   - kernelMessage: The kernel's extended-ack message, if any.
     ///   - underlying: The lower-level error, if any.
+    ///   - pairingFailure: Why a pairing failed, if this is a pairing's failure.
     public init(
         _ code: Code,
         message: String? = nil,
         errno: Int32? = nil,
         kernelMessage: String? = nil,
-        underlying: (any Error)? = nil
+        underlying: (any Error)? = nil,
+        pairingFailure: WAPairingFailure? = nil
     ) {
         self.code = code
         self.message = message ?? code.generalExplanation
         self.errno = errno
         self.kernelMessage = kernelMessage
         self.underlying = underlying
+        self.pairingFailure = pairingFailure
     }
 
     /// The message, so that printing an error shows what to do about it.

@@ -24,39 +24,38 @@ public struct NDPIdentifier: Hashable, Sendable, CustomStringConvertible {
 /// Why a data path ended or failed, with the NAN reason code when the air said one.
 public struct DataPathEndReason: Hashable, Sendable, CustomStringConvertible {
     /// What happened.
-    public struct Kind: Hashable, Sendable {
-        let name: String
+    public enum Kind: String, Hashable, Sendable, CaseIterable {
         /// We ended it (API call, scope left, process ending).
-        public static let localRequest = Kind(name: "local-request")
+        case localRequest = "local-request"
         /// The peer sent a Data Path Termination.
-        public static let peerRequest = Kind(name: "peer-request")
+        case peerRequest = "peer-request"
         /// The peer rejected the request, or our confirm.
-        public static let rejected = Kind(name: "rejected")
+        case rejected = "rejected"
         /// No answer in time.
-        public static let timeout = Kind(name: "timeout")
+        case timeout = "timeout"
         /// No frame from the peer for too long.
-        public static let peerLost = Kind(name: "peer-lost")
+        case peerLost = "peer-lost"
         /// No traffic for the idle timeout.
-        public static let idle = Kind(name: "idle")
+        case idle = "idle"
         /// The kernel refused a step (interface, station, schedule).
-        public static let kernelFailure = Kind(name: "kernel-failure")
+        case kernelFailure = "kernel-failure"
         /// A schedule change left no slot in common: a channel we evacuated, or the peer's Schedule Update
         /// Notification.
-        public static let scheduleChanged = Kind(name: "schedule-changed")
+        case scheduleChanged = "schedule-changed"
         /// The peer's messages did not follow the protocol.
-        public static let protocolError = Kind(name: "protocol-error")
+        case protocolError = "protocol-error"
         /// Too many data paths at once.
-        public static let resourceLimit = Kind(name: "resource-limit")
+        case resourceLimit = "resource-limit"
         /// Both devices asked each other for a data path at once: the one asked for by the device with the
         /// larger NMI is kept, the other is declined (there is one NDI station, so one pairwise key, per peer).
-        public static let crossedRequests = Kind(name: "crossed-requests")
+        case crossedRequests = "crossed-requests"
         /// The peer's NDI address is held by another data path that this one may not displace: one with
         /// another NMI, or a secure one when this one is open or keyed by another PMK. The new one is
         /// refused; the one up stays.
-        public static let addressInUse = Kind(name: "address-in-use")
+        case addressInUse = "address-in-use"
         /// The NCS-SK handshake failed: another passphrase or PMK on the other side (the PMKID or a MIC
         /// does not match), a suite the other side does not take, open against secure, or a forged frame.
-        public static let securityFailure = Kind(name: "security-failure")
+        case securityFailure = "security-failure"
     }
 
     /// What happened.
@@ -75,10 +74,10 @@ public struct DataPathEndReason: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The kind's name: `local-request`, `peer-request`, `rejected`, `timeout`, …
-    public var name: String { kind.name }
+    public var name: String { kind.rawValue }
 
     /// `rejected (reason 10)`.
     public var description: String {
-        (code == .none ? kind.name : "\(kind.name) (reason \(code.rawValue))") + (detail.map { ": \($0)" } ?? "")
+        (code == .none ? kind.rawValue : "\(kind.rawValue) (reason \(code.rawValue))") + (detail.map { ": \($0)" } ?? "")
     }
 }

@@ -25,8 +25,9 @@ extension NL80211Session {
     public static func setInterfaceUp(_ name: String, _ up: Bool) throws(NetlinkError) {
         let result = name.withCString { cnl_set_interface_up($0, up ? 1 : 0) }
         guard result == 0 else {
-            throw NetlinkError(code: result == -19 ? .noSuchDevice : result == -1 || result == -13 ? .permissionDenied : .system,
-                               errno: Errno(rawValue: -result), call: "SIOCSIFFLAGS", detail: "interface \(name)")
+            let errno = Errno(rawValue: -result)
+            throw NetlinkError(code: errno == .noSuchDevice ? .noSuchDevice : errno.isPermissionDenied ? .permissionDenied : .system,
+                               errno: errno, call: "SIOCSIFFLAGS", detail: "interface \(name)")
         }
     }
 }

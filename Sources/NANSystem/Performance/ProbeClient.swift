@@ -65,8 +65,8 @@ public enum ProbeClient {
             let chunk: [UInt8]
             do throws(StreamSocketError) {
                 chunk = try await connection.receive(maximum: 1 << 16, timeout: .seconds(5))
-            } catch where error.call == "timeout" {
-                throw StreamSocketError(call: "timeout", errno: nil, detail: "the responder sent nothing for 5 s after \(received) bytes")
+            } catch where error.isTimedOut {
+                throw .timedOut("the responder sent nothing for 5 s after \(received) bytes")
             }
             if chunk.isEmpty { break }
             last = ContinuousClock.now

@@ -39,7 +39,7 @@ public final class ProbeResponder: Sendable {
                 BlockingWork.detach { responder.serveEchoes() }
                 return responder
             } catch {
-                guard ContinuousClock.now < deadline, error.errno?.rawValue == 99 /* EADDRNOTAVAIL */ || error.call == "if_nametoindex" else {
+                guard ContinuousClock.now < deadline, error.errno == .addressNotAvailable || error.call == "if_nametoindex" else {
                     throw error
                 }
                 do { try await Task.sleep(for: .milliseconds(200)) } catch { throw .cancelled("bind \(endpoint)") }
@@ -90,7 +90,7 @@ public final class ProbeResponder: Sendable {
                 let chunk: [UInt8]
                 do throws(StreamSocketError) {
                     chunk = try await connection.receive(maximum: 1 << 16, timeout: deadline - ContinuousClock.now)
-                } catch where error.call == "timeout" {
+                } catch where error.isTimedOut {
                     break  // the client sent past its limit: answer with what came in time
                 }
                 if chunk.isEmpty { break }

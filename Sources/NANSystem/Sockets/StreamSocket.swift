@@ -3,7 +3,19 @@ internal import Synchronization
 
 /// Why a stream-socket call failed: the call, its errno (when a system call failed) and what it was for.
 public struct StreamSocketError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The system call or step (`connect`, `recv`, `timeout`, `cancelled`).
+    /// What kind of failure: a system call's, a local cancellation, or a deadline.
+    public enum Kind: Hashable, Sendable {
+        /// A system call failed (``errno`` says why) or the peer closed early.
+        case system
+        /// The socket was cancelled locally.
+        case cancelled
+        /// A deadline passed before the call could finish.
+        case timedOut
+    }
+
+    /// The kind of failure; match on this, never on ``call``.
+    public var kind: Kind
+    /// The system call or step (`connect`, `recv`, `timeout`, `cancelled`), for the message.
     public var call: String
     /// The errno of a failed system call.
     public var errno: Errno?
@@ -12,6 +24,7 @@ public struct StreamSocketError: Error, Hashable, Sendable, CustomStringConverti
 
     /// Creates an error.
     public init(call: String, errno: Errno?, detail: String? = nil) {
+        self.kind = .system
         self.call = call
         self.errno = errno
         self.detail = detail
@@ -19,15 +32,27 @@ public struct StreamSocketError: Error, Hashable, Sendable, CustomStringConverti
 
     /// The socket was cancelled (``StreamSocket/cancel()``) while a call waited on it.
     public static func cancelled(_ detail: String? = nil) -> StreamSocketError {
-        StreamSocketError(call: "cancelled", errno: nil, detail: detail)
+        var error = StreamSocketError(call: "cancelled", errno: nil, detail: detail)
+        error.kind = .cancelled
+        return error
+    }
+
+    /// A deadline passed before the call could finish.
+    public static func timedOut(_ detail: String? = nil) -> StreamSocketError {
+        var error = StreamSocketError(call: "timeout", errno: nil, detail: detail)
+        error.kind = .timedOut
+        return error
     }
 
     /// Whether the socket was cancelled locally.
-    public var isCancelled: Bool { call == "cancelled" }
+    public var isCancelled: Bool { kind == .cancelled }
+
+    /// Whether a deadline passed.
+    public var isTimedOut: Bool { kind == .timedOut }
 
     /// Whether the peer refused, reset, or is unreachable (nothing listens there, or the link is gone).
     public var isPeerUnreachable: Bool {
-        guard let errno else { return call == "timeout" }
+        guard let errno else { return kind == .timedOut }
         return [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, ETIMEDOUT, ECONNRESET, EPIPE, EADDRNOTAVAIL]
             .contains(errno.rawValue)
     }
@@ -218,7 +243,7 @@ public final class StreamSocket: @unchecked Sendable, CustomStringConvertible {
         while bytes.count < count {
             let left = deadline - ContinuousClock.now
             guard left > .zero else {
-                throw StreamSocketError(call: "timeout", errno: nil, detail: "\(bytes.count) of \(count) bytes within \(timeout)")
+                throw .timedOut("\(bytes.count) of \(count) bytes within \(timeout)")
             }
             let chunk = try await receive(maximum: count - bytes.count, timeout: left)
             guard !chunk.isEmpty else {
@@ -256,7 +281,7 @@ public final class StreamSocket: @unchecked Sendable, CustomStringConvertible {
                 while true {
                     if cancelled() { return .cancelled(what) }
                     if let deadline, ContinuousClock.now >= deadline {
-                        return StreamSocketError(call: "timeout", errno: nil, detail: what)
+                        return .timedOut(what)
                     }
                     let result = poll(&entry, 1, 200)
                     if result > 0 { return cancelled() ? .cancelled(what) : nil }

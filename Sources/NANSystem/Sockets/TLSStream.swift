@@ -182,7 +182,7 @@ public actor TLSStream {
 
     private static func receive(on socket: StreamSocket, until deadline: ContinuousClock.Instant?) async throws(TLSError) -> [UInt8] {
         do throws(StreamSocketError) {
-            if let deadline, deadline <= .now { throw StreamSocketError(call: "timeout", errno: nil, detail: "receive") }
+            if let deadline, deadline <= .now { throw StreamSocketError.timedOut("receive") }
             return try await socket.receive(maximum: chunkSize, timeout: deadline.map { $0 - .now })
         } catch {
             throw tlsError(error)
@@ -192,7 +192,7 @@ public actor TLSStream {
     static func tlsError(_ error: StreamSocketError) -> TLSError {
         let code: TLSError.Code =
             if error.isCancelled { .cancelled }
-            else if error.call == "timeout" { .timedOut }
+            else if error.isTimedOut { .timedOut }
             else if let errno = error.errno, errno == .connectionReset || errno == .brokenPipe { .connectionReset }
             else { .socket }
         return TLSError(code, error.description)

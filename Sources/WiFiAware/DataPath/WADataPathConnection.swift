@@ -40,22 +40,60 @@ public struct WADataPathConnection: Hashable, Sendable, CustomStringConvertible 
 
 /// Why a data path ended or failed.
 public struct WADataPathEndReason: Hashable, Sendable, CustomStringConvertible {
-    /// `local-request`, `peer-request`, `rejected`, `timeout`, `peer-lost`, `idle`, `kernel-failure`,
-    /// `protocol-error`, `resource-limit`.
-    public var name: String
+    /// What happened; its raw value is the name the CLI prints.
+    public enum Kind: String, Hashable, Sendable, CaseIterable {
+        /// This side ended it (an API call, the scope left, the process ending).
+        case localRequest = "local-request"
+        /// The peer sent a Data Path Termination.
+        case peerRequest = "peer-request"
+        /// The peer rejected the request, or our confirm.
+        case rejected
+        /// The peer did not answer in time.
+        case timeout
+        /// No frame came from the peer for too long.
+        case peerLost = "peer-lost"
+        /// No packet either way for the idle timeout.
+        case idle
+        /// The kernel refused a step (interface, station, key, schedule).
+        case kernelFailure = "kernel-failure"
+        /// A schedule change (a channel evacuated, or the peer's Schedule Update) left no slot in common.
+        case scheduleChanged = "schedule-changed"
+        /// The peer's messages did not follow the protocol.
+        case protocolError = "protocol-error"
+        /// Too many data paths at once.
+        case resourceLimit = "resource-limit"
+        /// Both devices asked each other at once; the request of the device with the larger NMI is kept.
+        case crossedRequests = "crossed-requests"
+        /// The peer's NDI address is held by another data path that this one may not displace.
+        case addressInUse = "address-in-use"
+        /// The security handshake or pairing verification failed: another passphrase, PMK or pairing on the
+        /// other side, a suite it does not take, open against secure, or a forged frame.
+        case securityFailure = "security-failure"
+    }
+
+    /// What happened.
+    public var kind: Kind
     /// The NAN reason code (0 when none was given).
     public var reasonCode: UInt8
     /// What failed locally, if anything (e.g. the kernel's error).
     public var detail: String?
 
+    /// The kind's name: `local-request`, `peer-request`, `rejected`, … (``Kind``'s raw values).
+    public var name: String { kind.rawValue }
+
+    /// Whether the failure was one of security: the kind, or the peer's NAN reason code 'security policy'.
+    public var isSecurityFailure: Bool {
+        kind == .securityFailure || reasonCode == NANReasonCode.securityPolicy.rawValue
+    }
+
     init(_ reason: DataPathEndReason) {
-        name = reason.name
+        kind = Kind(reason.kind)
         reasonCode = reason.code.rawValue
         detail = reason.detail
     }
 
-    init(name: String, reasonCode: UInt8, detail: String?) {
-        self.name = name
+    init(_ kind: Kind, reasonCode: UInt8 = 0, detail: String? = nil) {
+        self.kind = kind
         self.reasonCode = reasonCode
         self.detail = detail
     }
@@ -63,6 +101,27 @@ public struct WADataPathEndReason: Hashable, Sendable, CustomStringConvertible {
     /// `rejected (NAN reason 10)`.
     public var description: String {
         (reasonCode == 0 ? name : "\(name) (NAN reason \(reasonCode))") + (detail.map { ": \($0)" } ?? "")
+    }
+}
+
+extension WADataPathEndReason.Kind {
+    /// The engine's kind, one for one.
+    init(_ kind: DataPathEndReason.Kind) {
+        self = switch kind {
+        case .localRequest: .localRequest
+        case .peerRequest: .peerRequest
+        case .rejected: .rejected
+        case .timeout: .timeout
+        case .peerLost: .peerLost
+        case .idle: .idle
+        case .kernelFailure: .kernelFailure
+        case .scheduleChanged: .scheduleChanged
+        case .protocolError: .protocolError
+        case .resourceLimit: .resourceLimit
+        case .crossedRequests: .crossedRequests
+        case .addressInUse: .addressInUse
+        case .securityFailure: .securityFailure
+        }
     }
 }
 

@@ -55,7 +55,7 @@ extension WASystem {
                     Task {
                         for await case .failed(let peer, let reason) in failures {
                             continuation.yield(.terminated(peer: peer, ndpID: 0, reason: WADataPathEndReason(
-                                name: "security-failure", reasonCode: NANReasonCode.securityPolicy.rawValue,
+                                .securityFailure, reasonCode: NANReasonCode.securityPolicy.rawValue,
                                 detail: "pairing verification failed: \(reason)")))
                         }
                     }
@@ -114,7 +114,7 @@ extension WASystem {
             switch WADataPathEvent(event, connections: &connections) {
             case .connected(let c): connection = c
             case .terminated(_, _, let reason):
-                let hint = reason.reasonCode == NANReasonCode.securityPolicy.rawValue || reason.name == "security-failure"
+                let hint = reason.isSecurityFailure
                     ? (security.isPairing ? " (the peer did not verify our pairing, or accepts another security)"
                         : " (the peer uses another passphrase or PMK, another cipher suite, or open against secure)") : ""
                 throw WAError(.connectionFailed, message: "the data path to \(endpoint.address) failed: \(reason)\(hint)")

@@ -78,8 +78,8 @@ public enum WAPairing {
     ///     and the data paths it keys use the stored suite.
     ///   - logger: Where the runtime, discovery and the pairing engine trace what they do (disabled by default).
     ///   - progress: Called with one line at each step (peer found, pairing started).
-    /// - Throws: ``WAError``: `connectionFailed` with "wrong PIN", "timed out", "refused" or "no bootstrapping
-    ///   method" in its message, `wifiAwareUnsupported` when the radio does not pass Authentication frames
+    /// - Throws: ``WAError``: `connectionFailed` with its ``WAError/pairingFailure`` (``WAPairingFailure``:
+    ///   wrong PIN, cipher-suite mismatch, timed out, refused, no common bootstrapping method), `wifiAwareUnsupported` when the radio does not pass Authentication frames
     ///   to user space, and the usual adapter and store errors. The accepting roles report a failed attempt
     ///   through `progress` and keep waiting (anyone can forge a frame that fails one); their timeout's
     ///   message then names the last failure.
@@ -152,7 +152,8 @@ public enum WAPairing {
         } catch let error as PairingError {
             let translated = translate(error)
             guard error.code == .timedOut, let last = lastFailure.text else { throw translated }
-            throw WAError(translated.code, message: "\(translated.message) (the last attempt failed: \(last))")
+            throw WAError(translated.code, message: "\(translated.message) (the last attempt failed: \(last))", underlying: error,
+                          pairingFailure: translated.pairingFailure)
         } catch let error as CancellationError {
             throw error
         } catch {
@@ -166,7 +167,7 @@ public enum WAPairing {
         }
         guard let pairingKey = try? WAPairedDevice.PairingKey(bytes: found.keys.pairing.npk, method: found.keys.pairing.akm == .sae ? .sae : .pasn,
                                                               cipherSuite: WACipherSuite(found.keys.pairing.suite)) else {
-            throw WAError(.connectionFailed, message: "pairing gave no usable key")
+            throw WAError(.connectionFailed, message: "pairing gave no usable key", pairingFailure: .other)
         }
         let nik = try found.keys.nik.map { nik throws(WAError) in try WAPairedDevice.IdentityKey(bytes: nik.bytes) }
         let device = try store.recordPairing(name: deviceName ?? "NAN \(found.keys.lastAddress)", managementAddress: found.keys.lastAddress,
@@ -320,18 +321,18 @@ public enum WAPairing {
         throw CancellationError()
     }
 
-    private static func translate(_ error: PairingError, peer: MACAddress? = nil) -> WAError {
+    static func translate(_ error: PairingError, peer: MACAddress? = nil) -> WAError {
         let with = peer.map { " with \($0)" } ?? ""
-        switch error.code {
-        case .wrongPassword: return WAError(.connectionFailed, message: "pairing\(with) failed: wrong PIN (the two PINs differ)")
+        let (failure, message): (WAPairingFailure, String) = switch error.code {
+        case .wrongPassword: (.wrongPIN, "pairing\(with) failed: wrong PIN (the two PINs differ)")
         case .cipherSuiteMismatch:
-            return WAError(.connectionFailed, message: "pairing\(with) failed: cipher suite mismatch (\(error.detail)); use the same --cipher-suite on both sides")
-        case .timedOut: return WAError(.connectionFailed, message: "pairing\(with) timed out: \(error.detail)")
-        case .rejected: return WAError(.connectionFailed, message: "pairing\(with) refused by the peer: \(error.detail)")
-        case .methodMismatch:
-            return WAError(.connectionFailed, message: "pairing\(with) failed: no bootstrapping method fits both sides (\(error.detail))")
-        default: return WAError(.connectionFailed, message: "pairing\(with) failed: \(error)")
+            (.cipherSuiteMismatch, "pairing\(with) failed: cipher suite mismatch (\(error.detail)); use the same --cipher-suite on both sides")
+        case .timedOut: (.timedOut, "pairing\(with) timed out: \(error.detail)")
+        case .rejected: (.refused, "pairing\(with) refused by the peer: \(error.detail)")
+        case .methodMismatch: (.noCommonMethod, "pairing\(with) failed: no bootstrapping method fits both sides (\(error.detail))")
+        default: (.other, "pairing\(with) failed: \(error)")
         }
+        return WAError(.connectionFailed, message: message, underlying: error, pairingFailure: failure)
     }
 
     /// Runs `body`, failing with a "timed out" pairing error after `timeout`.

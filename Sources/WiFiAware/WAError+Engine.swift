@@ -26,14 +26,14 @@ extension WAError {
     static func from(_ error: NetlinkError, while operation: String) -> WAError {
         if error.code == .familyNotFound {
             return WAError(
-                .wifiAwareUnsupported,
+                .nl80211Unavailable,
                 message: "cannot \(operation): this kernel has no nl80211 (cfg80211 is not loaded), so no Wi-Fi adapter "
                     + "can be used", underlying: error)
         }
         if let number = error.errno ?? Self.errno(for: error.code) {
             if error.code == .alreadyRunning {
                 return WAError(
-                    .noRadioResources,
+                    .alreadyRunning,
                     message: "cannot \(operation): NAN is already running on this adapter (another program uses it); "
                         + "stop it first", errno: number.rawValue, kernelMessage: error.kernelMessage, underlying: error)
             }

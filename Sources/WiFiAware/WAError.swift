@@ -80,6 +80,8 @@ extension WAError {
             case adapterNotFound
             case kernel
             case deviceRemoved
+            case nl80211Unavailable
+            case alreadyRunning
             case invalidServiceName
             case servicesFileNotFound
             case servicesFileInvalid
@@ -127,6 +129,10 @@ extension WAError {
         /// The adapter or its NAN interface went away while a session ran (radio deleted, driver unloaded,
         /// unplugged). The sessions on it have ended.
         public static var deviceRemoved: Self { Self(.deviceRemoved) }
+        /// The kernel has no nl80211 (cfg80211 is not loaded or not built), so no Wi-Fi adapter can be used.
+        public static var nl80211Unavailable: Self { Self(.nl80211Unavailable) }
+        /// NAN already runs on the adapter for another program (or a `waware cluster start`); stop it first.
+        public static var alreadyRunning: Self { Self(.alreadyRunning) }
 
         // Configuration and storage codes.
 
@@ -172,6 +178,10 @@ extension WAError {
                 "the kernel refused the request"
             case .deviceRemoved:
                 "the adapter went away (removed, unplugged or its driver unloaded); see `waware list`"
+            case .nl80211Unavailable:
+                "this kernel has no nl80211 (cfg80211 is not loaded or not built), so there is no Wi-Fi to use"
+            case .alreadyRunning:
+                "NAN is already running on this adapter; stop the other program or `waware cluster stop` first"
             case .invalidServiceName:
                 "the service name is invalid; use _name._tcp or _name._udp with 1-15 letters, digits or '-'"
             case .servicesFileNotFound:

@@ -12,16 +12,16 @@ import Testing
         #expect(error.message.contains("CAP_NET_ADMIN"))
     }
 
-    @Test func missingNL80211FamilyMeansWiFiAwareIsUnsupported() {
+    @Test func missingNL80211FamilyHasItsOwnCode() {
         let error = WAError.from(NetlinkError(code: .familyNotFound, call: "genl_ctrl_resolve"), while: "list adapters")
-        #expect(error.code == .wifiAwareUnsupported)
+        #expect(error.code == .nl80211Unavailable)
         #expect(error.message.contains("cfg80211"))
     }
 
     @Test func netlinkCodesWithoutErrnoStillMapByMeaning() {
         #expect(WAError.from(NetlinkError(code: .noSuchDevice, call: "x"), while: "y").code == .adapterNotFound)
         #expect(WAError.from(NetlinkError(code: .notSupported, call: "x"), while: "y").code == .wifiAwareUnsupported)
-        #expect(WAError.from(NetlinkError(code: .alreadyRunning, call: "x"), while: "y").code == .noRadioResources)
+        #expect(WAError.from(NetlinkError(code: .alreadyRunning, call: "x"), while: "y").code == .alreadyRunning)
         let other = WAError.from(NetlinkError(code: .kernel, errno: .invalidArgument, kernelMessage: "bad band", call: "x"), while: "start NAN")
         #expect(other.code == .kernel)
         #expect(other.kernelMessage == "bad band")

@@ -26,16 +26,10 @@ enum ErrorTranslation {
         }
     }
 
-    /// The message and exit code for a library error.
-    /// A library error: its message, and the exit code its code stands for. A kernel refusal keeps the
-    /// netlink error's own code (no nl80211, hwsim missing, NAN already running), as a direct netlink
-    /// error would get.
+    /// A library error: its message, and the exit code its code stands for (nothing is unwrapped: the
+    /// code says it all).
     static func failure(for error: WAError) -> CommandFailure {
-        if let netlink = error.underlying as? NetlinkError {
-            let direct = failure(for: netlink)
-            if direct.code != .failure { return CommandFailure(error.message, code: direct.code) }
-        }
-        return CommandFailure(error.message, code: exitCode(for: error.code))
+        CommandFailure(error.message, code: exitCode(for: error.code))
     }
 
     /// The documented exit code of a WAError code.
@@ -45,6 +39,8 @@ enum ErrorTranslation {
         case .adapterNotFound: .adapterNotFound
         case .wifiAwareUnsupported: .nanUnsupported
         case .deviceRemoved: .deviceRemoved
+        case .nl80211Unavailable: .nl80211Unavailable
+        case .alreadyRunning: .nanAlreadyRunning
         default: .failure
         }
     }

@@ -14,9 +14,6 @@
 # A session the attacks broke is reported by name and the scenario goes on to the next; it fails at the end
 # with "victims' sessions kept: N of 3" when N < 3. waware must not crash (every process's exit is checked).
 # timeout: 240
-# default: no (not reliable yet: of its 6 runs on 2026-12-05 since 21be3fb, 2 kept all three sessions; in the
-# others B's pairing under the flood timed out, A's frame 2 or B's frame 3 lost while A's engine was busy; see
-# docs/security.md)
 source "$(dirname "$0")/../guest/lib.sh"
 
 attack="$_lib_dir/air-attack.py"

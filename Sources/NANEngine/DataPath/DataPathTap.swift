@@ -18,11 +18,10 @@ enum DataPathTap {
     static func make(runtime: NANRuntime, logger: Logger, scheduleLayout: DataPathScheduleLayout = .preferred,
                      transmitsOnDataLink: Bool = false) async throws -> DataPathEngine? {
         guard runtime.adapter.nan.dataInterface, runtime.discoveryMode == .userSpace else { return nil }
-        let trace: @Sendable (String) -> Void = { line in logger.trace(line) }
         let radio = NL80211DataPathRadio(
             session: runtime.session, interface: runtime.managementInterface, adapter: runtime.adapter,
-            fiveGHzEnabled: runtime.adapter.nan.bands.contains(.band5GHz), trace: trace)
-        let engine = DataPathEngine(radio: radio, scheduleLayout: scheduleLayout, transmitsOnDataLink: transmitsOnDataLink, trace: trace)
+            fiveGHzEnabled: runtime.adapter.nan.bands.contains(.band5GHz), logger: logger)
+        let engine = DataPathEngine(radio: radio, scheduleLayout: scheduleLayout, transmitsOnDataLink: transmitsOnDataLink, logger: logger)
         let wdev = runtime.managementInterface.wdev
         await engine.setActivation { [weak engine] in
             let stream = try await runtime.events(for: interest)

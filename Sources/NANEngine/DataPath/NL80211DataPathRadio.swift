@@ -1,3 +1,4 @@
+import NANLogging
 import NANSystem
 import NANWire
 
@@ -9,12 +10,12 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
     /// Whether NAN runs with a 5 GHz DW (then 5 GHz channels are worth trying).
     let fiveGHzEnabled: Bool
 
-    /// Diagnostics, one line per kernel step that needed a second try.
-    let trace: (@Sendable (String) -> Void)?
+    /// Diagnostics (trace level): one line per kernel step.
+    let logger: Logger
 
     init(session: NL80211Session, interface: NANInterface, adapter: Adapter, fiveGHzEnabled: Bool,
-         trace: (@Sendable (String) -> Void)? = nil) {
-        self.trace = trace
+         logger: Logger = .disabled) {
+        self.logger = logger
         self.session = session
         self.interface = interface
         self.adapter = adapter
@@ -67,7 +68,7 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
         do {
             try await session.registerFrames(on: created.wdev, matching: NANFramePrefix.protectedNANAction)
         } catch {
-            trace?("dp protected NAFs on \(created.name ?? name) not registered: \(error)")
+            logger.trace("dp protected NAFs on \(created.name ?? name) not registered: \(error)")
         }
         return DataInterface(name: created.name ?? name, index: index.rawValue, address: address)
     }
@@ -141,10 +142,10 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
         try await step("add the peer's NMI station") {
             do {
                 try await session.addStation(NANStationParameters(scope: scope, peer: peer))
-                trace?("dp NMI station \(peer) added")
+                logger.trace("dp NMI station \(peer) added")
             } catch let error as NetlinkError where error.errno == .fileExists {
                 // EEXIST from NEW_STATION (the kernel's code, not recoded: only START_NAN's EEXIST means alreadyRunning).
-                trace?("dp NMI station \(peer) already there")
+                logger.trace("dp NMI station \(peer) already there")
             }
         }
         try await step("install the peer's schedule") {
@@ -153,7 +154,7 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
         let (capabilities, fromPeer) = Self.peerCapabilities(link)
         try await step("give the peer's NMI station its HT capabilities and authorize it") {
             try await session.updateStation(.authorize(scope, peer: peer, capabilities: capabilities))
-            trace?("dp NMI station \(peer) authorized with \(fromPeer ? "its" : "our") HT\(capabilities.vht == nil ? "" : "/VHT") capabilities")
+            logger.trace("dp NMI station \(peer) authorized with \(fromPeer ? "its" : "our") HT\(capabilities.vht == nil ? "" : "/VHT") capabilities")
         }
     }
 
@@ -170,10 +171,10 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
         try await step("add the peer's NDI station") {
             do {
                 try await session.addStation(NANStationParameters(scope: scope, peer: link.peerNDI, flagMask: flags, flagSet: flags))
-                trace?("dp NDI station \(link.peerNDI) of \(link.id.peer) added on \(data.name)\(link.pairwiseKey == nil ? ", authorized" : "")")
+                logger.trace("dp NDI station \(link.peerNDI) of \(link.id.peer) added on \(data.name)\(link.pairwiseKey == nil ? ", authorized" : "")")
             } catch let error as NetlinkError where error.errno == .fileExists {
                 // EEXIST from NEW_STATION (the kernel's code, not recoded: only START_NAN's EEXIST means alreadyRunning).
-                trace?("dp NDI station \(link.peerNDI) already there")
+                logger.trace("dp NDI station \(link.peerNDI) already there")
             }
         }
         if let key = link.pairwiseKey {
@@ -190,7 +191,7 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
             }
             try await session.addKey(.pairwise(key.temporalKey, cipher: CipherSuite(rawValue: key.cipherSuite.keyCipherSelector),
                                                peerNDI: peerNDI, ofPeer: peerNMI, on: InterfaceIndex(rawValue: data.index)))
-            trace?("dp \(key.cipherSuite) key installed for \(peerNDI) on \(data.name)")
+            logger.trace("dp \(key.cipherSuite) key installed for \(peerNDI) on \(data.name)")
         }
     }
 
@@ -206,7 +207,7 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
         do {
             try NeighborTable.pin(address, to: peerNDI, interface: data.index)
         } catch {
-            trace?("dp the peer address \(identifier) not bound to \(peerNDI) on \(data.name): \(error)")
+            logger.trace("dp the peer address \(identifier) not bound to \(peerNDI) on \(data.name): \(error)")
         }
     }
 

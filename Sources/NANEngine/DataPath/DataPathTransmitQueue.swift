@@ -1,0 +1,99 @@
+public import NANWire
+
+/// The data-path engine's frames on their way out: those waiting for the next discovery window, those sent
+/// and waiting for their transmit status (matched by the kernel's cookie, including a status that comes
+/// before its frame was recorded), and the retry policy. A value type with no I/O: the engine sends, this
+/// decides what happens next.
+struct DataPathTransmitQueue {
+    /// One NAF to send.
+    struct Outgoing {
+        /// The frame, header first.
+        var bytes: [UInt8]
+        /// The data path it is about.
+        var ndp: NDPIdentifier
+        /// How many times it was handed to the radio.
+        var attempts: Int
+        /// Sent once, never retried (terminations, keepalives).
+        var last: Bool
+        /// A keepalive to this peer NMI: its acknowledgement is the peer's sign of life.
+        var keepalive: MACAddress? = nil
+        /// The channel for the first attempt when it is not the DW's (``DataPathEngine/transmitsOnDataLink``);
+        /// a retry goes at the next DW as every other frame.
+        var dataLinkFrequency: Int? = nil
+    }
+
+    /// What a transmit status means for the engine.
+    enum Outcome: Equatable {
+        /// No frame of ours waits for that cookie (kept a while in case its frame is recorded later).
+        case unknown
+        /// A keepalive to this peer was acknowledged or not.
+        case keepalive(MACAddress, acknowledged: Bool)
+        /// Delivered, or not retried: nothing to do.
+        case done
+        /// Sent again at the next DW.
+        case retry
+        /// Not acknowledged after ``maximumAttempts``: the data path is given up.
+        case givenUp(NDPIdentifier)
+    }
+
+    /// A frame is sent at most this many times before its data path is given up.
+    static let maximumAttempts = 8
+    /// At most this many frames wait, and this many wait for their status.
+    static let maximumQueued = 64
+    /// Cookies whose status came before anything claimed it: the last this many.
+    static let maximumUnclaimed = 16
+
+    private var waiting: [Outgoing] = []
+    private var inFlight: [UInt64: Outgoing] = [:]
+    private var unclaimed: [UInt64] = []
+
+    /// Takes the frames due at this discovery window.
+    mutating func takeDue() -> [Outgoing] {
+        defer { waiting.removeAll() }
+        return waiting
+    }
+
+    /// Counts an attempt and returns the frame to hand to the radio now, with its channel (nil: the DW's).
+    /// Later attempts go at a DW.
+    static func attempt(_ item: Outgoing, windowFrequency: Int?) -> (item: Outgoing, frequency: Int?) {
+        var item = item
+        item.attempts += 1
+        let frequency = item.dataLinkFrequency ?? windowFrequency
+        item.dataLinkFrequency = nil
+        return (item, frequency)
+    }
+
+    /// The radio took `item` under `cookie`; the oldest record goes when too many wait.
+    mutating func sent(_ item: Outgoing, cookie: UInt64) {
+        inFlight[cookie] = item
+        if inFlight.count > Self.maximumQueued, let oldest = inFlight.keys.min() { inFlight.removeValue(forKey: oldest) }
+    }
+
+    /// The radio refused `item`: it waits for the next DW unless it was the last try or the queue is full.
+    mutating func refused(_ item: Outgoing) {
+        if item.attempts < Self.maximumAttempts, !item.last, waiting.count < Self.maximumQueued { waiting.append(item) }
+    }
+
+    /// The transmit status of `cookie` came: what it means for the frame sent under it.
+    mutating func status(of cookie: UInt64, acknowledged: Bool) -> (Outcome, Outgoing?) {
+        guard let item = inFlight.removeValue(forKey: cookie) else {
+            unclaimed.append(cookie)
+            if unclaimed.count > Self.maximumUnclaimed { unclaimed.removeFirst() }
+            return (.unknown, nil)
+        }
+        if let peer = item.keepalive { return (.keepalive(peer, acknowledged: acknowledged), item) }
+        if acknowledged || item.last { return (.done, item) }
+        if item.attempts >= Self.maximumAttempts { return (.givenUp(item.ndp), item) }
+        guard waiting.count < Self.maximumQueued else { return (.done, item) }
+        waiting.append(item)
+        return (.retry, item)
+    }
+
+    /// Whether the status of `cookie` came before anyone claimed it.
+    func statusCame(for cookie: UInt64) -> Bool { unclaimed.contains(cookie) }
+
+    /// Drops the retries of a data path that ended (its last frames, the termination, still go).
+    mutating func forget(_ ndp: NDPIdentifier) {
+        waiting.removeAll { $0.ndp == ndp && !$0.last }
+    }
+}

@@ -6,7 +6,7 @@ extension DiscoveryEngine {
         var windows: UInt32?
         if let count = timeToLive.discoveryWindows { windows = UInt32(clamping: count) }
         if let duration = timeToLive.duration {
-            let micros = duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
+            let micros = Int64(clamping: duration.inNanoseconds / 1000)
             let period = Int64(NANTiming.discoveryWindowPeriodMicroseconds)
             let fromTime = UInt32(clamping: (micros + period - 1) / period)
             windows = min(windows ?? fromTime, fromTime)

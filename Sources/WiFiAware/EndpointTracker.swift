@@ -113,8 +113,7 @@ extension WAPerformanceReport {
 extension Duration {
     /// This duration in whole DW periods (512 TU), rounded up, at least 1: how `peerTimeout` reaches the engine.
     var discoveryWindowPeriods: Int {
-        let seconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
-        let periods = (seconds / NANTiming.discoveryWindowPeriodSeconds - 1e-9).rounded(.up)
+        let periods = (inSeconds / NANTiming.discoveryWindowPeriodSeconds - 1e-9).rounded(.up)
         guard periods.isFinite else { return Int.max / 2 }
         return max(1, Int(min(periods, Double(Int32.max))))
     }

@@ -4,17 +4,6 @@ import Testing
 /// AES-GCM through libcrypto: the published test vectors (McGrew and Viega's GCM spec, test cases 1, 2,
 /// 13 and 14), then what a datagram opener relies on: tampering, another key or nonce, another header.
 @Suite struct AESGCMTests {
-    static func hex(_ text: String) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var index = text.startIndex
-        while index < text.endIndex {
-            let next = text.index(index, offsetBy: 2)
-            bytes.append(UInt8(text[index..<next], radix: 16)!)
-            index = next
-        }
-        return bytes
-    }
-
     @Test(arguments: [
         (16, "", "58e2fccefa7e3061367f1d57a4e7455a"),
         (16, "00000000000000000000000000000000", "0388dace60b6a392f328c2b971b2fe78ab6e47d42cec13bdf53a67b21257bddf"),
@@ -24,8 +13,8 @@ import Testing
     func sealsThePublishedTestVectors(keySize: Int, plaintext: String, sealed: String) throws {
         let gcm = try AESGCM(key: [UInt8](repeating: 0, count: keySize))
         let nonce = [UInt8](repeating: 0, count: 12)
-        #expect(try gcm.seal(Self.hex(plaintext), nonce: nonce) == Self.hex(sealed))
-        #expect(try gcm.open(Self.hex(sealed), nonce: nonce) == Self.hex(plaintext))
+        #expect(try gcm.seal(hex(plaintext), nonce: nonce) == hex(sealed))
+        #expect(try gcm.open(hex(sealed), nonce: nonce) == hex(plaintext))
     }
 
     @Test func opensWhatItSealedWithTheSameHeaderOnly() throws {

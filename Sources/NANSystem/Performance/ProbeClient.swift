@@ -1,4 +1,5 @@
 internal import Glibc
+import NANWire
 
 /// The measuring side of waware's performance probes, against a ``ProbeResponder`` on the peer, over a
 /// ``StreamSocket`` (capacity) and a ``PeerDatagramSocket`` (latency). Each call is bounded in time and
@@ -24,10 +25,6 @@ public enum ProbeClient {
         }
     }
 
-    /// Seconds of a duration, as a Double.
-    static func seconds(_ d: Duration) -> Double {
-        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
-    }
 
     /// A bulk TCP transfer to (`clientSends`) or from the responder at `endpoint`, for at most `duration`
     /// and `maximumBytes`. The first connection is retried for up to `connectTimeout` while the peer's
@@ -38,7 +35,7 @@ public enum ProbeClient {
     ) async throws(StreamSocketError) -> Capacity {
         let connection = try await connect(to: endpoint, timeout: connectTimeout)
         defer { connection.cancel() }
-        let milliseconds = UInt32(clamping: Int64(seconds(duration) * 1000))
+        let milliseconds = UInt32(clamping: duration.inWholeMilliseconds)
         let request = ProbeMessage.CapacityRequest(clientSends: clientSends, maximumBytes: maximumBytes, milliseconds: milliseconds)
         try await connection.send(request.bytes, timeout: .seconds(5))
         let start = ContinuousClock.now
@@ -49,7 +46,7 @@ public enum ProbeClient {
                 let size = Int(min(UInt64(chunk.count), maximumBytes - sent))
                 try await connection.send(size == chunk.count ? chunk : Array(chunk.prefix(size)), timeout: .seconds(5))
                 sent += UInt64(size)
-                progress?(min(1, seconds(ContinuousClock.now - start) / max(0.001, seconds(duration))))
+                progress?(min(1, (ContinuousClock.now - start).inSeconds / max(0.001, duration.inSeconds)))
             }
             connection.shutdownWrite()
             let reply = try await connection.receiveExactly(24, timeout: .seconds(15))
@@ -72,9 +69,9 @@ public enum ProbeClient {
             last = ContinuousClock.now
             if first == nil { first = last }
             received += UInt64(chunk.count)
-            progress?(min(1, seconds(last - start) / max(0.001, seconds(duration))))
+            progress?(min(1, (last - start).inSeconds / max(0.001, duration.inSeconds)))
         }
-        return Capacity(bytes: received, seconds: first.map { seconds(last - $0) } ?? 0)
+        return Capacity(bytes: received, seconds: first.map { (last - $0).inSeconds } ?? 0)
     }
 
     private static func connect(to endpoint: LinkLocalEndpoint, timeout: Duration) async throws(StreamSocketError) -> StreamSocket {

@@ -1,4 +1,5 @@
 import Synchronization
+import NANWire
 
 /// The peer side of waware's performance probes: a TCP listener (capacity: it receives an upload and
 /// tells what it got, or sends a download; a ``StreamSocket``) and a UDP echo (latency: each probe goes
@@ -99,7 +100,7 @@ public final class ProbeResponder: Sendable {
                 received += UInt64(chunk.count)
             }
             let span = first.map { last - $0 } ?? .zero
-            let nanoseconds = UInt64(max(0, span.components.seconds)) * 1_000_000_000 + UInt64(max(0, span.components.attoseconds) / 1_000_000_000)
+            let nanoseconds = span.inNanoseconds
             try await connection.send(ProbeMessage.CapacityResult(bytes: received, nanoseconds: nanoseconds).encoded, timeout: .seconds(5))
         } else {
             let chunk = [UInt8](repeating: 0x5a, count: 1 << 16)
@@ -133,8 +134,7 @@ public final class ProbeResponder: Sendable {
                 trafficClass = probe.trafficClass
             }
             let held = ContinuousClock.now - arrived
-            probe.holdNanoseconds = UInt64(max(0, held.components.attoseconds) / 1_000_000_000)
-                + UInt64(max(0, held.components.seconds)) * 1_000_000_000
+            probe.holdNanoseconds = held.inNanoseconds
             _ = try? datagrams.send(probe.bytes, to: datagram.sender)
             state.withLock { $0.echoes += 1 }
         }

@@ -1,5 +1,6 @@
 internal import NANCrypto
 internal import NANSystem
+internal import NANWire
 
 /// A resource (a file) the peer starts to send: its name and size. Read it with
 /// ``WAConnection/receiveResource(_:to:progress:)``.
@@ -168,7 +169,7 @@ extension WAConnection {
                 }
                 kept = true
                 if offer.size == 0 { progress?(WAResourceProgress(completed: 0, total: 0)) }
-                return sum.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+                return Hex.string(sum)
             default:
                 end(.failed(WAError(.connectionTerminated)))
                 throw WAError(.connectionTerminated, message: "the peer sent another frame in the middle of \(offer.name)")

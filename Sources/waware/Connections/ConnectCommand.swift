@@ -192,7 +192,7 @@ struct ConnectCommand: Command {
         var r = ConnectionRecord("file-sent", service: values.service.rawValue, since: start)
         let elapsed = ContinuousClock.now - sendStart
         r.file = path
-        r.reason = "in \(String(format3: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)) s"
+        r.reason = "in \(String(format3: elapsed.inSeconds)) s"
         try r.write(json: values.json, to: output, textToStandardError: true)
     }
 }

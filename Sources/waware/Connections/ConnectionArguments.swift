@@ -96,7 +96,7 @@ struct ConnectionRecord: Codable, Sendable {
         self.event = event
         self.service = service
         let elapsed = ContinuousClock.now - start
-        seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        seconds = elapsed.inSeconds
     }
 
     /// A message as text for a line: UTF-8, without its trailing newlines.

@@ -100,9 +100,8 @@ enum DataPathArguments {
             return .passphrase(passphrase, cipherSuites: suites)
         case .pmk(let text, let source):
             // A file or variable may end in a line break: whitespace around the digits is dropped.
-            let isSpace: (UInt8) -> Bool = { $0 == 0x20 || (0x09...0x0d).contains($0) }
-            let digits = Array(Array(text.utf8).drop(while: isSpace).reversed().drop(while: isSpace).reversed())
-            guard digits.count == 64, let bytes = hexBytes(digits) else { throw ValidationError("\(source) must be 64 hex digits (32 bytes)") }
+            let digits = text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()
+            guard let bytes = Hex.bytes(String(digits)), bytes.count == 32 else { throw ValidationError("\(source) must be 64 hex digits (32 bytes)") }
             return .pmk(bytes, cipherSuites: suites)
         }
     }
@@ -115,23 +114,6 @@ enum DataPathArguments {
         case "256", "ncs-sk-256": return [.ncsSK256]
         default: throw ValidationError("--cipher-suite must be 128 or 256 (NCS-SK-128 or NCS-SK-256), not '\(text)'")
         }
-    }
-
-    private static func hexBytes(_ digits: [UInt8]) -> [UInt8]? {
-        func value(_ c: UInt8) -> UInt8? {
-            switch c {
-            case 0x30...0x39: c - 0x30
-            case 0x61...0x66: c - 0x61 + 10
-            case 0x41...0x46: c - 0x41 + 10
-            default: nil
-            }
-        }
-        var out: [UInt8] = []
-        for index in stride(from: 0, to: digits.count, by: 2) {
-            guard let high = value(digits[index]), let low = value(digits[index + 1]) else { return nil }
-            out.append(high << 4 | low)
-        }
-        return out
     }
 
     /// The warning printed when an open data path comes up.

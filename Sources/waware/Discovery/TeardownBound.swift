@@ -1,4 +1,5 @@
 import Dispatch
+import NANWire
 import NANSystem
 internal import Synchronization
 
@@ -18,8 +19,7 @@ final class TeardownBound: Sendable {
     /// Starts the clock for a command whose work ended with `outcome` (nil: success).
     init(outcome: (any Error)?, limit: Duration = TeardownBound.limit, output: Output = Output(),
          exit: @escaping @Sendable (Int32) -> Void = { ProcessControl.exit($0) }) {
-        let (seconds, attoseconds) = limit.components
-        let delay = DispatchTimeInterval.nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        let delay = DispatchTimeInterval.nanoseconds(Int(clamping: limit.inNanoseconds))
         DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [self] in
             guard ended.withLock({ !$0 }) else { return }
             output.fail("warning: stopping Wi-Fi Aware took more than \(limit.components.seconds) s after the command "

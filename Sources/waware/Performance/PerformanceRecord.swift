@@ -1,3 +1,4 @@
+import NANWire
 import WiFiAware
 
 /// One `waware perf` report as printed: a JSON object (`--json`) or a block of text. Latencies are in
@@ -70,7 +71,7 @@ struct PerformanceRecord: Codable, Equatable, Sendable {
     var tids: [TID]
 
     static func milliseconds(_ d: Duration?) -> Double? {
-        d.map { (Double($0.components.seconds) * 1000 + Double($0.components.attoseconds) / 1e15) }
+        d.map { $0.inSeconds * 1000 }
     }
 
     init(_ r: WAPerformanceReport, index: Int, service: String, peer: String, since start: ContinuousClock.Instant) {

@@ -134,8 +134,7 @@ enum ClusterSession {
 
     /// `duration` in seconds, to the millisecond.
     static func seconds(_ duration: Duration) -> Double {
-        let (whole, attoseconds) = duration.components
-        return Double(whole) + Double(attoseconds / 1_000_000_000_000_000) / 1000
+        Double(duration.inWholeMilliseconds) / 1000
     }
 
     /// The runtime's start options for the command's options, checked against what the adapter supports:

@@ -109,7 +109,7 @@ func bench(name: String, plain: Bool, pings: Int, connections: Int, holdSeconds:
     var parameters = WAConnectionParameters(dataPathSecurity: .open)
     if plain { parameters.transport = .plain } else { parameters.trust = .pairedDevicesOrFirstUse }  // unpaired bench devices
     parameters.datagrams = WADatagramOptions()
-    let dw = 0.524288
+    let dw = WADiscoveryWindow.periodSeconds
     try await WASystem.run { system in
         let clock = ContinuousClock()
         let start = clock.now

@@ -55,7 +55,7 @@ struct StormError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
+func seconds(_ d: Duration) -> Double { d.inSeconds }
 
 @main
 struct StormBench {

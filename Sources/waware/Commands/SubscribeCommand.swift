@@ -61,8 +61,6 @@ struct SubscribeCommand: Command {
 
     /// --lost-after's default: 20 DW periods, the API's 10 s peer timeout.
     static let defaultLostAfter = 20
-    /// One DW period, 512 TU of 1024 µs.
-    static let discoveryWindowPeriodMicroseconds: Int64 = 512 * 1024
 
     /// Most addresses a service response filter list carries (its body follows a one-byte length).
     static let maximumResponseFilterAddresses = 42
@@ -133,7 +131,7 @@ struct SubscribeCommand: Command {
         p.discoveryWindowLimit = values.discoveryWindowLimit
         // A publisher is printed when found, and "lost" when not heard for --lost-after DW periods or when its
         // device leaves the selection.
-        p.peerTimeout = lostAfter.map { .microseconds(Int64($0) * Self.discoveryWindowPeriodMicroseconds) }
+        p.peerTimeout = lostAfter.map { WADiscoveryWindow.period * $0 }
         return p
     }
 

@@ -1,3 +1,5 @@
+import WiFiAware
+
 /// The outcome of `waware diagnose --two-radio`: two simulated NAN radios made for the test, one
 /// publishing and one subscribing, over mac80211_hwsim's medium. Plain values; the verdict is
 /// ``Diagnosis/twoRadioCheck(_:)``'s. The field names are the JSON schema (docs/cli.md).
@@ -31,9 +33,6 @@ struct TwoRadioReport: Codable, Equatable, Sendable {
 }
 
 extension TwoRadioReport {
-    /// One DW period in seconds: 512 TU of 1.024 ms.
-    static let discoveryWindowSeconds = 0.524288
-
     /// A test that could not run or failed before any radio existed.
     static func notRun(_ error: String, remedy: String?) -> TwoRadioReport {
         TwoRadioReport(radios: [], publisher: nil, subscriber: nil, discovered: false, discoverySeconds: nil,
@@ -43,6 +42,6 @@ extension TwoRadioReport {
 
     /// `seconds` in DW periods, to the hundredth.
     static func windows(_ seconds: Double) -> Double {
-        (seconds / discoveryWindowSeconds * 100).rounded() / 100
+        (seconds / WADiscoveryWindow.periodSeconds * 100).rounded() / 100
     }
 }

@@ -71,13 +71,18 @@ let package = Package(
             dependencies: ["CNetlink", "CNetlinkShim", "CSystemShim", "NANWire", "NANCrypto"],
             swiftSettings: swiftSettings
         ),
-        .target(name: "NANEngine", dependencies: ["NANLogging", "NANWire", "NANCrypto", "NANSystem"], swiftSettings: swiftSettings),
+        .target(
+            name: "NANEngine", dependencies: ["NANLogging", "NANWire", "NANCrypto", "NANSystem"],
+            swiftSettings: swiftSettings),
         .target(
             name: "WiFiAware",
             dependencies: ["NANLogging", "NANWire", "NANCrypto", "NANSystem", "NANEngine"],
             swiftSettings: swiftSettings
         ),
-        .executableTarget(name: "waware", dependencies: ["WiFiAware", "NANLogging", "NANCrypto", "NANSystem", "NANWire", "NANEngine"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "waware",
+            dependencies: ["WiFiAware", "NANLogging", "NANCrypto", "NANSystem", "NANWire", "NANEngine"],
+            swiftSettings: swiftSettings),
         .executableTarget(
             name: "nan-bench",
             dependencies: ["NANWire", "NANCrypto", "NANSystem"],
@@ -121,12 +126,22 @@ let package = Package(
         ),
 
         // Tests: one target per module, next to what they test.
-        .testTarget(name: "NANWireTests", dependencies: ["NANWire"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "NANWireTests", dependencies: ["NANWire"], resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings),
         .testTarget(name: "NANCryptoTests", dependencies: ["NANCrypto", "NANWire"], swiftSettings: swiftSettings),
-        .testTarget(name: "NANSystemTests", dependencies: ["NANSystem", "NANWire", "NANCrypto"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
-        .testTarget(name: "NANEngineTests", dependencies: ["NANEngine", "NANWire", "NANCrypto", "NANSystem"], exclude: ["Pairing/Fixtures"],
-                    swiftSettings: swiftSettings),
-        .testTarget(name: "WiFiAwareTests", dependencies: ["WiFiAware", "NANWire", "NANCrypto", "NANEngine", "NANSystem"], swiftSettings: swiftSettings),
-        .testTarget(name: "CLITests", dependencies: ["waware", "NANCrypto", "NANSystem", "NANWire", "NANEngine"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "NANSystemTests", dependencies: ["NANSystem", "NANWire", "NANCrypto"], resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "NANEngineTests", dependencies: ["NANEngine", "NANWire", "NANCrypto", "NANSystem"],
+            exclude: ["Pairing/Fixtures"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "WiFiAwareTests", dependencies: ["WiFiAware", "NANWire", "NANCrypto", "NANEngine", "NANSystem"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CLITests", dependencies: ["waware", "NANCrypto", "NANSystem", "NANWire", "NANEngine"],
+            swiftSettings: swiftSettings),
     ]
 )

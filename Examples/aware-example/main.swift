@@ -10,7 +10,7 @@
 import Glibc
 import WiFiAware
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Writes `text` straight to a file descriptor (unbuffered, so logs of background runs are complete).
@@ -81,7 +81,8 @@ struct Arguments {
             case "--timeout":
                 // Finite and at most a year: `inf` or 1e300 seconds is not a Duration (it would trap).
                 guard let seconds = Double(try value(word)), seconds.isFinite, seconds > 0, seconds <= 31_536_000 else {
-                    throw WAError(.invalidArgument, message: "--timeout needs a number of seconds from 0 to 31536000 (a year)")
+                    throw WAError(
+                        .invalidArgument, message: "--timeout needs a number of seconds from 0 to 31536000 (a year)")
                 }
                 timeout = seconds
             default: positionals.append(word)
@@ -105,7 +106,9 @@ struct Arguments {
 }
 
 /// Runs the session until it ends, or until the timeout cancels it.
-func run(_ events: some AsyncSequence<WASessionEvent, any Error> & Sendable, service: String, timeout: Double?) async throws {
+func run(
+    _ events: some AsyncSequence<WASessionEvent, any Error> & Sendable, service: String, timeout: Double?
+) async throws {
     try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask {
             for try await event in events {

@@ -74,7 +74,9 @@ func serve(_ connection: WAConnection) async {
     do {
         while let content = try await connection.receive() {
             guard case .message(let bytes) = content else { continue }
-            say("listener received \"\(String(decoding: bytes, as: UTF8.self))\" from \(connection.device?.name ?? "(unpaired)")")
+            say(
+                "listener received \"\(String(decoding: bytes, as: UTF8.self))\" from \(connection.device?.name ?? "(unpaired)")"
+            )
             try await connection.send(Array("hello from the listener".utf8))
         }
     } catch {
@@ -96,11 +98,16 @@ func browse(_ name: String, adapter: String?) async throws {
                 break
             }
         }
-        guard let endpoint = found else { throw WAError(.connectionFailed, message: "the browser ended without a listener") }
+        guard let endpoint = found else {
+            throw WAError(.connectionFailed, message: "the browser ended without a listener")
+        }
         say("browser found \(endpoint.address) device \(endpoint.device?.name ?? "(unpaired)")")
-        try await system.withConnection(to: endpoint, parameters: parameters(), onStateUpdate: { state in
-            say("connection state \(state)")
-        }) { connection in
+        try await system.withConnection(
+            to: endpoint, parameters: parameters(),
+            onStateUpdate: { state in
+                say("connection state \(state)")
+            }
+        ) { connection in
             say("connection \(connection) ready")
             try await connection.send(Array("hello from the browser".utf8))
             guard case .message(let reply) = try await connection.receive() else {
@@ -108,10 +115,11 @@ func browse(_ name: String, adapter: String?) async throws {
             }
             say("browser received \"\(String(decoding: reply, as: UTF8.self))\"")
             let report = try await system.performanceReport(for: connection.dataPath, probes: nil)
-            say("performance signal \(report.signalStrength.map { "\($0) dBm" } ?? "unknown")"
-                + " ceiling \(report.throughputCeiling.map { "\(Int($0)) Mbit/s" } ?? "unknown")"
-                + " sent \(report.link?.transmittedBytes.map { "\($0)" } ?? "?") bytes"
-                + " received \(report.link?.receivedBytes.map { "\($0)" } ?? "?") bytes")
+            say(
+                "performance signal \(report.signalStrength.map { "\($0) dBm" } ?? "unknown")"
+                    + " ceiling \(report.throughputCeiling.map { "\(Int($0)) Mbit/s" } ?? "unknown")"
+                    + " sent \(report.link?.transmittedBytes.map { "\($0)" } ?? "?") bytes"
+                    + " received \(report.link?.receivedBytes.map { "\($0)" } ?? "?") bytes")
             await connection.finishSending()
         }
     }

@@ -22,8 +22,12 @@ public struct AESGCM: Sendable {
     /// Encrypts `plaintext` and authenticates it with `additionalData`: the ciphertext followed by the tag.
     ///
     /// - Throws: ``CryptoError/Code-swift.struct/invalidLength`` for a nonce that is not 12 bytes.
-    public func seal(_ plaintext: [UInt8], nonce: [UInt8], authenticating additionalData: [UInt8] = []) throws(CryptoError) -> [UInt8] {
-        guard nonce.count == Self.nonceSize else { throw CryptoError(.invalidLength, "AES-GCM: nonce of \(nonce.count) bytes") }
+    public func seal(
+        _ plaintext: [UInt8], nonce: [UInt8], authenticating additionalData: [UInt8] = []
+    ) throws(CryptoError) -> [UInt8] {
+        guard nonce.count == Self.nonceSize else {
+            throw CryptoError(.invalidLength, "AES-GCM: nonce of \(nonce.count) bytes")
+        }
         return try OpenSSL.aesGCMSeal(key: key, nonce: nonce, additionalData: additionalData, plaintext: plaintext)
     }
 
@@ -32,10 +36,17 @@ public struct AESGCM: Sendable {
     /// - Throws: ``CryptoError/Code-swift.struct/integrityCheckFailed`` when the tag does not match (another
     ///   key, nonce or additional data, or altered bytes); ``CryptoError/Code-swift.struct/invalidLength`` for
     ///   input shorter than a tag or a nonce that is not 12 bytes.
-    public func open(_ sealed: [UInt8], nonce: [UInt8], authenticating additionalData: [UInt8] = []) throws(CryptoError) -> [UInt8] {
-        guard nonce.count == Self.nonceSize else { throw CryptoError(.invalidLength, "AES-GCM: nonce of \(nonce.count) bytes") }
-        guard sealed.count >= Self.tagSize else { throw CryptoError(.invalidLength, "AES-GCM: \(sealed.count) bytes, shorter than a tag") }
-        return try OpenSSL.aesGCMOpen(key: key, nonce: nonce, additionalData: additionalData,
-                                      ciphertext: Array(sealed.dropLast(Self.tagSize)), tag: Array(sealed.suffix(Self.tagSize)))
+    public func open(
+        _ sealed: [UInt8], nonce: [UInt8], authenticating additionalData: [UInt8] = []
+    ) throws(CryptoError) -> [UInt8] {
+        guard nonce.count == Self.nonceSize else {
+            throw CryptoError(.invalidLength, "AES-GCM: nonce of \(nonce.count) bytes")
+        }
+        guard sealed.count >= Self.tagSize else {
+            throw CryptoError(.invalidLength, "AES-GCM: \(sealed.count) bytes, shorter than a tag")
+        }
+        return try OpenSSL.aesGCMOpen(
+            key: key, nonce: nonce, additionalData: additionalData,
+            ciphertext: Array(sealed.dropLast(Self.tagSize)), tag: Array(sealed.suffix(Self.tagSize)))
     }
 }

@@ -6,7 +6,8 @@ public enum AESKeyWrap {
     public static func wrap(_ plaintext: [UInt8], kek: [UInt8]) throws(CryptoError) -> [UInt8] {
         try checkKey(kek)
         guard plaintext.count >= 16, plaintext.count % 8 == 0 else {
-            throw CryptoError(.invalidLength, "AES key wrap: plaintext of \(plaintext.count) bytes (a multiple of 8, at least 16)")
+            throw CryptoError(
+                .invalidLength, "AES key wrap: plaintext of \(plaintext.count) bytes (a multiple of 8, at least 16)")
         }
         return try OpenSSL.aesKeyWrap(encrypt: true, kek: kek, input: plaintext)
     }
@@ -16,7 +17,9 @@ public enum AESKeyWrap {
     public static func unwrap(_ ciphertext: [UInt8], kek: [UInt8]) throws(CryptoError) -> [UInt8] {
         try checkKey(kek)
         guard ciphertext.count >= 24, ciphertext.count % 8 == 0 else {
-            throw CryptoError(.invalidLength, "AES key unwrap: ciphertext of \(ciphertext.count) bytes (a multiple of 8, at least 24)")
+            throw CryptoError(
+                .invalidLength, "AES key unwrap: ciphertext of \(ciphertext.count) bytes (a multiple of 8, at least 24)"
+            )
         }
         return try OpenSSL.aesKeyWrap(encrypt: false, kek: kek, input: ciphertext)
     }

@@ -9,7 +9,9 @@ public final class DigestStream: @unchecked Sendable {
 
     /// Starts a digest with `function` (SHA-256 for resources).
     public init(_ function: HashFunction) throws(CryptoError) {
-        guard let context = EVP_MD_CTX_new() else { throw CryptoError(.libcrypto, "EVP_MD_CTX_new: \(OpenSSL.lastError())") }
+        guard let context = EVP_MD_CTX_new() else {
+            throw CryptoError(.libcrypto, "EVP_MD_CTX_new: \(OpenSSL.lastError())")
+        }
         guard EVP_DigestInit_ex(context, OpenSSL.messageDigest(function), nil) == 1 else {
             EVP_MD_CTX_free(context)
             throw CryptoError(.libcrypto, "EVP_DigestInit_ex(\(function)): \(OpenSSL.lastError())")
@@ -33,7 +35,8 @@ public final class DigestStream: @unchecked Sendable {
         finished = true
         var length: UInt32 = 0
         guard let result = OpenSSL.output(function.outputSize, { EVP_DigestFinal_ex(context, $0, &length) == 1 }),
-              Int(length) == function.outputSize else {
+            Int(length) == function.outputSize
+        else {
             throw CryptoError(.libcrypto, "EVP_DigestFinal_ex: \(OpenSSL.lastError())")
         }
         return result

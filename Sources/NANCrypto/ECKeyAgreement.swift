@@ -22,7 +22,9 @@ public struct ECEphemeralKey: Sendable, CustomStringConvertible {
     init(group: ECGroup = .p256, privateKey: [UInt8]) throws(CryptoError) {
         let curve = try ECCurve(group)
         let d = try BigNumber(bytes: privateKey)
-        guard !d.isZero, d.compare(curve.order) < 0 else { throw CryptoError(.rejectedPeerValue, "\(group): private key out of range") }
+        guard !d.isZero, d.compare(curve.order) < 0 else {
+            throw CryptoError(.rejectedPeerValue, "\(group): private key out of range")
+        }
         let point = try curve.coordinates(curve.multiplyGenerator(d))
         self.group = group
         privateScalar = try d.bytes(length: group.length)
@@ -48,10 +50,14 @@ public struct ECEphemeralKey: Sendable, CustomStringConvertible {
         case (0x04, 1 + 2 * n):
             peer = try curve.point(x: BigNumber(bytes: Array(key[1...n])), y: BigNumber(bytes: Array(key[(n + 1)...])))
         default:
-            throw CryptoError(.invalidLength, "\(group) public key: \(key.count) bytes starting \(key.first.map { String($0, radix: 16) } ?? "none")")
+            throw CryptoError(
+                .invalidLength,
+                "\(group) public key: \(key.count) bytes starting \(key.first.map { String($0, radix: 16) } ?? "none")")
         }
         let shared = try curve.multiply(peer, BigNumber(bytes: privateScalar))
-        guard !curve.isAtInfinity(shared) else { throw CryptoError(.rejectedPeerValue, "\(group): shared point is the identity") }
+        guard !curve.isAtInfinity(shared) else {
+            throw CryptoError(.rejectedPeerValue, "\(group): shared point is the identity")
+        }
         return try curve.coordinates(shared).x.bytes(length: n)
     }
 

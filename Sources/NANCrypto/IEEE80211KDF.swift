@@ -7,8 +7,10 @@
 /// written here; every HMAC is computed by libcrypto.
 public enum IEEE80211KDF {
     /// Derives `length` bytes (1...8191, as Length in bits must fit 16 bits) from `key`.
-    public static func derive(_ hash: HashFunction, key: [UInt8], label: String, context: [UInt8],
-                              length: Int) throws(CryptoError) -> [UInt8] {
+    public static func derive(
+        _ hash: HashFunction, key: [UInt8], label: String, context: [UInt8],
+        length: Int
+    ) throws(CryptoError) -> [UInt8] {
         guard (1...8191).contains(length) else {
             throw CryptoError(.invalidLength, "KDF-\(hash): output of \(length) bytes")
         }

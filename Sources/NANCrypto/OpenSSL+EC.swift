@@ -56,7 +56,9 @@ final class ECCurve {
     var length: Int { name.length }
 
     init(_ name: ECGroup) throws(CryptoError) {
-        guard let context = BN_CTX_secure_new() ?? BN_CTX_new() else { throw CryptoError(.libcrypto, "BN_CTX_new failed") }
+        guard let context = BN_CTX_secure_new() ?? BN_CTX_new() else {
+            throw CryptoError(.libcrypto, "BN_CTX_new failed")
+        }
         guard let group = EC_GROUP_new_by_curve_name(name.nid) else {
             BN_CTX_free(context)
             throw CryptoError(.libcrypto, "\(name) unavailable: \(OpenSSL.lastError())")
@@ -69,7 +71,8 @@ final class ECCurve {
         b = try BigNumber()
         order = try BigNumber()
         guard EC_GROUP_get_curve(group, prime.raw, a.raw, b.raw, context) == 1,
-              let r = EC_GROUP_get0_order(group), BN_copy(order.raw, r) != nil else {
+            let r = EC_GROUP_get0_order(group), BN_copy(order.raw, r) != nil
+        else {
             throw CryptoError(.libcrypto, "\(name) parameters: \(OpenSSL.lastError())")
         }
     }
@@ -162,7 +165,8 @@ final class ECCurve {
         }
         let p = try newPoint()
         guard EC_POINT_set_affine_coordinates(group, p.raw, x.raw, y.raw, context) == 1,
-              EC_POINT_is_on_curve(group, p.raw, context) == 1 else {
+            EC_POINT_is_on_curve(group, p.raw, context) == 1
+        else {
             ERR_clear_error()
             throw CryptoError(.invalidPoint, "\(name): point not on the curve")
         }
@@ -183,7 +187,8 @@ final class ECCurve {
     func coordinates(_ p: Point) throws(CryptoError) -> (x: BigNumber, y: BigNumber) {
         let x = try BigNumber(), y = try BigNumber()
         guard EC_POINT_is_at_infinity(group, p.raw) == 0,
-              EC_POINT_get_affine_coordinates(group, p.raw, x.raw, y.raw, context) == 1 else {
+            EC_POINT_get_affine_coordinates(group, p.raw, x.raw, y.raw, context) == 1
+        else {
             ERR_clear_error()
             throw CryptoError(.invalidPoint, "\(name): point at infinity has no coordinates")
         }
@@ -224,9 +229,13 @@ final class ECCurve {
 extension OpenSSL {
     /// HKDF (RFC 5869) through libcrypto's `EVP_PKEY_HKDF`: extract-only when `info` is nil (output is the
     /// PRK, hash-length bytes), expand-only with `key` as the PRK otherwise.
-    static func hkdf(_ hash: HashFunction, key: [UInt8], salt: [UInt8], info: [UInt8]?, length: Int) throws(CryptoError) -> [UInt8] {
+    static func hkdf(
+        _ hash: HashFunction, key: [UInt8], salt: [UInt8], info: [UInt8]?, length: Int
+    ) throws(CryptoError) -> [UInt8] {
         let what = info == nil ? "HKDF-Extract" : "HKDF-Expand"
-        guard let pctx = EVP_PKEY_CTX_new_id(EVP_PKEY_HKDF, nil) else { throw CryptoError(.libcrypto, "\(what): EVP_PKEY_CTX_new_id failed") }
+        guard let pctx = EVP_PKEY_CTX_new_id(EVP_PKEY_HKDF, nil) else {
+            throw CryptoError(.libcrypto, "\(what): EVP_PKEY_CTX_new_id failed")
+        }
         defer { EVP_PKEY_CTX_free(pctx) }
         var outLength = length
         let mode = info == nil ? EVP_KDF_HKDF_MODE_EXTRACT_ONLY : EVP_KDF_HKDF_MODE_EXPAND_ONLY
@@ -235,9 +244,10 @@ extension OpenSSL {
                 withBytes(info ?? []) { i, ic in
                     output(length) { out in
                         guard EVP_PKEY_derive_init(pctx) == 1,
-                              EVP_PKEY_CTX_set_hkdf_mode(pctx, mode) == 1,
-                              EVP_PKEY_CTX_set_hkdf_md(pctx, messageDigest(hash)) == 1,
-                              EVP_PKEY_CTX_set1_hkdf_key(pctx, k, Int32(kc)) == 1 else { return false }
+                            EVP_PKEY_CTX_set_hkdf_mode(pctx, mode) == 1,
+                            EVP_PKEY_CTX_set_hkdf_md(pctx, messageDigest(hash)) == 1,
+                            EVP_PKEY_CTX_set1_hkdf_key(pctx, k, Int32(kc)) == 1
+                        else { return false }
                         if info == nil {
                             guard EVP_PKEY_CTX_set1_hkdf_salt(pctx, s, Int32(sc)) == 1 else { return false }
                         } else if ic > 0 {

@@ -10,7 +10,8 @@ extension OpenSSL {
         let result = withBytes(key) { keyBytes, keyCount in
             withBytes(message) { messageBytes, messageCount in
                 output(hash.outputSize) { out in
-                    CCrypto.HMAC(messageDigest(hash), keyBytes, Int32(keyCount), messageBytes, messageCount, out, &length) != nil
+                    CCrypto.HMAC(
+                        messageDigest(hash), keyBytes, Int32(keyCount), messageBytes, messageCount, out, &length) != nil
                 }
             }
         }

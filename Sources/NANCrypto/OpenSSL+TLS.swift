@@ -50,17 +50,22 @@ final class TLSEngine {
 
     /// A client or server engine: TLS `versions` only (1.3 unless a test asks), presenting `identity`
     /// (a test may leave it out), requiring and checking the peer's certificate with `trust`.
-    init(isServer: Bool, identity: TLSIdentity?, trust: TLSTrust, minimum: TLSProtocolVersion, maximum: TLSProtocolVersion) throws(TLSError) {
+    init(
+        isServer: Bool, identity: TLSIdentity?, trust: TLSTrust, minimum: TLSProtocolVersion,
+        maximum: TLSProtocolVersion
+    ) throws(TLSError) {
         ERR_clear_error()
         guard let context = SSL_CTX_new(isServer ? TLS_server_method() : TLS_client_method()) else {
             throw TLSError(.library, "SSL_CTX_new: \(OpenSSL.errorText(or: "failed"))")
         }
         self.context = context
         callbacks = TLSCallbackState(trust: trust)
-        var configured = SSL_CTX_ctrl(context, SSL_CTRL_SET_MIN_PROTO_VERSION, Int(minimum.rawValue), nil) == 1
+        var configured =
+            SSL_CTX_ctrl(context, SSL_CTRL_SET_MIN_PROTO_VERSION, Int(minimum.rawValue), nil) == 1
             && SSL_CTX_ctrl(context, SSL_CTRL_SET_MAX_PROTO_VERSION, Int(maximum.rawValue), nil) == 1
         if let identity {
-            configured = configured && SSL_CTX_use_certificate(context, identity.material.certificate) == 1
+            configured =
+                configured && SSL_CTX_use_certificate(context, identity.material.certificate) == 1
                 && SSL_CTX_use_PrivateKey(context, identity.material.key) == 1
                 && SSL_CTX_check_private_key(context) == 1
         }
@@ -72,7 +77,8 @@ final class TLSEngine {
             // One ticket, sent when the handshake ends: the client takes it as the server's acceptance.
             configured = configured && SSL_CTX_set_num_tickets(context, 1) == 1
             let sessionContext: [UInt8] = Array("waware".utf8)
-            configured = configured && SSL_CTX_set_session_id_context(context, sessionContext, UInt32(sessionContext.count)) == 1
+            configured =
+                configured && SSL_CTX_set_session_id_context(context, sessionContext, UInt32(sessionContext.count)) == 1
         } else {
             // Have libssl report the server's session ticket (SSL_SESS_CACHE_CLIENT | NO_INTERNAL_STORE);
             // it is never stored or used for resumption.
@@ -183,7 +189,8 @@ final class TLSEngine {
 
     // TLS alert numbers (RFC 8446 §6) and libssl reason codes used to classify failures.
     private static let alertReasonOffset: Int32 = 1000  // SSL_AD_REASON_OFFSET: a received alert's reason
-    private static let certificateAlerts: Set<Int32> = [42, 43, 44, 45, 46, 48, 116]  // bad_certificate … certificate_required
+    // bad_certificate … certificate_required
+    private static let certificateAlerts: Set<Int32> = [42, 43, 44, 45, 46, 48, 116]
     private static let protocolVersionAlert: Int32 = 70
     private static let unsupportedProtocolReason: Int32 = 258  // SSL_R_UNSUPPORTED_PROTOCOL
     private static let noPeerCertificateReason: Int32 = 199  // SSL_R_PEER_DID_NOT_RETURN_A_CERTIFICATE
@@ -209,7 +216,9 @@ final class TLSEngine {
             }
             if reason > Self.alertReasonOffset {
                 let alert = reason - Self.alertReasonOffset
-                if alert == Self.protocolVersionAlert { return TLSError(.unsupportedVersion, "the peer requires another TLS version: \(text)") }
+                if alert == Self.protocolVersionAlert {
+                    return TLSError(.unsupportedVersion, "the peer requires another TLS version: \(text)")
+                }
                 if Self.certificateAlerts.contains(alert) { return TLSError(.refusedByPeer, text) }
                 return TLSError(.handshakeFailed, "the peer sent an alert: \(text)")
             }
@@ -220,7 +229,8 @@ final class TLSEngine {
 
 /// libssl's certificate verification, replaced: the peer's leaf certificate goes to the session's
 /// ``TLSTrust``. A refusal sets `X509_V_ERR_CERT_REJECTED`, which libssl sends as a `bad_certificate` alert.
-private let tlsVerifyCertificate: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Int32 = { store, argument in
+private let tlsVerifyCertificate: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Int32 = {
+    store, argument in
     guard let store, let argument else { return 0 }
     let callbacks = Unmanaged<TLSCallbackState>.fromOpaque(argument).takeUnretainedValue()
     let certificate = X509_STORE_CTX_get0_cert(store).flatMap { try? OpenSSL.peerCertificate($0) }

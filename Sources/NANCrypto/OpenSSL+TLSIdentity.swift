@@ -34,7 +34,7 @@ extension OpenSSL {
         defer { EVP_PKEY_CTX_free(context) }
         var generated: OpaquePointer?
         guard EVP_PKEY_keygen_init(context) == 1, EVP_PKEY_CTX_set_group_name(context, "P-256") == 1,
-              EVP_PKEY_generate(context, &generated) == 1, let key = generated
+            EVP_PKEY_generate(context, &generated) == 1, let key = generated
         else { throw TLSError(.library, "P-256 key generation: \(errorText(or: "failed"))") }
         guard let certificate = X509_new() else {
             EVP_PKEY_free(key)
@@ -57,11 +57,11 @@ extension OpenSSL {
                 && X509_set_issuer_name(certificate, name) == 1
         }
         guard serialSet, nameSet,
-              X509_set_version(certificate, 2) == 1,  // X.509 v3
-              X509_gmtime_adj(X509_getm_notBefore(certificate), -day) != nil,
-              X509_gmtime_adj(X509_getm_notAfter(certificate), validityDays * day) != nil,
-              X509_set_pubkey(certificate, key) == 1,
-              X509_sign(certificate, key, EVP_sha256()) > 0
+            X509_set_version(certificate, 2) == 1,  // X.509 v3
+            X509_gmtime_adj(X509_getm_notBefore(certificate), -day) != nil,
+            X509_gmtime_adj(X509_getm_notAfter(certificate), validityDays * day) != nil,
+            X509_set_pubkey(certificate, key) == 1,
+            X509_sign(certificate, key, EVP_sha256()) > 0
         else { throw TLSError(.library, "self-signed certificate: \(errorText(or: "failed"))") }
         return material
     }
@@ -91,7 +91,7 @@ extension OpenSSL {
         guard let bio = BIO_new(BIO_s_mem()) else { throw TLSError(.library, "BIO_new failed") }
         defer { BIO_free(bio) }
         guard PEM_write_bio_PrivateKey(bio, material.key, nil, nil, 0, nil, nil) == 1,
-              PEM_write_bio_X509(bio, material.certificate) == 1
+            PEM_write_bio_X509(bio, material.certificate) == 1
         else { throw TLSError(.library, "PEM encoding: \(errorText(or: "failed"))") }
         return drain(bio)
     }
@@ -123,7 +123,9 @@ extension OpenSSL {
             var cursor: UnsafeMutablePointer<UInt8>? = buffer.baseAddress
             return i2d_X509(certificate, &cursor)
         }
-        guard written == length else { throw TLSError(.invalidCertificate, "i2d_X509 wrote \(written) of \(length) bytes") }
+        guard written == length else {
+            throw TLSError(.invalidCertificate, "i2d_X509 wrote \(written) of \(length) bytes")
+        }
         return bytes
     }
 
@@ -157,12 +159,16 @@ extension OpenSSL {
         ERR_clear_error()
         let parsed: (String, String?)? = der.withUnsafeBufferPointer { buffer in
             var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
-            guard let base = buffer.baseAddress, let certificate = d2i_X509(nil, &cursor, buffer.count) else { return nil }
+            guard let base = buffer.baseAddress, let certificate = d2i_X509(nil, &cursor, buffer.count) else {
+                return nil
+            }
             defer { X509_free(certificate) }
             guard cursor == base + buffer.count else { return nil }  // trailing bytes
             return names(of: certificate)
         }
-        guard let parsed else { throw TLSError(.invalidCertificate, "not a DER certificate: \(errorText(or: "trailing bytes"))") }
+        guard let parsed else {
+            throw TLSError(.invalidCertificate, "not a DER certificate: \(errorText(or: "trailing bytes"))")
+        }
         return parsed
     }
 }

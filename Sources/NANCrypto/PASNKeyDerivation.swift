@@ -29,14 +29,20 @@ public enum PASNKeyDerivation {
     /// PASN-PTK = KDF-Hash(PMK, "PASN PTK Derivation", SPA ‖ BSSID ‖ DHss), split KCK (32) ‖ TK ‖ KDK
     /// (no KEK: Wi-Fi Aware pairing does not ask for a PTK-KEK). In pairing SPA is the initiator's NMI and
     /// BSSID the responder's.
-    public static func keys(_ hash: HashFunction = .sha256, pmk: [UInt8], initiator: MACAddress, responder: MACAddress,
-                            sharedSecret: [UInt8], tkLength: Int = 16, kdkLength: Int = 32) throws(CryptoError) -> PASNKeys {
-        guard !pmk.isEmpty, !sharedSecret.isEmpty else { throw CryptoError(.invalidLength, "PASN PTK: empty PMK or DHss") }
-        let material = try IEEE80211KDF.derive(hash, key: pmk, label: "PASN PTK Derivation",
-                                               context: initiator.bytes + responder.bytes + sharedSecret,
-                                               length: kckLength + tkLength + kdkLength)
-        return PASNKeys(kck: Array(material[0..<kckLength]), tk: Array(material[kckLength..<(kckLength + tkLength)]),
-                        kdk: Array(material[(kckLength + tkLength)...]))
+    public static func keys(
+        _ hash: HashFunction = .sha256, pmk: [UInt8], initiator: MACAddress, responder: MACAddress,
+        sharedSecret: [UInt8], tkLength: Int = 16, kdkLength: Int = 32
+    ) throws(CryptoError) -> PASNKeys {
+        guard !pmk.isEmpty, !sharedSecret.isEmpty else {
+            throw CryptoError(.invalidLength, "PASN PTK: empty PMK or DHss")
+        }
+        let material = try IEEE80211KDF.derive(
+            hash, key: pmk, label: "PASN PTK Derivation",
+            context: initiator.bytes + responder.bytes + sharedSecret,
+            length: kckLength + tkLength + kdkLength)
+        return PASNKeys(
+            kck: Array(material[0..<kckLength]), tk: Array(material[kckLength..<(kckLength + tkLength)]),
+            kdk: Array(material[(kckLength + tkLength)...]))
     }
 
     /// The MIC length with `hash`: 16 bytes (SHA-256) or 24 (SHA-384).
@@ -45,9 +51,13 @@ public enum PASNKeyDerivation {
     /// The MIC of a PASN frame: HMAC-Hash(KCK, first ‖ second ‖ data ‖ frame) truncated to
     /// ``micLength(_:)``, `frame` the whole Authentication frame body with the MIC field zeroed. Frame 2:
     /// first = responder, data = its RSNE ‖ RSNXE; frame 3: first = initiator, data = the hash of frame 1's body.
-    public static func mic(_ hash: HashFunction = .sha256, kck: [UInt8], first: MACAddress, second: MACAddress,
-                           data: [UInt8], frame: [UInt8]) throws(CryptoError) -> [UInt8] {
+    public static func mic(
+        _ hash: HashFunction = .sha256, kck: [UInt8], first: MACAddress, second: MACAddress,
+        data: [UInt8], frame: [UInt8]
+    ) throws(CryptoError) -> [UInt8] {
         guard kck.count == kckLength else { throw CryptoError(.invalidLength, "PASN MIC: KCK of \(kck.count) bytes") }
-        return Array(try HMAC.compute(hash, key: kck, message: first.bytes + second.bytes + data + frame).prefix(micLength(hash)))
+        return Array(
+            try HMAC.compute(hash, key: kck, message: first.bytes + second.bytes + data + frame).prefix(micLength(hash))
+        )
     }
 }

@@ -4,10 +4,13 @@ public enum PBKDF2 {
     ///
     /// Throws ``CryptoError/Code/invalidLength`` when `iterations` or `length` is below 1 or beyond what
     /// libcrypto takes (Int32).
-    public static func deriveKey(_ hash: HashFunction, password: [UInt8], salt: [UInt8], iterations: Int,
-                                 length: Int) throws(CryptoError) -> [UInt8] {
+    public static func deriveKey(
+        _ hash: HashFunction, password: [UInt8], salt: [UInt8], iterations: Int,
+        length: Int
+    ) throws(CryptoError) -> [UInt8] {
         guard (1...Int(Int32.max)).contains(iterations), (1...Int(Int32.max)).contains(length),
-              password.count <= Int(Int32.max), salt.count <= Int(Int32.max) else {
+            password.count <= Int(Int32.max), salt.count <= Int(Int32.max)
+        else {
             throw CryptoError(.invalidLength, "PBKDF2-HMAC-\(hash): \(iterations) iterations, \(length) bytes")
         }
         return try OpenSSL.pbkdf2(hash, password: password, salt: salt, iterations: iterations, length: length)

@@ -20,14 +20,23 @@ public struct SAECommit: Hashable, Sendable {
     /// Decodes group (2, little-endian), scalar and element (their lengths fixed by the group) from the
     /// start of `bytes`; what follows (password identifier, rejected groups, token elements) is returned as
     /// `trailing`. Total: a short input or a group other than 19 and 20 is a typed error.
-    public static func decode(_ bytes: some Collection<UInt8>) throws(CryptoError) -> (commit: SAECommit, trailing: [UInt8]) {
+    public static func decode(
+        _ bytes: some Collection<UInt8>
+    ) throws(CryptoError) -> (commit: SAECommit, trailing: [UInt8]) {
         let b = Array(bytes)
         guard b.count >= 2 else { throw CryptoError(.invalidLength, "SAE commit: \(b.count) bytes") }
         let group = UInt16(b[0]) | UInt16(b[1]) << 8
-        guard let curve = ECGroup(ikeGroup: group) else { throw CryptoError(.rejectedPeerValue, "SAE commit: unsupported group \(group)") }
+        guard let curve = ECGroup(ikeGroup: group) else {
+            throw CryptoError(.rejectedPeerValue, "SAE commit: unsupported group \(group)")
+        }
         let n = curve.length
-        guard b.count >= 2 + 3 * n else { throw CryptoError(.invalidLength, "SAE commit: \(b.count) bytes, \(2 + 3 * n) needed for group \(group)") }
-        return (SAECommit(group: group, scalar: Array(b[2..<(2 + n)]), element: Array(b[(2 + n)..<(2 + 3 * n)])), Array(b[(2 + 3 * n)...]))
+        guard b.count >= 2 + 3 * n else {
+            throw CryptoError(.invalidLength, "SAE commit: \(b.count) bytes, \(2 + 3 * n) needed for group \(group)")
+        }
+        return (
+            SAECommit(group: group, scalar: Array(b[2..<(2 + n)]), element: Array(b[(2 + n)..<(2 + 3 * n)])),
+            Array(b[(2 + 3 * n)...])
+        )
     }
 
     /// group (LE16) ‖ scalar ‖ element.
@@ -76,7 +85,8 @@ public struct SAEHandshake: Sendable, CustomStringConvertible {
             let mask = try curve.add(curve.random(below: span), two)
             let scalar = try curve.addMod(rand, mask, curve.order)
             guard scalar.compare(try BigNumber(word: 1)) > 0 else { continue }
-            self = try SAEHandshake(element: element, rand: rand.bytes(length: curve.length), mask: mask.bytes(length: curve.length))
+            self = try SAEHandshake(
+                element: element, rand: rand.bytes(length: curve.length), mask: mask.bytes(length: curve.length))
             return
         }
     }
@@ -90,8 +100,9 @@ public struct SAEHandshake: Sendable, CustomStringConvertible {
         let scalar = try curve.addMod(BigNumber(bytes: rand), BigNumber(bytes: mask), curve.order)
         let pwePoint = try curve.point(x: BigNumber(bytes: element.x), y: BigNumber(bytes: element.y))
         let e = try curve.coordinates(curve.invert(curve.multiply(pwePoint, BigNumber(bytes: mask))))
-        commit = SAECommit(group: element.group.ikeGroup, scalar: try scalar.bytes(length: n),
-                           element: try e.x.bytes(length: n) + e.y.bytes(length: n))
+        commit = SAECommit(
+            group: element.group.ikeGroup, scalar: try scalar.bytes(length: n),
+            element: try e.x.bytes(length: n) + e.y.bytes(length: n))
     }
 
     /// Processes the peer's commit: checks its group is ours, 1 < scalar < r, the element on the curve and
@@ -104,16 +115,19 @@ public struct SAEHandshake: Sendable, CustomStringConvertible {
         guard keys == nil else { throw CryptoError(.rejectedPeerValue, "SAE: a commit was already processed") }
         let n = group.length, hash = group.hash
         guard peer.group == group.ikeGroup, peer.scalar.count == n, peer.element.count == 2 * n else {
-            throw CryptoError(.invalidLength, "SAE commit: group \(peer.group) or field lengths, expected group \(group.ikeGroup)")
+            throw CryptoError(
+                .invalidLength, "SAE commit: group \(peer.group) or field lengths, expected group \(group.ikeGroup)")
         }
         let curve = try ECCurve(group)
         let peerScalar = try BigNumber(bytes: peer.scalar)
         guard peerScalar.compare(try BigNumber(word: 1)) > 0, peerScalar.compare(curve.order) < 0 else {
             throw CryptoError(.rejectedPeerValue, "SAE commit: scalar out of range")
         }
-        let peerElement = try curve.point(x: BigNumber(bytes: Array(peer.element[0..<n])),
-                                          y: BigNumber(bytes: Array(peer.element[n..<(2 * n)])))
-        guard !(ConstantTime.equal(peer.scalar, commit.scalar) && ConstantTime.equal(peer.element, commit.element)) else {
+        let peerElement = try curve.point(
+            x: BigNumber(bytes: Array(peer.element[0..<n])),
+            y: BigNumber(bytes: Array(peer.element[n..<(2 * n)])))
+        guard !(ConstantTime.equal(peer.scalar, commit.scalar) && ConstantTime.equal(peer.element, commit.element))
+        else {
             throw CryptoError(.rejectedPeerValue, "SAE commit: our own commit reflected")
         }
         let pwePoint = try curve.point(x: BigNumber(bytes: pwe.x), y: BigNumber(bytes: pwe.y))
@@ -124,8 +138,10 @@ public struct SAEHandshake: Sendable, CustomStringConvertible {
         let keyseed = try HKDF.extract(hash, salt: [UInt8](repeating: 0, count: hash.outputSize), inputKeyMaterial: k)
         let context = try curve.addMod(BigNumber(bytes: commit.scalar), peerScalar, curve.order).bytes(length: n)
         let kckLength = hash.outputSize
-        let material = try IEEE80211KDF.derive(hash, key: keyseed, label: "SAE KCK and PMK", context: context, length: kckLength + 32)
-        let derived = SAEKeys(kck: Array(material[0..<kckLength]), pmk: Array(material[kckLength...]), pmkid: Array(context[0..<16]))
+        let material = try IEEE80211KDF.derive(
+            hash, key: keyseed, label: "SAE KCK and PMK", context: context, length: kckLength + 32)
+        let derived = SAEKeys(
+            kck: Array(material[0..<kckLength]), pmk: Array(material[kckLength...]), pmkid: Array(context[0..<16]))
         peerCommit = peer
         keys = derived
         return derived
@@ -134,19 +150,29 @@ public struct SAEHandshake: Sendable, CustomStringConvertible {
     /// Our confirm (the group's hash length: 32 or 48 bytes): HMAC-H(KCK, send-confirm (LE16) ‖ scalar ‖
     /// element ‖ peer scalar ‖ peer element).
     public func confirm(sendConfirm: UInt16) throws(CryptoError) -> [UInt8] {
-        guard let keys, let peerCommit else { throw CryptoError(.rejectedPeerValue, "SAE: confirm before the peer's commit") }
+        guard let keys, let peerCommit else {
+            throw CryptoError(.rejectedPeerValue, "SAE: confirm before the peer's commit")
+        }
         return try Self.confirmValue(group.hash, keys.kck, sendConfirm, commit, peerCommit)
     }
 
     /// Checks the peer's confirm (its send-confirm, its commit first), in constant time.
     public func verify(peerConfirm: [UInt8], peerSendConfirm: UInt16) throws(CryptoError) {
-        guard let keys, let peerCommit else { throw CryptoError(.rejectedPeerValue, "SAE: confirm before the peer's commit") }
+        guard let keys, let peerCommit else {
+            throw CryptoError(.rejectedPeerValue, "SAE: confirm before the peer's commit")
+        }
         let expected = try Self.confirmValue(group.hash, keys.kck, peerSendConfirm, peerCommit, commit)
-        guard ConstantTime.equal(expected, peerConfirm) else { throw CryptoError(.rejectedPeerValue, "SAE: peer's confirm does not verify") }
+        guard ConstantTime.equal(expected, peerConfirm) else {
+            throw CryptoError(.rejectedPeerValue, "SAE: peer's confirm does not verify")
+        }
     }
 
-    private static func confirmValue(_ hash: HashFunction, _ kck: [UInt8], _ sc: UInt16, _ first: SAECommit, _ second: SAECommit) throws(CryptoError) -> [UInt8] {
-        try HMAC.compute(hash, key: kck, message: [UInt8(sc & 0xFF), UInt8(sc >> 8)] + first.scalar + first.element + second.scalar + second.element)
+    private static func confirmValue(
+        _ hash: HashFunction, _ kck: [UInt8], _ sc: UInt16, _ first: SAECommit, _ second: SAECommit
+    ) throws(CryptoError) -> [UInt8] {
+        try HMAC.compute(
+            hash, key: kck,
+            message: [UInt8(sc & 0xFF), UInt8(sc >> 8)] + first.scalar + first.element + second.scalar + second.element)
     }
 
     /// Redacted.

@@ -23,8 +23,10 @@ public struct SAEPasswordToken: Sendable, CustomStringConvertible {
     /// PT on `group` for `password` (and optional password identifier) under `ssid`, H the group's hash:
     /// pwd-seed = HKDF-Extract-H(ssid, password ‖ identifier); u1, u2 = HKDF-Expand-H(pwd-seed,
     /// "SAE Hash to Element u1 P1" / "… u2 P2", len(p) + len(p)/2) mod p; PT = SSWU(u1) + SSWU(u2).
-    public init(group: ECGroup = .p256, password: [UInt8], ssid: [UInt8] = SAEPasswordToken.nanPairingSSID,
-                identifier: [UInt8]? = nil) throws(CryptoError) {
+    public init(
+        group: ECGroup = .p256, password: [UInt8], ssid: [UInt8] = SAEPasswordToken.nanPairingSSID,
+        identifier: [UInt8]? = nil
+    ) throws(CryptoError) {
         let curve = try ECCurve(group)
         let seed = try HKDF.extract(group.hash, salt: ssid, inputKeyMaterial: password + (identifier ?? []))
         let length = curve.length + (curve.length + 1) / 2
@@ -50,10 +52,10 @@ public struct SAEPasswordToken: Sendable, CustomStringConvertible {
         let u2 = try c.mulMod(u, u, p)
         let zu2 = try c.mulMod(z, u2, p)
         let m = try c.addMod(zu2, c.mulMod(zu2, zu2, p), p)
-        let t = try c.expMod(m, c.sub(p, two), p)                      // 1/m, or 0 when m is 0
-        let x1a = try c.mulMod(c.b, c.expMod(c.mulMod(z, c.a, p), c.sub(p, two), p), p)   // b / (z·a)
+        let t = try c.expMod(m, c.sub(p, two), p)  // 1/m, or 0 when m is 0
+        let x1a = try c.mulMod(c.b, c.expMod(c.mulMod(z, c.a, p), c.sub(p, two), p), p)  // b / (z·a)
         let minusBOverA = try c.mulMod(c.sub(p, c.b), c.expMod(c.a, c.sub(p, two), p), p)
-        let x1b = try c.mulMod(minusBOverA, c.addMod(one, t, p), p)    // (-b/a)·(1 + t)
+        let x1b = try c.mulMod(minusBOverA, c.addMod(one, t, p), p)  // (-b/a)·(1 + t)
         let x1 = try BigNumber(bytes: select(m.isZero, x1a.bytes(length: c.length), x1b.bytes(length: c.length)))
         func g(_ x: BigNumber) throws(CryptoError) -> BigNumber {
             try c.addMod(c.addMod(c.expMod(x, three, p), c.mulMod(c.a, x, p), p), c.b, p)
@@ -80,10 +82,14 @@ public struct SAEPasswordToken: Sendable, CustomStringConvertible {
 
     /// PWE for the two stations: val = HKDF-Extract-H(0^hlen, max(A, B) ‖ min(A, B)) mod (r − 1) + 1,
     /// PWE = val · PT.
-    public func passwordElement(_ addressA: MACAddress, _ addressB: MACAddress) throws(CryptoError) -> SAEPasswordElement {
+    public func passwordElement(
+        _ addressA: MACAddress, _ addressB: MACAddress
+    ) throws(CryptoError) -> SAEPasswordElement {
         let curve = try ECCurve(group)
         let (high, low) = addressA > addressB ? (addressA, addressB) : (addressB, addressA)
-        let hash = try HKDF.extract(group.hash, salt: [UInt8](repeating: 0, count: group.hash.outputSize), inputKeyMaterial: high.bytes + low.bytes)
+        let hash = try HKDF.extract(
+            group.hash, salt: [UInt8](repeating: 0, count: group.hash.outputSize),
+            inputKeyMaterial: high.bytes + low.bytes)
         let one = try BigNumber(word: 1)
         let val = try curve.add(curve.mod(BigNumber(bytes: hash), curve.sub(curve.order, one)), one)
         let pt = try curve.point(x: BigNumber(bytes: x), y: BigNumber(bytes: y))
@@ -111,16 +117,20 @@ public struct SAEPasswordElement: Sendable, CustomStringConvertible {
     /// PWE by IEEE 802.11's original looping method ("hunting and pecking"), only to check the commit, key
     /// and PMKID derivation against IEEE 802.11-2020 Annex J.10, whose vector uses it. NAN pairing never
     /// uses it, and this version is not hardened against timing: do not use it with real passwords.
-    static func huntingAndPecking(password: [UInt8], _ addressA: MACAddress, _ addressB: MACAddress) throws(CryptoError) -> SAEPasswordElement {
+    static func huntingAndPecking(
+        password: [UInt8], _ addressA: MACAddress, _ addressB: MACAddress
+    ) throws(CryptoError) -> SAEPasswordElement {
         let curve = try ECCurve(.p256)
         let (high, low) = addressA > addressB ? (addressA, addressB) : (addressB, addressA)
         let prime = try curve.prime.bytes(length: curve.length)
         for counter in UInt8(1)...40 {
             let seed = try HMAC.sha256(key: high.bytes + low.bytes, message: password + [counter])
-            let value = try IEEE80211KDF.derive(.sha256, key: seed, label: "SAE Hunting and Pecking", context: prime, length: 32)
+            let value = try IEEE80211KDF.derive(
+                .sha256, key: seed, label: "SAE Hunting and Pecking", context: prime, length: 32)
             let x = try BigNumber(bytes: value)
             guard x.compare(curve.prime) < 0,
-                  let point = try? curve.point(x: x, yOdd: seed[31] & 1 == 1) else { continue }
+                let point = try? curve.point(x: x, yOdd: seed[31] & 1 == 1)
+            else { continue }
             return try SAEPasswordElement(curve, point)
         }
         throw CryptoError(.invalidPoint, "SAE hunting and pecking: no element in 40 rounds")

@@ -21,7 +21,9 @@ public struct TLSIdentity: Sendable, CustomStringConvertible {
     /// 128-bit serial, subject and issuer `CN=commonName`, valid from a day ago for `validityDays`).
     ///
     /// - Throws: ``TLSError/Code-swift.struct/library`` if libcrypto fails.
-    public static func generate(commonName: String, validityDays: Int = defaultValidityDays) throws(TLSError) -> TLSIdentity {
+    public static func generate(
+        commonName: String, validityDays: Int = defaultValidityDays
+    ) throws(TLSError) -> TLSIdentity {
         let material = try OpenSSL.makeSelfSignedIdentity(commonName: commonName, validityDays: validityDays)
         return TLSIdentity(material: material, certificate: try OpenSSL.peerCertificate(material.certificate))
     }

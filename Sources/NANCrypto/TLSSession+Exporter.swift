@@ -27,8 +27,9 @@ extension TLSEngine {
             labelBytes.withUnsafeBufferPointer { labelPointer in
                 contextBytes.withUnsafeBufferPointer { contextPointer in
                     labelPointer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: labelBytes.count) { name in
-                        SSL_export_keying_material(ssl, output.baseAddress, count, name, labelBytes.count,
-                                                   contextPointer.baseAddress, context.count, 1)
+                        SSL_export_keying_material(
+                            ssl, output.baseAddress, count, name, labelBytes.count,
+                            contextPointer.baseAddress, context.count, 1)
                     }
                 }
             }

@@ -85,9 +85,12 @@ public final class TLSSession {
     }
 
     /// For tests: a session without a certificate, or with other TLS versions.
-    init(role: Role, identity: TLSIdentity?, trust: TLSTrust, minimum: TLSProtocolVersion, maximum: TLSProtocolVersion) throws(TLSError) {
+    init(
+        role: Role, identity: TLSIdentity?, trust: TLSTrust, minimum: TLSProtocolVersion, maximum: TLSProtocolVersion
+    ) throws(TLSError) {
         self.role = role
-        engine = try TLSEngine(isServer: role == .server, identity: identity, trust: trust, minimum: minimum, maximum: maximum)
+        engine = try TLSEngine(
+            isServer: role == .server, identity: identity, trust: trust, minimum: minimum, maximum: maximum)
     }
 
     /// The peer's certificate, once trusted.

@@ -21,8 +21,10 @@ struct DeviceAttributes: Sendable, Equatable {
     /// The attributes in the order deployed stacks send them: Device Capability, NAN Availability, Device
     /// Capability Extension.
     var attributes: [NANAttribute] {
-        [.deviceCapability(capability), .availability(availability),
-         .deviceCapabilityExtension(DeviceCapabilityExtensionAttribute(capabilityInfo: pairing ? 0x0300 : 0))]
+        [
+            .deviceCapability(capability), .availability(availability),
+            .deviceCapabilityExtension(DeviceCapabilityExtensionAttribute(capabilityInfo: pairing ? 0x0300 : 0)),
+        ]
     }
 
     /// The NAN Availability attribute: the committed entries of our schedule (its map and sequence ID, the
@@ -35,7 +37,8 @@ struct DeviceAttributes: Sendable, Equatable {
             control: 0x0002 | 1 << 8, bandChannels: .channels(usableChannels.map(\.channelEntry)))
         guard let committed else {
             // Map ID, potential changed (bit 5).
-            return NANAvailabilityAttribute(sequenceID: 0, control: UInt16(DataPathSchedule.mapID) | 1 << 5, entries: [potential])
+            return NANAvailabilityAttribute(
+                sequenceID: 0, control: UInt16(DataPathSchedule.mapID) | 1 << 5, entries: [potential])
         }
         var attribute = committed.availabilityAttribute
         attribute.control |= 1 << 5

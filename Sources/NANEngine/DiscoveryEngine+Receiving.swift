@@ -20,7 +20,9 @@ extension DiscoveryEngine {
             return
         }
         if options.logger.isEnabled(.trace) {
-            let kinds = frame.announcements.map { "\($0.kind)#\($0.instanceID.rawValue)>\($0.requestorInstanceID.rawValue)" }
+            let kinds = frame.announcements.map {
+                "\($0.kind)#\($0.instanceID.rawValue)>\($0.requestorInstanceID.rawValue)"
+            }
             options.logger.trace("rx from \(frame.source) [\(kinds.joined(separator: ","))] \(signal ?? 0) dBm")
         }
         let functions = self.functions
@@ -142,7 +144,8 @@ extension DiscoveryEngine {
             peer: peer, peerInstanceID: item.instanceID, localInstanceID: item.requestorInstanceID,
             payload: item.serviceInfo,
             radio: peers.facts(for: peer) ?? PeerRadioFacts(discoveryWindowsHeard: 0, lastHeard: clock.now),
-            identityResolution: item.identityResolution, keyDescriptor: item.keyDescriptor, bootstrapping: item.bootstrapping,
+            identityResolution: item.identityResolution, keyDescriptor: item.keyDescriptor,
+            bootstrapping: item.bootstrapping,
             isProtected: item.isProtected)
         deliver(.messageReceived(message), to: function)
     }
@@ -159,7 +162,8 @@ extension DiscoveryEngine {
     /// - every session is told (``DiscoveryEvent/eventsLost(_:)``), and the overrun is counted.
     func eventsLost(dropped: Int?) async {
         statistics.radioEventOverruns += 1
-        options.logger.trace("radio events lost (netlink overrun, \(dropped.map(String.init) ?? "unknown") dropped): resynchronising")
+        options.logger.trace(
+            "radio events lost (netlink overrun, \(dropped.map(String.init) ?? "unknown") dropped): resynchronising")
         let waiters = statusWaiters
         statusWaiters.removeAll()
         earlyStatuses.removeAll()
@@ -197,7 +201,8 @@ extension DiscoveryEngine {
                 return
             }
             guard let current = answer, !current.interfacePresent, !stopped,
-                  attempt < Self.interfaceAbsenceConfirmations else { break }
+                attempt < Self.interfaceAbsenceConfirmations
+            else { break }
             options.logger.trace("resynchronising: the NAN interface is missing from the dump; asking again")
             try? await Task.sleep(for: .milliseconds(100))
         }

@@ -6,7 +6,9 @@ extension DiscoveryEngine {
     /// Encodes and sends a frame; returns its cookie, or nil if it could not be sent.
     func transmit(_ frame: OutgoingDiscoveryFrame, frequency: Int?) async -> UInt64? {
         var frame = frame
-        if frame.identityResolution == nil, let identityResolution, frame.announcements.contains(where: { $0.kind != .followUp }) {
+        if frame.identityResolution == nil, let identityResolution,
+            frame.announcements.contains(where: { $0.kind != .followUp })
+        {
             frame.identityResolution = identityResolution
         }
         if let deviceAttributes { frame.deviceAttributes = deviceAttributes.attributes }
@@ -56,9 +58,11 @@ extension DiscoveryEngine {
     }
 
     /// Sends a follow-up from our instance `local` to a peer's instance; reports whether it was acknowledged.
-    func send(_ payload: [UInt8], from local: InstanceID, to peer: MACAddress, peerInstanceID: InstanceID,
-              keyDescriptor: SharedKeyDescriptorAttribute? = nil,
-              bootstrapping: PairingBootstrappingAttribute? = nil) async throws -> DeliveryStatus {
+    func send(
+        _ payload: [UInt8], from local: InstanceID, to peer: MACAddress, peerInstanceID: InstanceID,
+        keyDescriptor: SharedKeyDescriptorAttribute? = nil,
+        bootstrapping: PairingBootstrappingAttribute? = nil
+    ) async throws -> DeliveryStatus {
         if payload.count > Self.maximumServiceInfo {
             throw DiscoveryError.tooLong(payload.count, limit: Self.maximumServiceInfo)
         }

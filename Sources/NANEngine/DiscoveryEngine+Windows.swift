@@ -106,7 +106,9 @@ extension DiscoveryEngine {
             kind: .publish, serviceID: c.serviceID, instanceID: id, requestorInstanceID: requestor,
             matchFilter: c.transmitFilter, serviceInfo: c.serviceInfo, rangeLimited: c.closeRangeOnly,
             offersDataPath: c.offersDataPath)
-        item.bootstrapping = c.bootstrappingMethods.map { PairingBootstrappingAttribute(dialogToken: 0, type: .advertise, methods: $0) }
+        item.bootstrapping = c.bootstrappingMethods.map {
+            PairingBootstrappingAttribute(dialogToken: 0, type: .advertise, methods: $0)
+        }
         if c.offersDataPath { item.cipherSuites = publishCipherSuites[id] ?? [] }
         return item
     }

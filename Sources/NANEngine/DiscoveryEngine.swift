@@ -218,7 +218,8 @@ actor DiscoveryEngine {
     var availabilityObserver: (@Sendable (MACAddress, [NANAvailabilityAttribute]) async -> Void)?
 
     /// Sets who is told of peers' new schedules.
-    func setAvailabilityObserver(_ observer: @escaping @Sendable (MACAddress, [NANAvailabilityAttribute]) async -> Void) {
+    func setAvailabilityObserver(_ observer: @escaping @Sendable (MACAddress, [NANAvailabilityAttribute]) async -> Void)
+    {
         availabilityObserver = observer
     }
 

@@ -27,7 +27,8 @@ public struct DiscoverySession: AsyncSequence, Sendable {
     /// Sends a follow-up message to a peer's instance and waits for its delivery status.
     ///
     /// - Throws: `DiscoveryError.tooLong` for more than 255 bytes, `.sessionEnded` after termination.
-    public func send(_ payload: [UInt8], to peer: MACAddress, peerInstanceID: InstanceID) async throws -> DeliveryStatus {
+    public func send(_ payload: [UInt8], to peer: MACAddress, peerInstanceID: InstanceID) async throws -> DeliveryStatus
+    {
         try await engine.send(payload, from: instanceID, to: peer, peerInstanceID: peerInstanceID)
     }
 

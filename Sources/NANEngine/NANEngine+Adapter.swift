@@ -29,9 +29,10 @@ extension NANEngine {
         let radio = try await NL80211Radio(runtime: runtime)
         var engineOptions = DiscoveryEngine.Options()
         engineOptions.logger = options.logger.labelled("discovery")
-        let dataPath = try await DataPathTap.make(runtime: runtime, logger: options.logger.labelled("data-path"),
-                                                  scheduleLayout: options.dataPathScheduleLayout,
-                                                  transmitsOnDataLink: options.dataPathTransmitsOnDataLink)
+        let dataPath = try await DataPathTap.make(
+            runtime: runtime, logger: options.logger.labelled("data-path"),
+            scheduleLayout: options.dataPathScheduleLayout,
+            transmitsOnDataLink: options.dataPathTransmitsOnDataLink)
         return try await run(radio: radio, codec: WireCodec(), options: engineOptions, dataPath: dataPath, body)
     }
 
@@ -47,8 +48,10 @@ extension NANEngine {
         options: DiscoveryOptions = DiscoveryOptions(), address: MACAddress? = nil,
         _ body: (NANEngine) async throws -> Result
     ) async throws -> Result {
-        try await run(on: adapter, start: start, clusterTimeout: clusterTimeout, options: options, address: address,
-                      beforeStart: { _ in () }) { engine, _ in try await body(engine) }
+        try await run(
+            on: adapter, start: start, clusterTimeout: clusterTimeout, options: options, address: address,
+            beforeStart: { _ in () }
+        ) { engine, _ in try await body(engine) }
     }
 
     /// As the `run(on:start:clusterTimeout:options:_:)` above, for a program with other clients of

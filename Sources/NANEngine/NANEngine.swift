@@ -45,7 +45,8 @@ public struct NANEngine: Sendable {
     /// Sends a follow-up carrying a Shared Key Descriptor attribute (NAN pairing's NIK key data) from our
     /// instance `local` to a peer's instance. User-space discovery only.
     public func send(
-        keyDescriptor: SharedKeyDescriptorAttribute, from local: InstanceID, to peer: MACAddress, peerInstanceID: InstanceID
+        keyDescriptor: SharedKeyDescriptorAttribute, from local: InstanceID, to peer: MACAddress,
+        peerInstanceID: InstanceID
     ) async throws -> DeliveryStatus {
         try await core.send([], from: local, to: peer, peerInstanceID: peerInstanceID, keyDescriptor: keyDescriptor)
     }
@@ -53,7 +54,8 @@ public struct NANEngine: Sendable {
     /// Sends a follow-up carrying a NAN Pairing Bootstrapping attribute (a bootstrapping request or
     /// response) from our instance `local` to a peer's instance. User-space discovery only.
     public func send(
-        bootstrapping: PairingBootstrappingAttribute, from local: InstanceID, to peer: MACAddress, peerInstanceID: InstanceID
+        bootstrapping: PairingBootstrappingAttribute, from local: InstanceID, to peer: MACAddress,
+        peerInstanceID: InstanceID
     ) async throws -> DeliveryStatus {
         try await core.send([], from: local, to: peer, peerInstanceID: peerInstanceID, bootstrapping: bootstrapping)
     }
@@ -64,7 +66,9 @@ public struct NANEngine: Sendable {
     /// Makes our publish and subscribe frames carry `nira` (a NAN Identity Resolution attribute from our
     /// NIK over our NMI, ``NANIdentityKey/identityResolution(nmi:)``), so paired devices recognise us
     /// whatever our NMI; nil stops. Make a fresh one at every NMI change. Offloaded discovery ignores it.
-    public func setIdentityResolution(_ nira: IdentityResolutionAttribute?) async { await core.setIdentityResolution(nira) }
+    public func setIdentityResolution(_ nira: IdentityResolutionAttribute?) async {
+        await core.setIdentityResolution(nira)
+    }
 
     /// Sends our unicast SDFs, and our data-path NAFs, to `peer` protected (category 9, "protected dual of
     /// public action") from now on (`protects` false stops it). Call it once the peer's NM-TK is installed as the pairwise

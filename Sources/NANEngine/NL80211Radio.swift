@@ -17,7 +17,8 @@ final class NL80211Radio: DiscoveryRadio, Sendable {
     static func interest(_ mode: DiscoveryMode) -> NANEventInterest {
         NANEventInterest(
             kinds: [.cluster, .discoveryWindow, .transmitStatus, .offloadedDiscovery],
-            framePrefixes: mode == .userSpace ? [NANFramePrefix.serviceDiscovery, NANFramePrefix.protectedServiceDiscovery] : [])
+            framePrefixes: mode == .userSpace
+                ? [NANFramePrefix.serviceDiscovery, NANFramePrefix.protectedServiceDiscovery] : [])
     }
 
     /// Registers discovery with `runtime` and wraps its stream.
@@ -112,7 +113,8 @@ final class NL80211Radio: DiscoveryRadio, Sendable {
             case .addresses(let list):
                 srf = NANServiceResponseFilter(include: filter.include, content: .addresses(list))
             case .bloomFilter(let bloom):
-                srf = NANServiceResponseFilter(include: filter.include, content: .bloomFilter(Array(bloom.bits), index: bloom.index))
+                srf = NANServiceResponseFilter(
+                    include: filter.include, content: .bloomFilter(Array(bloom.bits), index: bloom.index))
             }
         }
         return NANFunction(

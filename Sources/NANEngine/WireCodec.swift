@@ -14,9 +14,11 @@ struct WireCodec: DiscoveryFrameCodec {
                 controlType: Self.controlType(item.kind), discoveryRangeLimited: item.rangeLimited,
                 matchingFilter: item.matchFilter, serviceResponseFilter: item.responseFilter,
                 serviceInfo: item.serviceInfo.isEmpty ? nil : item.serviceInfo[...])
-            let extensionAttribute = item.offersDataPath
-                ? ServiceDescriptorExtensionAttribute(instanceID: item.instanceID,
-                                                      control: item.cipherSuites.isEmpty ? .dataPathRequired : [.dataPathRequired, .securityRequired])
+            let extensionAttribute =
+                item.offersDataPath
+                ? ServiceDescriptorExtensionAttribute(
+                    instanceID: item.instanceID,
+                    control: item.cipherSuites.isEmpty ? .dataPathRequired : [.dataPathRequired, .securityRequired])
                 : nil
             return ServiceDiscoveryMessage(descriptor: descriptor, descriptorExtension: extensionAttribute)
         }
@@ -25,11 +27,14 @@ struct WireCodec: DiscoveryFrameCodec {
         let suites = frame.announcements.flatMap { item in
             item.cipherSuites.map { CipherSuiteInfoAttribute.Entry(suite: $0, publishID: item.instanceID) }
         }
-        if !suites.isEmpty { extra.append(.cipherSuiteInfo(CipherSuiteInfoAttribute(capabilities: 0, entries: suites))) }
+        if !suites.isEmpty {
+            extra.append(.cipherSuiteInfo(CipherSuiteInfoAttribute(capabilities: 0, entries: suites)))
+        }
         extra += frame.identityResolution.map { [.identityResolution($0)] } ?? []
         extra += frame.announcements.compactMap { $0.keyDescriptor.map { .sharedKeyDescriptor($0) } }
         extra += frame.announcements.compactMap { $0.bootstrapping.map { .pairingBootstrapping($0) } }
-        let body = NANFrame.serviceDiscovery(ServiceDiscoveryFrame(isProtected: frame.isProtected, messages: messages, extra: extra))
+        let body = NANFrame.serviceDiscovery(
+            ServiceDiscoveryFrame(isProtected: frame.isProtected, messages: messages, extra: extra))
         return try NANManagementFrame(header: header, body: body).encoded()
     }
 
@@ -37,8 +42,12 @@ struct WireCodec: DiscoveryFrameCodec {
         let frame = try NANManagementFrame(bytes: bytes)
         guard case .serviceDiscovery(let sdf) = frame.body else { throw NotServiceDiscovery() }
         let nira = sdf.attributes.lazy.compactMap { if case .identityResolution(let a) = $0 { a } else { nil } }.first
-        let keyDescriptor = sdf.attributes.lazy.compactMap { if case .sharedKeyDescriptor(let a) = $0 { a } else { nil } }.first
-        let bootstrapping = sdf.attributes.lazy.compactMap { if case .pairingBootstrapping(let a) = $0 { a } else { nil } }.first
+        let keyDescriptor = sdf.attributes.lazy.compactMap {
+            if case .sharedKeyDescriptor(let a) = $0 { a } else { nil }
+        }.first
+        let bootstrapping = sdf.attributes.lazy.compactMap {
+            if case .pairingBootstrapping(let a) = $0 { a } else { nil }
+        }.first
         let announcements = try sdf.messages().map { message in
             let d = message.descriptor
             var announcement = ServiceAnnouncement(
@@ -52,14 +61,16 @@ struct WireCodec: DiscoveryFrameCodec {
             if announcement.kind == .followUp { announcement.keyDescriptor = keyDescriptor }
             // A publish advertises its methods; a follow-up carries a request or a response.
             switch (announcement.kind, bootstrapping?.type) {
-            case (.publish, .advertise?), (.followUp, .request?), (.followUp, .response?): announcement.bootstrapping = bootstrapping
+            case (.publish, .advertise?), (.followUp, .request?), (.followUp, .response?):
+                announcement.bootstrapping = bootstrapping
             default: break
             }
             return announcement
         }
         let availability = sdf.attributes.compactMap { if case .availability(let a) = $0 { a } else { nil } }
-        return IncomingDiscoveryFrame(source: frame.header.source, announcements: announcements, cluster: frame.header.bssid,
-                                      availability: Array(availability.prefix(PeerAvailability.maximumMaps)))
+        return IncomingDiscoveryFrame(
+            source: frame.header.source, announcements: announcements, cluster: frame.header.bssid,
+            availability: Array(availability.prefix(PeerAvailability.maximumMaps)))
     }
 
     private static func controlType(_ kind: ServiceAnnouncement.Kind) -> ServiceDescriptorAttribute.ControlType {

@@ -36,7 +36,9 @@ enum DeviceStoreFile {
     }
 
     /// The devices and this machine's own NIK.
-    static func decodeStore(_ data: Data) throws(Problem) -> (devices: WAPairedDevice.Devices, ownIdentity: WAPairedDevice.IdentityKey?) {
+    static func decodeStore(
+        _ data: Data
+    ) throws(Problem) -> (devices: WAPairedDevice.Devices, ownIdentity: WAPairedDevice.IdentityKey?) {
         let document: Document
         do {
             document = try JSONDecoder.storeDecoder.decode(Document.self, from: data)
@@ -69,13 +71,15 @@ enum DeviceStoreFile {
                 throw .corrupt("device id \(device.id) appears twice")
             }
             if let first = names[device.name] {
-                throw .corrupt("devices \(first + 1) and \(index + 1) are both named '\(device.name)'; names must be unique")
+                throw .corrupt(
+                    "devices \(first + 1) and \(index + 1) are both named '\(device.name)'; names must be unique")
             }
             names[device.name] = index
             for address in device.managementAddresses {
                 if let first = owners[address], first != index {
-                    throw .corrupt("devices \(first + 1) and \(index + 1) both have the address \(address); an address "
-                        + "belongs to one device")
+                    throw .corrupt(
+                        "devices \(first + 1) and \(index + 1) both have the address \(address); an address "
+                            + "belongs to one device")
                 }
                 owners[address] = index
             }
@@ -93,8 +97,9 @@ enum DeviceStoreFile {
 
     static func encode(_ devices: WAPairedDevice.Devices, ownIdentity: WAPairedDevice.IdentityKey? = nil) -> Data {
         let records = devices.values.sorted { $0.id < $1.id }.map(Record.init)
-        let document = Document(format: formatName, version: currentVersion, identityKey: ownIdentity.map { hexText($0.bytes) },
-                                devices: records)
+        let document = Document(
+            format: formatName, version: currentVersion, identityKey: ownIdentity.map { hexText($0.bytes) },
+            devices: records)
         // Encoding plain strings, arrays and dates cannot fail; an empty store is the fallback of last resort.
         return (try? JSONEncoder.storeEncoder.encode(document)) ?? Data()
     }
@@ -148,7 +153,9 @@ enum DeviceStoreFile {
             dateAdded = device.dateAdded
             pairingKey = device.pairingKey.map { hexText($0.bytes) }
             pairingMethod = device.pairingKey?.method.rawValue
-            pairingCipherSuite = device.pairingKey.flatMap { $0.cipherSuite == .ncsPKPASN128 ? nil : $0.cipherSuite.rawValue }
+            pairingCipherSuite = device.pairingKey.flatMap {
+                $0.cipherSuite == .ncsPKPASN128 ? nil : $0.cipherSuite.rawValue
+            }
             certificateFingerprint = device.certificateFingerprint?.description
             lastSeen = device.dateLastSeen
         }
@@ -194,9 +201,9 @@ enum DeviceStoreFile {
             if pairingKey != nil || pairingMethod != nil || pairingCipherSuite != nil {
                 let suite = pairingCipherSuite.map(WACipherSuite.init(rawValue:)) ?? .ncsPKPASN128
                 guard let pairingKey, let bytes = bytes(fromHex: pairingKey),
-                      let method = pairingMethod.flatMap(WAPairedDevice.PairingKey.Method.init(rawValue:)),
-                      let suite, suite.isPairing,
-                      let parsed = try? WAPairedDevice.PairingKey(bytes: bytes, method: method, cipherSuite: suite)
+                    let method = pairingMethod.flatMap(WAPairedDevice.PairingKey.Method.init(rawValue:)),
+                    let suite, suite.isPairing,
+                    let parsed = try? WAPairedDevice.PairingKey(bytes: bytes, method: method, cipherSuite: suite)
                 else {
                     throw .corrupt("\(place) has an invalid pairing key, method or cipher suite")
                 }
@@ -211,7 +218,8 @@ enum DeviceStoreFile {
             }
             return WAPairedDevice(
                 id: id, name: name, pairingInfo: pairingInfo, managementAddresses: addresses,
-                identityKey: key, dateAdded: dateAdded, pairingKey: npk, certificateFingerprint: pin, dateLastSeen: lastSeen,
+                identityKey: key, dateAdded: dateAdded, pairingKey: npk, certificateFingerprint: pin,
+                dateLastSeen: lastSeen,
                 identityKeyExpiry: key == nil ? nil : identityKeyExpires)
         }
     }

@@ -31,7 +31,8 @@ struct EndpointTracker: Sendable {
             if let nira = result.identityResolution { identities[id] = nira }
             guard filter.admits(result.peer, nira: identities[id]) else {
                 if pending[id] == nil && pending.count >= Self.pendingLimit,
-                    let oldest = pending.min(by: { $0.value.performance.lastHeard < $1.value.performance.lastHeard })?.key
+                    let oldest = pending.min(by: { $0.value.performance.lastHeard < $1.value.performance.lastHeard })?
+                        .key
                 {
                     pending[oldest] = nil
                     if known[oldest] == nil { identities[oldest] = nil }
@@ -51,7 +52,8 @@ struct EndpointTracker: Sendable {
                 known[id]
                 ?? WAEndpoint(
                     address: message.peer, instanceID: message.peerInstanceID, localInstanceID: message.localInstanceID,
-                    service: service, serviceInfo: [], offersDataPath: false, device: filter.device(at: message.peer, nira: nira),
+                    service: service, serviceInfo: [], offersDataPath: false,
+                    device: filter.device(at: message.peer, nira: nira),
                     performance: WAPerformanceReport(message.radio))
             endpoint.performance = WAPerformanceReport(message.radio)
             if known[id] != nil { known[id] = endpoint }
@@ -83,8 +85,12 @@ struct EndpointTracker: Sendable {
                 events.append(.lost(endpoint))
             }
         }
-        let admitted = pending.filter { filter.admits($0.key.address, nira: identities[$0.key]) && known[$0.key] == nil }
-        for (id, waiting) in admitted.sorted(by: { ($0.key.address, $0.key.instanceID) < ($1.key.address, $1.key.instanceID) }) {
+        let admitted = pending.filter {
+            filter.admits($0.key.address, nira: identities[$0.key]) && known[$0.key] == nil
+        }
+        for (id, waiting) in admitted.sorted(by: {
+            ($0.key.address, $0.key.instanceID) < ($1.key.address, $1.key.instanceID)
+        }) {
             pending[id] = nil
             var endpoint = waiting
             endpoint.device = filter.device(at: endpoint.address, nira: identities[id])

@@ -21,7 +21,8 @@ final class LastSeenRecorder: Sendable {
         written.withLock { written in
             if let last = written[id], now - last < interval { return false }
             if written[id] == nil, written.count >= capacity,
-               let oldest = written.min(by: { $0.value < $1.value })?.key {
+                let oldest = written.min(by: { $0.value < $1.value })?.key
+            {
                 written[oldest] = nil
             }
             written[id] = now

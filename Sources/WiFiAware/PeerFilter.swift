@@ -43,7 +43,8 @@ struct PeerFilter: Sendable {
     func device(at address: MACAddress, nira: IdentityResolutionAttribute? = nil) -> WAPairedDevice? {
         if let device = devicesByAddress[address] { return device }
         guard let nira, let id = resolver.resolve(nira, from: address), let device = devicesByID[id],
-              device.identityKey(validAt: Date()) != nil else { return nil }   // an expired NIK names nobody
+            device.identityKey(validAt: Date()) != nil
+        else { return nil }  // an expired NIK names nobody
         return device
     }
 
@@ -54,7 +55,8 @@ struct PeerFilter: Sendable {
         for device in devices.values.sorted(by: { $0.dateAdded > $1.dateAdded }) {
             for address in device.managementAddresses where byAddress[address] == nil { byAddress[address] = device }
             guard let key = device.identityKey, let nik = NANIdentityKey(bytes: key.bytes),
-                  (try? resolver.add(nik, for: device.id)) != nil else { continue }
+                (try? resolver.add(nik, for: device.id)) != nil
+            else { continue }
             byID[device.id] = device
         }
         devicesByAddress = byAddress

@@ -56,10 +56,12 @@ final class ServiceLease: Sendable {
 
     /// Gives the lease back. Calling it again does nothing.
     func release() {
-        guard let fd = descriptor.withLock({ value -> Int32? in
-            defer { value = nil }
-            return value
-        }) else { return }
+        guard
+            let fd = descriptor.withLock({ value -> Int32? in
+                defer { value = nil }
+                return value
+            })
+        else { return }
         AdvisoryLock.unlock(fd)
         AdvisoryLock.close(fd)
         _ = Self.held.withLock { $0.remove(key) }
@@ -67,7 +69,9 @@ final class ServiceLease: Sendable {
 
     deinit { release() }
 
-    private static func lockFile(_ url: URL, role: Role, service: WAServiceName, adapter: String) throws(WAError) -> Int32 {
+    private static func lockFile(
+        _ url: URL, role: Role, service: WAServiceName, adapter: String
+    ) throws(WAError) -> Int32 {
         let folder = url.deletingLastPathComponent()
         do throws(FileError) {
             try FileSystem.createFolder(at: folder.path, mode: 0o755)

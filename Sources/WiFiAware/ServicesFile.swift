@@ -38,7 +38,8 @@ enum ServicesFile {
             if let key = JSONDuplicateKeys.first(in: Array(data)) {
                 throw WAError(
                     .servicesFileInvalid,
-                    message: "services file \(source): the key '\(key)' appears twice in one object; give each key once")
+                    message: "services file \(source): the key '\(key)' appears twice in one object; give each key once"
+                )
             }
             return declarations
         } catch let error as WAError where error.code == .servicesFileInvalid {

@@ -48,7 +48,9 @@ struct SessionRunner: Sendable {
             case .deviceRemoved:
                 throw WAError(
                     .deviceRemoved,
-                    message: "\(system.adapterName) went away (removed, unplugged or its driver unloaded) while the \(role.rawValue) of \(service) ran")
+                    message:
+                        "\(system.adapterName) went away (removed, unplugged or its driver unloaded) while the \(role.rawValue) of \(service) ran"
+                )
             case .terminated(let reason):
                 output.yield(.terminated(reason))
             case .cancelled:
@@ -63,7 +65,9 @@ struct SessionRunner: Sendable {
 
     /// Hands an event to the consumer; one that falls out of the full buffer is counted, not lost silently.
     /// A paired device reported is noted as seen in the store (rate-limited).
-    private func deliver(_ event: WASessionEvent, to output: AsyncThrowingStream<WASessionEvent, any Error>.Continuation) {
+    private func deliver(
+        _ event: WASessionEvent, to output: AsyncThrowingStream<WASessionEvent, any Error>.Continuation
+    ) {
         switch event {
         case .discovered(let endpoint), .updated(let endpoint):
             if let device = endpoint.device { system.lastSeen.saw(device, in: system.store) }
@@ -90,7 +94,8 @@ struct SessionRunner: Sendable {
     ) async -> End {
         let state = SharedSessionState(filter: filter, tracker: EndpointTracker(service: service))
         // A subscriber of paired devices verifies a paired publisher's pairing key before reporting it.
-        let verification = SessionVerification.applies(role: role, selection: selection, system: system) ? SessionVerification() : nil
+        let verification =
+            SessionVerification.applies(role: role, selection: selection, system: system) ? SessionVerification() : nil
         let system = system
         return await withTaskGroup(of: Void.self) { group in
             let store = system.store
@@ -125,7 +130,9 @@ struct SessionRunner: Sendable {
                 for endpoint in held {
                     guard let verification else { break }
                     group.addTask {
-                        if await verification.verify(endpoint, system: system) { deliver(.discovered(endpoint), to: output) }
+                        if await verification.verify(endpoint, system: system) {
+                            deliver(.discovered(endpoint), to: output)
+                        }
                     }
                 }
             }
@@ -146,7 +153,9 @@ struct SessionRunner: Sendable {
 
     /// Applies every snapshot of `store` until the task is cancelled. A failed read does not end the watch:
     /// it starts again after a pause (the store's own poll interval), beginning with a fresh read.
-    static func watch(_ store: WADeviceStore, pause: Duration = .milliseconds(500), apply: @Sendable (WAPairedDevice.Devices) -> Void) async {
+    static func watch(
+        _ store: WADeviceStore, pause: Duration = .milliseconds(500), apply: @Sendable (WAPairedDevice.Devices) -> Void
+    ) async {
         while !Task.isCancelled {
             do {
                 for try await devices in store.allDevices { apply(devices) }

@@ -206,7 +206,8 @@ public struct WADeviceStore: Sendable {
     func modify<T>(
         _ change: (inout WAPairedDevice.Devices) throws(WAError) -> T
     ) throws(WAError) -> T {
-        try modifyStore { (devices: inout WAPairedDevice.Devices, _: inout WAPairedDevice.IdentityKey?) throws(WAError) -> T in
+        try modifyStore {
+            (devices: inout WAPairedDevice.Devices, _: inout WAPairedDevice.IdentityKey?) throws(WAError) -> T in
             try change(&devices)
         }
     }
@@ -327,7 +328,8 @@ public struct WADeviceStore: Sendable {
                 .invalidArgument,
                 message: same
                     ? "a paired device is already named '\(name)' (\(other.id)); choose another name"
-                    : "the name looks the same as that of paired device \(other.id) (spaces differ); choose another name")
+                    : "the name looks the same as that of paired device \(other.id) (spaces differ); choose another name"
+            )
         }
     }
 

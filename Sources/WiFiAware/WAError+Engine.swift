@@ -27,7 +27,8 @@ extension WAError {
         if error.code == .familyNotFound {
             return WAError(
                 .nl80211Unavailable,
-                message: "cannot \(operation): this kernel has no nl80211 (cfg80211 is not loaded), so no Wi-Fi adapter "
+                message:
+                    "cannot \(operation): this kernel has no nl80211 (cfg80211 is not loaded), so no Wi-Fi adapter "
                     + "can be used", underlying: error)
         }
         if let number = error.errno ?? Self.errno(for: error.code) {
@@ -35,11 +36,13 @@ extension WAError {
                 return WAError(
                     .alreadyRunning,
                     message: "cannot \(operation): NAN is already running on this adapter (another program uses it); "
-                        + "stop it first", errno: number.rawValue, kernelMessage: error.kernelMessage, underlying: error)
+                        + "stop it first", errno: number.rawValue, kernelMessage: error.kernelMessage, underlying: error
+                )
             }
             return kernel(operation, errno: number, kernelMessage: error.kernelMessage, underlying: error)
         }
-        return WAError(.kernel, message: "cannot \(operation): \(error)", kernelMessage: error.kernelMessage, underlying: error)
+        return WAError(
+            .kernel, message: "cannot \(operation): \(error)", kernelMessage: error.kernelMessage, underlying: error)
     }
 
     /// The errno a netlink code stands for, when the error did not carry one.

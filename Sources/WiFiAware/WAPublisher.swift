@@ -42,7 +42,9 @@ public struct WAPublisher: AsyncSequence, Sendable {
     public func makeAsyncIterator() -> AsyncThrowingStream<WASessionEvent, any Error>.Iterator {
         guard handle.claimIteration() else {
             return AsyncThrowingStream<WASessionEvent, any Error> {
-                $0.finish(throwing: WAError(.invalidArgument, message: "a publisher runs once; make a new one with publish(_:to:)"))
+                $0.finish(
+                    throwing: WAError(
+                        .invalidArgument, message: "a publisher runs once; make a new one with publish(_:to:)"))
             }.makeAsyncIterator()
         }
         return runner().events().makeAsyncIterator()
@@ -74,7 +76,9 @@ public struct WAPublisher: AsyncSequence, Sendable {
     }
 
     /// The engine configuration: the declared defaults with the parameters on top.
-    static func configuration(_ service: WAPublishableService, _ parameters: WAPublisherParameters) throws -> PublishConfiguration {
+    static func configuration(
+        _ service: WAPublishableService, _ parameters: WAPublisherParameters
+    ) throws -> PublishConfiguration {
         var configuration = PublishConfiguration(serviceID: try ServiceID(serviceName: service.name.rawValue))
         var type: PublishType = []
         if parameters.solicited { type.insert(.solicited) }
@@ -86,7 +90,8 @@ public struct WAPublisher: AsyncSequence, Sendable {
         configuration.receiveFilter = parameters.receiveFilter ?? declared
         configuration.closeRangeOnly = parameters.closeRangeOnly
         configuration.offersDataPath = service.wantsDataPath
-        configuration.timeToLive = TimeToLive(duration: parameters.timeLimit, discoveryWindows: parameters.discoveryWindowLimit)
+        configuration.timeToLive = TimeToLive(
+            duration: parameters.timeLimit, discoveryWindows: parameters.discoveryWindowLimit)
         configuration.lostAfterPeriods = parameters.peerTimeout?.discoveryWindowPeriods
         return configuration
     }

@@ -9,13 +9,17 @@ extension DeclaredServiceDefaults {
         guard serviceInfo.count <= maximumServiceInfoLength else {
             throw WAError(
                 .invalidArgument,
-                message: "service info is \(serviceInfo.count) bytes; at most \(maximumServiceInfoLength) fit in a NAN frame")
+                message:
+                    "service info is \(serviceInfo.count) bytes; at most \(maximumServiceInfoLength) fit in a NAN frame"
+            )
         }
         let encodedLength = matchFilter.reduce(0) { $0 + 1 + $1.count }
         guard encodedLength <= maximumMatchFilterLength else {
             throw WAError(
                 .invalidArgument,
-                message: "the match filter encodes to \(encodedLength) bytes; at most \(maximumMatchFilterLength) fit in a NAN frame")
+                message:
+                    "the match filter encodes to \(encodedLength) bytes; at most \(maximumMatchFilterLength) fit in a NAN frame"
+            )
         }
         return DeclaredServiceDefaults(serviceInfo: serviceInfo, matchFilter: matchFilter, wantsDataPath: wantsDataPath)
     }

@@ -42,7 +42,9 @@ public struct WASubscriber: AsyncSequence, Sendable {
     public func makeAsyncIterator() -> AsyncThrowingStream<WASessionEvent, any Error>.Iterator {
         guard handle.claimIteration() else {
             return AsyncThrowingStream<WASessionEvent, any Error> {
-                $0.finish(throwing: WAError(.invalidArgument, message: "a subscriber runs once; make a new one with subscribe(to:from:)"))
+                $0.finish(
+                    throwing: WAError(
+                        .invalidArgument, message: "a subscriber runs once; make a new one with subscribe(to:from:)"))
             }.makeAsyncIterator()
         }
         return runner().events().makeAsyncIterator()
@@ -74,7 +76,9 @@ public struct WASubscriber: AsyncSequence, Sendable {
     }
 
     /// The engine configuration: the declared defaults with the parameters on top.
-    static func configuration(_ service: WASubscribableService, _ parameters: WASubscriberParameters) throws -> SubscribeConfiguration {
+    static func configuration(
+        _ service: WASubscribableService, _ parameters: WASubscriberParameters
+    ) throws -> SubscribeConfiguration {
         var configuration = SubscribeConfiguration(serviceID: try ServiceID(serviceName: service.name.rawValue))
         configuration.active = parameters.active
         configuration.serviceInfo = parameters.serviceInfo ?? service.serviceInfo
@@ -83,7 +87,8 @@ public struct WASubscriber: AsyncSequence, Sendable {
         configuration.receiveFilter = parameters.receiveFilter ?? declared
         configuration.responseFilter = parameters.responseFilter
         configuration.closeRangeOnly = parameters.closeRangeOnly
-        configuration.timeToLive = TimeToLive(duration: parameters.timeLimit, discoveryWindows: parameters.discoveryWindowLimit)
+        configuration.timeToLive = TimeToLive(
+            duration: parameters.timeLimit, discoveryWindows: parameters.discoveryWindowLimit)
         configuration.lostAfterPeriods = parameters.peerTimeout?.discoveryWindowPeriods
         return configuration
     }

@@ -40,7 +40,8 @@ public final class WASystem: Sendable {
     /// or a radio that does not pass Authentication frames to user space.
     let pairing = Mutex<PairingEngine?>(nil)
     /// Who listens to verification outcomes (``verifications()``).
-    let verificationListeners = Mutex<(next: Int, sinks: [Int: AsyncStream<WAVerificationEvent>.Continuation])>((0, [:]))
+    let verificationListeners = Mutex<(next: Int, sinks: [Int: AsyncStream<WAVerificationEvent>.Continuation])>(
+        (0, [:]))
     /// Notes in the store when paired devices are recognised (at most once a minute per device).
     let lastSeen = LastSeenRecorder()
 
@@ -76,8 +77,11 @@ public final class WASystem: Sendable {
         start.masterPreference = options.masterPreference
         var discovery = DiscoveryOptions()
         discovery.logger = options.logger
-        discovery.dataPathScheduleLayout = options.swapsDataPathSchedule ? .swapped
-            : options.limitsDataPathScheduleToChannel6 ? .channel6 : options.performanceMode?.scheduleLayout ?? .preferred
+        discovery.dataPathScheduleLayout =
+            options.swapsDataPathSchedule
+            ? .swapped
+            : options.limitsDataPathScheduleToChannel6
+                ? .channel6 : options.performanceMode?.scheduleLayout ?? .preferred
         discovery.dataPathTransmitsOnDataLink = options.transmitsDataPathSetupOnDataLink
         do {
             let identity = (try? options.store.existingOwnIdentityKey()).flatMap { NANIdentityKey(bytes: $0.bytes) }
@@ -175,10 +179,12 @@ public final class WASystem: Sendable {
     ) async throws(WAError) -> WADeliveryStatus {
         guard let local = handle.instanceID else {
             throw WAError(
-                .connectionTerminated, message: "the session of \(service) is not running; iterate it first, and send before it ends")
+                .connectionTerminated,
+                message: "the session of \(service) is not running; iterate it first, and send before it ends")
         }
         guard endpoint.localInstanceID == local, endpoint.service == service else {
-            throw WAError(.invalidArgument, message: "endpoint \(endpoint) was not reported by this session of \(service)")
+            throw WAError(
+                .invalidArgument, message: "endpoint \(endpoint) was not reported by this session of \(service)")
         }
         do {
             let status = try await backend.send(
@@ -222,8 +228,11 @@ public final class WASystem: Sendable {
         case .chosen(let adapter):
             chosen = adapter
         case .notFound(let reference):
-            let known = adapters.isEmpty ? "there are no Wi-Fi adapters" : "adapters: " + adapters.map(\.name).joined(separator: ", ")
-            throw WAError(.adapterNotFound, message: "no adapter '\(reference)' (\(known)); list them with `waware list`")
+            let known =
+                adapters.isEmpty
+                ? "there are no Wi-Fi adapters" : "adapters: " + adapters.map(\.name).joined(separator: ", ")
+            throw WAError(
+                .adapterNotFound, message: "no adapter '\(reference)' (\(known)); list them with `waware list`")
         case .noAdapters, .noneWithNAN:
             throw WAError(.wifiAwareUnsupported)
         case .severalWithNAN(let capable):

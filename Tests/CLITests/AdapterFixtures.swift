@@ -11,7 +11,8 @@ enum AdapterFixtures {
             interfaceTypes: ["managed", "AP", "monitor", "NAN", "NAN_DATA"],
             nan: NANReport(
                 supported: true,
-                summary: NANReport.supportedSummary(userspaceDiscovery: true, bands: bands, dataPath: true, secure: false),
+                summary: NANReport.supportedSummary(
+                    userspaceDiscovery: true, bands: bands, dataPath: true, secure: false),
                 userspaceDiscovery: true, configurableSync: true, bands: bands, dataPath: true, secure: false,
                 operationModes: ["VHT", "HE", "80+80 MHz", "160 MHz"], transmitAntennas: 2, receiveAntennas: 2,
                 maxChannelSwitchTimeMicroseconds: 5000, deviceCapabilities: ["extended key ID", "NDPE"]),
@@ -33,6 +34,8 @@ enum AdapterFixtures {
             interfaceTypes: ["managed", "AP", "monitor"],
             nan: .unsupported(NANReport.noInterfaceTypeSummary),
             interfaceCombinations: [],
-            interfaces: [InterfaceReport(name: "wlp2s0", type: "managed", wdev: "0x100000001", ifindex: 4, address: nil)])
+            interfaces: [
+                InterfaceReport(name: "wlp2s0", type: "managed", wdev: "0x100000001", ifindex: 4, address: nil)
+            ])
     }
 }

@@ -5,17 +5,19 @@ import Testing
 
 @Test func listShowsOneAlignedLinePerAdapterWithAClearNANVerdict() {
     let lines = AdapterText.list([AdapterFixtures.hwsim(), AdapterFixtures.plain()])
-    #expect(lines == [
-        "phy0  mac80211_hwsim  02:00:00:00:00:00  NAN: yes (user-space discovery engine, 2.4+5 GHz, data path)",
-        "phy1  iwlwifi         a0:b1:c2:d3:e4:f5  NAN: no (driver has no NAN interface type)",
-    ])
+    #expect(
+        lines == [
+            "phy0  mac80211_hwsim  02:00:00:00:00:00  NAN: yes (user-space discovery engine, 2.4+5 GHz, data path)",
+            "phy1  iwlwifi         a0:b1:c2:d3:e4:f5  NAN: no (driver has no NAN interface type)",
+        ])
 }
 
 @Test func listSaysSoWhenDriverOrAddressIsUnknown() {
     var adapter = AdapterFixtures.plain()
     adapter.driver = nil
     adapter.address = nil
-    #expect(AdapterText.list([adapter]) == ["phy1  unknown driver  no address  NAN: no (driver has no NAN interface type)"])
+    #expect(
+        AdapterText.list([adapter]) == ["phy1  unknown driver  no address  NAN: no (driver has no NAN interface type)"])
 }
 
 @Test func nanSummaryNamesDiscoveryEngineBandsAndExtras() {
@@ -60,11 +62,14 @@ import Testing
 }
 
 @Test func probeLinesDescribeNANForUdev() {
-    #expect(ProbeProperties.lines(of: AdapterFixtures.hwsim()) == [
-        "WAWARE_PHY=phy0", "WAWARE_WIPHY=0", "WAWARE_NAN=1", "WAWARE_NAN_USERSPACE_DE=1",
-        "WAWARE_NAN_CONFIGURABLE_SYNC=1", "WAWARE_NAN_BANDS=2.4GHz,5GHz", "WAWARE_NAN_DATA=1", "WAWARE_NAN_SECURE=0",
-    ])
-    #expect(ProbeProperties.lines(of: AdapterFixtures.plain()) == ["WAWARE_PHY=phy1", "WAWARE_WIPHY=1", "WAWARE_NAN=0"])
+    #expect(
+        ProbeProperties.lines(of: AdapterFixtures.hwsim()) == [
+            "WAWARE_PHY=phy0", "WAWARE_WIPHY=0", "WAWARE_NAN=1", "WAWARE_NAN_USERSPACE_DE=1",
+            "WAWARE_NAN_CONFIGURABLE_SYNC=1", "WAWARE_NAN_BANDS=2.4GHz,5GHz", "WAWARE_NAN_DATA=1",
+            "WAWARE_NAN_SECURE=0",
+        ])
+    #expect(
+        ProbeProperties.lines(of: AdapterFixtures.plain()) == ["WAWARE_PHY=phy1", "WAWARE_WIPHY=1", "WAWARE_NAN=0"])
 }
 
 @Test func probeValuesCannotBreakUdevParsing() {

@@ -15,7 +15,9 @@ enum BinaryRunner {
         var stderr: String
 
         /// Standard error split into lines, without the final empty one.
-        var stderrLines: [String] { stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+        var stderrLines: [String] {
+            stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        }
     }
 
     /// The path of the `waware` binary.
@@ -58,10 +60,11 @@ enum BinaryRunner {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = try standardInput.map { path in
-            guard let handle = FileHandle(forReadingAtPath: path) else { throw CocoaError(.fileReadNoSuchFile) }
-            return handle
-        } ?? FileHandle.nullDevice
+        process.standardInput =
+            try standardInput.map { path in
+                guard let handle = FileHandle(forReadingAtPath: path) else { throw CocoaError(.fileReadNoSuchFile) }
+                return handle
+            } ?? FileHandle.nullDevice
         try process.run()
         // Read both pipes to the end before waiting, so a full pipe cannot block the child.
         let errData = ReadAll(err.fileHandleForReading)

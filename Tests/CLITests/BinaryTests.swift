@@ -43,9 +43,14 @@ func everyCommandHasHelpWithUsageAndExamples(path: [String]) throws {
 }
 
 @Test func anUnreadableSecretFileExits64WithOneLine() throws {
-    let result = try BinaryRunner.run(["subscribe", "_chat._tcp", "--data-path", "--passphrase-file", "/nonexistent/passphrase"])
+    let result = try BinaryRunner.run([
+        "subscribe", "_chat._tcp", "--data-path", "--passphrase-file", "/nonexistent/passphrase",
+    ])
     #expect(result.status == ExitCode.usage.rawValue)
-    #expect(result.stderrLines == ["waware: cannot read --passphrase-file /nonexistent/passphrase: No such file or directory (ENOENT)"])
+    #expect(
+        result.stderrLines == [
+            "waware: cannot read --passphrase-file /nonexistent/passphrase: No such file or directory (ENOENT)"
+        ])
 }
 
 @Test func invalidValueExits64NamingTheOption() throws {
@@ -91,11 +96,17 @@ func diagnoseWithoutNL80211Exits69WithOneLine() throws {
     let result = try BinaryRunner.run(["diagnose", "--json"])
     #expect(result.status == ExitCode.nl80211Unavailable.rawValue)
     #expect(result.stdout.isEmpty)
-    #expect(result.stderrLines == ["waware: this kernel has no nl80211 (cfg80211 is not loaded or not built), so there is no Wi-Fi to use"])
+    #expect(
+        result.stderrLines == [
+            "waware: this kernel has no nl80211 (cfg80211 is not loaded or not built), so there is no Wi-Fi to use"
+        ])
 }
 
 @Test func diagnoseRejectsABadTimeout() throws {
     let result = try BinaryRunner.run(["diagnose", "--self-test", "--timeout", "0"])
     #expect(result.status == ExitCode.usage.rawValue)
-    #expect(result.stderrLines == ["waware: invalid value '0' for --timeout: expected a whole number of seconds from 1 to 600"])
+    #expect(
+        result.stderrLines == [
+            "waware: invalid value '0' for --timeout: expected a whole number of seconds from 1 to 600"
+        ])
 }

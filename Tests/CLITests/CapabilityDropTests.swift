@@ -9,7 +9,9 @@ import Testing
     static func threadStatuses(of pid: Int32) -> [[String: String]] {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
         return tasks.compactMap { task in
-            guard let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8) else { return nil }
+            guard let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8) else {
+                return nil
+            }
             var fields: [String: String] = [:]
             for line in text.split(separator: "\n") {
                 let parts = line.split(separator: ":", maxSplits: 1)

@@ -29,7 +29,8 @@ private func bashCompletions(_ words: [String]) throws -> [String] {
     let script = try temporaryFile(CompletionScript.script(for: .bash, root: Waware.self), suffix: ".bash")
     defer { try? FileManager.default.removeItem(atPath: script) }
     let quoted = words.map(CompletionScript.shellQuoted).joined(separator: " ")
-    let program = "source \(script); COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _waware; printf '%s\\n' \"${COMPREPLY[@]}\""
+    let program =
+        "source \(script); COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _waware; printf '%s\\n' \"${COMPREPLY[@]}\""
     let result = try shell("/bin/bash", ["-c", program])
     #expect(result.status == 0, "\(result.output)")
     return result.output.split(separator: "\n").map(String.init)

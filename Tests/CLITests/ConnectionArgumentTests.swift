@@ -8,7 +8,9 @@ import WiFiAware
 
 private func connect(_ extra: [String]) throws -> ConnectCommand {
     let words = ["connect", "_chat._tcp"] + extra
-    guard case .run(let parsed, _) = try CommandLineParser.parse(words, root: Waware.self), let typed = parsed as? ConnectCommand else {
+    guard case .run(let parsed, _) = try CommandLineParser.parse(words, root: Waware.self),
+        let typed = parsed as? ConnectCommand
+    else {
         throw ValidationError("'\(words.joined(separator: " "))' did not parse")
     }
     return typed
@@ -21,7 +23,8 @@ private func connect(_ extra: [String]) throws -> ConnectCommand {
     #expect(parameters.identityFile == nil)
     #expect(parameters.dataPathSecurity == .pairing)
     guard case .run(let parsed, _) = try CommandLineParser.parse(["listen", "_chat._tcp"], root: Waware.self),
-          let listen = parsed as? ListenCommand else { Issue.record("listen did not parse"); return }
+        let listen = parsed as? ListenCommand
+    else { Issue.record("listen did not parse"); return }
     #expect(!listen.values.parameters.transport.isPlain)
 }
 
@@ -39,8 +42,10 @@ private func connect(_ extra: [String]) throws -> ConnectCommand {
 
 @Test func listenConnectsToWhatItFindsOnlyWhenAskedAndSendsOnlyMessages() throws {
     func listen(_ extra: [String]) throws -> ListenCommand {
-        guard case .run(let parsed, _) = try CommandLineParser.parse(["listen", "_chat._tcp"] + extra, root: Waware.self),
-              let typed = parsed as? ListenCommand else { throw ValidationError("listen did not parse") }
+        guard
+            case .run(let parsed, _) = try CommandLineParser.parse(["listen", "_chat._tcp"] + extra, root: Waware.self),
+            let typed = parsed as? ListenCommand
+        else { throw ValidationError("listen did not parse") }
         return typed
     }
     let plain = try listen([])

@@ -11,14 +11,18 @@ import WiFiAware
 
 private func subscribe(_ extra: [String]) throws -> SubscribeCommand {
     let words = ["subscribe", "_chat._tcp", "--data-path"] + extra
-    guard case .run(let parsed, _) = try CommandLineParser.parse(words, root: Waware.self), let typed = parsed as? SubscribeCommand else {
+    guard case .run(let parsed, _) = try CommandLineParser.parse(words, root: Waware.self),
+        let typed = parsed as? SubscribeCommand
+    else {
         throw ValidationError("'\(words.joined(separator: " "))' did not parse")
     }
     return typed
 }
 
 private func message(_ extra: [String]) -> String? {
-    do { _ = try subscribe(extra); return nil } catch let error as ValidationError { return error.message } catch { return "\(error)" }
+    do { _ = try subscribe(extra); return nil } catch let error as ValidationError { return error.message } catch {
+        return "\(error)"
+    }
 }
 
 @Test func aPassphraseOrAPMKGivesASecureDataPathWithBothSuitesByDefault() throws {
@@ -26,24 +30,35 @@ private func message(_ extra: [String]) -> String? {
     #expect(try subscribe(["--passphrase", "NAN"]).dataPathSecurity?.cipherSuites == [.ncsSK128, .ncsSK256])
     let pmk = String(repeating: "0f", count: 32)
     #expect(try subscribe(["--pmk", pmk]).dataPathSecurity == .pmk([UInt8](repeating: 0x0f, count: 32)))
-    #expect(try subscribe(["--passphrase", "NAN", "--cipher-suite", "256"]).dataPathSecurity?.cipherSuites == [.ncsSK256])
-    #expect(try subscribe(["--pmk", pmk, "--cipher-suite", "NCS-SK-128"]).dataPathSecurity?.cipherSuites == [.ncsSK128])
+    #expect(
+        try subscribe(["--passphrase", "NAN", "--cipher-suite", "256"]).dataPathSecurity?.cipherSuites == [.ncsSK256])
+    #expect(
+        try subscribe(["--pmk", pmk, "--cipher-suite", "NCS-SK-128"]).dataPathSecurity?.cipherSuites == [.ncsSK128])
     #expect(try subscribe(["--open"]).dataPathSecurity == .open)
     #expect(try subscribe([]).dataPathSecurity == .pairing)
-    let publish = try CommandLineParser.parse(["publish", "_chat._tcp", "--accept-data-paths", "--passphrase", "NAN"], root: Waware.self)
-    guard case .run(let parsed, _) = publish, let command = parsed as? PublishCommand else { Issue.record("publish did not parse"); return }
+    let publish = try CommandLineParser.parse(
+        ["publish", "_chat._tcp", "--accept-data-paths", "--passphrase", "NAN"], root: Waware.self)
+    guard case .run(let parsed, _) = publish, let command = parsed as? PublishCommand else {
+        Issue.record("publish did not parse"); return
+    }
     #expect(command.acceptSecurity == .passphrase("NAN"))
 }
 
 @Test func badSecurityOptionsAreOneLineUsageErrors() {
     #expect(message(["--cipher-suite", "128"]) == "--cipher-suite goes with --passphrase or --pmk")
-    #expect(message(["--passphrase", String(repeating: "x", count: 64)]) == "--passphrase must be 1 to 63 bytes, not 64")
+    #expect(
+        message(["--passphrase", String(repeating: "x", count: 64)]) == "--passphrase must be 1 to 63 bytes, not 64")
     #expect(message(["--passphrase", ""]) == "--passphrase must be 1 to 63 bytes, not 0")
     #expect(message(["--pmk", "abc"]) == "--pmk must be 64 hex digits (32 bytes)")
     #expect(message(["--pmk", String(repeating: "zz", count: 32)]) == "--pmk must be 64 hex digits (32 bytes)")
-    #expect(message(["--open", "--passphrase", "NAN"]) == "choose one of --open, --passphrase, --passphrase-file, --pmk and --pmk-file")
-    #expect(message(["--open", "--cipher-suite", "128"]) == "--cipher-suite goes with --passphrase or --pmk, not --open")
-    #expect(message(["--passphrase", "NAN", "--cipher-suite", "512"])?.hasPrefix("--cipher-suite must be 128 or 256") == true)
+    #expect(
+        message(["--open", "--passphrase", "NAN"])
+            == "choose one of --open, --passphrase, --passphrase-file, --pmk and --pmk-file")
+    #expect(
+        message(["--open", "--cipher-suite", "128"]) == "--cipher-suite goes with --passphrase or --pmk, not --open")
+    #expect(
+        message(["--passphrase", "NAN", "--cipher-suite", "512"])?.hasPrefix("--cipher-suite must be 128 or 256")
+            == true)
     #expect(throws: ValidationError.self) {
         _ = try CommandLineParser.parse(["subscribe", "_chat._tcp", "--passphrase", "NAN"], root: Waware.self)
     }
@@ -53,7 +68,9 @@ private func message(_ extra: [String]) -> String? {
 // /proc/PID/cmdline, so a passphrase or PMK also comes from a file or the environment, and the old options warn.
 
 /// What the parsing warned, and the security it chose, for `options` and `environment`.
-private func secured(_ options: [String: String], environment: [String: String] = [:]) throws -> (WADataPathSecurity?, [String]) {
+private func secured(
+    _ options: [String: String], environment: [String: String] = [:]
+) throws -> (WADataPathSecurity?, [String]) {
     let warnings = Mutex<[String]>([])
     let secrets = SecretInput(environment: environment) { line in warnings.withLock { $0.append(line) } }
     var values = ParsedValues()
@@ -71,17 +88,23 @@ private func secretFile(_ contents: String) throws -> String {
 @Test func aPassphraseOrPMKComesFromAFileOrTheEnvironmentWithoutAWarning() throws {
     let passphraseFile = try secretFile("correct horse\n")
     let pmkFile = try secretFile("  " + String(repeating: "0f", count: 32) + "\r\n")
-    defer { try? FileManager.default.removeItem(atPath: passphraseFile); try? FileManager.default.removeItem(atPath: pmkFile) }
+    defer {
+        try? FileManager.default.removeItem(atPath: passphraseFile);
+        try? FileManager.default.removeItem(atPath: pmkFile)
+    }
     let pmk = [UInt8](repeating: 0x0f, count: 32)
     #expect(try secured(["passphrase-file": passphraseFile]) == (.passphrase("correct horse"), []))
     #expect(try secured(["pmk-file": pmkFile]) == (.pmk(pmk), []))
     #expect(try secured([:], environment: ["WAWARE_PASSPHRASE": "correct horse"]) == (.passphrase("correct horse"), []))
     #expect(try secured([:], environment: ["WAWARE_PMK": String(repeating: "0F", count: 32) + "\n"]) == (.pmk(pmk), []))
     // An option wins over the environment; an empty variable is none; both variables at once are a usage error.
-    #expect(try secured(["passphrase-file": passphraseFile], environment: ["WAWARE_PMK": "zz"]).0 == .passphrase("correct horse"))
+    #expect(
+        try secured(["passphrase-file": passphraseFile], environment: ["WAWARE_PMK": "zz"]).0
+            == .passphrase("correct horse"))
     #expect(try secured([:], environment: ["WAWARE_PASSPHRASE": ""]).0 == .pairing)
     #expect(throws: ValidationError("set WAWARE_PASSPHRASE or WAWARE_PMK, not both")) {
-        _ = try secured([:], environment: ["WAWARE_PASSPHRASE": "correct horse", "WAWARE_PMK": String(repeating: "0f", count: 32)])
+        _ = try secured(
+            [:], environment: ["WAWARE_PASSPHRASE": "correct horse", "WAWARE_PMK": String(repeating: "0f", count: 32)])
     }
     #expect(throws: ValidationError.self) { _ = try secured(["passphrase-file": passphraseFile, "pmk-file": pmkFile]) }
 }
@@ -89,15 +112,19 @@ private func secretFile(_ contents: String) throws -> String {
 @Test func aPassphraseOrPMKInTheCommandLineStillWorksAndWarnsOnce() throws {
     let (fromArgv, warnings) = try secured(["passphrase": "correct horse"])
     #expect(fromArgv == .passphrase("correct horse"))
-    #expect(warnings == ["--passphrase on the command line can be read by every local user (/proc/PID/cmdline); use --passphrase-file or WAWARE_PASSPHRASE instead"])
+    #expect(
+        warnings == [
+            "--passphrase on the command line can be read by every local user (/proc/PID/cmdline); use --passphrase-file or WAWARE_PASSPHRASE instead"
+        ])
     let (pmk, pmkWarnings) = try secured(["pmk": String(repeating: "0f", count: 32)])
     #expect(pmk == .pmk([UInt8](repeating: 0x0f, count: 32)))
     #expect(pmkWarnings.count == 1 && pmkWarnings[0].hasPrefix("--pmk on the command line"))
 }
 
 @Test func aPassphraseShorterThan8BytesWarnsFromAnySource() throws {
-    #expect(try secured([:], environment: ["WAWARE_PASSPHRASE": "NAN"]).1
-        == ["the passphrase is 3 bytes; use 8 or more, since one captured handshake lets anyone guess it offline"])
+    #expect(
+        try secured([:], environment: ["WAWARE_PASSPHRASE": "NAN"]).1
+            == ["the passphrase is 3 bytes; use 8 or more, since one captured handshake lets anyone guess it offline"])
     #expect(try secured([:], environment: ["WAWARE_PASSPHRASE": "12345678"]).1.isEmpty)
     #expect(try secured(["passphrase": "NAN"]).1.count == 2)
 }
@@ -111,9 +138,11 @@ private func secretFile(_ contents: String) throws -> String {
         #expect(error.message == "cannot read --passphrase-file \(missing): No such file or directory (ENOENT)")
         #expect(ErrorTranslation.failure(for: error).code == .usage)
     }
-    #expect(throws: ValidationError.self) { _ = try secured(["pmk-file": "/"]) }             // a folder
-    #expect(throws: ValidationError.self) { _ = try secured(["pmk-file": "/dev/zero"]) }     // a device
+    #expect(throws: ValidationError.self) { _ = try secured(["pmk-file": "/"]) }  // a folder
+    #expect(throws: ValidationError.self) { _ = try secured(["pmk-file": "/dev/zero"]) }  // a device
     let bad = try secretFile("not hex at all")
     defer { try? FileManager.default.removeItem(atPath: bad) }
-    #expect(throws: ValidationError("the PMK in \(bad) must be 64 hex digits (32 bytes)")) { _ = try secured(["pmk-file": bad]) }
+    #expect(throws: ValidationError("the PMK in \(bad) must be 64 hex digits (32 bytes)")) {
+        _ = try secured(["pmk-file": bad])
+    }
 }

@@ -9,7 +9,8 @@ private let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent
     .appendingPathComponent("NANWireTests/Fixtures/wpa_supplicant-2.12")
 
 private func fixtureNames() -> [String] {
-    ((try? FileManager.default.contentsOfDirectory(atPath: fixtures.path)) ?? []).filter { $0.hasSuffix(".hex") }.sorted()
+    ((try? FileManager.default.contentsOfDirectory(atPath: fixtures.path)) ?? []).filter { $0.hasSuffix(".hex") }
+        .sorted()
 }
 
 private func report(_ name: String) throws -> FrameReport {
@@ -30,7 +31,9 @@ private func duplicateKeys(_ fields: [ReportField], path: String = "") -> [Strin
         if !seen.insert(field.key).inserted { duplicates.append(path + field.key) }
         switch field.value {
         case .object(let raw, let children):
-            if raw != nil, children.contains(where: { $0.key == "raw" }) { duplicates.append(path + field.key + ".raw") }
+            if raw != nil, children.contains(where: { $0.key == "raw" }) {
+                duplicates.append(path + field.key + ".raw")
+            }
             duplicates += duplicateKeys(children, path: path + field.key + ".")
         case .objects(let items):
             for item in items { duplicates += duplicateKeys(item, path: path + field.key + "[].") }
@@ -56,14 +59,18 @@ private func duplicateKeys(_ fields: [ReportField], path: String = "") -> [Strin
             #expect(attribute.bodyHex == nil, "\(name): \(attribute.name) printed as bytes")
             let isDescriptor = attribute.id == 0x03 || attribute.id == 0x0E
             #expect(isDescriptor || !attribute.fields.isEmpty, "\(name): \(attribute.name) has no fields")
-            #expect(duplicateKeys(attribute.fields).isEmpty, "\(name): \(attribute.name): \(duplicateKeys(attribute.fields))")
+            #expect(
+                duplicateKeys(attribute.fields).isEmpty,
+                "\(name): \(attribute.name): \(duplicateKeys(attribute.fields))")
             let clashes = Set(attribute.fields.map(\.key)).intersection(FrameReport.Attribute.fixedKeys)
             #expect(clashes.isEmpty, "\(name): \(attribute.name) fields reuse the keys \(clashes)")
             if !attribute.fields.isEmpty {
                 var bare = attribute
                 bare.fields = []
                 let keys = try JSONSerialization.jsonObject(with: Data(try Output.json(bare).utf8)) as? [String: Any]
-                #expect(Set(keys?.keys ?? [:].keys) == FrameReport.Attribute.fixedKeys, "\(name): \(attribute.name) sets other properties")
+                #expect(
+                    Set(keys?.keys ?? [:].keys) == FrameReport.Attribute.fixedKeys,
+                    "\(name): \(attribute.name) sets other properties")
             }
         }
         #expect(!report.lines.contains { $0.hasPrefix("    body:") || $0.hasPrefix("    summary:") }, "\(name)")
@@ -145,18 +152,24 @@ private func duplicateKeys(_ fields: [ReportField], path: String = "") -> [Strin
     @Test func dataPathResponsePrintsTheCommittedSlotsAndTheSecurityAttributes() throws {
         let report = try report("sk128-ndp-naf-data-path-response-01.hex")
         let text = report.lines.joined(separator: "\n")
-        for line in ["          type:                committed", "          slots:        1-3", "          slots:        4-31",
-                     "            channels:               6 (2437 MHz)", "            primary channel:        36 (5180 MHz)",
-                     "        identifier: e7790fdc5d894fe65b9619441b29a413", "      key MIC (16 bytes): c2c423388fcba49b2abddebedc4a8346",
-                     "        type:          1 (service info)", "        service info:  ddeeff", "    NDC ID:   04:56:63:52:71:e0",
-                     "      NDL setup reason:           0 (NDP)", "        element ID:                  45 (HT Capabilities)",
-                     "        RX MCS map:          0xaaaa (streams 1-8: MCS 0-9)"] {
+        for line in [
+            "          type:                committed", "          slots:        1-3", "          slots:        4-31",
+            "            channels:               6 (2437 MHz)", "            primary channel:        36 (5180 MHz)",
+            "        identifier: e7790fdc5d894fe65b9619441b29a413",
+            "      key MIC (16 bytes): c2c423388fcba49b2abddebedc4a8346",
+            "        type:          1 (service info)", "        service info:  ddeeff",
+            "    NDC ID:   04:56:63:52:71:e0",
+            "      NDL setup reason:           0 (NDP)", "        element ID:                  45 (HT Capabilities)",
+            "        RX MCS map:          0xaaaa (streams 1-8: MCS 0-9)",
+        ] {
             #expect(text.contains(line), "missing: \(line)")
         }
     }
 
     @Test func anAttributeTheCodecDoesNotKnowStillPrintsItsBytes() {
-        let frame = NANFrame.serviceDiscovery(ServiceDiscoveryFrame(attributes: [.unknown(UnknownAttribute(id: NANAttributeID(0x2E), body: [1, 2][...]))]))
+        let frame = NANFrame.serviceDiscovery(
+            ServiceDiscoveryFrame(attributes: [.unknown(UnknownAttribute(id: NANAttributeID(0x2E), body: [1, 2][...]))])
+        )
         let report = FrameReport(frame, header: nil, length: 0, serviceNames: [:])
         #expect(report.attributes.first?.bodyHex == "0102")
         #expect(report.lines.contains("    body:    0102"))
@@ -168,7 +181,9 @@ private func duplicateKeys(_ fields: [ReportField], path: String = "") -> [Strin
     }
 
     @Test func jsonOnlyFieldsStayOutOfTheText() {
-        let fields: [ReportField] = [.number("id", "ID", 1, text: "1 (one)"), ReportField.string("name", "name", "one").jsonOnlyField]
+        let fields: [ReportField] = [
+            .number("id", "ID", 1, text: "1 (one)"), ReportField.string("name", "name", "one").jsonOnlyField,
+        ]
         #expect(ReportField.lines(fields, indent: "") == ["ID: 1 (one)"])
     }
 }

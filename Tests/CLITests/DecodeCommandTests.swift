@@ -17,9 +17,11 @@ private func followUpFrame() throws -> [UInt8] {
         serviceID: try ServiceID(serviceName: "_chat._tcp"), instanceID: 3, requestorInstanceID: 7,
         controlType: .followUp, matchingFilter: try MatchingFilter(elements: [Array("red".utf8), []]),
         serviceInfo: ArraySlice("ping".utf8))
-    let header = ManagementHeader(destination: MACAddress(2, 0, 0, 0, 0, 1), source: MACAddress(2, 0, 0, 0, 0, 2),
-                                  bssid: MACAddress(0x50, 0x6f, 0x9a, 0x01, 0x12, 0x34))
-    let frame = NANManagementFrame(header: header, body: .serviceDiscovery(ServiceDiscoveryFrame(attributes: [.serviceDescriptor(descriptor)])))
+    let header = ManagementHeader(
+        destination: MACAddress(2, 0, 0, 0, 0, 1), source: MACAddress(2, 0, 0, 0, 0, 2),
+        bssid: MACAddress(0x50, 0x6f, 0x9a, 0x01, 0x12, 0x34))
+    let frame = NANManagementFrame(
+        header: header, body: .serviceDiscovery(ServiceDiscoveryFrame(attributes: [.serviceDescriptor(descriptor)])))
     return try frame.encoded()
 }
 
@@ -90,10 +92,12 @@ private func hex(_ bytes: [UInt8]) -> String { FrameReport.hex(bytes) }
     }
 
     @Test func recordedFrameEventDecodesWithItsChannel() throws {
-        let fixture = repositoryRoot.appendingPathComponent("Tests/NANSystemTests/Fixtures/frame-received-sdf-event.nlmsgs")
+        let fixture = repositoryRoot.appendingPathComponent(
+            "Tests/NANSystemTests/Fixtures/frame-received-sdf-event.nlmsgs")
         let result = try BinaryRunner.run(["decode", "--nlmsgs", fixture.path])
         #expect(result.status == 0)
-        #expect(result.stdout.hasPrefix("frame 1 (frame-received-sdf-event.nlmsgs, 2437 MHz, -50 dBm): SDF, 42 bytes\n"))
+        #expect(
+            result.stdout.hasPrefix("frame 1 (frame-received-sdf-event.nlmsgs, 2437 MHz, -50 dBm): SDF, 42 bytes\n"))
         #expect(result.stdout.contains("from 42:00:00:00:02:00 to ff:ff:ff:ff:ff:ff"))
     }
 
@@ -124,12 +128,16 @@ private func hex(_ bytes: [UInt8]) -> String { FrameReport.hex(bytes) }
     @Test func extensionAndResponseFilterFieldsAreTyped() throws {
         let descriptor = ServiceDescriptorAttribute(
             serviceID: try ServiceID(serviceName: "_chat._tcp"), instanceID: 4, controlType: .subscribe,
-            serviceResponseFilter: ServiceResponseFilter(include: true, addressSet: .addresses([MACAddress(2, 0, 0, 0, 0, 9)])))
+            serviceResponseFilter: ServiceResponseFilter(
+                include: true, addressSet: .addresses([MACAddress(2, 0, 0, 0, 0, 9)])))
         let descriptorExtension = ServiceDescriptorExtensionAttribute(
             instanceID: 4, control: [.dataPathRequired, .securityRequired],
             serviceInfo: .init(protocolType: .generic, info: ArraySlice([0x00, 0xff])))
-        let frame = NANFrame.serviceDiscovery(ServiceDiscoveryFrame(attributes: [.serviceDescriptor(descriptor),
-                                                                                .serviceDescriptorExtension(descriptorExtension)]))
+        let frame = NANFrame.serviceDiscovery(
+            ServiceDiscoveryFrame(attributes: [
+                .serviceDescriptor(descriptor),
+                .serviceDescriptorExtension(descriptorExtension),
+            ]))
         let report = FrameReport(frame, header: nil, length: 0, serviceNames: [:])
         let lines = report.lines.joined(separator: "\n")
         #expect(lines.contains("control:               0x9 (service response filter)"))

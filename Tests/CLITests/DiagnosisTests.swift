@@ -6,17 +6,22 @@ import Testing
 /// Facts shaped like what the probe gathers on a mac80211_hwsim NAN radio, and on a radio without NAN.
 private enum DiagnosisFixtures {
     static let kernel = KernelFacts(release: "7.2.13+deb14-amd64", version: "#1 SMP Debian 7.2.13-1", machine: "x86_64")
-    static let world = RegulatoryReport(country: "00", dfsRegion: "unset", selfManaged: false,
-                                        rules: ["2402 - 2472 @ 40 MHz, 20 dBm", "5170 - 5250 @ 80 MHz, 20 dBm, NO-IR, AUTO-BW"])
-    static let us = RegulatoryReport(country: "US", dfsRegion: "FCC", selfManaged: false, rules: ["2402 - 2472 @ 40 MHz, 30 dBm"])
+    static let world = RegulatoryReport(
+        country: "00", dfsRegion: "unset", selfManaged: false,
+        rules: ["2402 - 2472 @ 40 MHz, 20 dBm", "5170 - 5250 @ 80 MHz, 20 dBm, NO-IR, AUTO-BW"])
+    static let us = RegulatoryReport(
+        country: "US", dfsRegion: "FCC", selfManaged: false, rules: ["2402 - 2472 @ 40 MHz, 30 dBm"])
 
     static func channels(_ states: [String]) -> [NANChannelReport] {
-        zip(Diagnosis.nanChannels, states).map { NANChannelReport(channel: $0.0.channel, frequency: $0.0.frequency, state: $0.1) }
+        zip(Diagnosis.nanChannels, states).map {
+            NANChannelReport(channel: $0.0.channel, frequency: $0.0.frequency, state: $0.1)
+        }
     }
 
     static func adapter(
         _ report: AdapterReport = AdapterFixtures.hwsim(), channels: [String] = ["enabled", "no-IR", "no-IR"],
-        rfkill: [RFKillReport] = [RFKillReport(name: "rfkill0", soft: false, hard: false)], selfTest: SelfTestReport? = nil
+        rfkill: [RFKillReport] = [RFKillReport(name: "rfkill0", soft: false, hard: false)],
+        selfTest: SelfTestReport? = nil
     ) -> AdapterDiagnosis {
         AdapterDiagnosis(
             phy: report.phy, wiphy: report.wiphy, driver: report.driver,
@@ -33,8 +38,9 @@ private func check(_ name: String, in adapter: AdapterDiagnosis) throws -> Diagn
 
 @Suite struct DiagnosisTests {
     @Test func hwsimRadioInTheWorldDomainIsOkWithWarningsFor5GHz() throws {
-        let report = Diagnosis.report(kernel: DiagnosisFixtures.kernel, regulatory: DiagnosisFixtures.world,
-                                      adapters: [DiagnosisFixtures.adapter()])
+        let report = Diagnosis.report(
+            kernel: DiagnosisFixtures.kernel, regulatory: DiagnosisFixtures.world,
+            adapters: [DiagnosisFixtures.adapter()])
         let adapter = try #require(report.adapters.first)
         #expect(try check("nan", in: adapter).verdict == .ok)
         #expect(try check("data path", in: adapter).verdict == .ok)
@@ -55,8 +61,9 @@ private func check(_ name: String, in adapter: AdapterDiagnosis) throws -> Diagn
     }
 
     @Test func aCountryDomainEnables5GHzChannels() throws {
-        let report = Diagnosis.report(kernel: DiagnosisFixtures.kernel, regulatory: DiagnosisFixtures.us,
-                                      adapters: [DiagnosisFixtures.adapter(channels: ["enabled", "enabled", "enabled"])])
+        let report = Diagnosis.report(
+            kernel: DiagnosisFixtures.kernel, regulatory: DiagnosisFixtures.us,
+            adapters: [DiagnosisFixtures.adapter(channels: ["enabled", "enabled", "enabled"])])
         let adapter = try #require(report.adapters.first)
         #expect(adapter.checks.filter { $0.name.hasPrefix("channel") }.allSatisfy { $0.verdict == .ok })
         #expect(report.checks.allSatisfy { $0.verdict == .ok })
@@ -64,7 +71,8 @@ private func check(_ name: String, in adapter: AdapterDiagnosis) throws -> Diagn
 
     @Test func radioWithoutNANGetsAClearNoNANVerdictAndWhatToDo() throws {
         let adapter = DiagnosisFixtures.adapter(AdapterFixtures.plain(), channels: ["enabled", "enabled", "absent"])
-        let report = Diagnosis.report(kernel: DiagnosisFixtures.kernel, regulatory: DiagnosisFixtures.us, adapters: [adapter])
+        let report = Diagnosis.report(
+            kernel: DiagnosisFixtures.kernel, regulatory: DiagnosisFixtures.us, adapters: [adapter])
         let examined = try #require(report.adapters.first)
         let nan = try check("nan", in: examined)
         #expect(nan.verdict == .fail)
@@ -74,8 +82,11 @@ private func check(_ name: String, in adapter: AdapterDiagnosis) throws -> Diagn
         #expect(try check("secure NAN", in: examined).verdict == .fail)
         // A radio whose NAN does not use 5 GHz: the missing channel 149 is not a problem.
         #expect(try check("channel 149", in: examined).verdict == .ok)
-        #expect(DiagnosisText.lines(report).contains("  fail     nan: no NAN: driver has no NAN interface type — "
-            + "this driver cannot run NAN: use an adapter whose driver offers it (see 'waware list'), or a newer driver or firmware"))
+        #expect(
+            DiagnosisText.lines(report).contains(
+                "  fail     nan: no NAN: driver has no NAN interface type — "
+                    + "this driver cannot run NAN: use an adapter whose driver offers it (see 'waware list'), or a newer driver or firmware"
+            ))
     }
 
     @Test func rfkillBlocksFailWithTheCommandToRun() {
@@ -91,11 +102,14 @@ private func check(_ name: String, in adapter: AdapterDiagnosis) throws -> Diagn
 
     @Test func channel6NoIROrMissingFails() throws {
         let adapter = DiagnosisFixtures.adapter(channels: ["no-IR", "enabled", "enabled"])
-        let ch6 = try check("channel 6", in: Diagnosis.report(kernel: nil, regulatory: DiagnosisFixtures.us, adapters: [adapter]).adapters[0])
+        let ch6 = try check(
+            "channel 6",
+            in: Diagnosis.report(kernel: nil, regulatory: DiagnosisFixtures.us, adapters: [adapter]).adapters[0])
         #expect(ch6.verdict == .fail)
         #expect(ch6.detail.hasPrefix("2437 MHz: no-IR"))
         #expect(ch6.remedy != nil)
-        let absent = Diagnosis.channelCheck(NANChannelReport(channel: 6, frequency: 2437, state: "absent"), adapter: adapter, domain: nil)
+        let absent = Diagnosis.channelCheck(
+            NANChannelReport(channel: 6, frequency: 2437, state: "absent"), adapter: adapter, domain: nil)
         #expect(absent.verdict == .fail)
         #expect(absent.remedy?.contains("2.4 GHz") == true)
     }
@@ -115,22 +129,29 @@ private func check(_ name: String, in adapter: AdapterDiagnosis) throws -> Diagn
     }
 
     @Test func selfTestVerdicts() {
-        let joined = Diagnosis.selfTestCheck(SelfTestReport(joined: true, joinSeconds: 0.5123, clusterID: "50:6f:9a:01:12:34",
-                                                            error: nil, permissionDenied: false))
+        let joined = Diagnosis.selfTestCheck(
+            SelfTestReport(
+                joined: true, joinSeconds: 0.5123, clusterID: "50:6f:9a:01:12:34",
+                error: nil, permissionDenied: false))
         #expect(joined.verdict == .ok)
         #expect(joined.detail == "NAN started, cluster 50:6f:9a:01:12:34 joined after 0.512 s, NAN stopped")
-        let refused = Diagnosis.selfTestCheck(SelfTestReport(joined: false, joinSeconds: nil, clusterID: nil,
-                                                             error: "not permitted", permissionDenied: true))
+        let refused = Diagnosis.selfTestCheck(
+            SelfTestReport(
+                joined: false, joinSeconds: nil, clusterID: nil,
+                error: "not permitted", permissionDenied: true))
         #expect(refused.verdict == .fail)
         #expect(refused.remedy == "run as root or with CAP_NET_ADMIN")
-        let silent = Diagnosis.selfTestCheck(SelfTestReport(joined: false, joinSeconds: nil, clusterID: nil,
-                                                            error: "no cluster event", permissionDenied: false))
+        let silent = Diagnosis.selfTestCheck(
+            SelfTestReport(
+                joined: false, joinSeconds: nil, clusterID: nil,
+                error: "no cluster event", permissionDenied: false))
         #expect(silent.remedy?.contains("dmesg") == true)
     }
 
     @Test func oldKernelNoAdaptersAndNoRegulatoryDomainSayWhatToDo() {
         let checks = Diagnosis.machineChecks(
-            kernel: KernelFacts(release: "6.12.9-amd64", version: "", machine: "x86_64"), regulatory: nil, adapterCount: 0)
+            kernel: KernelFacts(release: "6.12.9-amd64", version: "", machine: "x86_64"), regulatory: nil,
+            adapterCount: 0)
         #expect(checks.map(\.verdict) == [.warning, .warning, .fail])
         #expect(checks[0].remedy == "install Linux 7.2 or newer")
         #expect(checks[2].remedy?.contains("waware sim add") == true)
@@ -139,16 +160,23 @@ private func check(_ name: String, in adapter: AdapterDiagnosis) throws -> Diagn
     }
 
     @Test func jsonIsOneObjectWithTheDocumentedFields() throws {
-        let report = Diagnosis.report(kernel: DiagnosisFixtures.kernel, regulatory: DiagnosisFixtures.world,
-                                      adapters: [DiagnosisFixtures.adapter(selfTest: SelfTestReport(
-                                          joined: true, joinSeconds: 0.2, clusterID: "50:6f:9a:01:00:01", error: nil,
-                                          permissionDenied: false))])
+        let report = Diagnosis.report(
+            kernel: DiagnosisFixtures.kernel, regulatory: DiagnosisFixtures.world,
+            adapters: [
+                DiagnosisFixtures.adapter(
+                    selfTest: SelfTestReport(
+                        joined: true, joinSeconds: 0.2, clusterID: "50:6f:9a:01:00:01", error: nil,
+                        permissionDenied: false))
+            ])
         let text = try Output.json(report)
         #expect(!text.contains("\n"))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect(Set(object.keys) == ["kernel", "regulatory", "checks", "adapters", "summary"])
         let adapter = try #require((object["adapters"] as? [[String: Any]])?.first)
-        for key in ["phy", "wiphy", "driver", "module", "firmware", "nan", "interfaceCombinations", "channels", "rfkill", "selfTest", "checks"] {
+        for key in [
+            "phy", "wiphy", "driver", "module", "firmware", "nan", "interfaceCombinations", "channels", "rfkill",
+            "selfTest", "checks",
+        ] {
             #expect(adapter[key] != nil, "missing \(key)")
         }
         #expect((adapter["selfTest"] as? [String: Any])?["joinSeconds"] as? Double == 0.2)
@@ -156,12 +184,14 @@ private func check(_ name: String, in adapter: AdapterDiagnosis) throws -> Diagn
     }
 
     @Test func textEndsWithTheSummary() {
-        let report = Diagnosis.report(kernel: DiagnosisFixtures.kernel, regulatory: DiagnosisFixtures.world,
-                                      adapters: [DiagnosisFixtures.adapter()])
+        let report = Diagnosis.report(
+            kernel: DiagnosisFixtures.kernel, regulatory: DiagnosisFixtures.world,
+            adapters: [DiagnosisFixtures.adapter()])
         let lines = DiagnosisText.lines(report)
         #expect(lines.last == "summary: 8 ok, 4 warnings, 0 failures")
         #expect(lines.contains("phy0 (wiphy 0, mac80211_hwsim)"))
-        #expect(lines.contains("  ok       driver: mac80211_hwsim, module mac80211_hwsim (no version, srcversion ABC123)"))
+        #expect(
+            lines.contains("  ok       driver: mac80211_hwsim, module mac80211_hwsim (no version, srcversion ABC123)"))
         #expect(lines.contains("    5170 - 5250 @ 80 MHz, 20 dBm, NO-IR, AUTO-BW"))
     }
 
@@ -171,17 +201,21 @@ private func check(_ name: String, in adapter: AdapterDiagnosis) throws -> Diagn
         followUpRoundTripWindows: 1.16, error: nil, remedy: nil, cleanedUp: true)
 
     @Test func aTwoRadioTestThatFoundAndGotAnAnswerIsOkWithItsTimesInSecondsAndWindows() throws {
-        let report = Diagnosis.report(kernel: DiagnosisFixtures.kernel, regulatory: DiagnosisFixtures.us,
-                                      adapters: [], twoRadio: Self.twoRadio)
+        let report = Diagnosis.report(
+            kernel: DiagnosisFixtures.kernel, regulatory: DiagnosisFixtures.us,
+            adapters: [], twoRadio: Self.twoRadio)
         let check = try #require(report.checks.first { $0.name == "two-radio" })
         #expect(check.verdict == .ok)
-        #expect(check.detail == "two simulated radios (phy4 and phy5): discovered after 1.312 s (2.5 DW) on 2437 MHz, -30 dBm, "
-            + "follow-up answered in 0.610 s (1.16 DW), radios removed")
+        #expect(
+            check.detail
+                == "two simulated radios (phy4 and phy5): discovered after 1.312 s (2.5 DW) on 2437 MHz, -30 dBm, "
+                + "follow-up answered in 0.610 s (1.16 DW), radios removed")
         #expect(DiagnosisText.lines(report).contains("  ok       two-radio: " + check.detail))
     }
 
     @Test func aTwoRadioTestWithoutHwsimFailsSayingHowToLoadIt() throws {
-        let test = TwoRadioReport.notRun("the mac80211_hwsim module is not loaded", remedy: "load it: 'modprobe mac80211_hwsim radios=0'")
+        let test = TwoRadioReport.notRun(
+            "the mac80211_hwsim module is not loaded", remedy: "load it: 'modprobe mac80211_hwsim radios=0'")
         let check = Diagnosis.twoRadioCheck(test)
         #expect(check.verdict == .fail)
         #expect(check.detail == "the mac80211_hwsim module is not loaded")
@@ -196,12 +230,15 @@ private func check(_ name: String, in adapter: AdapterDiagnosis) throws -> Diagn
         test.followUpRoundTripSeconds = nil
         let check = Diagnosis.twoRadioCheck(test)
         #expect(check.verdict == .fail)
-        #expect(check.detail.hasPrefix("the subscriber did not discover the publisher within 10.000 s (phy4 and phy5); the radios"))
+        #expect(
+            check.detail.hasPrefix(
+                "the subscriber did not discover the publisher within 10.000 s (phy4 and phy5); the radios"))
     }
 
     @Test func aTwoRadioReportIsInTheJSONOnlyWhenAskedFor() throws {
-        let report = Diagnosis.report(kernel: DiagnosisFixtures.kernel, regulatory: DiagnosisFixtures.us,
-                                      adapters: [], twoRadio: Self.twoRadio)
+        let report = Diagnosis.report(
+            kernel: DiagnosisFixtures.kernel, regulatory: DiagnosisFixtures.us,
+            adapters: [], twoRadio: Self.twoRadio)
         let text = try Output.json(report)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         let two = try #require(object["twoRadio"] as? [String: Any])

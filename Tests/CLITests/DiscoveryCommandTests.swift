@@ -7,17 +7,20 @@ import WiFiAware
 @testable import waware
 
 private func command<C: Command>(_ type: C.Type, _ words: [String]) throws -> C {
-    guard case .run(let parsed, _) = try CommandLineParser.parse(words, root: Waware.self), let typed = parsed as? C else {
+    guard case .run(let parsed, _) = try CommandLineParser.parse(words, root: Waware.self), let typed = parsed as? C
+    else {
         throw ValidationError("'\(words.joined(separator: " "))' did not parse as \(C.self)")
     }
     return typed
 }
 
 @Test func subscribeOptionsBecomeTheEngineConfiguration() throws {
-    let c = try command(SubscribeCommand.self, [
-        "subscribe", "_chat._tcp", "--active", "--info-hex", "01:ff", "--match-filter", "red,*",
-        "--srf-exclude", "02:00:00:00:00:01", "--count", "2", "--ttl-dw", "9",
-    ])
+    let c = try command(
+        SubscribeCommand.self,
+        [
+            "subscribe", "_chat._tcp", "--active", "--info-hex", "01:ff", "--match-filter", "red,*",
+            "--srf-exclude", "02:00:00:00:00:01", "--count", "2", "--ttl-dw", "9",
+        ])
     let config = c.parameters
     #expect(config.active)
     #expect(try c.service(c.values.services[0].service).serviceInfo == [0x01, 0xff])
@@ -143,12 +146,17 @@ extension Duration {
 }
 
 @Test func idleTimeoutGoesWithADataPathAndIsSeconds() throws {
-    let sub = try command(SubscribeCommand.self, ["subscribe", "_chat._tcp", "--data-path", "--open", "--idle-timeout", "2.5"])
+    let sub = try command(
+        SubscribeCommand.self, ["subscribe", "_chat._tcp", "--data-path", "--open", "--idle-timeout", "2.5"])
     #expect(sub.idleTimeout == .milliseconds(2500))
-    let pub = try command(PublishCommand.self, ["publish", "_chat._tcp", "--accept-data-paths", "--open", "--idle-timeout", "60"])
+    let pub = try command(
+        PublishCommand.self, ["publish", "_chat._tcp", "--accept-data-paths", "--open", "--idle-timeout", "60"])
     #expect(pub.idleTimeout == .seconds(60))
-    #expect(try command(SubscribeCommand.self, ["subscribe", "_chat._tcp", "--data-path", "--open"]).idleTimeout == nil)
-    #expect(throws: (any Error).self) { try command(SubscribeCommand.self, ["subscribe", "_chat._tcp", "--idle-timeout", "5"]) }
+    #expect(
+        try command(SubscribeCommand.self, ["subscribe", "_chat._tcp", "--data-path", "--open"]).idleTimeout == nil)
+    #expect(throws: (any Error).self) {
+        try command(SubscribeCommand.self, ["subscribe", "_chat._tcp", "--idle-timeout", "5"])
+    }
     #expect(throws: (any Error).self) {
         try command(SubscribeCommand.self, ["subscribe", "_chat._tcp", "--data-path", "--open", "--idle-timeout", "0"])
     }

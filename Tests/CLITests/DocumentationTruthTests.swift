@@ -23,7 +23,9 @@ import WiFiAware
         let root = LayerRuleTests.packageRoot
         var files = [root.appendingPathComponent("README.md")]
         for folder in ["docs", "Sources"] {
-            let found = FileManager.default.enumerator(at: root.appendingPathComponent(folder), includingPropertiesForKeys: nil)?
+            let found =
+                FileManager.default.enumerator(
+                    at: root.appendingPathComponent(folder), includingPropertiesForKeys: nil)?
                 .compactMap { $0 as? URL } ?? []
             files += found.filter { ["md", "swift"].contains($0.pathExtension) }
         }
@@ -61,7 +63,8 @@ import WiFiAware
 /// The CLI's manual names every reason a data path can end with.
 @Suite struct DataPathEndReasonDocumentationTests {
     @Test func cliManualListsEveryDataPathEndReason() throws {
-        let manual = try String(contentsOf: LayerRuleTests.packageRoot.appendingPathComponent("docs/cli.md"), encoding: .utf8)
+        let manual = try String(
+            contentsOf: LayerRuleTests.packageRoot.appendingPathComponent("docs/cli.md"), encoding: .utf8)
         let missing = WADataPathEndReason.Kind.allCases.map(\.rawValue).filter { !manual.contains("| `\($0)` |") }
         #expect(missing.isEmpty, "docs/cli.md has no row for \(missing)")
     }

@@ -32,8 +32,9 @@ import Testing
     record.address = "02:00:00:00:00:01"
     record.masterPreference = 2
     record.bands = []
-    #expect(record.text == "NAN started on phy0 nan0 (wdev 0x2, address 02:00:00:00:00:01, master preference 2, "
-        + "bands chosen by the driver); waiting for a cluster...")
+    #expect(
+        record.text == "NAN started on phy0 nan0 (wdev 0x2, address 02:00:00:00:00:01, master preference 2, "
+            + "bands chosen by the driver); waiting for a cluster...")
 }
 
 @Test func wallClockTimeIsShownWhenThereIsNoElapsedTime() {

@@ -11,7 +11,9 @@ private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathCom
 func exitCodeTableListsEveryNamedCode(document: String) throws {
     let text = try String(contentsOf: repositoryRoot.appendingPathComponent(document), encoding: .utf8)
     for entry in ExitCode.documented {
-        #expect(text.contains("| \(entry.code.rawValue) | \(entry.name) | \(entry.meaning) |"), "\(document): \(entry.name)")
+        #expect(
+            text.contains("| \(entry.code.rawValue) | \(entry.name) | \(entry.meaning) |"), "\(document): \(entry.name)"
+        )
     }
 }
 

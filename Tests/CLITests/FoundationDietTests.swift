@@ -9,7 +9,9 @@ import Testing
         .deletingLastPathComponent()
 
     /// Modules that pull in FoundationInternationalization and ICU.
-    static let fullFoundationModules = ["Foundation", "FoundationInternationalization", "FoundationNetworking", "FoundationXML"]
+    static let fullFoundationModules = [
+        "Foundation", "FoundationInternationalization", "FoundationNetworking", "FoundationXML",
+    ]
 
     @Test func noSourceOrExampleImportsFullFoundation() throws {
         var offenders: [String] = []

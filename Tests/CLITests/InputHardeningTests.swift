@@ -100,8 +100,9 @@ import Testing
         // The folder is root's, mode 0700: user nobody cannot look inside.
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
         let hidden = folder.appendingPathComponent("private")
-        try FileManager.default.createDirectory(at: hidden, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: hidden, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         let result = try BinaryRunner.run(
             ["devices", "list", "--store", hidden.appendingPathComponent("devices.json").path], standardInput: nil,
             launcher: ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"])
@@ -112,7 +113,9 @@ import Testing
 
 /// The example program on the public API refuses timeouts that are not a Duration.
 @Suite struct ExampleProgramTests {
-    static var example: String { BinaryRunner.binaryURL.deletingLastPathComponent().appendingPathComponent("aware-example").path }
+    static var example: String {
+        BinaryRunner.binaryURL.deletingLastPathComponent().appendingPathComponent("aware-example").path
+    }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: example)), arguments: ["inf", "1e300", "nan"])
     func anInfiniteTimeoutIsRefusedNotATrap(value: String) throws {

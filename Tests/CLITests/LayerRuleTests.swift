@@ -21,7 +21,9 @@ import Testing
     static let systemLayer: Set<String> = ["NANSystem", "NANCrypto"]
 
     /// The C library's module names (the platform's libc overlays).
-    static let cLibraries: Set<String> = ["Glibc", "Musl", "SwiftGlibc", "Darwin", "Android", "Bionic", "ucrt", "WinSDK", "CRT"]
+    static let cLibraries: Set<String> = [
+        "Glibc", "Musl", "SwiftGlibc", "Darwin", "Android", "Bionic", "ucrt", "WinSDK", "CRT",
+    ]
 
     /// Files that break a rule today and whose owner is fixing it; remove an entry as soon as it is fixed.
     static let knownExceptions: Set<String> = []
@@ -30,31 +32,39 @@ import Testing
         let sources = Self.packageRoot.appendingPathComponent("Sources")
         let violations = try Self.violations(in: sources)
         let unexpected = violations.filter { !Self.knownExceptions.contains($0) }
-        #expect(unexpected.isEmpty, Comment(rawValue: "layer rule broken (docs/architecture.md):\n" + unexpected.joined(separator: "\n")))
+        #expect(
+            unexpected.isEmpty,
+            Comment(rawValue: "layer rule broken (docs/architecture.md):\n" + unexpected.joined(separator: "\n")))
         let stale = Self.knownExceptions.subtracting(violations)
-        #expect(stale.isEmpty, Comment(rawValue: "fixed, so remove from LayerRuleTests.knownExceptions: \(stale.sorted())"))
+        #expect(
+            stale.isEmpty, Comment(rawValue: "fixed, so remove from LayerRuleTests.knownExceptions: \(stale.sorted())"))
     }
 
     @Test func aForbiddenImportIsFound() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("layer-rule-\(UInt32.random(in: 0...UInt32.max))")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "layer-rule-\(UInt32.random(in: 0...UInt32.max))")
         defer { try? FileManager.default.removeItem(at: root) }
         try Self.write("@_spi(X) public import WiFiAware\nimport Synchronization\n", to: root, "NANEngine/A.swift")
-        try Self.write("#if canImport(Glibc)\nimport Glibc\n#endif\nimport struct NANSystem.MACAddress\n", to: root, "waware/Sub/B.swift")
+        try Self.write(
+            "#if canImport(Glibc)\nimport Glibc\n#endif\nimport struct NANSystem.MACAddress\n", to: root,
+            "waware/Sub/B.swift")
         try Self.write("internal import CNetlink\n", to: root, "NANCrypto/C.swift")
         try Self.write("// header\n", to: root, "CNetlink/module.modulemap")
         try Self.write("import NANLogging\n", to: root, "NANNew/D.swift")
-        #expect(try Self.violations(in: root).sorted() == [
-            "NANEngine/A.swift imports WiFiAware",
-            "NANNew/D.swift: module NANNew is not in LayerRuleTests.allowed",
-            "waware/Sub/B.swift imports Glibc",
-        ])
+        #expect(
+            try Self.violations(in: root).sorted() == [
+                "NANEngine/A.swift imports WiFiAware",
+                "NANNew/D.swift: module NANNew is not in LayerRuleTests.allowed",
+                "waware/Sub/B.swift imports Glibc",
+            ])
     }
 
     // MARK: Reading the sources
 
     /// The rule breaks under `sources`, one line each: `<module>/<path> imports <module>`.
     static func violations(in sources: URL) throws -> [String] {
-        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?
+        let files =
+            FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?
             .compactMap { $0 as? URL } ?? []
         let modules = Set(try FileManager.default.contentsOfDirectory(atPath: sources.path))
         // A C target is a folder of Sources/ without Swift files.
@@ -94,11 +104,15 @@ import Testing
         var modules: [String] = []
         for line in text.split(separator: "\n") {
             var words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-            while let first = words.first, first.hasPrefix("@") || ["public", "internal", "package", "private", "fileprivate"].contains(first) {
+            while let first = words.first,
+                first.hasPrefix("@") || ["public", "internal", "package", "private", "fileprivate"].contains(first)
+            {
                 words.removeFirst()
             }
             guard words.first == "import", words.count >= 2 else { continue }
-            let kinds: Set<String> = ["struct", "class", "enum", "protocol", "typealias", "func", "var", "let", "actor"]
+            let kinds: Set<String> = [
+                "struct", "class", "enum", "protocol", "typealias", "func", "var", "let", "actor",
+            ]
             let name = kinds.contains(words[1]) && words.count >= 3 ? words[2] : words[1]
             if let module = name.split(separator: ".").first { modules.append(String(module)) }
         }
@@ -107,7 +121,8 @@ import Testing
 
     /// The package's root folder, from this file's path.
     static var packageRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
     }
 
     static func write(_ text: String, to root: URL, _ path: String) throws {

@@ -27,7 +27,8 @@ import Testing
         let text = try shell(#"e=$(mktemp); "$W" --help 2>"$e" >/dev/full; echo "status $?"; cat "$e"; rm -f "$e""#)
         let lines = text.split(separator: "\n").map(String.init)
         #expect(lines.first == "status 74")
-        #expect(Array(lines.dropFirst()) == ["waware: cannot write to standard output: No space left on device (ENOSPC)"])
+        #expect(
+            Array(lines.dropFirst()) == ["waware: cannot write to standard output: No space left on device (ENOSPC)"])
     }
 
     @Test func aFullStandardErrorKeepsTheCommandsOwnExitCode() throws {

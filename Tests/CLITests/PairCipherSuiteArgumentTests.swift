@@ -7,7 +7,9 @@ import WiFiAware
 
 @Test func pairCipherSuiteDefaultsTo128AndTakes256() throws {
     func parse(_ words: [String]) throws -> PairCommand? {
-        guard case .run(let parsed, _) = try CommandLineParser.parse(words, root: Waware.self) else { throw ValidationError("no run") }
+        guard case .run(let parsed, _) = try CommandLineParser.parse(words, root: Waware.self) else {
+            throw ValidationError("no run")
+        }
         return parsed as? PairCommand
     }
     #expect(try parse(["pair"])?.cipherSuite == .ncsPKPASN128)

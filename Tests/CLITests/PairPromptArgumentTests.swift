@@ -9,7 +9,9 @@ import WiFiAware
 // combinations that make no sense refused before anything touches the radio.
 
 private func parsePair(_ words: [String]) throws -> PairCommand? {
-    guard case .run(let parsed, _) = try CommandLineParser.parse(["pair"] + words, root: Waware.self) else { throw ValidationError("no run") }
+    guard case .run(let parsed, _) = try CommandLineParser.parse(["pair"] + words, root: Waware.self) else {
+        throw ValidationError("no run")
+    }
     return parsed as? PairCommand
 }
 
@@ -27,8 +29,10 @@ private func parsePair(_ words: [String]) throws -> PairCommand? {
 }
 
 @Test func pairingModesExcludeEachOther() {
-    for words in [["--ask-pin", "--pin", "123456"], ["--pin-on-request", "--opportunistic"], ["--pin-on-request", "--find"],
-                  ["--pin-on-request", "--peer", "02:11:22:33:44:55"], ["--ask-pin", "--opportunistic"]] {
+    for words in [
+        ["--ask-pin", "--pin", "123456"], ["--pin-on-request", "--opportunistic"], ["--pin-on-request", "--find"],
+        ["--pin-on-request", "--peer", "02:11:22:33:44:55"], ["--ask-pin", "--opportunistic"],
+    ] {
         #expect(throws: ValidationError.self, "\(words)") { _ = try parsePair(words) }
     }
 }
@@ -64,5 +68,8 @@ private func parsePair(_ words: [String], environment: [String: String]) throws 
 @Test func aPINInTheCommandLineStillWorksAndWarns() throws {
     let (command, warnings) = try parsePair(["--pin", "123456"], environment: [:])
     #expect(command.pin == "123456" && command.find)
-    #expect(warnings == ["--pin on the command line can be read by every local user (/proc/PID/cmdline); use --pin - (standard input) or WAWARE_PIN instead"])
+    #expect(
+        warnings == [
+            "--pin on the command line can be read by every local user (/proc/PID/cmdline); use --pin - (standard input) or WAWARE_PIN instead"
+        ])
 }

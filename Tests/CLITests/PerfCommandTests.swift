@@ -8,14 +8,18 @@ import WiFiAware
 // `waware perf`: its options, its report as text and JSON, and the SVG plot (well-formed, self-contained).
 
 private func perf(_ words: [String]) throws -> PerfCommand {
-    guard case .run(let parsed, _) = try CommandLineParser.parse(["perf"] + words, root: Waware.self), let typed = parsed as? PerfCommand else {
+    guard case .run(let parsed, _) = try CommandLineParser.parse(["perf"] + words, root: Waware.self),
+        let typed = parsed as? PerfCommand
+    else {
         throw ValidationError("'perf \(words.joined(separator: " "))' did not parse")
     }
     return typed
 }
 
 private func refusal(_ words: [String]) -> String? {
-    do { _ = try perf(words); return nil } catch let error as ValidationError { return error.message } catch { return "\(error)" }
+    do { _ = try perf(words); return nil } catch let error as ValidationError { return error.message } catch {
+        return "\(error)"
+    }
 }
 
 private func sampleRecord(index: Int, elapsed: Double, capacity: Double?) -> PerformanceRecord {
@@ -27,7 +31,8 @@ private func sampleRecord(index: Int, elapsed: Double, capacity: Double?) -> Per
     report.signalQuality = 0.67
     report.performanceMode = .bulk
     report.transmitLatency[.bestEffort] = WATransmitLatencyMetrics(
-        accessCategory: .bestEffort, average: .microseconds(1500), median: .microseconds(1200), percentile95: .milliseconds(3),
+        accessCategory: .bestEffort, average: .microseconds(1500), median: .microseconds(1200),
+        percentile95: .milliseconds(3),
         probesSent: 20, probesAnswered: 20)
     var record = PerformanceRecord(report, index: index, service: "_perf._tcp", peer: "42:00:00:00:00:00", since: .now)
     record.elapsed = elapsed
@@ -42,8 +47,10 @@ private func sampleRecord(index: Int, elapsed: Double, capacity: Double?) -> Per
     #expect(command.probes?.capacityDuration == .seconds(2))
     #expect(command.mode == nil)
     #expect(try perf(["_perf._tcp", "--open", "--mode", "bulk"]).mode == .bulk)
-    let tuned = try perf(["_perf._tcp", "--passphrase", "a secret", "--duration", "0.5", "--max-bytes", "8",
-                          "--access-category", "vo,be,vo", "--latency-probes", "5", "--port", "6000", "--mode", "realtime"])
+    let tuned = try perf([
+        "_perf._tcp", "--passphrase", "a secret", "--duration", "0.5", "--max-bytes", "8",
+        "--access-category", "vo,be,vo", "--latency-probes", "5", "--port", "6000", "--mode", "realtime",
+    ])
     #expect(tuned.probes?.capacityDuration == .milliseconds(500))
     #expect(tuned.probes?.capacityBytes == 8 << 20)
     #expect(tuned.probes?.accessCategories == [.interactiveVoice, .bestEffort])
@@ -54,10 +61,16 @@ private func sampleRecord(index: Int, elapsed: Double, capacity: Double?) -> Per
 }
 
 @Test func perfRefusesContradictionsInOneLine() {
-    #expect(refusal(["_perf._tcp"]) == "perf needs a passphrase or PMK (--passphrase-file, --pmk-file, WAWARE_PASSPHRASE or WAWARE_PMK) or, for an unencrypted data path, --open (as on the peer)")
+    #expect(
+        refusal(["_perf._tcp"])
+            == "perf needs a passphrase or PMK (--passphrase-file, --pmk-file, WAWARE_PASSPHRASE or WAWARE_PMK) or, for an unencrypted data path, --open (as on the peer)"
+    )
     #expect(refusal(["_perf._tcp", "--open", "--watch", "--json"]) == "give --watch or --json, not both")
-    #expect(refusal(["_perf._tcp", "--open", "--access-category", "xx"]) == "--access-category takes be, bk, vi and vo (comma-separated), not 'xx'")
-    #expect(refusal(["_perf._tcp", "--open", "--serve", "--watch"]) == "--watch goes with the measuring side, not --serve")
+    #expect(
+        refusal(["_perf._tcp", "--open", "--access-category", "xx"])
+            == "--access-category takes be, bk, vi and vo (comma-separated), not 'xx'")
+    #expect(
+        refusal(["_perf._tcp", "--open", "--serve", "--watch"]) == "--watch goes with the measuring side, not --serve")
     #expect(refusal(["_perf._tcp", "--open", "--duration", "11"]) != nil)
     #expect(refusal(["_perf._tcp", "--open", "--mode", "fast"]) != nil)
     #expect(refusal(["bad name", "--open"]) != nil)
@@ -71,9 +84,13 @@ private func sampleRecord(index: Int, elapsed: Double, capacity: Double?) -> Per
     #expect(text.contains("capacity    14.2 Mbit/s to the peer (23 % of the ceiling), 12.8 Mbit/s from the peer"))
     #expect(text.contains("latency BE  avg 1.5 ms, p50 1.2 ms, p95 3.0 ms (20 of 20 answered)"))
     let json = try Output.json(record)
-    for key in ["\"throughputCeiling\":60.9", "\"throughputCapacity\":14.2", "\"throughputCapacityRatio\"", "\"receiveCapacity\"",
-                "\"transmitLatency\":{\"BE\":{", "\"averageMs\":1.5", "\"p95Ms\":3", "\"signalQuality\":0.67", "\"event\":\"report\"",
-                "\"mode\":\"bulk\""] {
+    for key in [
+        "\"throughputCeiling\":60.9", "\"throughputCapacity\":14.2", "\"throughputCapacityRatio\"",
+        "\"receiveCapacity\"",
+        "\"transmitLatency\":{\"BE\":{", "\"averageMs\":1.5", "\"p95Ms\":3", "\"signalQuality\":0.67",
+        "\"event\":\"report\"",
+        "\"mode\":\"bulk\"",
+    ] {
         #expect(json.contains(key), "\(key) in \(json)")
     }
 }
@@ -85,13 +102,16 @@ private func sampleRecord(index: Int, elapsed: Double, capacity: Double?) -> Per
     #expect(try Output.json(record).contains("\"mode\":\"default\""))
     #expect(try Output.json(record).contains("\"statisticsSource\":\"discoveryFrames\""))
     report.statisticsSource = .dataPath
-    let fromDataPath = PerformanceRecord(report, index: 2, service: "_perf._tcp", peer: "42:00:00:00:00:00", since: .now)
+    let fromDataPath = PerformanceRecord(
+        report, index: 2, service: "_perf._tcp", peer: "42:00:00:00:00:00", since: .now)
     #expect(try Output.json(fromDataPath).contains("\"statisticsSource\":\"dataPath\""))
     #expect(record.lines[0].contains("(default)"))
 }
 
 @Test func svgPlotIsWellFormedAndEscapesText() throws {
-    let history = (1...5).map { sampleRecord(index: $0, elapsed: Double($0) * 2, capacity: $0 == 3 ? nil : Double($0) * 3) }
+    let history = (1...5).map {
+        sampleRecord(index: $0, elapsed: Double($0) * 2, capacity: $0 == 3 ? nil : Double($0) * 3)
+    }
     let svg = PerformancePlot.document(history, service: "_perf._tcp", peer: "<&\"'>")
     #expect(svg.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\""))
     #expect(svg.hasSuffix("</svg>\n"))
@@ -132,18 +152,26 @@ private func sampleRecord(index: Int, elapsed: Double, capacity: Double?) -> Per
     #expect(try perf(["_perf._tcp", "--open"]).peer == nil)
     let byAddress = try perf(["_perf._tcp", "--open", "--peer", "42:00:00:00:01:0a"])
     #expect(byAddress.peer == MACAddress(0x42, 0, 0, 0, 1, 0x0a))
-    #expect(try perf(["_perf._tcp", "--open", "--peer", "42-00-00-00-01-0A"]).peer == MACAddress(0x42, 0, 0, 0, 1, 0x0a))
+    #expect(
+        try perf(["_perf._tcp", "--open", "--peer", "42-00-00-00-01-0A"]).peer == MACAddress(0x42, 0, 0, 0, 1, 0x0a))
     #expect(try perf(["_perf._tcp", "--open", "--device", "kitchen,hall"]).devices == .named(["kitchen", "hall"]))
     #expect(try perf(["_perf._tcp", "--open", "--paired"]).devices == .allPaired)
     let server = try perf(["_perf._tcp", "--open", "--serve", "--device", "kitchen", "--fixed-address"])
     #expect(server.devices == .named(["kitchen"]) && server.fixedAddress)
-    #expect(PerfClient.describe(peer: byAddress.peer, devices: .named(["kitchen"])) == " at 42:00:00:00:01:0a among the paired devices kitchen")
+    #expect(
+        PerfClient.describe(peer: byAddress.peer, devices: .named(["kitchen"]))
+            == " at 42:00:00:00:01:0a among the paired devices kitchen")
     #expect(PerfClient.describe(peer: nil, devices: .anyDevice) == "")
 }
 
 @Test func perfRefusesABadPeerChoiceInOneLine() {
-    #expect(refusal(["_perf._tcp", "--open", "--peer", "kitchen"])?.contains("a NAN address such as 42:00:00:00:01:00") == true)
+    #expect(
+        refusal(["_perf._tcp", "--open", "--peer", "kitchen"])?.contains("a NAN address such as 42:00:00:00:01:00")
+            == true)
     #expect(refusal(["_perf._tcp", "--open", "--peer", "42:00:00:00:01"]) != nil)
-    #expect(refusal(["_perf._tcp", "--open", "--paired", "--device", "kitchen"]) == "give --paired or --device, not both")
-    #expect(refusal(["_perf._tcp", "--open", "--serve", "--peer", "42:00:00:00:01:00"]) == "--peer goes with the measuring side, not --serve")
+    #expect(
+        refusal(["_perf._tcp", "--open", "--paired", "--device", "kitchen"]) == "give --paired or --device, not both")
+    #expect(
+        refusal(["_perf._tcp", "--open", "--serve", "--peer", "42:00:00:00:01:00"])
+            == "--peer goes with the measuring side, not --serve")
 }

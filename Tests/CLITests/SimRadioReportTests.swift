@@ -8,15 +8,18 @@ private let radios = [
 ]
 
 @Test func simListShowsIdNameNANAndChannels() {
-    #expect(SimRadioReport.lines(radios) == [
-        "radio 0  phy0  NAN: yes  3 channels",
-        "radio 1  nanA  NAN: no   1 channel",
-    ])
+    #expect(
+        SimRadioReport.lines(radios) == [
+            "radio 0  phy0  NAN: yes  3 channels",
+            "radio 1  nanA  NAN: no   1 channel",
+        ])
 }
 
 @Test func simRadioIsFoundByNameBeforeId() throws {
-    let named = [SimRadioReport(id: 0, name: "1", nan: true, channels: 3),
-                 SimRadioReport(id: 1, name: "phy1", nan: true, channels: 3)]
+    let named = [
+        SimRadioReport(id: 0, name: "1", nan: true, channels: 3),
+        SimRadioReport(id: 1, name: "phy1", nan: true, channels: 3),
+    ]
     #expect(try Simulator.select("1", from: named).id == 0)
     #expect(try Simulator.select("phy1", from: named).id == 1)
 }
@@ -47,6 +50,7 @@ private let radios = [
 }
 
 @Test func simJSONHasStableFieldNames() throws {
-    #expect(try Output.json(SimRadioList(radios: [radios[0]]))
-        == #"{"radios":[{"channels":3,"id":0,"name":"phy0","nan":true}]}"#)
+    #expect(
+        try Output.json(SimRadioList(radios: [radios[0]]))
+            == #"{"radios":[{"channels":3,"id":0,"name":"phy0","nan":true}]}"#)
 }

@@ -27,24 +27,30 @@ private func hwsimAdapter(nan: Bool = true) -> Adapter {
                 : nil,
             bands: nan ? [.band2GHz, .band5GHz] : [], secure: nan,
             combinations: nan
-                ? [InterfaceCombination(
-                    limits: [InterfaceLimit(max: 1, types: [.nan]), InterfaceLimit(max: 2, types: [.nanData])],
-                    maxInterfaces: 3, channels: 3)]
+                ? [
+                    InterfaceCombination(
+                        limits: [InterfaceLimit(max: 1, types: [.nan]), InterfaceLimit(max: 2, types: [.nanData])],
+                        maxInterfaces: 3, channels: 3)
+                ]
                 : []))
 }
 
 @Test func libraryAdapterBecomesTheReportListAndProbeShow() {
     let report = AdapterReport(hwsimAdapter())
-    #expect(AdapterText.list([report]) == [
-        "phy0  mac80211_hwsim  02:00:00:00:00:00  NAN: yes (user-space discovery engine, 2.4+5 GHz, data path, secure)"
-    ])
+    #expect(
+        AdapterText.list([report]) == [
+            "phy0  mac80211_hwsim  02:00:00:00:00:00  NAN: yes (user-space discovery engine, 2.4+5 GHz, data path, secure)"
+        ])
     #expect(report.nan.bands == ["2.4GHz", "5GHz"])
     #expect(report.nan.operationModes == ["VHT", "HE", "80+80 MHz", "160 MHz"])
     #expect(report.nan.deviceCapabilities == ["extended key ID", "NDPE"])
     #expect(report.nan.maxChannelSwitchTimeMicroseconds == 0)
-    #expect(report.interfaceCombinations == [
-        CombinationReport(maxInterfaces: 3, channels: 3, limits: [.init(max: 1, types: ["NAN"]), .init(max: 2, types: ["NAN_DATA"])])
-    ])
+    #expect(
+        report.interfaceCombinations == [
+            CombinationReport(
+                maxInterfaces: 3, channels: 3,
+                limits: [.init(max: 1, types: ["NAN"]), .init(max: 2, types: ["NAN_DATA"])])
+        ])
     #expect(report.interfaces.first?.ifindex == 3)
     #expect(report.interfaceTypes == ["managed", "AP", "NAN", "NAN_DATA"])
 }

@@ -22,8 +22,9 @@ private final class ExitRecorder: Sendable {
 
     @Test func aTeardownPastItsLimitExitsWithTheFailuresCode() async throws {
         let exits = ExitRecorder()
-        _ = TeardownBound(outcome: CommandFailure("the peer went away", code: .peerLost), limit: .milliseconds(20),
-                          exit: { exits.record($0) })
+        _ = TeardownBound(
+            outcome: CommandFailure("the peer went away", code: .peerLost), limit: .milliseconds(20),
+            exit: { exits.record($0) })
         try await Task.sleep(for: .milliseconds(400))
         #expect(exits.seen == [ExitCode.peerLost.rawValue])
     }
@@ -48,7 +49,9 @@ private final class ExitRecorder: Sendable {
     @Test func aBodyStuckPastTimeoutAndGraceIsCancelled() async throws {
         let stopped = Mutex(false)
         await #expect(throws: CancellationError.self) {
-            _ = try await SubscriptionTimeout.race(timeout: 0.05, grace: .milliseconds(50), onTimeout: { stopped.withLock { $0 = true } }) { mark -> Int in
+            _ = try await SubscriptionTimeout.race(
+                timeout: 0.05, grace: .milliseconds(50), onTimeout: { stopped.withLock { $0 = true } }
+            ) { mark -> Int in
                 try await Task.sleep(for: .seconds(60))
                 return mark.isSet ? 1 : 0
             }
@@ -59,7 +62,9 @@ private final class ExitRecorder: Sendable {
 
     @Test func aBodyThatEndsWhenStoppedSeesTheTimeoutMark() async throws {
         let wake = AsyncStream<Void>.makeStream()
-        let marked = try await SubscriptionTimeout.race(timeout: 0.05, grace: .seconds(5), onTimeout: { wake.continuation.finish() }) { mark -> Bool in
+        let marked = try await SubscriptionTimeout.race(
+            timeout: 0.05, grace: .seconds(5), onTimeout: { wake.continuation.finish() }
+        ) { mark -> Bool in
             for await _ in wake.stream {}
             return mark.isSet
         }

@@ -22,8 +22,12 @@ import Testing
         let nonce = Array(UInt8(1)...12)
         let sealed = try gcm.seal(Array("datagram".utf8), nonce: nonce, authenticating: [0xD1, 0, 0, 0, 0, 0, 0, 0, 7])
         #expect(sealed.count == 8 + AESGCM.tagSize)
-        #expect(try gcm.open(sealed, nonce: nonce, authenticating: [0xD1, 0, 0, 0, 0, 0, 0, 0, 7]) == Array("datagram".utf8))
-        #expect(throws: CryptoError.self) { try gcm.open(sealed, nonce: nonce, authenticating: [0xD1, 0, 0, 0, 0, 0, 0, 0, 8]) }
+        #expect(
+            try gcm.open(sealed, nonce: nonce, authenticating: [0xD1, 0, 0, 0, 0, 0, 0, 0, 7]) == Array("datagram".utf8)
+        )
+        #expect(throws: CryptoError.self) {
+            try gcm.open(sealed, nonce: nonce, authenticating: [0xD1, 0, 0, 0, 0, 0, 0, 0, 8])
+        }
     }
 
     @Test func aFlippedBitAnotherKeyOrAnotherNonceFailTheIntegrityCheck() throws {
@@ -32,8 +36,10 @@ import Testing
         let sealed = try gcm.seal(Array("hello".utf8), nonce: nonce)
         var flipped = sealed
         flipped[2] ^= 1
-        for (key, n, bytes) in [(Array(UInt8(0)..<32), nonce, flipped), (Array(UInt8(1)...32), nonce, sealed),
-                                (Array(UInt8(0)..<32), [UInt8](repeating: 8, count: 12), sealed)] {
+        for (key, n, bytes) in [
+            (Array(UInt8(0)..<32), nonce, flipped), (Array(UInt8(1)...32), nonce, sealed),
+            (Array(UInt8(0)..<32), [UInt8](repeating: 8, count: 12), sealed),
+        ] {
             do {
                 _ = try AESGCM(key: key).open(bytes, nonce: n)
                 Issue.record("opened a datagram it should have refused")

@@ -13,8 +13,10 @@ import Testing
         ("§4.1 128-bit data, 128-bit KEK", kek128, data128, "1fa68b0a8112b447aef34bd8fb5a7b829d3e862371d2cfe5"),
         ("§4.2 128-bit data, 192-bit KEK", kek192, data128, "96778b25ae6ca435f92b5b97c050aed2468ab8a17ad84e5d"),
         ("§4.3 128-bit data, 256-bit KEK", kek256, data128, "64e8c3f9ce0f5ba263e9777905818a2a93c8191e7d6e8ae7"),
-        ("§4.6 256-bit data, 256-bit KEK", kek256, data256,
-         "28c9f404c4b810f4cbccb35cfb87f8263f5786e2d80ed326cbc7f0e71a99f43bfb988b9b7a02dd21"),
+        (
+            "§4.6 256-bit data, 256-bit KEK", kek256, data256,
+            "28c9f404c4b810f4cbccb35cfb87f8263f5786e2d80ed326cbc7f0e71a99f43bfb988b9b7a02dd21"
+        ),
     ]
 
     @Test func wrapMatchesRFC3394() throws {

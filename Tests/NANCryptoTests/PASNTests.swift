@@ -9,7 +9,8 @@ import Testing
     @Test func keyScheduleMatchesAnnexJ12() throws {
         let keys = try PASNKeyDerivation.keys(
             pmk: hex("def43e5567e01ca6649265f19a290eeff8bd888f6c1d9cc9d10f04bd378f3cad"),
-            initiator: MACAddress(0x00, 0x90, 0x4c, 0x01, 0xc1, 0x07), responder: MACAddress(0xc0, 0xff, 0xd4, 0xa8, 0xdb, 0xc1),
+            initiator: MACAddress(0x00, 0x90, 0x4c, 0x01, 0xc1, 0x07),
+            responder: MACAddress(0xc0, 0xff, 0xd4, 0xa8, 0xdb, 0xc1),
             sharedSecret: hex("f87b208e7ed2b737afdbc2e13eae78da300123d4d84ba8b0eafe90c48cdf1f93"))
         #expect(hexString(keys.kck) == "7bb821ac0aa5909dd654a56065ad7c77eb889cbe2905bbf05abb1eeac88ba306")
         #expect(hexString(keys.tk) == "673eab46b832d5a80cbc0243016e207e")
@@ -28,7 +29,9 @@ import Testing
 
     @Test func ecdhRefusesMalformedOrOffCurveKeys() throws {
         let key = try ECEphemeralKey()
-        #expect(throws: CryptoError.self) { try key.sharedSecret(peerPublicKey: [0x02] + [UInt8](repeating: 0, count: 31)) }
+        #expect(throws: CryptoError.self) {
+            try key.sharedSecret(peerPublicKey: [0x02] + [UInt8](repeating: 0, count: 31))
+        }
         #expect(throws: CryptoError.self) { try key.sharedSecret(peerPublicKey: [0x05] + key.publicX) }
         #expect(throws: CryptoError.self) { try key.sharedSecret(peerPublicKey: [0x04] + key.publicX + key.publicX) }
     }

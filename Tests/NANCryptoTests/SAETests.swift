@@ -13,18 +13,21 @@ import Testing
     static let password = ascii("mekmitasdigoat")
     static let rand = hex("992465fd3daa3c60aa6565b7f62a2a7f2e12dd12f198faf4fbed89d7ff1ace94")
     static let mask = hex("9507a90f777a044d6a0830b91ea3d5dd70bece44e1acffb86983b5e1bf9fb322")
-    static let localCommit = hex("""
+    static let localCommit = hex(
+        """
         13002e2c0f0db52440ad146d967114ce005ce1eab0aa2c2e5c2871b774f6c2575c65d5ad9e00829707aa36ba8b859738fc96
         1d08243505f47c035376d7ac4bc8d7b95083bf43827d0fc31ed778dd3671fd21a46d1091d64b6f9a1e1272621325dbe1
         """)
-    static let peerCommit = hex("""
+    static let peerCommit = hex(
+        """
         1300591b96f3397fb945100848e7b550543b6720d88337ee93fc49fd6df7e08b5223e71b9bb048d3873f20556953a96c
         91536fd8ee6ca9b4a68a148b056a909be03e83ae208f60f8ef5537858074db06687032399862999b511e0a1552a5fea317c2
         """)
 
     @Test func hashToElementGivesTheAnnexJ10PasswordElement() throws {
         let pt = try SAEPasswordToken(password: Self.password, ssid: ascii("byteme"), identifier: ascii("psk4internet"))
-        let pwe = try pt.passwordElement(MACAddress(0x00, 0x09, 0x5b, 0x66, 0xec, 0x1e), MACAddress(0x00, 0x0b, 0x6b, 0xd9, 0x02, 0x46))
+        let pwe = try pt.passwordElement(
+            MACAddress(0x00, 0x09, 0x5b, 0x66, 0xec, 0x1e), MACAddress(0x00, 0x0b, 0x6b, 0xd9, 0x02, 0x46))
         #expect(hexString(pwe.x) == "c93049b9e64000f848201649e999f2b5c22dea69b5632c9df4d633b8aa1f6c1e")
         #expect(hexString(pwe.y) == "73634e94b53d82e7383a8d258199d9dc1a5ee8269d060382ccbf33e614ff59a0")
     }
@@ -71,10 +74,10 @@ import Testing
         let good = try SAEHandshake(element: pt.passwordElement(Self.addr2, Self.addr1)).commit
         let order = hex("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551")
         var bad: [SAECommit] = [
-            a.commit,                                                                  // reflection
+            a.commit,  // reflection
             SAECommit(scalar: [UInt8](repeating: 0, count: 31) + [1], element: good.element),  // scalar 1
-            SAECommit(scalar: order, element: good.element),                           // scalar r
-            SAECommit(scalar: good.scalar, element: [UInt8](repeating: 0, count: 64)), // not on the curve
+            SAECommit(scalar: order, element: good.element),  // scalar r
+            SAECommit(scalar: good.scalar, element: [UInt8](repeating: 0, count: 64)),  // not on the curve
             SAECommit(scalar: good.scalar, element: Array(good.element[0..<32]) + [UInt8](repeating: 0xff, count: 32)),
             SAECommit(group: 20, scalar: good.scalar, element: good.element),
             SAECommit(scalar: Array(good.scalar.dropLast()), element: good.element),

@@ -21,7 +21,8 @@ import NANWire
 
     @Test func sha256MatchesTheOpenSSLCommandLine() throws {
         let digest = try Digest.sha256(Array("_example-service._tcp".utf8))
-        #expect(digest.map { ($0 < 0x10 ? "0" : "") + String($0, radix: 16) }.joined()
+        #expect(
+            digest.map { ($0 < 0x10 ? "0" : "") + String($0, radix: 16) }.joined()
                 == "c57ed9d5d16711ee3cdd6ed98b1e5b03f58a9c90fa31b927484c988903029937")
     }
 }

@@ -22,12 +22,15 @@ import Testing
         TLSSessionTests.pump(c1, s1)
         let (c2, s2) = try TLSSessionTests.pair()
         TLSSessionTests.pump(c2, s2)
-        #expect(try c1.exportKeyingMaterial(label: "EXPORTER-test", context: [], count: 32)
-            != c2.exportKeyingMaterial(label: "EXPORTER-test", context: [], count: 32))
+        #expect(
+            try c1.exportKeyingMaterial(label: "EXPORTER-test", context: [], count: 32)
+                != c2.exportKeyingMaterial(label: "EXPORTER-test", context: [], count: 32))
     }
 
     @Test func nothingIsExportedBeforeTheHandshake() throws {
         let (client, _) = try TLSSessionTests.pair()
-        #expect(throws: TLSError.self) { try client.exportKeyingMaterial(label: "EXPORTER-test", context: [], count: 32) }
+        #expect(throws: TLSError.self) {
+            try client.exportKeyingMaterial(label: "EXPORTER-test", context: [], count: 32)
+        }
     }
 }

@@ -31,11 +31,15 @@ import Testing
         return outcome
     }
 
-    static func pair(clientTrust: TLSTrust = .pinned(bob.fingerprint), serverTrust: TLSTrust = .pinned(alice.fingerprint))
+    static func pair(
+        clientTrust: TLSTrust = .pinned(bob.fingerprint), serverTrust: TLSTrust = .pinned(alice.fingerprint)
+    )
         throws -> (client: TLSSession, server: TLSSession)
     {
-        (try TLSSession(role: .client, identity: alice, trust: clientTrust),
-         try TLSSession(role: .server, identity: bob, trust: serverTrust))
+        (
+            try TLSSession(role: .client, identity: alice, trust: clientTrust),
+            try TLSSession(role: .server, identity: bob, trust: serverTrust)
+        )
     }
 
     /// All plaintext `session` can read now.
@@ -101,7 +105,8 @@ import Testing
     }
 
     @Test func clientWithoutCertificateIsRefused() throws {
-        let client = try TLSSession(role: .client, identity: nil, trust: .pinned(Self.bob.fingerprint), minimum: .tls13, maximum: .tls13)
+        let client = try TLSSession(
+            role: .client, identity: nil, trust: .pinned(Self.bob.fingerprint), minimum: .tls13, maximum: .tls13)
         let server = try TLSSession(role: .server, identity: Self.bob, trust: .trustOnFirstUse)
         let outcome = Self.pump(client, server)
         #expect(outcome.serverError?.code == .missingPeerCertificate)
@@ -109,7 +114,8 @@ import Testing
     }
 
     @Test func tls12ClientIsRefused() throws {
-        let client = try TLSSession(role: .client, identity: Self.alice, trust: .trustOnFirstUse, minimum: .tls12, maximum: .tls12)
+        let client = try TLSSession(
+            role: .client, identity: Self.alice, trust: .trustOnFirstUse, minimum: .tls12, maximum: .tls12)
         let server = try TLSSession(role: .server, identity: Self.bob, trust: .trustOnFirstUse)
         let outcome = Self.pump(client, server)
         #expect(outcome.serverError?.code == .unsupportedVersion)
@@ -158,10 +164,15 @@ import Testing
         let (client, server) = try Self.pair()
         Self.pump(client, server)
         try client.write(Array("good".utf8))
-        try server.receive(client.takeOutgoing() + [0x17, 0x03, 0x03, 0x00, 0x20] + [UInt8](repeating: 0xab, count: 32))
+        try server.receive(
+            client.takeOutgoing() + [0x17, 0x03, 0x03, 0x00, 0x20] + [UInt8](repeating: 0xab, count: 32))
         #expect(try server.read() == .bytes(Array("good".utf8)))
         #expect(throws: TLSError.self) { _ = try server.read() }
-        if case .failed(let error) = server.state { #expect(error.code == .protocolError) } else { Issue.record("not failed") }
+        if case .failed(let error) = server.state {
+            #expect(error.code == .protocolError)
+        } else {
+            Issue.record("not failed")
+        }
     }
 
     @Test func aSliceOfALargerBufferIsWrittenAsItIs() throws {
@@ -198,7 +209,11 @@ import Testing
         Self.pump(client, server)
         try server.receive([0x17, 0x03, 0x03, 0x00, 0x20] + [UInt8](repeating: 0xab, count: 32))
         #expect(throws: TLSError.self) { _ = try server.read() }
-        if case .failed(let error) = server.state { #expect(error.code == .protocolError) } else { Issue.record("not failed") }
+        if case .failed(let error) = server.state {
+            #expect(error.code == .protocolError)
+        } else {
+            Issue.record("not failed")
+        }
 
         let fresh = try TLSSession(role: .server, identity: Self.bob, trust: .trustOnFirstUse)
         #expect(throws: TLSError.self) { try fresh.receive(Array("GET / HTTP/1.1\r\n\r\n".utf8)) }

@@ -5,8 +5,9 @@ import Testing
 /// Our SDFs say what deployed stacks need to hear before they request a data path or pair with us (issue 23:
 /// wpa_supplicant 2.12 refused with "no device capabilities" while our SDFs carried none).
 @Suite struct DeviceAttributesTests {
-    static let capability = DeviceCapabilityAttribute(committedDWInfo: 0x0009, supportedBands: 0x14, antennas: 0x22,
-                                                      capabilities: 0x08)
+    static let capability = DeviceCapabilityAttribute(
+        committedDWInfo: 0x0009, supportedBands: 0x14, antennas: 0x22,
+        capabilities: 0x08)
 
     static func attributes(of bytes: [UInt8]) throws -> [NANAttribute] {
         let frame = try NANManagementFrame(bytes: bytes)
@@ -22,7 +23,8 @@ import Testing
         publish.type = .unsolicited
         let publisher = try await bench.engines[0].publish(publish)
         await bench.ticks(2)
-        _ = try await bench.engines[0].send([1], from: publisher.instanceID, to: address(2), peerInstanceID: InstanceID(rawValue: 1))
+        _ = try await bench.engines[0].send(
+            [1], from: publisher.instanceID, to: address(2), peerInstanceID: InstanceID(rawValue: 1))
         let sent = await bench.air.sent.filter { $0.from == address(1) }
         #expect(sent.count >= 2)
         for frame in sent {
@@ -41,7 +43,9 @@ import Testing
         #expect(availability.entries.count == 1)
         #expect(availability.entries[0].availabilityType == 2)
         #expect(availability.entries[0].timeBitmap == nil)
-        #expect(availability.entries[0].bandChannels == .channels([DataPathChannel.channel6.channelEntry, DataPathChannel.channel149.channelEntry]))
+        #expect(
+            availability.entries[0].bandChannels
+                == .channels([DataPathChannel.channel6.channelEntry, DataPathChannel.channel149.channelEntry]))
     }
 
     @Test func anInstalledScheduleIsAnnouncedAsTheNAFsAnnounceIt() throws {
@@ -62,8 +66,10 @@ import Testing
         let core = bench.engines[0].core
         await core.setDeviceAttributes(DeviceAttributes(capability: Self.capability, usableChannels: [.channel6]))
         #expect(await core.deviceAttributes?.pairing == false)
-        await core.setIdentityResolution(IdentityResolutionAttribute(cipherVersion: 0, nonce: [UInt8](repeating: 1, count: 8)[...],
-                                                                     tag: [UInt8](repeating: 2, count: 8)[...]))
+        await core.setIdentityResolution(
+            IdentityResolutionAttribute(
+                cipherVersion: 0, nonce: [UInt8](repeating: 1, count: 8)[...],
+                tag: [UInt8](repeating: 2, count: 8)[...]))
         let extensionAttribute = await core.deviceAttributes?.attributes.compactMap {
             if case .deviceCapabilityExtension(let a) = $0 { a } else { nil }
         }.first

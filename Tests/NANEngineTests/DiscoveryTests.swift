@@ -247,7 +247,8 @@ import Testing
         let bench = await Bench()
         let publisher = try await bench.engines[0].publish(PublishConfiguration(serviceID: service("chat")))
         await #expect(throws: DiscoveryError.tooLong(300, limit: 255)) {
-            _ = try await publisher.send(Array(repeating: 0, count: 300), to: address(2), peerInstanceID: InstanceID(rawValue: 1))
+            _ = try await publisher.send(
+                Array(repeating: 0, count: 300), to: address(2), peerInstanceID: InstanceID(rawValue: 1))
         }
     }
 

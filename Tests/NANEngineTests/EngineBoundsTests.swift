@@ -20,7 +20,10 @@ import Testing
     }
 
     static func spoofed(_ n: Int) -> MACAddress {
-        MACAddress(bytes: [0x06, 0x00, UInt8(truncatingIfNeeded: n >> 16), UInt8(truncatingIfNeeded: n >> 8), UInt8(truncatingIfNeeded: n), 0x01])!
+        MACAddress(bytes: [
+            0x06, 0x00, UInt8(truncatingIfNeeded: n >> 16), UInt8(truncatingIfNeeded: n >> 8),
+            UInt8(truncatingIfNeeded: n), 0x01,
+        ])!
     }
 
     @Test func aStormOfSpoofedPublishersKeepsThePeerTableAndReportedMapsWithinTheirBounds() async throws {

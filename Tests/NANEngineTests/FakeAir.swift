@@ -101,7 +101,8 @@ actor FakeAir {
         let due = queued
         queued.removeAll()
         for frame in due {
-            let acknowledged = await deliverNow(frame.bytes, from: frame.source, frequency: frame.frequency ?? frequency)
+            let acknowledged = await deliverNow(
+                frame.bytes, from: frame.source, frequency: frame.frequency ?? frequency)
             await status(acknowledged, cookie: frame.cookie, to: frame.source)
         }
         for address in engines.keys.sorted(by: { $0.bytes.lexicographicallyPrecedes($1.bytes) }) {
@@ -196,7 +197,9 @@ struct Bench {
     let air: FakeAir
     let engines: [NANEngine]
 
-    init(radios: Int = 2, codec: any DiscoveryFrameCodec = WireCodec(), options: DiscoveryEngine.Options = .init()) async {
+    init(
+        radios: Int = 2, codec: any DiscoveryFrameCodec = WireCodec(), options: DiscoveryEngine.Options = .init()
+    ) async {
         air = FakeAir(codec: codec)
         var engines: [NANEngine] = []
         for index in 0..<radios {

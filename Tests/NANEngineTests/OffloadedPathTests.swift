@@ -16,8 +16,11 @@ final class OffloadingRadio: DiscoveryRadio, Sendable {
         throw DiscoveryError("an offloading driver sends its own frames")
     }
     func addFunction(_ function: OffloadedFunction) async throws -> OffloadedFunctionHandle {
-        let count = added.withLock { $0.append(function); return $0.count }
-        return OffloadedFunctionHandle(cookie: UInt64(1000 + count), instanceID: InstanceID(rawValue: UInt8(40 + count)))
+        let count = added.withLock {
+            $0.append(function); return $0.count
+        }
+        return OffloadedFunctionHandle(
+            cookie: UInt64(1000 + count), instanceID: InstanceID(rawValue: UInt8(40 + count)))
     }
     func removeFunction(cookie: UInt64) async throws { removed.withLock { $0.append(cookie) } }
 }
@@ -116,7 +119,9 @@ final class OffloadingRadio: DiscoveryRadio, Sendable {
         #expect(function.timeToLive == 7)
         #expect(function.serviceInfo == [1])
         #expect(function.receiveMatchFilter == [Array("a".utf8), []])
-        #expect(function.serviceResponseFilter == NANServiceResponseFilter(include: true, content: .bloomFilter(Array(bloom.bits), index: 2)))
+        #expect(
+            function.serviceResponseFilter
+                == NANServiceResponseFilter(include: true, content: .bloomFilter(Array(bloom.bits), index: 2)))
     }
 
     @Test func kernelEventsForOtherInterfacesAreIgnored() {
@@ -133,7 +138,8 @@ final class OffloadingRadio: DiscoveryRadio, Sendable {
 
     @Test func terminationEventKeepsTheKernelsReason() {
         let event = NL80211Radio.translate(
-            .nanFunctionTerminated(cookie: NANFunctionCookie(rawValue: 5), instance: InstanceID(3), reason: .ttlExpired),
+            .nanFunctionTerminated(
+                cookie: NANFunctionCookie(rawValue: 5), instance: InstanceID(3), reason: .ttlExpired),
             wdev: WirelessDeviceID(rawValue: 2))
         guard case .functionTerminated(let cookie, let reason) = event else {
             Issue.record("expected a termination, got \(String(describing: event))")

@@ -30,16 +30,23 @@ import Testing
         let nafFrame = frame(body: naf)
         router.route(.frameReceived(wdev: nmi, frequency: Frequency(megahertz: 2437), signalDBM: -40, bytes: sdfFrame))
         router.route(.frameReceived(wdev: nmi, frequency: Frequency(megahertz: 2437), signalDBM: -40, bytes: nafFrame))
-        router.route(.frameReceived(wdev: otherRadio, frequency: Frequency(megahertz: 2437), signalDBM: nil, bytes: nafFrame))
+        router.route(
+            .frameReceived(wdev: otherRadio, frequency: Frequency(megahertz: 2437), signalDBM: nil, bytes: nafFrame))
         // A frame on another interface of this radio (the NDI, where the data path registers protected NAFs).
         let ndi = WirelessDeviceID(rawValue: nmi.rawValue + 1)
         router.route(.frameReceived(wdev: ndi, frequency: Frequency(megahertz: 2437), signalDBM: nil, bytes: nafFrame))
         router.finish()
         let heardByDiscovery = try await drain(discovery, count: 10)
         let heardByDataPath = try await drain(dataPath, count: 10)
-        #expect(heardByDiscovery == [.frameReceived(wdev: nmi, frequency: Frequency(megahertz: 2437), signalDBM: -40, bytes: sdfFrame)])
-        #expect(heardByDataPath == [.frameReceived(wdev: nmi, frequency: Frequency(megahertz: 2437), signalDBM: -40, bytes: nafFrame),
-                                    .frameReceived(wdev: ndi, frequency: Frequency(megahertz: 2437), signalDBM: nil, bytes: nafFrame)])
+        #expect(
+            heardByDiscovery == [
+                .frameReceived(wdev: nmi, frequency: Frequency(megahertz: 2437), signalDBM: -40, bytes: sdfFrame)
+            ])
+        #expect(
+            heardByDataPath == [
+                .frameReceived(wdev: nmi, frequency: Frequency(megahertz: 2437), signalDBM: -40, bytes: nafFrame),
+                .frameReceived(wdev: ndi, frequency: Frequency(megahertz: 2437), signalDBM: nil, bytes: nafFrame),
+            ])
     }
 
     @Test func eventsGoByKindAndOnlyForThisRadio() async throws {
@@ -52,8 +59,14 @@ import Testing
         router.route(.scheduleUpdateDone(wdev: nmi, success: true))
         router.route(.wiphyRemoved(wiphy))
         router.finish()
-        #expect(try await drain(discovery, count: 10) == [.clusterJoined(wdev: nmi, clusterID: cluster, isNew: true), .wiphyRemoved(wiphy)])
-        #expect(try await drain(dataPath, count: 10) == [.scheduleUpdateDone(wdev: nmi, success: true), .wiphyRemoved(wiphy)])
+        #expect(
+            try await drain(discovery, count: 10) == [
+                .clusterJoined(wdev: nmi, clusterID: cluster, isNew: true), .wiphyRemoved(wiphy),
+            ])
+        #expect(
+            try await drain(dataPath, count: 10) == [
+                .scheduleUpdateDone(wdev: nmi, success: true), .wiphyRemoved(wiphy),
+            ])
         #expect(router.cluster == cluster)
     }
 
@@ -149,7 +162,8 @@ import Testing
             supportedInterfaceTypes: [.nan],
             nan: NANSupport(
                 managementInterface: true, dataInterface: false,
-                capabilities: NANCapabilities(configurableSynchronization: configurable, userSpaceDiscoveryEngine: userSpace),
+                capabilities: NANCapabilities(
+                    configurableSynchronization: configurable, userSpaceDiscoveryEngine: userSpace),
                 bands: bands, secure: false, combinations: []))
     }
 
@@ -178,6 +192,8 @@ import Testing
     }
 
     @Test func discoveryWindowNotificationsFollowUserSpaceDiscovery() {
-        #expect(NANStartOptions().configurations(for: adapter(bands: [.band2GHz], userSpace: false))[0].notifyDiscoveryWindows == false)
+        #expect(
+            NANStartOptions().configurations(for: adapter(bands: [.band2GHz], userSpace: false))[0]
+                .notifyDiscoveryWindows == false)
     }
 }

@@ -18,7 +18,9 @@ import Testing
 
     /// Sends a follow-up from the subscriber, announcing a DW every 20 ms until the send has an outcome
     /// (a retry waits for the next DW); gives up after 5 s.
-    private func sendWhileTicking(_ bench: Bench, _ subscriber: DiscoverySession, to peer: InstanceID) async throws -> DeliveryStatus? {
+    private func sendWhileTicking(
+        _ bench: Bench, _ subscriber: DiscoverySession, to peer: InstanceID
+    ) async throws -> DeliveryStatus? {
         let sending = Task { try await subscriber.send([7], to: address(1), peerInstanceID: peer) }
         let ticking = Task {
             for _ in 0..<250 where !Task.isCancelled {

@@ -8,10 +8,13 @@ private let wdev = WirelessDeviceID(rawValue: 0x2)
 private let service = ServiceID(bytes: [1, 2, 3, 4, 5, 6])!
 
 /// Wraps attribute bytes as a received nl80211 message, as the reader would deliver it.
-private func message(_ command: NL80211Command, _ build: (inout NetlinkAttributeWriter) throws(NetlinkError) -> Void) throws -> GenericNetlinkMessage {
+private func message(
+    _ command: NL80211Command, _ build: (inout NetlinkAttributeWriter) throws(NetlinkError) -> Void
+) throws -> GenericNetlinkMessage {
     var writer = NetlinkAttributeWriter()
     try build(&writer)
-    let raw = NetlinkMessage(type: 0x25, flags: 0, sequence: 0, portID: 0, payload: [command.rawValue, 1, 0, 0] + writer.bytes)
+    let raw = NetlinkMessage(
+        type: 0x25, flags: 0, sequence: 0, portID: 0, payload: [command.rawValue, 1, 0, 0] + writer.bytes)
     return try GenericNetlinkMessage(bytes: raw.encoded)
 }
 
@@ -50,10 +53,13 @@ private func message(_ command: NL80211Command, _ build: (inout NetlinkAttribute
     }
 
     @Test func subscribeWithBloomFilterCarriesFilterAndIndex() throws {
-        let function = NANFunction(type: .subscribe, serviceID: service, subscribeActive: true,
-                                   serviceResponseFilter: NANServiceResponseFilter(include: false, content: .bloomFilter([0xff, 0x0f], index: 2)))
-        let f = try #require(try NetlinkAttributes(parsing: try NL80211Request.addNANFunction(wdev, function).attributes)
-            .nested(NL80211Attribute.nanFunc))
+        let function = NANFunction(
+            type: .subscribe, serviceID: service, subscribeActive: true,
+            serviceResponseFilter: NANServiceResponseFilter(
+                include: false, content: .bloomFilter([0xff, 0x0f], index: 2)))
+        let f = try #require(
+            try NetlinkAttributes(parsing: try NL80211Request.addNANFunction(wdev, function).attributes)
+                .nested(NL80211Attribute.nanFunc))
         #expect(f.has(NL80211NANFunctionAttribute.subscribeActive))
         #expect(!f.has(NL80211NANFunctionAttribute.publishType))
         let srf = try #require(try f.nested(NL80211NANFunctionAttribute.srf))
@@ -75,42 +81,52 @@ private func message(_ command: NL80211Command, _ build: (inout NetlinkAttribute
     }
 
     @Test func matchEventDecodesLocalAndPeerFunctions() throws {
-        let event = NL80211Event.decode(try message(.nanMatch) { (w) throws(NetlinkError) in
-            try w.put(NL80211Attribute.wdev, UInt64(2))
-            try w.put(NL80211Attribute.cookie, UInt64(5))
-            try w.put(NL80211Attribute.mac, bytes: peer.bytes)
-            try w.nest(NL80211Attribute.nanMatch) { (m) throws(NetlinkError) in
-                try m.nest(NL80211NANMatchAttribute.funcLocal) { (l) throws(NetlinkError) in
-                    try l.put(NL80211NANFunctionAttribute.instanceId, UInt8(1))
+        let event = NL80211Event.decode(
+            try message(.nanMatch) { (w) throws(NetlinkError) in
+                try w.put(NL80211Attribute.wdev, UInt64(2))
+                try w.put(NL80211Attribute.cookie, UInt64(5))
+                try w.put(NL80211Attribute.mac, bytes: peer.bytes)
+                try w.nest(NL80211Attribute.nanMatch) { (m) throws(NetlinkError) in
+                    try m.nest(NL80211NANMatchAttribute.funcLocal) { (l) throws(NetlinkError) in
+                        try l.put(NL80211NANFunctionAttribute.instanceId, UInt8(1))
+                    }
+                    try m.nest(NL80211NANMatchAttribute.funcPeer) { (p) throws(NetlinkError) in
+                        try p.put(NL80211NANFunctionAttribute.type, UInt8(0))
+                        try p.put(NL80211NANFunctionAttribute.instanceId, UInt8(9))
+                        try p.put(NL80211NANFunctionAttribute.serviceInfo, bytes: [0x42])
+                    }
                 }
-                try m.nest(NL80211NANMatchAttribute.funcPeer) { (p) throws(NetlinkError) in
-                    try p.put(NL80211NANFunctionAttribute.type, UInt8(0))
-                    try p.put(NL80211NANFunctionAttribute.instanceId, UInt8(9))
-                    try p.put(NL80211NANFunctionAttribute.serviceInfo, bytes: [0x42])
-                }
-            }
-        })
-        #expect(event == .nanMatch(NANMatch(wdev: wdev, cookie: NANFunctionCookie(rawValue: 5), peer: peer,
-                                            localInstance: InstanceID(rawValue: 1), peerInstance: InstanceID(rawValue: 9),
-                                            peerType: .publish, serviceInfo: [0x42])))
+            })
+        #expect(
+            event
+                == .nanMatch(
+                    NANMatch(
+                        wdev: wdev, cookie: NANFunctionCookie(rawValue: 5), peer: peer,
+                        localInstance: InstanceID(rawValue: 1), peerInstance: InstanceID(rawValue: 9),
+                        peerType: .publish, serviceInfo: [0x42])))
     }
 
     @Test func terminationEventDecodesInstanceAndReason() throws {
-        let event = NL80211Event.decode(try message(.delNanFunction) { (w) throws(NetlinkError) in
-            try w.put(NL80211Attribute.cookie, UInt64(5))
-            try w.nest(NL80211Attribute.nanFunc) { (n) throws(NetlinkError) in
-                try n.put(NL80211NANFunctionAttribute.instanceId, UInt8(3))
-                try n.put(NL80211NANFunctionAttribute.termReason, UInt8(1))
-            }
-        })
-        #expect(event == .nanFunctionTerminated(cookie: NANFunctionCookie(rawValue: 5), instance: InstanceID(rawValue: 3),
-                                                reason: .ttlExpired))
+        let event = NL80211Event.decode(
+            try message(.delNanFunction) { (w) throws(NetlinkError) in
+                try w.put(NL80211Attribute.cookie, UInt64(5))
+                try w.nest(NL80211Attribute.nanFunc) { (n) throws(NetlinkError) in
+                    try n.put(NL80211NANFunctionAttribute.instanceId, UInt8(3))
+                    try n.put(NL80211NANFunctionAttribute.termReason, UInt8(1))
+                }
+            })
+        #expect(
+            event
+                == .nanFunctionTerminated(
+                    cookie: NANFunctionCookie(rawValue: 5), instance: InstanceID(rawValue: 3),
+                    reason: .ttlExpired))
     }
 
     @Test func eventWithBrokenAttributeBecomesMalformedNotACrash() throws {
-        let event = NL80211Event.decode(try message(.nanClusterJoined) { (w) throws(NetlinkError) in
-            try w.put(NL80211Attribute.wdev, UInt32(2))  // wrong size: u64 expected
-        })
+        let event = NL80211Event.decode(
+            try message(.nanClusterJoined) { (w) throws(NetlinkError) in
+                try w.put(NL80211Attribute.wdev, UInt32(2))  // wrong size: u64 expected
+            })
         guard case .malformed(let command, _) = event else {
             Issue.record("expected .malformed, got \(event)")
             return
@@ -123,9 +139,11 @@ private func message(_ command: NL80211Command, _ build: (inout NetlinkAttribute
     }
 
     @Test func ndiStationNamesItsNMIAndFlags() throws {
-        let request = try NL80211Request.newStation(NANStationParameters(
-            scope: .dataInterface(InterfaceIndex(rawValue: 7), peerManagementAddress: nmi), peer: peer,
-            flagMask: [.authorized, .authenticated, .associated], flagSet: [.authorized, .authenticated, .associated]))
+        let request = try NL80211Request.newStation(
+            NANStationParameters(
+                scope: .dataInterface(InterfaceIndex(rawValue: 7), peerManagementAddress: nmi), peer: peer,
+                flagMask: [.authorized, .authenticated, .associated],
+                flagSet: [.authorized, .authenticated, .associated]))
         #expect(request.command == .newStation)
         let parsed = try NetlinkAttributes(parsing: request.attributes)
         #expect(try parsed.integer(NL80211Attribute.ifindex, as: UInt32.self) == 7)
@@ -140,8 +158,10 @@ private func message(_ command: NL80211Command, _ build: (inout NetlinkAttribute
     }
 
     @Test func nmiStationIsAddedByWdevAuthenticatedAndAssociatedWithoutCapabilities() throws {
-        let parsed = try NetlinkAttributes(parsing: try NL80211Request.newStation(
-            NANStationParameters(scope: .managementInterface(wdev), peer: peer)).attributes)
+        let parsed = try NetlinkAttributes(
+            parsing: try NL80211Request.newStation(
+                NANStationParameters(scope: .managementInterface(wdev), peer: peer)
+            ).attributes)
         #expect(try parsed.integer(NL80211Attribute.wdev, as: UInt64.self) == 2)
         // Authenticated is bit 5, associated bit 7.
         #expect(parsed.bytes(NL80211Attribute.staFlags2) == [0xa0, 0, 0, 0, 0xa0, 0, 0, 0])
@@ -155,7 +175,8 @@ private func message(_ command: NL80211Command, _ build: (inout NetlinkAttribute
         let ht = [UInt8](repeating: 0, count: 25) + [7]
         let vht = [UInt8](repeating: 1, count: 12)
         let capabilities = try #require(NANPeerCapabilities(ht: ht, vht: vht))
-        let request = try NL80211Request.updateStation(.authorize(.managementInterface(wdev), peer: peer, capabilities: capabilities))
+        let request = try NL80211Request.updateStation(
+            .authorize(.managementInterface(wdev), peer: peer, capabilities: capabilities))
         #expect(request.command == .setStation)
         let parsed = try NetlinkAttributes(parsing: request.attributes)
         #expect(try parsed.integer(NL80211Attribute.wdev, as: UInt64.self) == 2)
@@ -173,7 +194,8 @@ private func message(_ command: NL80211Command, _ build: (inout NetlinkAttribute
 
     @Test func ndiStationAuthorizationNamesNoNMIAndNoCapabilities() throws {
         let scope = StationScope.dataInterface(InterfaceIndex(rawValue: 7), peerManagementAddress: nmi)
-        let parsed = try NetlinkAttributes(parsing: try NL80211Request.updateStation(.authorize(scope, peer: peer)).attributes)
+        let parsed = try NetlinkAttributes(
+            parsing: try NL80211Request.updateStation(.authorize(scope, peer: peer)).attributes)
         #expect(try parsed.integer(NL80211Attribute.ifindex, as: UInt32.self) == 7)
         #expect(!parsed.has(NL80211Attribute.nanNmiMac))
         #expect(parsed.bytes(NL80211Attribute.staFlags2) == [0x02, 0, 0, 0, 0x02, 0, 0, 0])
@@ -189,14 +211,25 @@ private func message(_ command: NL80211Command, _ build: (inout NetlinkAttribute
             do { _ = try build(); return false } catch { return (error as? NetlinkError)?.code == .invalidRequest }
         }
         // Neither authenticated nor associated.
-        #expect(refused { try NL80211Request.newStation(NANStationParameters(scope: .managementInterface(wdev), peer: peer,
-                                                                              flagMask: [], flagSet: [])) })
+        #expect(
+            refused {
+                try NL80211Request.newStation(
+                    NANStationParameters(
+                        scope: .managementInterface(wdev), peer: peer,
+                        flagMask: [], flagSet: []))
+            })
         // WME is the kernel's on NAN stations.
-        #expect(refused { try NL80211Request.newStation(NANStationParameters(scope: ndi, peer: peer,
-                                                                              flagMask: [.associated, .wme], flagSet: [.associated, .wme])) })
+        #expect(
+            refused {
+                try NL80211Request.newStation(
+                    NANStationParameters(
+                        scope: ndi, peer: peer,
+                        flagMask: [.associated, .wme], flagSet: [.associated, .wme]))
+            })
         // SET_STATION on a NAN station changes only authorized and MFP.
         #expect(refused { try NL80211Request.setStation(ndi, peer: peer, mask: .associated, set: []) })
-        #expect(refused { try NL80211Request.newStation(NANStationParameters(scope: ndi, peer: peer, associationID: 0)) })
+        #expect(
+            refused { try NL80211Request.newStation(NANStationParameters(scope: ndi, peer: peer, associationID: 0)) })
     }
 
     @Test func stationDumpEntryDecodesCountersSignalAndRates() throws {
@@ -242,15 +275,20 @@ private func message(_ command: NL80211Command, _ build: (inout NetlinkAttribute
         #expect(info.transmitFailures == 1)
         #expect(info.signalDBM == -50)
         #expect(info.averageSignalDBM == -51)
-        #expect(info.transmitRate == BitRate(hundredKilobitsPerSecond: 650, mcs: 7, spatialStreams: nil, width: .mhz40, modulation: .ht))
+        #expect(
+            info.transmitRate
+                == BitRate(hundredKilobitsPerSecond: 650, mcs: 7, spatialStreams: nil, width: .mhz40, modulation: .ht))
         #expect(info.transmitRate?.megabitsPerSecond == 65)
-        #expect(info.receiveRate == BitRate(hundredKilobitsPerSecond: 8667, mcs: 9, spatialStreams: 2, width: .mhz80, modulation: .vht))
+        #expect(
+            info.receiveRate
+                == BitRate(hundredKilobitsPerSecond: 8667, mcs: 9, spatialStreams: 2, width: .mhz80, modulation: .vht))
     }
 
     @Test func pairwiseKeyNestsDataIndexCipherAndType() throws {
-        let request = try NL80211Request.newKey(NANKey(
-            scope: .dataInterface(InterfaceIndex(rawValue: 7), peerManagementAddress: nmi), peer: peer,
-            cipher: .ccmp128, index: 0, data: [UInt8](repeating: 0x11, count: 16)))
+        let request = try NL80211Request.newKey(
+            NANKey(
+                scope: .dataInterface(InterfaceIndex(rawValue: 7), peerManagementAddress: nmi), peer: peer,
+                cipher: .ccmp128, index: 0, data: [UInt8](repeating: 0x11, count: 16)))
         #expect(request.command == .newKey)
         let parsed = try NetlinkAttributes(parsing: request.attributes)
         #expect(parsed.bytes(NL80211Attribute.mac) == peer.bytes)
@@ -265,10 +303,13 @@ private func message(_ command: NL80211Command, _ build: (inout NetlinkAttribute
     @Test func keyOfTheWrongLengthForItsCipherIsRefusedBeforeSending() throws {
         let index = InterfaceIndex(rawValue: 7)
         #expect(throws: NetlinkError.self) {
-            try NL80211Request.newKey(.pairwise([UInt8](repeating: 1, count: 16), cipher: .gcmp256, peerNDI: peer, ofPeer: nmi, on: index))
+            try NL80211Request.newKey(
+                .pairwise([UInt8](repeating: 1, count: 16), cipher: .gcmp256, peerNDI: peer, ofPeer: nmi, on: index))
         }
-        let parsed = try NetlinkAttributes(parsing: try NL80211Request.newKey(
-            .pairwise([UInt8](repeating: 1, count: 32), cipher: .gcmp256, peerNDI: peer, ofPeer: nmi, on: index)).attributes)
+        let parsed = try NetlinkAttributes(
+            parsing: try NL80211Request.newKey(
+                .pairwise([UInt8](repeating: 1, count: 32), cipher: .gcmp256, peerNDI: peer, ofPeer: nmi, on: index)
+            ).attributes)
         #expect(try parsed.integer(NL80211Attribute.ifindex, as: UInt32.self) == 7)
         let key = try #require(try parsed.nested(NL80211Attribute.key))
         #expect(try key.integer(NL80211KeyAttribute.cipher, as: UInt32.self) == 0x000F_AC09)
@@ -278,10 +319,13 @@ private func message(_ command: NL80211Command, _ build: (inout NetlinkAttribute
         var slots = [UInt8](repeating: NANLocalSchedule.unavailableSlot, count: 32)
         slots[8] = 0
         slots[9] = 0
-        let channel = NANScheduleChannel(frequency: Frequency(rawValue: 5745), width: .mhz80,
-                                         centerFrequency1: Frequency(rawValue: 5775), channelEntry: [1, 2, 3, 4, 5, 6], receiveSpatialStreams: 2)
-        let request = try NL80211Request.setLocalSchedule(wdev, NANLocalSchedule(
-            channels: [channel], timeSlots: slots, availabilityAttribute: [0x12, 0x00], deferred: true))
+        let channel = NANScheduleChannel(
+            frequency: Frequency(rawValue: 5745), width: .mhz80,
+            centerFrequency1: Frequency(rawValue: 5775), channelEntry: [1, 2, 3, 4, 5, 6], receiveSpatialStreams: 2)
+        let request = try NL80211Request.setLocalSchedule(
+            wdev,
+            NANLocalSchedule(
+                channels: [channel], timeSlots: slots, availabilityAttribute: [0x12, 0x00], deferred: true))
         let parsed = try NetlinkAttributes(parsing: request.attributes)
         let channels = parsed.every(NL80211Attribute.nanChannel)
         #expect(channels.count == 1)
@@ -300,7 +344,8 @@ private func message(_ command: NL80211Command, _ build: (inout NetlinkAttribute
         var slots = [UInt8](repeating: 0xff, count: 32)
         slots[0] = 1
         #expect {
-            try NL80211Request.setLocalSchedule(wdev, NANLocalSchedule(channels: [], timeSlots: slots, availabilityAttribute: []))
+            try NL80211Request.setLocalSchedule(
+                wdev, NANLocalSchedule(channels: [], timeSlots: slots, availabilityAttribute: []))
         } throws: { ($0 as? NetlinkError)?.code == .invalidRequest }
     }
 
@@ -311,22 +356,29 @@ private func message(_ command: NL80211Command, _ build: (inout NetlinkAttribute
         #expect(!parsed.has(NL80211Attribute.nanAvailBlob))
         // Linux 7.2: "NAN Availability blob must be empty if all time slots are unavailable".
         #expect {
-            try NL80211Request.setLocalSchedule(wdev, NANLocalSchedule(
-                channels: [], timeSlots: [UInt8](repeating: 0xff, count: 32), availabilityAttribute: [0x12, 0, 0]))
+            try NL80211Request.setLocalSchedule(
+                wdev,
+                NANLocalSchedule(
+                    channels: [], timeSlots: [UInt8](repeating: 0xff, count: 32), availabilityAttribute: [0x12, 0, 0]))
         } throws: { ($0 as? NetlinkError)?.code == .invalidRequest }
     }
 
     @Test func peerScheduleNeedsSequenceChannelsAndMapsTogether() throws {
         let channel = NANScheduleChannel(frequency: .nan2GHz, channelEntry: [0, 0, 0, 0, 0, 0])
         #expect {
-            try NL80211Request.setPeerSchedule(wdev, NANPeerSchedule(peer: peer, committedDiscoveryWindows: 1,
-                                                                     sequenceID: 1, channels: [channel]))
+            try NL80211Request.setPeerSchedule(
+                wdev,
+                NANPeerSchedule(
+                    peer: peer, committedDiscoveryWindows: 1,
+                    sequenceID: 1, channels: [channel]))
         } throws: { ($0 as? NetlinkError)?.code == .invalidRequest }
 
         let map = NANPeerMap(mapID: 1, timeSlots: [UInt8](repeating: 0, count: 32))
-        let request = try NL80211Request.setPeerSchedule(wdev, NANPeerSchedule(
-            peer: peer, committedDiscoveryWindows: 0x0201, sequenceID: 4, channels: [channel], maps: [map],
-            unalignedSchedule: [7]))
+        let request = try NL80211Request.setPeerSchedule(
+            wdev,
+            NANPeerSchedule(
+                peer: peer, committedDiscoveryWindows: 0x0201, sequenceID: 4, channels: [channel], maps: [map],
+                unalignedSchedule: [7]))
         let parsed = try NetlinkAttributes(parsing: request.attributes)
         #expect(parsed.bytes(NL80211Attribute.mac) == peer.bytes)
         #expect(try parsed.integer(NL80211Attribute.nanCommittedDw, as: UInt16.self) == 0x0201)

@@ -30,12 +30,15 @@ import Testing
         let path = "/tmp/waware-private-\(UInt32.random(in: 0...UInt32.max))"
         defer { unlink(path) }
         try PrivateFile.replace(at: path, with: Array("key".utf8))
-        #expect(try FileContents.readRegularFile(at: path, limit: 10, what: "the key", privateToOwner: true) == Array("key".utf8))
+        #expect(
+            try FileContents.readRegularFile(at: path, limit: 10, what: "the key", privateToOwner: true)
+                == Array("key".utf8))
         #expect(chmod(path, 0o640) == 0)
         #expect {
             try FileContents.readRegularFile(at: path, limit: 10, what: "the key", privateToOwner: true)
         } throws: { ($0 as? FileError)?.problem?.contains("mode 640") == true }
-        #expect(try FileContents.readRegularFile(at: path, limit: 10, what: "the key") == Array("key".utf8))   // not private: read
+        // not private: read
+        #expect(try FileContents.readRegularFile(at: path, limit: 10, what: "the key") == Array("key".utf8))
         #expect(chmod(path, 0o600) == 0)
         // Another user's file (only root can make one here; the bench and CI run as root).
         if geteuid() == 0 {

@@ -21,9 +21,10 @@ func dataMessages(_ name: String) throws -> [GenericNetlinkMessage] {
 
 @Suite struct FixtureTests {
     @Test func hwsimNANRadioDumpBuildsANANCapableAdapter() throws {
-        let adapters = try Adapter.build(wiphyMessages: try dataMessages("get-wiphy-dump-hwsim-nan.nlmsgs"),
-                                         interfaceMessages: try dataMessages("get-interface-dump.nlmsgs"),
-                                         system: .none)
+        let adapters = try Adapter.build(
+            wiphyMessages: try dataMessages("get-wiphy-dump-hwsim-nan.nlmsgs"),
+            interfaceMessages: try dataMessages("get-interface-dump.nlmsgs"),
+            system: .none)
         #expect(adapters.count == 1)
         let adapter = try #require(adapters.first)
         #expect(adapter.name == "wwlive0")
@@ -61,8 +62,11 @@ func dataMessages(_ name: String) throws -> [GenericNetlinkMessage] {
 
     @Test func clusterJoinedEventGivesClusterIDAndNewFlag() throws {
         let event = NL80211Event.decode(try dataMessages("nan-cluster-joined-event.nlmsgs")[0])
-        #expect(event == .clusterJoined(wdev: WirelessDeviceID(rawValue: 0x1_0000_0002),
-                                        clusterID: MACAddress(bytes: [0x50, 0x6f, 0x9a, 0x01, 0xa6, 0x1d])!, isNew: true))
+        #expect(
+            event
+                == .clusterJoined(
+                    wdev: WirelessDeviceID(rawValue: 0x1_0000_0002),
+                    clusterID: MACAddress(bytes: [0x50, 0x6f, 0x9a, 0x01, 0xa6, 0x1d])!, isNew: true))
     }
 
     @Test func nextDiscoveryWindowEventGivesTheFrequency() throws {
@@ -104,7 +108,8 @@ func dataMessages(_ name: String) throws -> [GenericNetlinkMessage] {
         let ack = try NetlinkAck(messages[0])
         #expect(ack.error == -EEXIST)
         let error = NL80211Session.startNANRefusal(
-            NetlinkError.kernel(errno: Errno(rawValue: -ack.error), kernelMessage: ack.kernelMessage, call: "NL80211_CMD_START_NAN"))
+            NetlinkError.kernel(
+                errno: Errno(rawValue: -ack.error), kernelMessage: ack.kernelMessage, call: "NL80211_CMD_START_NAN"))
         #expect(error.code == .alreadyRunning)
     }
 

@@ -2,7 +2,7 @@ import NANWire
 import NANSystem
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs only inside the VM bench (Linux 7.2 with mac80211_hwsim loaded with radios=0), where
@@ -205,13 +205,17 @@ struct LiveKernelTests {
                         try await session.addStation(NANStationParameters(scope: ndiScope, peer: peerNDI))
                     }
                     let ht: [UInt8] = [0x72, 0x10, 0x1b, 0xff, 0xff] + [UInt8](repeating: 0, count: 21)
-                    try await session.updateStation(.authorize(nmi, peer: peerNMI, capabilities: NANPeerCapabilities(ht: ht)))
+                    try await session.updateStation(
+                        .authorize(nmi, peer: peerNMI, capabilities: NANPeerCapabilities(ht: ht)))
                     let flags: StationFlags = [.authenticated, .associated, .managementFrameProtection]
-                    try await session.addStation(NANStationParameters(scope: ndiScope, peer: peerNDI, flagMask: flags, flagSet: flags))
+                    try await session.addStation(
+                        NANStationParameters(scope: ndiScope, peer: peerNDI, flagMask: flags, flagSet: flags))
                     #expect(try await session.stations(on: index).contains { $0.peer == peerNDI })
                     if adapter.nan.secure {
-                        try await session.addKey(.pairwise([UInt8](repeating: 0x5a, count: 16), cipher: .ccmp128,
-                                                           peerNDI: peerNDI, ofPeer: peerNMI, on: index))
+                        try await session.addKey(
+                            .pairwise(
+                                [UInt8](repeating: 0x5a, count: 16), cipher: .ccmp128,
+                                peerNDI: peerNDI, ofPeer: peerNMI, on: index))
                     }
                     try await session.updateStation(.authorize(ndiScope, peer: peerNDI))
                     try await session.removeStation(ndiScope, peer: peerNDI)
@@ -232,7 +236,8 @@ struct LiveKernelTests {
                 let counts = try await withThrowingTaskGroup(of: Int.self) { group in
                     for round in 0..<8 {
                         group.addTask {
-                            round.isMultiple(of: 2) ? try await session.adapters().count : try await session.interfaces().count
+                            round.isMultiple(of: 2)
+                                ? try await session.adapters().count : try await session.interfaces().count
                         }
                     }
                     var counts: [Int] = []
@@ -265,22 +270,26 @@ struct LiveKernelTests {
                 slots[9] = 0
                 // NAN Availability attribute: id 0x12, length, sequence 1, control map 1, one committed
                 // entry with a 512 TU / 16 TU time bitmap (slots 8, 9) on channel 6.
-                let entryBody: [UInt8] = [0x01, 0x11, 0x18, 0x00, 0x04, 0x00, 0x03, 0x00, 0x00, 0x11, 81, 0x20, 0x00, 0x00]
+                let entryBody: [UInt8] = [
+                    0x01, 0x11, 0x18, 0x00, 0x04, 0x00, 0x03, 0x00, 0x00, 0x11, 81, 0x20, 0x00, 0x00,
+                ]
                 let body: [UInt8] = [0x01, 0x01, 0x00, UInt8(entryBody.count), 0x00] + entryBody
                 let blob: [UInt8] = [0x12, UInt8(body.count), 0x00] + body
                 do {
-                    try await session.setLocalSchedule(NANLocalSchedule(
-                        channels: [NANScheduleChannel(frequency: .nan2GHz, channelEntry: entry)],
-                        timeSlots: slots, availabilityAttribute: blob), on: nan.wdev)
+                    try await session.setLocalSchedule(
+                        NANLocalSchedule(
+                            channels: [NANScheduleChannel(frequency: .nan2GHz, channelEntry: entry)],
+                            timeSlots: slots, availabilityAttribute: blob), on: nan.wdev)
                     try await session.setLocalSchedule(.cleared, on: nan.wdev)
                 } catch let error as NetlinkError {
                     Issue.record("local schedule: \(error)")
                 }
                 // A refusal carries the kernel's extended-ack text.
                 do {
-                    try await session.setLocalSchedule(NANLocalSchedule(
-                        channels: [NANScheduleChannel(frequency: .nan2GHz, channelEntry: entry)],
-                        timeSlots: slots, availabilityAttribute: [0x12]), on: nan.wdev)
+                    try await session.setLocalSchedule(
+                        NANLocalSchedule(
+                            channels: [NANScheduleChannel(frequency: .nan2GHz, channelEntry: entry)],
+                            timeSlots: slots, availabilityAttribute: [0x12]), on: nan.wdev)
                     Issue.record("a 1-byte availability attribute was accepted")
                 } catch let error as NetlinkError {
                     #expect(error.errno == .invalidArgument)
@@ -317,7 +326,7 @@ struct LiveKernelTests {
                                 _ = try await a.sendFrame(frame, on: nanA.wdev, frequency: frequency)
                             }
                         } catch is CancellationError {
-                        } catch where Task.isCancelled {
+                        } catch  where Task.isCancelled {
                             // Stopped mid-send once B heard a frame: not a failure.
                         } catch {
                             Issue.record("sending an SDF failed: \(error)")

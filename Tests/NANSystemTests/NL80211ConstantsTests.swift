@@ -1,7 +1,7 @@
 @testable import NANSystem
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Finds a Linux 7.2 `nl80211.h`: `WAWARE_NL80211_HEADER`, else the extracted kernel package under
@@ -39,8 +39,9 @@ private func checkEnum<E: CaseIterable & RawRepresentable>(
         let expected = values[name]
         #expect(expected != nil, "\(name) is not in the header", sourceLocation: sourceLocation)
         if let expected {
-            #expect(Int64(value.rawValue) == expected, "\(name): ours \(value.rawValue), header \(expected)",
-                    sourceLocation: sourceLocation)
+            #expect(
+                Int64(value.rawValue) == expected, "\(name): ours \(value.rawValue), header \(expected)",
+                sourceLocation: sourceLocation)
         }
     }
 }
@@ -48,7 +49,9 @@ private func checkEnum<E: CaseIterable & RawRepresentable>(
 @Suite struct NL80211ConstantsTests {
     @Test func headerIsAvailableForTheComparison() {
         // Shown as a failure rather than a silent pass, so a run without the header is visible.
-        #expect(headerPath != nil, """
+        #expect(
+            headerPath != nil,
+            """
             no nl80211.h found: set WAWARE_NL80211_HEADER to a Linux 7.2 uapi nl80211.h \
             (the constants were not checked)
             """)
@@ -96,10 +99,11 @@ private func checkEnum<E: CaseIterable & RawRepresentable>(
     }
 
     @Test func cEnumParserCountsImplicitAndExplicitValues() {
-        let values = CEnumParser.values(in: """
-            enum x { A, B = 5, C, /* comment, D */ E = 1 << 3, F = C - 1, };
-            #define G 0xff
-            """)
+        let values = CEnumParser.values(
+            in: """
+                enum x { A, B = 5, C, /* comment, D */ E = 1 << 3, F = C - 1, };
+                #define G 0xff
+                """)
         #expect(values["A"] == 0)
         #expect(values["B"] == 5)
         #expect(values["C"] == 6)
@@ -125,7 +129,9 @@ enum CEnumParser {
         // #define NAME number
         for line in code.split(separator: "\n") {
             let parts = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            if parts.count >= 3, parts[0] == "#define", let number = evaluate(String(parts[2...].joined(separator: " ")), values) {
+            if parts.count >= 3, parts[0] == "#define",
+                let number = evaluate(String(parts[2...].joined(separator: " ")), values)
+            {
                 values[String(parts[1])] = number
             }
         }
@@ -133,7 +139,9 @@ enum CEnumParser {
         var rest = Substring(code)
         while let start = rest.firstRange(of: "enum ") {
             rest = rest[start.upperBound...]
-            guard let open = rest.firstIndex(of: "{"), let close = rest.firstIndex(of: "}"), open < close else { continue }
+            guard let open = rest.firstIndex(of: "{"), let close = rest.firstIndex(of: "}"), open < close else {
+                continue
+            }
             let header = rest[..<open]
             if header.contains(";") || header.contains("(") { continue }
             let body = rest[rest.index(after: open)..<close]

@@ -15,19 +15,22 @@ private let wdev = WirelessDeviceID(rawValue: 0x1_0000_0002)
         #expect(request.command == .startNan)
         #expect(request.callName == "NL80211_CMD_START_NAN")
         // WDEV u64, MASTER_PREF u8, NAN_CONFIG { NOTIFY_DW }.
-        #expect(request.attributes == [
-            12, 0, 153, 0, 2, 0, 0, 0, 1, 0, 0, 0,
-            5, 0, 238, 0, 10, 0, 0, 0,
-            8, 0, 0x56, 0x81, 4, 0, 8, 0,
-        ])
+        #expect(
+            request.attributes == [
+                12, 0, 153, 0, 2, 0, 0, 0, 1, 0, 0, 0,
+                5, 0, 238, 0, 10, 0, 0, 0,
+                8, 0, 0x56, 0x81, 4, 0, 8, 0,
+            ])
     }
 
     @Test func startNANCarriesClusterBandsAndBandConfigurations() throws {
         let cluster = try #require(MACAddress(bytes: [0x50, 0x6f, 0x9a, 0x01, 0xab, 0xcd]))
         let configuration = NANConfiguration(
             masterPreference: 50, bands: [.band2GHz, .band5GHz], clusterID: cluster,
-            bandConfigurations: [NANBandConfiguration(band: .band2GHz, rssiClose: -55, wakeDiscoveryWindowInterval: 1),
-                                 NANBandConfiguration(band: .band5GHz, frequency: .nan5GHzHigh, disableScan: true)],
+            bandConfigurations: [
+                NANBandConfiguration(band: .band2GHz, rssiClose: -55, wakeDiscoveryWindowInterval: 1),
+                NANBandConfiguration(band: .band5GHz, frequency: .nan5GHzHigh, disableScan: true),
+            ],
             scanPeriodSeconds: 10, scanDwellTimeTU: 100, discoveryBeaconIntervalTU: 100, notifyDiscoveryWindows: false)
         let parsed = try attributes(try .startNAN(wdev, configuration))
         #expect(try parsed.integer(NL80211Attribute.bands, as: UInt32.self) == 0b11)
@@ -55,8 +58,9 @@ private let wdev = WirelessDeviceID(rawValue: 0x1_0000_0002)
     }
 
     @Test func newNANInterfaceIsOwnedBySocketWithNameTypeAndAddress() throws {
-        let request = try NL80211Request.newInterface(wiphy: WiphyIndex(rawValue: 1), name: "nan0", type: .nan,
-                                                      address: peer, ownedBySession: true)
+        let request = try NL80211Request.newInterface(
+            wiphy: WiphyIndex(rawValue: 1), name: "nan0", type: .nan,
+            address: peer, ownedBySession: true)
         let parsed = try attributes(request)
         #expect(try parsed.integer(NL80211Attribute.wiphy, as: UInt32.self) == 1)
         #expect(parsed.string(NL80211Attribute.ifname) == "nan0")
@@ -72,19 +76,25 @@ private let wdev = WirelessDeviceID(rawValue: 0x1_0000_0002)
     }
 
     @Test func frameRegistrationAndTransmissionCarryTheirAttributes() throws {
-        let registration = try attributes(try .registerFrame(wdev, type: .action, prefix: NANFramePrefix.serviceDiscovery))
+        let registration = try attributes(
+            try .registerFrame(wdev, type: .action, prefix: NANFramePrefix.serviceDiscovery))
         #expect(try registration.integer(NL80211Attribute.frameType, as: UInt16.self) == 0x00d0)
         #expect(registration.bytes(NL80211Attribute.frameMatch) == [0x04, 0x09, 0x50, 0x6f, 0x9a, 0x13])
 
-        let noAck = try attributes(try .sendFrame([1, 2, 3], wdev: wdev, frequency: .nan2GHz,
-                                                  options: FrameSendOptions(waitForAck: false)))
+        let noAck = try attributes(
+            try .sendFrame(
+                [1, 2, 3], wdev: wdev, frequency: .nan2GHz,
+                options: FrameSendOptions(waitForAck: false)))
         #expect(noAck.has(NL80211Attribute.dontWaitForAck))
         #expect(!noAck.has(NL80211Attribute.offchannelTxOk))
         #expect(try noAck.integer(NL80211Attribute.wiphyFreq, as: UInt32.self) == 2437)
         #expect(noAck.bytes(NL80211Attribute.frame) == [1, 2, 3])
 
-        let offChannel = try attributes(try .sendFrame([1], wdev: wdev, frequency: nil, options: FrameSendOptions(
-            allowOffChannel: true, offChannelDurationMilliseconds: 50)))
+        let offChannel = try attributes(
+            try .sendFrame(
+                [1], wdev: wdev, frequency: nil,
+                options: FrameSendOptions(
+                    allowOffChannel: true, offChannelDurationMilliseconds: 50)))
         #expect(!offChannel.has(NL80211Attribute.dontWaitForAck))
         #expect(offChannel.has(NL80211Attribute.offchannelTxOk))
         #expect(try offChannel.integer(NL80211Attribute.duration, as: UInt32.self) == 50)

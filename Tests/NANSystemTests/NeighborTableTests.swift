@@ -13,17 +13,20 @@ import Testing
         // nlmsghdr: length 16 + 12 (ndmsg) + 20 (NDA_DST) + 12 (NDA_LLADDR, 6 bytes padded to 8).
         #expect(request.count == 60)
         #expect(Array(request[0..<4]) == [60, 0, 0, 0])
-        #expect(Array(request[4..<6]) == [28, 0])                      // RTM_NEWNEIGH
-        #expect(Array(request[6..<8]) == [0x05, 0x05])                 // REQUEST|ACK|REPLACE|CREATE
-        #expect(Array(request[16..<28]) == [10, 0, 0, 0, 7, 0, 0, 0, 0x80, 0, 0, 0])   // AF_INET6, ifindex 7, NUD_PERMANENT
-        #expect(Array(request[28..<32]) == [20, 0, 1, 0])              // NDA_DST, 16 bytes
+        #expect(Array(request[4..<6]) == [28, 0])  // RTM_NEWNEIGH
+        #expect(Array(request[6..<8]) == [0x05, 0x05])  // REQUEST|ACK|REPLACE|CREATE
+        // AF_INET6, ifindex 7, NUD_PERMANENT
+        #expect(Array(request[16..<28]) == [10, 0, 0, 0, 7, 0, 0, 0, 0x80, 0, 0, 0])
+        #expect(Array(request[28..<32]) == [20, 0, 1, 0])  // NDA_DST, 16 bytes
         #expect(Array(request[32..<48]) == address)
-        #expect(Array(request[48..<52]) == [10, 0, 2, 0])              // NDA_LLADDR, 6 bytes
+        #expect(Array(request[48..<52]) == [10, 0, 2, 0])  // NDA_LLADDR, 6 bytes
         #expect(Array(request[52..<58]) == mac.bytes)
     }
 
     @Test func anAddressThatIsNotIPv6IsRefusedBeforeTheKernel() throws {
         let mac = try #require(MACAddress(bytes: [0x02, 0, 0, 0, 0, 1]))
-        #expect(throws: NetlinkError.self) { try NeighborTable.request([127, 0, 0, 1], to: mac, interface: 1, sequence: 1) }
+        #expect(throws: NetlinkError.self) {
+            try NeighborTable.request([127, 0, 0, 1], to: mac, interface: 1, sequence: 1)
+        }
     }
 }

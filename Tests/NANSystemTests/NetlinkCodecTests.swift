@@ -71,14 +71,16 @@ import Testing
         var payload: [UInt8] = []
         appendU32(&payload, UInt32(bitPattern: -17))
         // The capped echo of our request header.
-        payload += NetlinkMessage(type: 37, flags: 5, sequence: 4, portID: 0, payload: [115, 0, 0, 0]).encoded.prefix(16)
+        payload += NetlinkMessage(type: 37, flags: 5, sequence: 4, portID: 0, payload: [115, 0, 0, 0]).encoded.prefix(
+            16)
         var tlvs = NetlinkAttributeWriter()
         try tlvs.putRaw(type: NetlinkAck.attributeMessage, payload: Array("NAN already started".utf8) + [0])
         try tlvs.putRaw(type: NetlinkAck.attributeOffset, payload: [24, 0, 0, 0])
         payload += tlvs.bytes
-        let message = NetlinkMessage(type: NetlinkMessage.typeError,
-                                     flags: NetlinkMessage.flagCapped | NetlinkMessage.flagAckTLVs,
-                                     sequence: 4, portID: 1, payload: payload)
+        let message = NetlinkMessage(
+            type: NetlinkMessage.typeError,
+            flags: NetlinkMessage.flagCapped | NetlinkMessage.flagAckTLVs,
+            sequence: 4, portID: 1, payload: payload)
         let ack = try NetlinkAck(message)
         #expect(ack.error == -17)
         #expect(ack.kernelMessage == "NAN already started")
@@ -88,12 +90,15 @@ import Testing
     @Test func uncappedErrorSkipsTheEchoedRequest() throws {
         var payload: [UInt8] = []
         appendU32(&payload, UInt32(bitPattern: -1))
-        payload += NetlinkMessage(type: 37, flags: 5, sequence: 4, portID: 0, payload: [1, 0, 0, 0, 9, 9, 9, 9]).encoded
+        payload +=
+            NetlinkMessage(type: 37, flags: 5, sequence: 4, portID: 0, payload: [1, 0, 0, 0, 9, 9, 9, 9]).encoded
         var tlvs = NetlinkAttributeWriter()
         try tlvs.putRaw(type: NetlinkAck.attributeMessage, payload: Array("nope".utf8) + [0])
         payload += tlvs.bytes
-        let ack = try NetlinkAck(NetlinkMessage(type: NetlinkMessage.typeError, flags: NetlinkMessage.flagAckTLVs,
-                                                sequence: 4, portID: 1, payload: payload))
+        let ack = try NetlinkAck(
+            NetlinkMessage(
+                type: NetlinkMessage.typeError, flags: NetlinkMessage.flagAckTLVs,
+                sequence: 4, portID: 1, payload: payload))
         #expect(ack.error == -1)
         #expect(ack.kernelMessage == "nope")
     }
@@ -102,8 +107,10 @@ import Testing
         var payload: [UInt8] = []
         appendU32(&payload, 3)
         payload += [UInt8](repeating: 0, count: 16)
-        let ack = try NetlinkAck(NetlinkMessage(type: NetlinkMessage.typeError, flags: NetlinkMessage.flagCapped,
-                                                sequence: 2, portID: 1, payload: payload))
+        let ack = try NetlinkAck(
+            NetlinkMessage(
+                type: NetlinkMessage.typeError, flags: NetlinkMessage.flagCapped,
+                sequence: 2, portID: 1, payload: payload))
         #expect(ack.error == 3)
         #expect(ack.kernelMessage == nil)
     }
@@ -114,22 +121,26 @@ import Testing
             var payload: [UInt8] = []
             appendU32(&payload, UInt32(bitPattern: value))
             payload += [UInt8](repeating: 0, count: 16)
-            let message = NetlinkMessage(type: NetlinkMessage.typeError, flags: NetlinkMessage.flagCapped,
-                                         sequence: 2, portID: 1, payload: payload)
+            let message = NetlinkMessage(
+                type: NetlinkMessage.typeError, flags: NetlinkMessage.flagCapped,
+                sequence: 2, portID: 1, payload: payload)
             #expect(throws: NetlinkError.self) { _ = try NetlinkAck(message) }
         }
         var payload: [UInt8] = []
         appendU32(&payload, UInt32(bitPattern: -4095))
         payload += [UInt8](repeating: 0, count: 16)
-        let largest = try NetlinkAck(NetlinkMessage(type: NetlinkMessage.typeError, flags: NetlinkMessage.flagCapped,
-                                                    sequence: 2, portID: 1, payload: payload))
+        let largest = try NetlinkAck(
+            NetlinkMessage(
+                type: NetlinkMessage.typeError, flags: NetlinkMessage.flagCapped,
+                sequence: 2, portID: 1, payload: payload))
         #expect(largest.refusal == Errno(rawValue: 4095))
     }
 
     @Test func requestHeaderCarriesFamilyFlagsAndSequence() {
         let bytes = GenericNetlinkMessage.encodeRequest(
             family: 0x25, command: 115, version: 0,
-            flags: NetlinkMessage.flagRequest | NetlinkMessage.flagAck, sequence: 9, attributes: [8, 0, 1, 0, 2, 0, 0, 0])
+            flags: NetlinkMessage.flagRequest | NetlinkMessage.flagAck, sequence: 9,
+            attributes: [8, 0, 1, 0, 2, 0, 0, 0])
         #expect(bytes == [28, 0, 0, 0, 0x25, 0, 5, 0, 9, 0, 0, 0, 0, 0, 0, 0, 115, 0, 0, 0, 8, 0, 1, 0, 2, 0, 0, 0])
     }
 }

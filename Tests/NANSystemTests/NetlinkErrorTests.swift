@@ -48,7 +48,8 @@ import Testing
     }
 
     @Test func descriptionIsOneActionableLineWithTheKernelsText() {
-        let error = NetlinkError.kernel(errno: .notPermitted, kernelMessage: "missing capability", call: "NL80211_CMD_START_NAN")
+        let error = NetlinkError.kernel(
+            errno: .notPermitted, kernelMessage: "missing capability", call: "NL80211_CMD_START_NAN")
         let text = error.description
         #expect(!text.contains("\n"))
         #expect(text.contains("NL80211_CMD_START_NAN"))

@@ -12,8 +12,9 @@ import Testing
 
     init() throws {
         folder = NSTemporaryDirectory() + "waware-rec-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: folder, withIntermediateDirectories: false,
+            attributes: [.posixPermissions: 0o700])
     }
 
     private func files() throws -> [String] {

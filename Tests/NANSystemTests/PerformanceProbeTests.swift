@@ -54,12 +54,15 @@ import Testing
             return
         }
         defer { responder.stop() }
-        let upload = try await ProbeClient.capacity(to: endpoint, clientSends: true, maximumBytes: 4 << 20, duration: .milliseconds(300))
+        let upload = try await ProbeClient.capacity(
+            to: endpoint, clientSends: true, maximumBytes: 4 << 20, duration: .milliseconds(300))
         #expect(upload.bytes > 0 && upload.bytes <= 4 << 20)
         #expect((upload.megabitsPerSecond ?? 0) > 0)
-        let download = try await ProbeClient.capacity(to: endpoint, clientSends: false, maximumBytes: 2 << 20, duration: .milliseconds(300))
+        let download = try await ProbeClient.capacity(
+            to: endpoint, clientSends: false, maximumBytes: 2 << 20, duration: .milliseconds(300))
         #expect(download.bytes > 0 && download.bytes <= 2 << 20)
-        let latency = try await ProbeClient.latency(to: endpoint, trafficClass: 0xb8, count: 5, spacing: .milliseconds(5))
+        let latency = try await ProbeClient.latency(
+            to: endpoint, trafficClass: 0xb8, count: 5, spacing: .milliseconds(5))
         #expect(latency.samples.count == 5)
         #expect((latency.average ?? .zero) > .zero)
         #expect(responder.served.transfers == 2)
@@ -69,8 +72,9 @@ import Testing
     @Test func nothingListeningIsAPeerUnreachableError() async throws {
         let endpoint = LinkLocalEndpoint(address: "::1", interface: "lo", port: 9)
         do throws(StreamSocketError) {
-            _ = try await ProbeClient.capacity(to: endpoint, clientSends: true, maximumBytes: 1, duration: .milliseconds(10),
-                                               connectTimeout: .milliseconds(200))
+            _ = try await ProbeClient.capacity(
+                to: endpoint, clientSends: true, maximumBytes: 1, duration: .milliseconds(10),
+                connectTimeout: .milliseconds(200))
             Issue.record("a connection to a closed port succeeded")
         } catch {
             #expect(error.isPeerUnreachable, "\(error)")
@@ -79,8 +83,9 @@ import Testing
 
     @Test func latencyProbesNobodyAnswersAreLostNotAnError() async throws {
         let endpoint = LinkLocalEndpoint(address: "::1", interface: "lo", port: 9)
-        let latency = try await ProbeClient.latency(to: endpoint, trafficClass: 0, count: 3, spacing: .milliseconds(5),
-                                                    timeout: .milliseconds(100))
+        let latency = try await ProbeClient.latency(
+            to: endpoint, trafficClass: 0, count: 3, spacing: .milliseconds(5),
+            timeout: .milliseconds(100))
         #expect(latency.samples.isEmpty && latency.lost == 3)
     }
 
@@ -95,11 +100,13 @@ import Testing
         responder.stop()
         try await Task.sleep(for: .milliseconds(300))
         await #expect(throws: StreamSocketError.self) {
-            try await ProbeClient.capacity(to: endpoint, clientSends: true, maximumBytes: 1, duration: .milliseconds(10),
-                                           connectTimeout: .milliseconds(200))
+            try await ProbeClient.capacity(
+                to: endpoint, clientSends: true, maximumBytes: 1, duration: .milliseconds(10),
+                connectTimeout: .milliseconds(200))
         }
-        let latency = try await ProbeClient.latency(to: endpoint, trafficClass: 0, count: 2, spacing: .milliseconds(5),
-                                                    timeout: .milliseconds(100))
+        let latency = try await ProbeClient.latency(
+            to: endpoint, trafficClass: 0, count: 2, spacing: .milliseconds(5),
+            timeout: .milliseconds(100))
         #expect(latency.samples.isEmpty)
     }
 }

@@ -25,7 +25,9 @@ private func entries(of folder: String) -> [String] {
     defer { closedir(directory) }
     var names: [String] = []
     while let entry = readdir(directory) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+        let name = withUnsafeBytes(of: entry.pointee.d_name) {
+            String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self)
+        }
         if name != "." && name != ".." { names.append(name) }
     }
     return names.sorted()
@@ -82,7 +84,9 @@ private func entries(of folder: String) -> [String] {
             #expect(error?.errno == Errno(rawValue: ENOENT))
             #expect(error?.path == folder + "/absent")
             #expect(error?.isPermissionDenied == false)
-            #expect(error?.description == "cannot create a temporary file in \(folder)/absent: No such file or directory (ENOENT)")
+            #expect(
+                error?.description
+                    == "cannot create a temporary file in \(folder)/absent: No such file or directory (ENOENT)")
         }
     }
 

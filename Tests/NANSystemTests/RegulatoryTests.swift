@@ -24,8 +24,9 @@ private func regulatoryMessage(
             }
         }
     }
-    let raw = NetlinkMessage(type: 0x25, flags: 2, sequence: 1, portID: 1,
-                             payload: [NL80211Command.getReg.rawValue, 1, 0, 0] + writer.bytes)
+    let raw = NetlinkMessage(
+        type: 0x25, flags: 2, sequence: 1, portID: 1,
+        payload: [NL80211Command.getReg.rawValue, 1, 0, 0] + writer.bytes)
     return try GenericNetlinkMessage(bytes: raw.encoded)
 }
 
@@ -54,8 +55,11 @@ private let worldRules: [(start: UInt32, end: UInt32, bandwidth: UInt32, eirp: U
         #expect(world.wiphy == nil)
         #expect(!world.selfManaged)
         #expect(world.rules.count == 4)
-        #expect(world.rules[0] == RegulatoryRule(startKHz: 2_402_000, endKHz: 2_472_000, maxBandwidthKHz: 40_000,
-                                                 maxEIRPmBm: 2000, flags: []))
+        #expect(
+            world.rules[0]
+                == RegulatoryRule(
+                    startKHz: 2_402_000, endKHz: 2_472_000, maxBandwidthKHz: 40_000,
+                    maxEIRPmBm: 2000, flags: []))
         #expect(world.rules[2].flags == [.noIR, .autoBandwidth])
         #expect(world.rules[2].flags.names == ["NO-IR", "AUTO-BW"])
         #expect(world.rule(covering: .nan2GHz) == world.rules[0])
@@ -67,8 +71,9 @@ private let worldRules: [(start: UInt32, end: UInt32, bandwidth: UInt32, eirp: U
     @Test func dumpKeepsTheGlobalDomainAndASelfManagedRadiosOwn() throws {
         let domains = try RegulatoryDomain.domains(from: [
             try regulatoryMessage(alpha2: "US", dfsRegion: 1, rules: [(2_402_000, 2_472_000, 40_000, 3000, 0)]),
-            try regulatoryMessage(alpha2: "DE", dfsRegion: 2, wiphy: 3, selfManaged: true,
-                                  rules: [(5_170_000, 5_250_000, 80_000, 2300, 0)]),
+            try regulatoryMessage(
+                alpha2: "DE", dfsRegion: 2, wiphy: 3, selfManaged: true,
+                rules: [(5_170_000, 5_250_000, 80_000, 2300, 0)]),
         ])
         #expect(domains.map(\.countryCode) == ["US", "DE"])
         #expect(domains[0].dfsRegion == 1)
@@ -88,7 +93,9 @@ private let worldRules: [(start: UInt32, end: UInt32, bandwidth: UInt32, eirp: U
         try cut.put(NL80211Attribute.regAlpha2, string: "00")
         // A rule whose start frequency is two bytes instead of four.
         try cut.nest(NL80211Attribute.regRules) { (array) throws(NetlinkError) in
-            try array.nest(type: 0) { (r) throws(NetlinkError) in try r.put(NL80211RegulatoryRuleAttribute.freqRangeStart, UInt16(1)) }
+            try array.nest(type: 0) { (r) throws(NetlinkError) in
+                try r.put(NL80211RegulatoryRuleAttribute.freqRangeStart, UInt16(1))
+            }
         }
         let short = try GenericNetlinkMessage(
             NetlinkMessage(type: 0x25, flags: 0, sequence: 1, portID: 1, payload: [31, 1, 0, 0] + cut.bytes))
@@ -120,7 +127,8 @@ private let worldRules: [(start: UInt32, end: UInt32, bandwidth: UInt32, eirp: U
         try header.put(NL80211Attribute.wiphy, UInt32(0))
         try header.put(NL80211Attribute.wiphyName, string: "phy0")
         let messages = [
-            try GenericNetlinkMessage(NetlinkMessage(type: 0x25, flags: 2, sequence: 1, portID: 1, payload: [3, 1, 0, 0] + header.bytes)),
+            try GenericNetlinkMessage(
+                NetlinkMessage(type: 0x25, flags: 2, sequence: 1, portID: 1, payload: [3, 1, 0, 0] + header.bytes)),
             try message(wiphy: 0, band: 0, channels: [(2412, []), (2437, []), (2484, [.disabled])]),
             try message(wiphy: 0, band: 1, channels: [(5220, [.noIr]), (5745, [.noIr, .radar])]),
             try message(wiphy: 1, band: 0, channels: [(2437, [.noIr])]),
@@ -145,8 +153,11 @@ private let worldRules: [(start: UInt32, end: UInt32, bandwidth: UInt32, eirp: U
         put("89.1bd6d5a2.0 bz-b0-fm-c0-89.uc", field: 2)
         put("0000:00:14.3", field: 3)
         let info = EthtoolDriverInfo.decode(bytes)
-        #expect(info == EthtoolDriverInfo(driver: "iwlwifi", version: "7.2.13+deb14-amd64",
-                                          firmwareVersion: "89.1bd6d5a2.0 bz-b0-fm-c0-89.uc", busInfo: "0000:00:14.3"))
+        #expect(
+            info
+                == EthtoolDriverInfo(
+                    driver: "iwlwifi", version: "7.2.13+deb14-amd64",
+                    firmwareVersion: "89.1bd6d5a2.0 bz-b0-fm-c0-89.uc", busInfo: "0000:00:14.3"))
         #expect(EthtoolDriverInfo.size == 196)
         #expect(EthtoolDriverInfo.decode([1, 2]).driver == "")
     }

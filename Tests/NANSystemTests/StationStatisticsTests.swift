@@ -7,12 +7,15 @@ import Testing
 
 private let peer = MACAddress(bytes: [0x02, 0x11, 0x22, 0x33, 0x44, 0x55])!
 
-private func reply(_ build: (inout NetlinkAttributeWriter) throws(NetlinkError) -> Void) throws -> GenericNetlinkMessage {
+private func reply(_ build: (inout NetlinkAttributeWriter) throws(NetlinkError) -> Void) throws -> GenericNetlinkMessage
+{
     var writer = NetlinkAttributeWriter()
     try writer.put(NL80211Attribute.ifindex, UInt32(9))
     try writer.put(NL80211Attribute.mac, bytes: peer.bytes)
     try writer.nest(NL80211Attribute.staInfo) { (s) throws(NetlinkError) in try build(&s) }
-    let raw = NetlinkMessage(type: 0x25, flags: 0, sequence: 0, portID: 0, payload: [NL80211Command.newStation.rawValue, 1, 0, 0] + writer.bytes)
+    let raw = NetlinkMessage(
+        type: 0x25, flags: 0, sequence: 0, portID: 0,
+        payload: [NL80211Command.newStation.rawValue, 1, 0, 0] + writer.bytes)
     return try GenericNetlinkMessage(bytes: raw.encoded)
 }
 
@@ -49,7 +52,10 @@ private func reply(_ build: (inout NetlinkAttributeWriter) throws(NetlinkError) 
         #expect(info.ackSignalAverageDBM == -48)
         #expect(info.expectedThroughputKbps == 52_000)
         #expect(info.tidStatistics.map(\.tid) == [0, 6, 16])
-        #expect(info.tidStatistics[0] == StationTIDStatistics(tid: 0, receivedMSDUs: 10, transmittedMSDUs: 20, transmitRetries: 2, transmitFailures: 1))
+        #expect(
+            info.tidStatistics[0]
+                == StationTIDStatistics(
+                    tid: 0, receivedMSDUs: 10, transmittedMSDUs: 20, transmitRetries: 2, transmitFailures: 1))
         #expect(info.tidStatistics[1].transmittedMSDUs == 5)
         #expect(info.tidStatistics.filter(\.isActive).map(\.tid) == [0, 6])
     }
@@ -91,7 +97,9 @@ private func reply(_ build: (inout NetlinkAttributeWriter) throws(NetlinkError) 
         #expect(throws: NetlinkError.self) { try StationInfo(decoding: message.attributes) }
         // A TID entry whose inner attribute claims more bytes than there are.
         let flat = try reply { (s) throws(NetlinkError) in
-            try s.nest(S.tidStats) { (tids) throws(NetlinkError) in try tids.putRaw(type: 1, payload: [12, 0, 1, 0, 1, 2]) }
+            try s.nest(S.tidStats) { (tids) throws(NetlinkError) in
+                try tids.putRaw(type: 1, payload: [12, 0, 1, 0, 1, 2])
+            }
         }
         #expect(throws: NetlinkError.self) { try StationInfo(decoding: flat.attributes) }
     }

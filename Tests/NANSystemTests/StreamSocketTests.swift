@@ -6,8 +6,9 @@ import Testing
         let listener = try StreamSocket.listen()
         #expect(listener.localPort != 0)
         async let accepted = listener.accept()
-        let client = try await StreamSocket.connect(to: LinkLocalEndpoint(address: "::1", interface: "lo", port: listener.localPort),
-                                                    timeout: .seconds(10))
+        let client = try await StreamSocket.connect(
+            to: LinkLocalEndpoint(address: "::1", interface: "lo", port: listener.localPort),
+            timeout: .seconds(10))
         let server = try await accepted
         #expect(server.peer?.address == "::1")
         let big = (0..<300_000).map { UInt8(truncatingIfNeeded: $0) }
@@ -25,17 +26,22 @@ import Testing
     @Test func cancellingASocketEndsAReceiveThatWaits() async throws {
         let listener = try StreamSocket.listen()
         async let accepted = listener.accept()
-        let client = try await StreamSocket.connect(to: LinkLocalEndpoint(address: "::1", interface: "lo", port: listener.localPort),
-                                                    timeout: .seconds(10))
+        let client = try await StreamSocket.connect(
+            to: LinkLocalEndpoint(address: "::1", interface: "lo", port: listener.localPort),
+            timeout: .seconds(10))
         _ = try await accepted
-        Task { try await Task.sleep(for: .milliseconds(100)); client.cancel() }
+        Task {
+            try await Task.sleep(for: .milliseconds(100)); client.cancel()
+        }
         await #expect(throws: StreamSocketError.self) { _ = try await client.receive(maximum: 16) }
         #expect(client.isCancelled)
     }
 
     @Test func cancellingAListenerEndsAnAcceptThatWaits() async throws {
         let listener = try StreamSocket.listen()
-        Task { try await Task.sleep(for: .milliseconds(100)); listener.cancel() }
+        Task {
+            try await Task.sleep(for: .milliseconds(100)); listener.cancel()
+        }
         do {
             _ = try await listener.accept()
             Issue.record("accept returned")
@@ -49,7 +55,8 @@ import Testing
         let port = listener.localPort
         listener.cancel()
         do {
-            _ = try await StreamSocket.connect(to: LinkLocalEndpoint(address: "::1", interface: "lo", port: port), timeout: .seconds(5))
+            _ = try await StreamSocket.connect(
+                to: LinkLocalEndpoint(address: "::1", interface: "lo", port: port), timeout: .seconds(5))
             Issue.record("connected")
         } catch {
             #expect(error.isPeerUnreachable)

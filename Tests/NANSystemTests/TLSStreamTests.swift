@@ -11,8 +11,9 @@ import Testing
     static func connectedPair() async throws -> (StreamSocket, StreamSocket) {
         let listener = try StreamSocket.listen(port: 0)
         async let accepted = listener.accept()
-        let a = try await StreamSocket.connect(to: LinkLocalEndpoint(address: "::1", interface: "lo", port: listener.localPort),
-                                               timeout: .seconds(60))
+        let a = try await StreamSocket.connect(
+            to: LinkLocalEndpoint(address: "::1", interface: "lo", port: listener.localPort),
+            timeout: .seconds(60))
         return (a, try await accepted)
     }
 
@@ -22,10 +23,12 @@ import Testing
         clientTrust: TLSTrust = .pinned(bob.fingerprint), serverTrust: TLSTrust = .pinned(alice.fingerprint)
     ) async -> (client: Result<TLSStream, TLSError>, server: Result<TLSStream, TLSError>) {
         async let serverSide = outcome { () async throws(TLSError) in
-            try await TLSStream.handshake(.server, over: server, identity: bob, trust: serverTrust, timeout: .seconds(60))
+            try await TLSStream.handshake(
+                .server, over: server, identity: bob, trust: serverTrust, timeout: .seconds(60))
         }
         let clientSide = await outcome { () async throws(TLSError) in
-            try await TLSStream.handshake(.client, over: client, identity: alice, trust: clientTrust, timeout: .seconds(60))
+            try await TLSStream.handshake(
+                .client, over: client, identity: alice, trust: clientTrust, timeout: .seconds(60))
         }
         return (clientSide, await serverSide)
     }
@@ -109,10 +112,12 @@ import Testing
         try await a.send(Array("SSH-2.0-OpenSSH_9.2\r\n".utf8) + [UInt8](repeating: 0x41, count: 200))
         a.shutdownWrite()
         do {
-            _ = try await TLSStream.handshake(.server, over: b, identity: Self.bob, trust: .trustOnFirstUse, timeout: .seconds(60))
+            _ = try await TLSStream.handshake(
+                .server, over: b, identity: Self.bob, trust: .trustOnFirstUse, timeout: .seconds(60))
             Issue.record("handshake succeeded")
         } catch {
-            #expect(error.code == .handshakeFailed || error.code == .protocolError || error.code == .unexpectedEndOfStream)
+            #expect(
+                error.code == .handshakeFailed || error.code == .protocolError || error.code == .unexpectedEndOfStream)
         }
     }
 

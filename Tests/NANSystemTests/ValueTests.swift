@@ -2,7 +2,9 @@
 import Testing
 
 /// A GET_WIPHY message for radio `index` named `name` supporting `types`.
-private func wiphyMessage(index: UInt32, name: String, types: [InterfaceType], bands: NANBands? = nil) throws -> GenericNetlinkMessage {
+private func wiphyMessage(
+    index: UInt32, name: String, types: [InterfaceType], bands: NANBands? = nil
+) throws -> GenericNetlinkMessage {
     var writer = NetlinkAttributeWriter()
     try writer.put(NL80211Attribute.wiphy, index)
     try writer.put(NL80211Attribute.wiphyName, string: name)
@@ -16,8 +18,9 @@ private func wiphyMessage(index: UInt32, name: String, types: [InterfaceType], b
 
 @Suite struct ValueTests {
     @Test func radioWithoutNANInterfacesSaysWhy() throws {
-        let adapters = try Adapter.build(wiphyMessages: [try wiphyMessage(index: 0, name: "phy0", types: [.station, .accessPoint])],
-                                         interfaceMessages: [], system: .none)
+        let adapters = try Adapter.build(
+            wiphyMessages: [try wiphyMessage(index: 0, name: "phy0", types: [.station, .accessPoint])],
+            interfaceMessages: [], system: .none)
         let nan = try #require(adapters.first).nan
         #expect(!nan.isSupported)
         #expect(nan.unsupportedReason?.contains("NAN") == true)
@@ -26,16 +29,19 @@ private func wiphyMessage(index: UInt32, name: String, types: [InterfaceType], b
     }
 
     @Test func nanWithout2GHzIsNotUsable() throws {
-        let adapters = try Adapter.build(wiphyMessages: [try wiphyMessage(index: 0, name: "phy0", types: [.nan], bands: .band5GHz)],
-                                         interfaceMessages: [], system: .none)
+        let adapters = try Adapter.build(
+            wiphyMessages: [try wiphyMessage(index: 0, name: "phy0", types: [.nan], bands: .band5GHz)],
+            interfaceMessages: [], system: .none)
         #expect(adapters.first?.nan.unsupportedReason?.contains("2.4 GHz") == true)
     }
 
     @Test func splitDumpMessagesOfOneRadioMergeAndRadiosKeepTheirOrder() throws {
         let adapters = try Adapter.build(
-            wiphyMessages: [try wiphyMessage(index: 3, name: "phy3", types: []),
-                            try wiphyMessage(index: 1, name: "phy1", types: [.nan]),
-                            try wiphyMessage(index: 3, name: "phy3", types: [.nan, .nanData])],
+            wiphyMessages: [
+                try wiphyMessage(index: 3, name: "phy3", types: []),
+                try wiphyMessage(index: 1, name: "phy1", types: [.nan]),
+                try wiphyMessage(index: 3, name: "phy3", types: [.nan, .nanData]),
+            ],
             interfaceMessages: [], system: AdapterSystemInfo(driver: { _ in "drv" }, permanentAddress: { _ in nil }))
         #expect(adapters.map(\.name) == ["phy3", "phy1"])
         #expect(adapters.first?.driver == "drv")

@@ -71,15 +71,24 @@ import Testing
 
     @Test func channelBitmapNamesTheChannelsOfItsOperatingClass() {
         #expect(ChannelEntry(operatingClass: 81, channelBitmap: 0x0020, primaryChannelBitmap: 0).channels == [6])
-        #expect(ChannelEntry(operatingClass: 115, channelBitmap: 0x000f, primaryChannelBitmap: 0).channels == [36, 40, 44, 48])
+        #expect(
+            ChannelEntry(operatingClass: 115, channelBitmap: 0x000f, primaryChannelBitmap: 0).channels == [
+                36, 40, 44, 48,
+            ])
         #expect(ChannelEntry(operatingClass: 125, channelBitmap: 0x0010, primaryChannelBitmap: 0).channels == [165])
     }
 
     @Test func primaryBitmapPicksThe20MHzChannelInsideAWideBlock() {
         // 80 MHz block centred on 42 (36-48): bit 0 is 36, bit 2 is 44. 160 MHz block on 50 (36-64): bit 7 is 64.
-        #expect(ChannelEntry(operatingClass: 128, channelBitmap: 0x0001, primaryChannelBitmap: 0x01).primaryChannels == [36])
-        #expect(ChannelEntry(operatingClass: 128, channelBitmap: 0x0001, primaryChannelBitmap: 0x04).primaryChannels == [44])
-        #expect(ChannelEntry(operatingClass: 129, channelBitmap: 0x0001, primaryChannelBitmap: 0x80).primaryChannels == [64])
+        #expect(
+            ChannelEntry(operatingClass: 128, channelBitmap: 0x0001, primaryChannelBitmap: 0x01).primaryChannels == [36]
+        )
+        #expect(
+            ChannelEntry(operatingClass: 128, channelBitmap: 0x0001, primaryChannelBitmap: 0x04).primaryChannels == [44]
+        )
+        #expect(
+            ChannelEntry(operatingClass: 129, channelBitmap: 0x0001, primaryChannelBitmap: 0x80).primaryChannels == [64]
+        )
         #expect(ChannelEntry(operatingClass: 81, channelBitmap: 0x0020, primaryChannelBitmap: 0).primaryChannels == [])
     }
 
@@ -100,7 +109,8 @@ import Testing
     }
 
     @Test func auxiliaryBitmapNamesTheSecond80MHzBlock() {
-        let entry = ChannelEntry(operatingClass: 130, channelBitmap: 0x0001, primaryChannelBitmap: 0x02, auxiliaryChannelBitmap: 0x0020)
+        let entry = ChannelEntry(
+            operatingClass: 130, channelBitmap: 0x0001, primaryChannelBitmap: 0x02, auxiliaryChannelBitmap: 0x0020)
         #expect(entry.channels == [42])
         #expect(entry.primaryChannels == [40])
         #expect(entry.auxiliaryChannels == [155])
@@ -109,10 +119,11 @@ import Testing
     // MARK: security
 
     @Test func cipherSuitesHaveTheirSpecificationNames() {
-        #expect((1...8).map { NANCipherSuite(rawValue: UInt8($0)).description } == [
-            "NCS-SK-128", "NCS-SK-256", "NCS-PK-2WDH-128", "NCS-PK-2WDH-256",
-            "NCS-GTK-CCMP-128", "NCS-GTK-GCMP-256", "NCS-PK-PASN-128", "NCS-PK-PASN-256",
-        ])
+        #expect(
+            (1...8).map { NANCipherSuite(rawValue: UInt8($0)).description } == [
+                "NCS-SK-128", "NCS-SK-256", "NCS-PK-2WDH-128", "NCS-PK-2WDH-256",
+                "NCS-GTK-CCMP-128", "NCS-GTK-GCMP-256", "NCS-PK-PASN-128", "NCS-PK-PASN-256",
+            ])
         #expect(NANCipherSuite(rawValue: 9).description == "cipher suite 9")
     }
 
@@ -139,8 +150,9 @@ import Testing
     }
 
     @Test func keyDescriptorMICLengthFollowsTheSuiteOrTheBytes() throws {
-        let descriptor = RSNKeyDescriptor(keyInformation: [.pairwise, .mic], replayCounter: 2, nonce: Array(repeating: 7, count: 32),
-                                          micLength: 24, keyData: [1, 2, 3])
+        let descriptor = RSNKeyDescriptor(
+            keyInformation: [.pairwise, .mic], replayCounter: 2, nonce: Array(repeating: 7, count: 32),
+            micLength: 24, keyData: [1, 2, 3])
         let attribute = try SharedKeyDescriptorAttribute(publishID: 1, descriptor: descriptor)
         #expect(try attribute.decodedKeyDescriptor(suite: nil).mic.count == 24, "only 24 lines the key data length up")
         #expect(try attribute.decodedKeyDescriptor(suite: .skGCM256) == descriptor)
@@ -158,7 +170,9 @@ import Testing
         #expect(info.serviceInfoValue?.oui == .wifiAlliance)
         #expect(info.serviceInfoValue?.protocolType == .generic)
         #expect(info.serviceInfoValue.map { Array($0.info) } == [0xaa])
-        #expect(NDPETLV(type: NDPETLV.serviceInfo, value: [0x50, 0x6f][...]).serviceInfoValue == nil, "shorter than OUI and type")
+        #expect(
+            NDPETLV(type: NDPETLV.serviceInfo, value: [0x50, 0x6f][...]).serviceInfoValue == nil,
+            "shorter than OUI and type")
     }
 
     @Test func ndpTypeStatusAndReasonHaveNames() {

@@ -15,7 +15,10 @@ import Testing
 
     @Test func lengthPastTheEndIsOverlong() {
         let bytes = hex("03 20 00 01 02")
-        #expect(throws: NANWireError(.overlong, at: 1, "Service Descriptor (0x03) attribute length 32 exceeds the 2 bytes left")) {
+        #expect(
+            throws: NANWireError(
+                .overlong, at: 1, "Service Descriptor (0x03) attribute length 32 exceeds the 2 bytes left")
+        ) {
             _ = try NANAttribute.decodeList(ByteReader(bytes))
         }
     }

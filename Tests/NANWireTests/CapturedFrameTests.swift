@@ -6,7 +6,8 @@ import Testing
 /// scenario `frames-capture` (see Fixtures/captured/README.md): they must decode, carry what the
 /// scenario asked for, and re-encode to the bytes that went over the air.
 @Suite struct CapturedFrameTests {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/captured")
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Fixtures/captured")
 
     /// `_frames._tcp`: the first 6 bytes of SHA-256 of the name (`printf '%s' _frames._tcp | openssl dgst -sha256`).
     static let serviceID = ServiceID(hex: "92fc3befbd7b")
@@ -15,7 +16,8 @@ import Testing
 
     /// The captured frames' file names (none if the folder is missing, which `everyKindWasCaptured` reports).
     static func names() -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".hex") }.sorted()
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".hex") }
+            .sorted()
     }
 
     static func bytes(_ name: String) throws -> [UInt8] {
@@ -87,7 +89,9 @@ import Testing
         #expect(sda.matchingFilter == (try MatchingFilter(elements: [Array("red".utf8), []])))
     }
 
-    @Test(arguments: [("follow-up-received-by-publisher-01.hex", "ping"), ("follow-up-received-by-subscriber-01.hex", "pong")])
+    @Test(arguments: [
+        ("follow-up-received-by-publisher-01.hex", "ping"), ("follow-up-received-by-subscriber-01.hex", "pong"),
+    ])
     func followUpNamesThePeerInstanceAndCarriesTheMessage(name: String, text: String) throws {
         let (header, sda) = try Self.descriptor(name)
         #expect(header.destination != .broadcast)

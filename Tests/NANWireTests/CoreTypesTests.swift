@@ -10,7 +10,10 @@ import Testing
     }
 
     @Test func rejectsMalformedText() {
-        for bad in ["", "aa:bb:cc:dd:ee", "aa:bb:cc:dd:ee:ff:00", "aa:bb:cc:dd:ee:fg", "a:bb:cc:dd:ee:ff", "aabbccddeeff", "aa:bb:cc:dd:ee:"] {
+        for bad in [
+            "", "aa:bb:cc:dd:ee", "aa:bb:cc:dd:ee:ff:00", "aa:bb:cc:dd:ee:fg", "a:bb:cc:dd:ee:ff", "aabbccddeeff",
+            "aa:bb:cc:dd:ee:",
+        ] {
             #expect(MACAddress(bad) == nil, "\(bad) should not parse")
         }
     }
@@ -109,7 +112,9 @@ import Testing
 @Suite struct ByteWriterTests {
     @Test func backfillsAttributeLength() throws {
         var w = ByteWriter()
-        try w.attribute(.serviceIDList) { (w: inout ByteWriter) throws(NANWireError) in w.writeBytes([1, 2, 3, 4, 5, 6]) }
+        try w.attribute(.serviceIDList) { (w: inout ByteWriter) throws(NANWireError) in
+            w.writeBytes([1, 2, 3, 4, 5, 6])
+        }
         #expect(w.bytes == [0x02, 0x06, 0x00, 1, 2, 3, 4, 5, 6])
     }
 

@@ -47,7 +47,9 @@ import Testing
     }
 
     @Test func rejectsFiltersOver255Bytes() {
-        #expect(throws: NANWireError.self) { _ = try MatchingFilter(elements: [[UInt8](repeating: 1, count: 200), [UInt8](repeating: 2, count: 60)]) }
+        #expect(throws: NANWireError.self) {
+            _ = try MatchingFilter(elements: [[UInt8](repeating: 1, count: 200), [UInt8](repeating: 2, count: 60)])
+        }
     }
 }
 
@@ -80,10 +82,16 @@ import Testing
     @Test func filterBytesMatchTheIndependentComputation() throws {
         let a = try BloomFilter(index: 0, length: 4, addresses: [mac("02:00:00:00:01:00"), mac("aa:bb:cc:dd:ee:ff")])
         #expect(hexString(a.bits) == "0c0cc0c0")
-        let b = try BloomFilter(index: 2, length: 32, addresses: [mac("02:00:00:00:01:00"), mac("50:6f:9a:01:02:03"), mac("aa:bb:cc:dd:ee:ff")])
+        let b = try BloomFilter(
+            index: 2, length: 32,
+            addresses: [mac("02:00:00:00:01:00"), mac("50:6f:9a:01:02:03"), mac("aa:bb:cc:dd:ee:ff")])
         #expect(hexString(b.bits) == "0000000100000200040000020008010020000000001000001000008000204000")
-        #expect(hexString(try BloomFilter(index: 1, length: 8, addresses: [mac("50:6f:9a:01:02:03")]).bits) == "0400008000084000")
-        #expect(hexString(try BloomFilter(index: 3, length: 16, addresses: [mac("50:6f:9a:01:02:03")]).bits) == "00000000000000000010020020000001")
+        #expect(
+            hexString(try BloomFilter(index: 1, length: 8, addresses: [mac("50:6f:9a:01:02:03")]).bits)
+                == "0400008000084000")
+        #expect(
+            hexString(try BloomFilter(index: 3, length: 16, addresses: [mac("50:6f:9a:01:02:03")]).bits)
+                == "00000000000000000010020020000001")
     }
 
     @Test func insertedAddressesAreAlwaysFound() throws {
@@ -131,14 +139,16 @@ import Testing
 
     @Test func bloomSRFWireFormCarriesIndexInControlBits() throws {
         let bf = try BloomFilter(index: 0, length: 4, addresses: [me, mac("aa:bb:cc:dd:ee:ff")])
-        let sda = ServiceDescriptorAttribute(serviceID: ServiceID(1, 2, 3, 4, 5, 6), instanceID: 1, controlType: .subscribe,
-                                             serviceResponseFilter: ServiceResponseFilter(include: true, addressSet: .bloomFilter(bf)))
+        let sda = ServiceDescriptorAttribute(
+            serviceID: ServiceID(1, 2, 3, 4, 5, 6), instanceID: 1, controlType: .subscribe,
+            serviceResponseFilter: ServiceResponseFilter(include: true, addressSet: .bloomFilter(bf)))
         let bytes = hex("03 0f 00 01 02 03 04 05 06 01 00 09 | 05 03 0c 0c c0 c0")
         #expect(try sda.encoded() == bytes)
         #expect(try ServiceDescriptorAttribute(decoding: bytes) == sda)
         let idx3 = try BloomFilter(index: 3, length: 4, addresses: [me])
-        let sda3 = ServiceDescriptorAttribute(serviceID: ServiceID(1, 2, 3, 4, 5, 6), instanceID: 1, controlType: .subscribe,
-                                              serviceResponseFilter: ServiceResponseFilter(include: false, addressSet: .bloomFilter(idx3)))
+        let sda3 = ServiceDescriptorAttribute(
+            serviceID: ServiceID(1, 2, 3, 4, 5, 6), instanceID: 1, controlType: .subscribe,
+            serviceResponseFilter: ServiceResponseFilter(include: false, addressSet: .bloomFilter(idx3)))
         #expect(try sda3.encoded()[13] == 0x0d)
     }
 

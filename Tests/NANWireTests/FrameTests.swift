@@ -3,13 +3,17 @@ import Testing
 
 @Suite struct ServiceDiscoveryFrameTests {
     static let header = hex("d0 00 00 00 | ff ff ff ff ff ff | 02 00 00 00 01 00 | 50 6f 9a 01 12 34 | 10 00")
-    static let body = hex("04 09 50 6f 9a 13") + ServiceDescriptorTests.publishBytes + ServiceDescriptorExtensionTests.bytes
+    static let body =
+        hex("04 09 50 6f 9a 13") + ServiceDescriptorTests.publishBytes + ServiceDescriptorExtensionTests.bytes
 
     @Test func decodesAPublishSDFBody() throws {
         let sdf = try ServiceDiscoveryFrame(actionBody: Self.body)
         #expect(!sdf.isProtected)
-        #expect(sdf.attributes == [.serviceDescriptor(ServiceDescriptorTests.publish),
-                                   .serviceDescriptorExtension(ServiceDescriptorExtensionTests.value)])
+        #expect(
+            sdf.attributes == [
+                .serviceDescriptor(ServiceDescriptorTests.publish),
+                .serviceDescriptorExtension(ServiceDescriptorExtensionTests.value),
+            ])
         let messages = try sdf.messages()
         #expect(messages.count == 1)
         #expect(messages[0].descriptorExtension == ServiceDescriptorExtensionTests.value)
@@ -32,7 +36,8 @@ import Testing
     }
 
     @Test func protectedSDFUsesCategoryNine() throws {
-        let sdf = ServiceDiscoveryFrame(isProtected: true, attributes: [.serviceDescriptor(ServiceDescriptorTests.publish)])
+        let sdf = ServiceDiscoveryFrame(
+            isProtected: true, attributes: [.serviceDescriptor(ServiceDescriptorTests.publish)])
         let bytes = try sdf.encoded()
         #expect(Array(bytes.prefix(6)) == hex("09 09 50 6f 9a 13"))
         #expect(try ServiceDiscoveryFrame(actionBody: bytes) == sdf)
@@ -48,14 +53,20 @@ import Testing
     }
 
     @Test func rejectsOtherActionFrames() {
-        #expect(throws: NANWireError(.notThisFrame, at: 0, "action category 127, expected 4 (public) or 9 (protected dual)")) {
+        #expect(
+            throws: NANWireError(.notThisFrame, at: 0, "action category 127, expected 4 (public) or 9 (protected dual)")
+        ) {
             _ = try ServiceDiscoveryFrame(actionBody: hex("7f 09 50 6f 9a 13"))
         }
         #expect(throws: NANWireError.self) { _ = try ServiceDiscoveryFrame(actionBody: hex("04 0a 50 6f 9a 13")) }
         #expect(throws: NANWireError.self) { _ = try ServiceDiscoveryFrame(actionBody: hex("04 09 00 10 18 13")) }
         #expect(throws: NANWireError.self) { _ = try ServiceDiscoveryFrame(actionBody: hex("04 09 50 6f 9a 09")) }
-        #expect(throws: NANWireError.self) { _ = try NANManagementFrame(bytes: hex("80 00") + [UInt8](repeating: 0, count: 22) + Self.body) }
-        #expect(throws: NANWireError.self) { _ = try NANManagementFrame(bytes: hex("d0 40") + [UInt8](repeating: 0, count: 22) + Self.body) }
+        #expect(throws: NANWireError.self) {
+            _ = try NANManagementFrame(bytes: hex("80 00") + [UInt8](repeating: 0, count: 22) + Self.body)
+        }
+        #expect(throws: NANWireError.self) {
+            _ = try NANManagementFrame(bytes: hex("d0 40") + [UInt8](repeating: 0, count: 22) + Self.body)
+        }
     }
 
     @Test func sdfAndNAFEachRejectTheOthersOUITypeAtItsOffset() {
@@ -97,8 +108,9 @@ import Testing
         let frame = ServiceDiscoveryFrameTests.header + ServiceDiscoveryFrameTests.body
         let decoded = try NANManagementFrame(bytes: frame)
         guard case .serviceDiscovery(let sdf) = decoded.body, let message = try sdf.messages().first,
-              let info = message.descriptor.serviceInfo, let ssi = message.descriptorExtension?.serviceInfo?.info,
-              let filter = message.descriptor.matchingFilter else {
+            let info = message.descriptor.serviceInfo, let ssi = message.descriptorExtension?.serviceInfo?.info,
+            let filter = message.descriptor.matchingFilter
+        else {
             Issue.record("expected a publish with service info")
             return
         }
@@ -113,8 +125,13 @@ import Testing
 @Suite struct FrameDescriptionTests {
     @Test func summariesNameTheKeyFields() throws {
         let frame = try NANManagementFrame(bytes: ServiceDiscoveryFrameTests.header + ServiceDiscoveryFrameTests.body)
-        #expect(frame.description == "02:00:00:00:01:00 → ff:ff:ff:ff:ff:ff (50:6f:9a:01:12:34): SDF [SDA publish c57ed9d5d167 id 1 → 0 filter [616263, *] info 2 bytes, SDEA id 1 control 0x4 generic info 2 bytes]")
-        let naf = NANActionFrame(subtype: .dataPathRequest, attributes: [.ndp(NDPAttribute(dialogToken: 1, type: .request, initiatorNDI: ndi1, ndpID: 3))])
+        #expect(
+            frame.description
+                == "02:00:00:00:01:00 → ff:ff:ff:ff:ff:ff (50:6f:9a:01:12:34): SDF [SDA publish c57ed9d5d167 id 1 → 0 filter [616263, *] info 2 bytes, SDEA id 1 control 0x4 generic info 2 bytes]"
+        )
+        let naf = NANActionFrame(
+            subtype: .dataPathRequest,
+            attributes: [.ndp(NDPAttribute(dialogToken: 1, type: .request, initiatorNDI: ndi1, ndpID: 3))])
         #expect(naf.description == "NAF data path request [NDP type 0 status 0 ndp 3 initiator 02:00:00:00:01:01]")
     }
 }

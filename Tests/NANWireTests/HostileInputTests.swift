@@ -11,12 +11,14 @@ import Testing
         for _ in 0..<g.int(1...4) {
             switch g.int(0...5) {
             case 0 where !bytes.isEmpty: bytes[g.int(0...bytes.count - 1)] ^= UInt8(1) << UInt8(g.int(0...7))
-            case 1 where !bytes.isEmpty: bytes[g.int(0...bytes.count - 1)] = [0x00, 0xff, 0x7f, 0x80, 0x01][g.int(0...4)]
+            case 1 where !bytes.isEmpty:
+                bytes[g.int(0...bytes.count - 1)] = [0x00, 0xff, 0x7f, 0x80, 0x01][g.int(0...4)]
             case 2 where !bytes.isEmpty: bytes.removeLast(g.int(1...min(bytes.count, 8)))
             case 3: bytes.insert(g.u8(), at: g.int(0...bytes.count))
             case 4 where bytes.count > 4:
                 let start = g.int(0...bytes.count - 2)
-                bytes.insert(contentsOf: bytes[start..<min(bytes.count, start + g.int(1...6))], at: g.int(0...bytes.count))
+                bytes.insert(
+                    contentsOf: bytes[start..<min(bytes.count, start + g.int(1...6))], at: g.int(0...bytes.count))
             default: if !bytes.isEmpty { bytes[g.int(0...bytes.count - 1)] = g.u8() }
             }
         }
@@ -45,11 +47,14 @@ import Testing
                 return (f, { try NANManagementFrame(bytes: f.encoded()) })
             default:
                 let list = try NANAttribute.decodeList(ByteReader(input))
-                return (list, {
-                    var w = ByteWriter()
-                    try NANAttribute.encodeList(list, into: &w)
-                    return try NANAttribute.decodeList(ByteReader(w.bytes))
-                })
+                return (
+                    list,
+                    {
+                        var w = ByteWriter()
+                        try NANAttribute.encodeList(list, into: &w)
+                        return try NANAttribute.decodeList(ByteReader(w.bytes))
+                    }
+                )
             }
         } catch {
             // Every rejection carries an offset inside the input.

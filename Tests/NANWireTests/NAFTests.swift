@@ -13,18 +13,24 @@ import Testing
     }
 
     @Test func dataPathMessageNeedsAnNDP() {
-        let frame = NANActionFrame(subtype: .dataPathRequest, attributes: [.ndlQoS(.init(minimumTimeSlots: 1, maximumLatency: 2))])
-        #expect(throws: NANWireError(.missing, at: 0, "data path request NAF: no NDP or NDP Extension attribute")) { _ = try DataPathMessage(frame) }
+        let frame = NANActionFrame(
+            subtype: .dataPathRequest, attributes: [.ndlQoS(.init(minimumTimeSlots: 1, maximumLatency: 2))])
+        #expect(throws: NANWireError(.missing, at: 0, "data path request NAF: no NDP or NDP Extension attribute")) {
+            _ = try DataPathMessage(frame)
+        }
     }
 
     @Test func dataPathMessageRefusesDuplicates() {
         let ndp = NDPAttribute(dialogToken: 1, type: .request, initiatorNDI: ndi1, ndpID: 1)
         let twice = NANActionFrame(subtype: .dataPathRequest, attributes: [.ndp(ndp), .ndp(ndp)])
         #expect(throws: NANWireError.self) { _ = try DataPathMessage(twice) }
-        let mixed = NANActionFrame(subtype: .dataPathRequest, attributes: [.ndp(ndp), .ndpExtension(.init(dialogToken: 1, type: .request, initiatorNDI: ndi1, ndpID: 1))])
+        let mixed = NANActionFrame(
+            subtype: .dataPathRequest,
+            attributes: [.ndp(ndp), .ndpExtension(.init(dialogToken: 1, type: .request, initiatorNDI: ndi1, ndpID: 1))])
         #expect(throws: NANWireError.self) { _ = try DataPathMessage(mixed) }
         let avail = NANAvailabilityAttribute(sequenceID: 1, control: 1, entries: [])
-        let sameMap = NANActionFrame(subtype: .dataPathRequest, attributes: [.ndp(ndp), .availability(avail), .availability(avail)])
+        let sameMap = NANActionFrame(
+            subtype: .dataPathRequest, attributes: [.ndp(ndp), .availability(avail), .availability(avail)])
         #expect(throws: NANWireError.self) { _ = try DataPathMessage(sameMap) }
     }
 
@@ -35,22 +41,34 @@ import Testing
         }
     }
 
-    @Test(arguments: [(NANActionSubtype.dataPathResponse, NDPMessageType.response), (.dataPathConfirm, .confirm),
-                      (.dataPathKeyInstall, .securityInstall), (.dataPathTermination, .terminate)])
+    @Test(arguments: [
+        (NANActionSubtype.dataPathResponse, NDPMessageType.response), (.dataPathConfirm, .confirm),
+        (.dataPathKeyInstall, .securityInstall), (.dataPathTermination, .terminate),
+    ])
     func eachDataPathSubtypeTypes(subtype: NANActionSubtype, type: NDPMessageType) throws {
-        let message = DataPathMessage(subtype: subtype, ndp: .ndpExtension(.init(dialogToken: 3, type: type, initiatorNDI: ndi1, ndpID: 2)))
+        let message = DataPathMessage(
+            subtype: subtype, ndp: .ndpExtension(.init(dialogToken: 3, type: type, initiatorNDI: ndi1, ndpID: 2)))
         #expect(try DataPathMessage(NANActionFrame(actionBody: message.frame(isProtected: true).encoded())) == message)
     }
 
     @Test func scheduleMessagesNeedNDLExceptUpdateNotification() throws {
         let ndl = NDLAttribute(dialogToken: 4, type: .request)
-        let request = ScheduleMessage(subtype: .scheduleRequest, ndl: ndl, availability: [.init(sequenceID: 2, control: 0, entries: [])])
+        let request = ScheduleMessage(
+            subtype: .scheduleRequest, ndl: ndl, availability: [.init(sequenceID: 2, control: 0, entries: [])])
         #expect(try ScheduleMessage(NANActionFrame(actionBody: request.frame().encoded())) == request)
-        let update = ScheduleMessage(subtype: .scheduleUpdateNotification, ndl: nil, availability: [.init(sequenceID: 3, control: 0, entries: [])])
+        let update = ScheduleMessage(
+            subtype: .scheduleUpdateNotification, ndl: nil,
+            availability: [.init(sequenceID: 3, control: 0, entries: [])])
         #expect(try ScheduleMessage(update.frame()) == update)
-        #expect(throws: NANWireError.self) { _ = try ScheduleMessage(NANActionFrame(subtype: .scheduleConfirm, attributes: [])) }
-        #expect(throws: NANWireError.self) { _ = try ScheduleMessage(NANActionFrame(subtype: .dataPathRequest, attributes: [])) }
-        #expect(throws: NANWireError.self) { _ = try DataPathMessage(NANActionFrame(subtype: .scheduleRequest, attributes: [])) }
+        #expect(throws: NANWireError.self) {
+            _ = try ScheduleMessage(NANActionFrame(subtype: .scheduleConfirm, attributes: []))
+        }
+        #expect(throws: NANWireError.self) {
+            _ = try ScheduleMessage(NANActionFrame(subtype: .dataPathRequest, attributes: []))
+        }
+        #expect(throws: NANWireError.self) {
+            _ = try DataPathMessage(NANActionFrame(subtype: .scheduleRequest, attributes: []))
+        }
     }
 
     @Test func unknownSubtypeStillDecodes() throws {

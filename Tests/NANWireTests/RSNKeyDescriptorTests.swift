@@ -40,8 +40,9 @@ import Testing
     }
 
     @Test func sk256LayoutRoundTripsWithA24ByteMIC() throws {
-        var descriptor = RSNKeyDescriptor(keyInformation: [.pairwise, .mic], replayCounter: 0x0102_0304_0506_0708,
-                                          nonce: Array(0..<32), micLength: 24, keyData: [9, 9])
+        var descriptor = RSNKeyDescriptor(
+            keyInformation: [.pairwise, .mic], replayCounter: 0x0102_0304_0506_0708,
+            nonce: Array(0..<32), micLength: 24, keyData: [9, 9])
         descriptor.mic = Array(100..<124)
         let bytes = try descriptor.encoded()
         #expect(bytes.count == 77 + 24 + 2 + 2)
@@ -50,8 +51,10 @@ import Testing
     }
 
     @Test func badDescriptorsAreTypedErrors() throws {
-        let good = try RSNKeyDescriptor(keyInformation: [.pairwise, .ack], replayCounter: 1, nonce: Array(repeating: 7, count: 32),
-                                        micLength: 16).encoded()
+        let good = try RSNKeyDescriptor(
+            keyInformation: [.pairwise, .ack], replayCounter: 1, nonce: Array(repeating: 7, count: 32),
+            micLength: 16
+        ).encoded()
         expectError(.truncated) { _ = try RSNKeyDescriptor(decoding: good.prefix(50), micLength: 16) }
         expectError(.truncated) { _ = try RSNKeyDescriptor(decoding: good[...], micLength: 24) }
         var wrongType = good

@@ -16,22 +16,27 @@ import Testing
         let empty = ScheduleMessage(subtype: .scheduleUpdateNotification, ndl: nil)
         #expect(throws: NANWireError.self) { _ = try ScheduleUpdate(empty) }
         // Map entries with no committed slot on a channel we can place.
-        let nothing = ScheduleMessage(subtype: .scheduleUpdateNotification, ndl: nil,
-                                      availability: [.init(sequenceID: 4, control: 1, entries: [])])
+        let nothing = ScheduleMessage(
+            subtype: .scheduleUpdateNotification, ndl: nil,
+            availability: [.init(sequenceID: 4, control: 1, entries: [])])
         #expect(throws: NANWireError.self) { _ = try ScheduleUpdate(nothing) }
         // Two maps that disagree on the sequence ID.
         var second = DataPathSchedule.preferred(fiveGHz: nil).availabilityAttribute
         second.control = 2 | 1 << 4
         second.sequenceID = 9
-        let mixed = ScheduleMessage(subtype: .scheduleUpdateNotification, ndl: nil,
-                                    availability: [DataPathSchedule.preferred(fiveGHz: nil).availabilityAttribute, second])
+        let mixed = ScheduleMessage(
+            subtype: .scheduleUpdateNotification, ndl: nil,
+            availability: [DataPathSchedule.preferred(fiveGHz: nil).availabilityAttribute, second])
         #expect(throws: NANWireError.self) { _ = try ScheduleUpdate(mixed) }
         // Another schedule subtype.
-        let request = ScheduleMessage(subtype: .scheduleRequest, ndl: NDLAttribute(dialogToken: 1, type: .request),
-                                      availability: [DataPathSchedule.preferred(fiveGHz: nil).availabilityAttribute])
+        let request = ScheduleMessage(
+            subtype: .scheduleRequest, ndl: NDLAttribute(dialogToken: 1, type: .request),
+            availability: [DataPathSchedule.preferred(fiveGHz: nil).availabilityAttribute])
         #expect(throws: NANWireError.self) { _ = try ScheduleUpdate(request) }
         // Not a schedule NAF at all.
-        #expect(throws: NANWireError.self) { _ = try ScheduleUpdate(NANActionFrame(subtype: .dataPathRequest, attributes: [])) }
+        #expect(throws: NANWireError.self) {
+            _ = try ScheduleUpdate(NANActionFrame(subtype: .dataPathRequest, attributes: []))
+        }
     }
 
     @Test func sequenceIDsCompareModulo256() {
@@ -58,6 +63,8 @@ import Testing
         #expect(moved.committedSlotCount == schedule.committedSlotCount)
         #expect(schedule.evacuating([2437], fallback: [.channel6]) == nil)
         #expect(schedule.evacuating([2437, 5745], fallback: [.channel149]) == nil)
-        #expect(schedule.evacuating([5220], fallback: []) == DataPathSchedule(channels: [.channel6], slots: schedule.slots, sequenceID: 2))
+        #expect(
+            schedule.evacuating([5220], fallback: [])
+                == DataPathSchedule(channels: [.channel6], slots: schedule.slots, sequenceID: 2))
     }
 }

@@ -11,16 +11,24 @@ enum SeedCorpus {
     static func seeds(handWrittenSDF: [UInt8]) throws -> [String: [[UInt8]]] {
         var g = ValueGenerator(seed: 2026)
         var sdf: [[UInt8]] = [try TypicalFrames.publishSDF.encoded(), handWrittenSDF]
-        var naf: [[UInt8]] = [try TypicalFrames.ndpRequest.frame().encoded(),
-                              try ScheduleMessage(subtype: .scheduleRequest, ndl: NDLAttribute(dialogToken: 1, type: .request),
-                                                  availability: [.init(sequenceID: 1, control: 1, entries: [])]).frame().encoded()]
+        var naf: [[UInt8]] = [
+            try TypicalFrames.ndpRequest.frame().encoded(),
+            try ScheduleMessage(
+                subtype: .scheduleRequest, ndl: NDLAttribute(dialogToken: 1, type: .request),
+                availability: [.init(sequenceID: 1, control: 1, entries: [])]
+            ).frame().encoded(),
+        ]
         for _ in 0..<24 { sdf.append(try g.sdf().encoded()) }
         for _ in 0..<24 { naf.append(try g.naf().encoded()) }
         var management: [[UInt8]] = [
-            try NANManagementFrame(header: TypicalFrames.header(source: TypicalFrames.publisher, destination: .broadcast),
-                                   body: .serviceDiscovery(TypicalFrames.publishSDF)).encoded(),
-            try NANManagementFrame(header: TypicalFrames.header(source: TypicalFrames.subscriber, destination: TypicalFrames.publisher),
-                                   body: .action(TypicalFrames.ndpRequest.frame())).encoded(),
+            try NANManagementFrame(
+                header: TypicalFrames.header(source: TypicalFrames.publisher, destination: .broadcast),
+                body: .serviceDiscovery(TypicalFrames.publishSDF)
+            ).encoded(),
+            try NANManagementFrame(
+                header: TypicalFrames.header(source: TypicalFrames.subscriber, destination: TypicalFrames.publisher),
+                body: .action(TypicalFrames.ndpRequest.frame())
+            ).encoded(),
         ]
         for _ in 0..<24 { management.append(try g.managementFrame().encoded()) }
         var attributes: [[UInt8]] = []
@@ -29,7 +37,10 @@ enum SeedCorpus {
             try NANAttribute.encodeList(g.list(1...4) { $0.attribute() }, into: &w)
             attributes.append(w.bytes)
         }
-        return ["sdf": sdf, "naf": naf, "frame": Array(sdf.prefix(12)) + Array(naf.prefix(12)), "management": management, "attributes": attributes]
+        return [
+            "sdf": sdf, "naf": naf, "frame": Array(sdf.prefix(12)) + Array(naf.prefix(12)), "management": management,
+            "attributes": attributes,
+        ]
     }
 
     /// Whether `bytes` decode with `decoder` and re-encode to themselves.

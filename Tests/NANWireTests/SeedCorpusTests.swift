@@ -6,7 +6,8 @@ import Testing
 /// valid: every seed must decode and re-encode to the same bytes, and the generated ones must be what
 /// ``SeedCorpus`` makes. Regenerate them with `tools/seed-corpus` (a tool, not a test).
 @Suite(.serialized) struct SeedCorpusTests {
-    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/corpus")
+    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Fixtures/corpus")
     static let decoders = SeedCorpus.decoders
 
     static func seeds() throws -> [String: [[UInt8]]] {
@@ -23,8 +24,10 @@ import Testing
     @Test func committedSeedsAreWhatTheGeneratorMakes() throws {
         for (decoder, inputs) in try Self.seeds() {
             let dir = Self.corpus.appendingPathComponent(decoder)
-            let onDisk = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("seed-") }.sorted()
-            #expect(onDisk == inputs.indices.map { String(format: "seed-%03d", $0) }, "\(decoder): run tools/seed-corpus")
+            let onDisk = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("seed-") }
+                .sorted()
+            #expect(
+                onDisk == inputs.indices.map { String(format: "seed-%03d", $0) }, "\(decoder): run tools/seed-corpus")
             for (index, input) in inputs.enumerated() {
                 let file = dir.appendingPathComponent(String(format: "seed-%03d", index))
                 let bytes = (try? Data(contentsOf: file)).map { [UInt8]($0) }

@@ -4,7 +4,8 @@ import Testing
 /// Known bytes written by hand from the Service Descriptor attribute layout (see docs/wire-format.md).
 @Suite struct ServiceDescriptorTests {
     // Publish, instance 1, matching filter ["abc", *], service info de ad.
-    static let publishBytes = hex("""
+    static let publishBytes = hex(
+        """
         03 12 00 | c5 7e d9 d5 d1 67 | 01 | 00 | 14 | 05 03 61 62 63 00 | 02 de ad
         """)
     static let publish = ServiceDescriptorAttribute(
@@ -23,7 +24,8 @@ import Testing
 
     @Test func decodesEveryOptionalFieldInLayoutOrder() throws {
         // Subscribe 2 -> 7, control: subscribe|MF|SRF|SI|range|binding|random = 0xfd.
-        let bytes = hex("""
+        let bytes = hex(
+            """
             03 19 00 | 01 02 03 04 05 06 | 02 | 07 | fd | 34 12 | 01 00 | 07 02 02 00 00 00 01 00 | 03 61 62 63
             """)
         let value = try ServiceDescriptorAttribute(decoding: bytes)
@@ -32,19 +34,24 @@ import Testing
         #expect(value.bindingBitmap == 0x1234)
         #expect(value.matchingFilter?.elements.count == 1)
         #expect(value.matchingFilter?.elements.first?.isEmpty == true)
-        #expect(value.serviceResponseFilter == ServiceResponseFilter(include: true, addressSet: .addresses([mac("02:00:00:00:01:00")])))
+        #expect(
+            value.serviceResponseFilter
+                == ServiceResponseFilter(include: true, addressSet: .addresses([mac("02:00:00:00:01:00")])))
         #expect(value.discoveryRangeLimited && value.serviceIDRandomized)
         #expect(value.serviceInfo.map(Array.init) == Array("abc".utf8))
         #expect(try value.encoded() == bytes)
     }
 
     @Test func followUpWithoutOptionalFieldsIsNineBytes() throws {
-        let value = ServiceDescriptorAttribute(serviceID: ServiceID(1, 2, 3, 4, 5, 6), instanceID: 3, requestorInstanceID: 9, controlType: .followUp)
+        let value = ServiceDescriptorAttribute(
+            serviceID: ServiceID(1, 2, 3, 4, 5, 6), instanceID: 3, requestorInstanceID: 9, controlType: .followUp)
         #expect(try value.encoded() == hex("03 09 00 01 02 03 04 05 06 03 09 02"))
     }
 
     @Test func reservedControlTypeIsRejected() {
-        #expect(throws: NANWireError(.outOfRange, at: 11, "Service Descriptor attribute: reserved service control type 3")) {
+        #expect(
+            throws: NANWireError(.outOfRange, at: 11, "Service Descriptor attribute: reserved service control type 3")
+        ) {
             _ = try ServiceDescriptorAttribute(decoding: hex("03 09 00 01 02 03 04 05 06 03 09 03"))
         }
     }
@@ -60,11 +67,13 @@ import Testing
     }
 
     @Test func matchingFilterElementRunningPastTheFilterIsOverlong() {
-        expectError(ServiceDescriptorAttribute.self, hex("03 0c 00 01 02 03 04 05 06 01 00 04 02 05 61"), .overlong, at: 13)
+        expectError(
+            ServiceDescriptorAttribute.self, hex("03 0c 00 01 02 03 04 05 06 01 00 04 02 05 61"), .overlong, at: 13)
     }
 
     @Test func serviceInfoLengthPastTheEndIsTruncated() {
-        expectError(ServiceDescriptorAttribute.self, hex("03 0b 00 01 02 03 04 05 06 01 00 10 05 aa"), .truncated, at: 13)
+        expectError(
+            ServiceDescriptorAttribute.self, hex("03 0b 00 01 02 03 04 05 06 01 00 10 05 aa"), .truncated, at: 13)
     }
 
     @Test func bytesAfterTheLastFieldAreOverlong() {
@@ -72,7 +81,9 @@ import Testing
     }
 
     @Test func srfAddressListMustBeWholeAddresses() {
-        expectError(ServiceDescriptorAttribute.self, hex("03 11 00 01 02 03 04 05 06 01 00 08 06 02 01 02 03 04 05 06"), .malformed)
+        expectError(
+            ServiceDescriptorAttribute.self, hex("03 11 00 01 02 03 04 05 06 01 00 08 06 02 01 02 03 04 05 06"),
+            .malformed)
     }
 }
 
@@ -92,7 +103,8 @@ import Testing
     }
 
     @Test func updateIndicatorFollowsRangeLimit() throws {
-        let value = ServiceDescriptorExtensionAttribute(instanceID: 5, control: [.securityRequired, .gtkRequired], serviceUpdateIndicator: 7)
+        let value = ServiceDescriptorExtensionAttribute(
+            instanceID: 5, control: [.securityRequired, .gtkRequired], serviceUpdateIndicator: 7)
         let bytes = hex("0e 04 00 05 40 06 07")
         #expect(try value.encoded() == bytes)
         #expect(try ServiceDescriptorExtensionAttribute(decoding: bytes) == value)

@@ -41,7 +41,8 @@ struct ValueGenerator {
         if bool() {
             return ServiceResponseFilter(include: bool(), addressSet: .addresses(list(0...10) { $0.mac() }))
         }
-        let filter = try! BloomFilter(index: UInt8(int(0...3)), length: int(1...32), addresses: list(0...6) { $0.mac() })
+        let filter = try! BloomFilter(
+            index: UInt8(int(0...3)), length: int(1...32), addresses: list(0...6) { $0.mac() })
         return ServiceResponseFilter(include: bool(), addressSet: .bloomFilter(filter))
     }
 
@@ -60,12 +61,18 @@ struct ValueGenerator {
             instanceID: InstanceID(u8()), control: control,
             rangeLimit: maybe { g in .init(ingress: g.u16(), egress: g.u16()) },
             serviceUpdateIndicator: maybe { $0.u8() },
-            serviceInfo: maybe { g in .init(oui: OUI(rawValue: g.u32()), protocolType: ServiceProtocolType(rawValue: g.u8()), info: g.bytes(0...300)) })
+            serviceInfo: maybe { g in
+                .init(
+                    oui: OUI(rawValue: g.u32()), protocolType: ServiceProtocolType(rawValue: g.u8()),
+                    info: g.bytes(0...300))
+            })
     }
 
     mutating func timeBitmap() -> TimeBitmap { TimeBitmap(control: u16(), bitmap: bytes(0...64)) }
     mutating func channel(aux: Bool) -> ChannelEntry {
-        ChannelEntry(operatingClass: u8(), channelBitmap: u16(), primaryChannelBitmap: u8(), auxiliaryChannelBitmap: aux ? u16() : nil)
+        ChannelEntry(
+            operatingClass: u8(), channelBitmap: u16(), primaryChannelBitmap: u8(),
+            auxiliaryChannelBitmap: aux ? u16() : nil)
     }
     mutating func schedule() -> [ScheduleEntry] {
         list(0...4) { g in ScheduleEntry(mapID: UInt8(g.int(0...15)), timeBitmap: g.timeBitmap()) }
@@ -87,61 +94,91 @@ struct ValueGenerator {
     mutating func ndpStatus() -> NDPStatus { NDPStatus(rawValue: u8()) }
 
     mutating func ndp() -> NDPAttribute {
-        NDPAttribute(dialogToken: u8(), type: ndpType(), status: ndpStatus(), reasonCode: NANReasonCode(rawValue: u8()),
-                     initiatorNDI: mac(), ndpID: u8(), confirmRequired: bool(), securityPresent: bool(),
-                     publishID: maybe { InstanceID($0.u8()) }, responderNDI: maybe { $0.mac() }, specificInfo: maybe { $0.bytes(0...40) })
+        NDPAttribute(
+            dialogToken: u8(), type: ndpType(), status: ndpStatus(), reasonCode: NANReasonCode(rawValue: u8()),
+            initiatorNDI: mac(), ndpID: u8(), confirmRequired: bool(), securityPresent: bool(),
+            publishID: maybe { InstanceID($0.u8()) }, responderNDI: maybe { $0.mac() },
+            specificInfo: maybe { $0.bytes(0...40) })
     }
 
     mutating func ndpe() -> NDPExtensionAttribute {
-        NDPExtensionAttribute(dialogToken: u8(), type: ndpType(), status: ndpStatus(), reasonCode: NANReasonCode(rawValue: u8()),
-                              initiatorNDI: mac(), ndpID: u8(), confirmRequired: bool(), securityPresent: bool(), gtkRequired: bool(),
-                              publishID: maybe { InstanceID($0.u8()) }, responderNDI: maybe { $0.mac() },
-                              tlvs: list(0...4) { g in NDPETLV(type: g.u8(), value: g.bytes(0...20)) })
+        NDPExtensionAttribute(
+            dialogToken: u8(), type: ndpType(), status: ndpStatus(), reasonCode: NANReasonCode(rawValue: u8()),
+            initiatorNDI: mac(), ndpID: u8(), confirmRequired: bool(), securityPresent: bool(), gtkRequired: bool(),
+            publishID: maybe { InstanceID($0.u8()) }, responderNDI: maybe { $0.mac() },
+            tlvs: list(0...4) { g in NDPETLV(type: g.u8(), value: g.bytes(0...20)) })
     }
 
     mutating func ndl() -> NDLAttribute {
-        NDLAttribute(dialogToken: u8(), type: ndpType(), status: ndpStatus(), reasonCode: NANReasonCode(rawValue: u8()),
-                     ndcAttributePresent: bool(), qosAttributePresent: bool(), ndlTypeBit: bool(), setupReason: UInt8(int(0...3)),
-                     peerID: maybe { $0.u8() }, maxIdlePeriod: maybe { $0.u16() }, immutableSchedule: maybe { $0.schedule() })
+        NDLAttribute(
+            dialogToken: u8(), type: ndpType(), status: ndpStatus(), reasonCode: NANReasonCode(rawValue: u8()),
+            ndcAttributePresent: bool(), qosAttributePresent: bool(), ndlTypeBit: bool(),
+            setupReason: UInt8(int(0...3)),
+            peerID: maybe { $0.u8() }, maxIdlePeriod: maybe { $0.u16() }, immutableSchedule: maybe { $0.schedule() })
     }
 
     mutating func unaligned() -> UnalignedScheduleAttribute {
         UnalignedScheduleAttribute(
             control: u16(), startingTime: u32(), duration: u32(), period: u32(), countDown: u8(), overwrite: u8(),
             ulwControl: maybe { g in
-                .init(channelAvailable: g.bool(), rxNSS: UInt8(g.int(0...15)),
-                      target: g.bool() ? .band(g.u8()) : .channel(g.channel(aux: g.bool())))
+                .init(
+                    channelAvailable: g.bool(), rxNSS: UInt8(g.int(0...15)),
+                    target: g.bool() ? .band(g.u8()) : .channel(g.channel(aux: g.bool())))
             })
     }
 
     mutating func npba() -> PairingBootstrappingAttribute {
         let type = PairingBootstrappingAttribute.BootstrappingType(rawValue: u8())
         let status = PairingBootstrappingAttribute.Status(rawValue: bool() ? 2 : u8())
-        let comeback = status == .comeback
-            ? PairingBootstrappingAttribute.Comeback(after: type == .response ? u16() : nil, cookie: bytes(0...16)) : nil
-        return PairingBootstrappingAttribute(dialogToken: u8(), type: type, status: status, reasonCode: NANReasonCode(rawValue: u8()),
-                                             comeback: comeback, methods: .init(rawValue: u16()))
+        let comeback =
+            status == .comeback
+            ? PairingBootstrappingAttribute.Comeback(after: type == .response ? u16() : nil, cookie: bytes(0...16))
+            : nil
+        return PairingBootstrappingAttribute(
+            dialogToken: u8(), type: type, status: status, reasonCode: NANReasonCode(rawValue: u8()),
+            comeback: comeback, methods: .init(rawValue: u16()))
     }
 
     /// Any attribute kind, including unknown and vendor ones.
     mutating func attribute() -> NANAttribute {
         switch int(0...22) {
         case 0: return .masterIndication(.init(masterPreference: u8(), randomFactor: u8()))
-        case 1: return .cluster(.init(anchorMasterRank: u64(), hopCount: u8(), anchorMasterBeaconTransmissionTime: u32()))
+        case 1:
+            return .cluster(.init(anchorMasterRank: u64(), hopCount: u8(), anchorMasterBeaconTransmissionTime: u32()))
         case 2: return .serviceIDList(.init(serviceIDs: list(0...5) { $0.serviceID() }))
         case 3: return .serviceDescriptor(sda())
         case 4: return .serviceDescriptorExtension(sdea())
-        case 5: return .deviceCapability(.init(mapIDField: u8(), committedDWInfo: u16(), supportedBands: u8(), operationMode: u8(),
-                                               antennas: u8(), maxChannelSwitchTime: u16(), capabilities: u8()))
+        case 5:
+            return .deviceCapability(
+                .init(
+                    mapIDField: u8(), committedDWInfo: u16(), supportedBands: u8(), operationMode: u8(),
+                    antennas: u8(), maxChannelSwitchTime: u16(), capabilities: u8()))
         case 6: return .ndp(ndp())
-        case 7: return .availability(.init(sequenceID: u8(), control: u16(), entries: list(0...4) { $0.availabilityEntry() }))
+        case 7:
+            return .availability(
+                .init(sequenceID: u8(), control: u16(), entries: list(0...4) { $0.availabilityEntry() }))
         case 8: return .ndc(.init(ndcID: mac(), selected: bool(), schedule: schedule()))
         case 9: return .ndl(ndl())
         case 10: return .ndlQoS(.init(minimumTimeSlots: u8(), maximumLatency: u16()))
         case 11: return .unalignedSchedule(unaligned())
-        case 12: return .elementContainer(.init(mapIDField: u8(), elements: list(0...5) { g in InformationElement(id: g.u8(), body: g.bytes(0...40)) }))
-        case 13: return .cipherSuiteInfo(.init(capabilities: u8(), entries: list(0...6) { g in .init(suite: NANCipherSuite(rawValue: g.u8()), publishID: InstanceID(g.u8())) }))
-        case 14: return .securityContextInfo(.init(entries: list(0...3) { g in .init(type: g.u8(), publishID: InstanceID(g.u8()), identifier: g.bytes(0...32)) }))
+        case 12:
+            return .elementContainer(
+                .init(
+                    mapIDField: u8(),
+                    elements: list(0...5) { g in InformationElement(id: g.u8(), body: g.bytes(0...40)) }))
+        case 13:
+            return .cipherSuiteInfo(
+                .init(
+                    capabilities: u8(),
+                    entries: list(0...6) { g in
+                        .init(suite: NANCipherSuite(rawValue: g.u8()), publishID: InstanceID(g.u8()))
+                    }))
+        case 14:
+            return .securityContextInfo(
+                .init(
+                    entries: list(0...3) { g in
+                        .init(type: g.u8(), publishID: InstanceID(g.u8()), identifier: g.bytes(0...32))
+                    }))
         case 15: return .sharedKeyDescriptor(.init(publishID: InstanceID(u8()), keyDescriptor: bytes(0...120)))
         case 16: return .subscribeServiceIDList(.init(serviceIDs: list(0...5) { $0.serviceID() }))
         case 17: return .ndpExtension(ndpe())
@@ -161,12 +198,14 @@ struct ValueGenerator {
     }
 
     mutating func naf() -> NANActionFrame {
-        NANActionFrame(isProtected: bool(), subtype: NANActionSubtype(rawValue: u8()), attributes: list(0...6) { $0.attribute() })
+        NANActionFrame(
+            isProtected: bool(), subtype: NANActionSubtype(rawValue: u8()), attributes: list(0...6) { $0.attribute() })
     }
 
     mutating func managementFrame() -> NANManagementFrame {
-        let header = ManagementHeader(frameControl: bool() ? 0x00D0 : 0x08E0, duration: u16(), destination: mac(), source: mac(),
-                                      bssid: mac(), sequenceControl: u16())
+        let header = ManagementHeader(
+            frameControl: bool() ? 0x00D0 : 0x08E0, duration: u16(), destination: mac(), source: mac(),
+            bssid: mac(), sequenceControl: u16())
         return NANManagementFrame(header: header, body: bool() ? .serviceDiscovery(sdf()) : .action(naf()))
     }
 }

@@ -36,7 +36,9 @@ import Testing
     /// The frame's one SDF message (descriptor and extension).
     static func message(_ name: String) throws -> (ManagementHeader, ServiceDiscoveryMessage) {
         let frame = try frame(name)
-        guard case .serviceDiscovery(let sdf) = frame.body else { throw NANWireError(.notThisFrame, at: 0, "\(name) is not an SDF") }
+        guard case .serviceDiscovery(let sdf) = frame.body else {
+            throw NANWireError(.notThisFrame, at: 0, "\(name) is not an SDF")
+        }
         let messages = try sdf.messages()
         guard messages.count == 1, let message = messages.first else {
             throw NANWireError(.missing, at: 0, "\(name) has \(messages.count) service descriptors")
@@ -46,7 +48,9 @@ import Testing
 
     static func dataPath(_ name: String) throws -> (ManagementHeader, DataPathMessage) {
         let frame = try frame(name)
-        guard case .action(let naf) = frame.body else { throw NANWireError(.notThisFrame, at: 0, "\(name) is not a NAF") }
+        guard case .action(let naf) = frame.body else {
+            throw NANWireError(.notThisFrame, at: 0, "\(name) is not a NAF")
+        }
         return (frame.header, try DataPathMessage(naf))
     }
 
@@ -66,7 +70,8 @@ import Testing
     func everyFrameDecodesWithItsClusterInAddress3(name: String) throws {
         let frame = try Self.frame(name)
         #expect(frame.header.frameControl == ManagementHeader.actionFrameControl)
-        #expect(frame.header.bssid.bytes.prefix(4) == [0x50, 0x6f, 0x9a, 0x01], "cluster id in A3: \(frame.header.bssid)")
+        #expect(
+            frame.header.bssid.bytes.prefix(4) == [0x50, 0x6f, 0x9a, 0x01], "cluster id in A3: \(frame.header.bssid)")
         #expect([Self.publisherNMI, Self.subscriberNMI].contains(frame.header.source), "\(frame.header.source)")
         #expect([Self.publisherNMI, Self.subscriberNMI, Self.nanBroadcast].contains(frame.header.destination))
         switch frame.body {
@@ -163,12 +168,15 @@ import Testing
     // MARK: matching filters (filters run)
 
     @Test func filterRunsPublishCarriesFilterXY() throws {
-        let broadcasts = try Self.names("filters-sdf-publish").map(Self.message).filter { $0.0.destination == Self.nanBroadcast }
+        let broadcasts = try Self.names("filters-sdf-publish").map(Self.message).filter {
+            $0.0.destination == Self.nanBroadcast
+        }
         #expect(broadcasts.count == 2)
         for (_, message) in broadcasts {
             #expect(message.descriptor.serviceID == Self.filterService)
             #expect(message.descriptor.controlType == .publish)
-            #expect(message.descriptor.matchingFilter == (try MatchingFilter(elements: [Array("x".utf8), Array("y".utf8)])))
+            #expect(
+                message.descriptor.matchingFilter == (try MatchingFilter(elements: [Array("x".utf8), Array("y".utf8)])))
         }
     }
 
@@ -177,7 +185,9 @@ import Testing
             let (_, message) = try Self.message(name)
             #expect(message.descriptor.serviceID == Self.filterService)
             #expect(message.descriptor.controlType == .subscribe)
-            #expect(message.descriptor.matchingFilter == (try MatchingFilter(elements: [Array("a".utf8), Array("b".utf8), Array("c".utf8)])), "\(name)")
+            #expect(
+                message.descriptor.matchingFilter
+                    == (try MatchingFilter(elements: [Array("a".utf8), Array("b".utf8), Array("c".utf8)])), "\(name)")
         }
     }
 
@@ -198,7 +208,9 @@ import Testing
         #expect(ndpe.confirmRequired)
         #expect(ndpe.securityPresent == (run == "sk128-ndp"))
         let info = ndpe.tlvs.first { $0.type == NDPETLV.serviceInfo }
-        #expect(info.map { Array($0.value) } == Self.wfa + [0x02, 0xaa, 0xbb, 0xcc], "ssi=aabbcc after the OUI and protocol 2")
+        #expect(
+            info.map { Array($0.value) } == Self.wfa + [0x02, 0xaa, 0xbb, 0xcc],
+            "ssi=aabbcc after the OUI and protocol 2")
     }
 
     @Test(arguments: ["open-ndp", "sk128-ndp"])
@@ -290,7 +302,9 @@ import Testing
         #expect(capabilities.count == 1)
         #expect(!a.appliesToOneMapOnly, "applies to every map")
         #expect(a.committedDW.overwriteMapID2_4GHz == 1 && a.committedDW.overwriteMapID5GHz == 1, "map_id=1")
-        #expect(a.committedDW.wakeInterval2_4GHz == 1 && a.committedDW.wakeInterval5GHz == 1, "wakes every DW in both bands")
+        #expect(
+            a.committedDW.wakeInterval2_4GHz == 1 && a.committedDW.wakeInterval5GHz == 1, "wakes every DW in both bands"
+        )
         #expect(a.bands == [.band2_4GHz, .band5GHz])
         #expect(a.capabilityFlags.contains(.ndpeAttributeSupported))
         #expect(a.txAntennas == 2 && a.rxAntennas == 2)
@@ -311,8 +325,10 @@ import Testing
                 for entry in committed {
                     let bitmap = try #require(entry.timeBitmap, "\(name): committed entry without a time bitmap")
                     #expect(bitmap.bitDurationTU == 16 && bitmap.periodTU == 512 && bitmap.startOffsetTU == 0)
-                    guard case .channels(let channels)? = entry.bandChannels, channels.count == 1, let channel = channels.first,
-                          let opClass = channel.globalOperatingClass else {
+                    guard case .channels(let channels)? = entry.bandChannels, channels.count == 1,
+                        let channel = channels.first,
+                        let opClass = channel.globalOperatingClass
+                    else {
                         Issue.record("\(name): committed entry without one known channel")
                         continue
                     }
@@ -404,7 +420,9 @@ import Testing
             let attribute = try #require(message.sharedKeyDescriptor, "\(step)")
             let descriptor = try attribute.decodedKeyDescriptor(suite: NANCipherSuite?.none)
             #expect(descriptor.mic.count == 16, "NCS-SK-128: a 16-byte MIC")
-            #expect(descriptor.keyInformation == info, "\(step): 0x\(String(descriptor.keyInformation.rawValue, radix: 16))")
+            #expect(
+                descriptor.keyInformation == info, "\(step): 0x\(String(descriptor.keyInformation.rawValue, radix: 16))"
+            )
             #expect(descriptor.replayCounter == counter, "\(step)")
         }
     }

@@ -3,9 +3,11 @@ import Testing
 
 @Suite struct ConnectionFramingTests {
     @Test func framesSplitAnywhereComeOutWholeAndInOrder() throws {
-        let frames = [ConnectionFrame(kind: .message, payload: Array("hello".utf8)),
-                      ConnectionFrame(kind: .message, payload: []),
-                      ConnectionFrame(kind: .resourceData, payload: (0..<1000).map { UInt8(truncatingIfNeeded: $0) })]
+        let frames = [
+            ConnectionFrame(kind: .message, payload: Array("hello".utf8)),
+            ConnectionFrame(kind: .message, payload: []),
+            ConnectionFrame(kind: .resourceData, payload: (0..<1000).map { UInt8(truncatingIfNeeded: $0) }),
+        ]
         let wire = frames.flatMap(\.encoded)
         for cut in [1, 2, 5, 7, 333, wire.count] {
             var decoder = ConnectionFrameDecoder(maximumPayload: 4096)
@@ -37,7 +39,9 @@ import Testing
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<500 {
             var decoder = ConnectionFrameDecoder(maximumPayload: 64)
-            decoder.append((0..<Int.random(in: 0..<80, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            decoder.append(
+                (0..<Int.random(in: 0..<80, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator)
+                })
             while let frame = try? decoder.next() { #expect(frame.payload.count <= 64) }
         }
     }
@@ -67,7 +71,9 @@ import Testing
     @Test func aResourceHeaderRoundTripsAndRefusesPathNames() throws {
         let offer = WAResourceOffer(name: "photo.jpg", size: 5_000_000_000)
         #expect(try WAResourceOffer(decoding: offer.encoded) == offer)
-        #expect(throws: WAError.self) { try WAResourceOffer(decoding: WAResourceOffer(name: "../etc/passwd", size: 1).encoded) }
+        #expect(throws: WAError.self) {
+            try WAResourceOffer(decoding: WAResourceOffer(name: "../etc/passwd", size: 1).encoded)
+        }
         #expect(throws: WAError.self) { try WAResourceOffer(decoding: [0, 0]) }
     }
 

@@ -7,14 +7,17 @@ import NANWire
 /// Two connection ends over TCP on the loopback interface (no radio): the layer above the data path.
 @Suite struct ConnectionLoopbackTests {
     static func dataPath() -> WADataPathConnection {
-        WADataPathConnection(peer: MACAddress(2, 0, 0, 0, 1, 0), ndpID: 1, interfaceName: "lo",
-                             localInterfaceAddress: MACAddress(2, 0, 0, 0, 0, 1),
-                             peerInterfaceAddress: MACAddress(2, 0, 0, 0, 1, 1),
-                             localAddress: "::1", peerAddress: "::1", cipherSuite: "open", peerServiceInfo: [])
+        WADataPathConnection(
+            peer: MACAddress(2, 0, 0, 0, 1, 0), ndpID: 1, interfaceName: "lo",
+            localInterfaceAddress: MACAddress(2, 0, 0, 0, 0, 1),
+            peerInterfaceAddress: MACAddress(2, 0, 0, 0, 1, 1),
+            localAddress: "::1", peerAddress: "::1", cipherSuite: "open", peerServiceInfo: [])
     }
 
-    static func pair(mode: WAConnectionMode = .messages, maximum: Int = 1 << 20,
-                     server serverMode: WAConnectionMode? = nil) async throws -> (WAConnection, WAConnection) {
+    static func pair(
+        mode: WAConnectionMode = .messages, maximum: Int = 1 << 20,
+        server serverMode: WAConnectionMode? = nil
+    ) async throws -> (WAConnection, WAConnection) {
         var parameters = WAConnectionParameters(dataPathSecurity: .open)
         parameters.transport = .plain
         parameters.mode = mode
@@ -23,14 +26,17 @@ import NANWire
         serverParameters.mode = serverMode ?? mode
         let listener = try StreamSocket.listen()
         async let accepted = listener.accept()
-        let clientSocket = try await StreamSocket.connect(to: LinkLocalEndpoint(address: "::1", interface: "lo", port: listener.localPort),
-                                                          timeout: .seconds(10))
+        let clientSocket = try await StreamSocket.connect(
+            to: LinkLocalEndpoint(address: "::1", interface: "lo", port: listener.localPort),
+            timeout: .seconds(10))
         let serverSocket = try await accepted
         let a = WAPeerIdentifier(bytes: Array(1...16)), b = WAPeerIdentifier(bytes: Array(101...116))
-        async let server = ConnectionSetup.establish(socket: serverSocket, isInitiator: false, parameters: serverParameters, localPeer: b,
-                                                     peerAddress: dataPath().peer, device: nil, dataPath: dataPath(), tls: nil)
-        let client = try await ConnectionSetup.establish(socket: clientSocket, isInitiator: true, parameters: parameters, localPeer: a,
-                                                         peerAddress: dataPath().peer, device: nil, dataPath: dataPath(), tls: nil)
+        async let server = ConnectionSetup.establish(
+            socket: serverSocket, isInitiator: false, parameters: serverParameters, localPeer: b,
+            peerAddress: dataPath().peer, device: nil, dataPath: dataPath(), tls: nil)
+        let client = try await ConnectionSetup.establish(
+            socket: clientSocket, isInitiator: true, parameters: parameters, localPeer: a,
+            peerAddress: dataPath().peer, device: nil, dataPath: dataPath(), tls: nil)
         return (client, try await server)
     }
 
@@ -104,7 +110,8 @@ import NANWire
         let folder = "/tmp/waware-resource-test-\(UInt32.random(in: 0...UInt32.max))"
         try FileSystem.createFolder(at: folder, mode: 0o700)
         let (client, server) = try await Self.pair()
-        try await client.sendFrame(ConnectionFrame(kind: .resourceBegin, payload: WAResourceOffer(name: "big.bin", size: 1000).encoded))
+        try await client.sendFrame(
+            ConnectionFrame(kind: .resourceBegin, payload: WAResourceOffer(name: "big.bin", size: 1000).encoded))
         try await client.sendFrame(ConnectionFrame(kind: .resourceData, payload: [UInt8](repeating: 1, count: 400)))
         client.cancel()
         guard case .resource(let offer) = try await server.receive() else { Issue.record("no resource"); return }
@@ -117,14 +124,20 @@ import NANWire
         let folder = "/tmp/waware-resource-test-\(UInt32.random(in: 0...UInt32.max))"
         try FileSystem.createFolder(at: folder, mode: 0o700)
         let (client, server) = try await Self.pair()
-        try await client.sendFrame(ConnectionFrame(kind: .resourceBegin, payload: WAResourceOffer(name: "big.bin", size: 5000).encoded))
-        try await client.sendFrame(ConnectionFrame(kind: .resourceBegin, payload: WAResourceOffer(name: "huge.bin", size: UInt64.max / 2).encoded))
+        try await client.sendFrame(
+            ConnectionFrame(kind: .resourceBegin, payload: WAResourceOffer(name: "big.bin", size: 5000).encoded))
+        try await client.sendFrame(
+            ConnectionFrame(
+                kind: .resourceBegin, payload: WAResourceOffer(name: "huge.bin", size: UInt64.max / 2).encoded))
         guard case .resource(let big) = try await server.receive() else { Issue.record("no resource"); return }
         await #expect { try await server.receiveResource(big, to: folder + "/big.bin", maximumSize: 4096) } throws: {
             ($0 as? WAError)?.message.contains("more than the 4096 allowed") == true
         }
         // A disk filler: more than any file system here has free.
-        await #expect { try await server.receiveResource(WAResourceOffer(name: "huge.bin", size: UInt64.max / 2), to: folder + "/huge.bin") } throws: {
+        await #expect {
+            try await server.receiveResource(
+                WAResourceOffer(name: "huge.bin", size: UInt64.max / 2), to: folder + "/huge.bin")
+        } throws: {
             ($0 as? WAError)?.message.contains("free; refused") == true
         }
         #expect(!FileSystem.exists(folder + "/big.bin.partial") && !FileSystem.exists(folder + "/huge.bin.partial"))
@@ -136,16 +149,21 @@ import NANWire
         try FileSystem.createFolder(at: folder, mode: 0o700)
         let (client, server) = try await Self.pair()
         let bytes = [UInt8](repeating: 7, count: 1000)
-        try await client.sendFrame(ConnectionFrame(kind: .resourceBegin, payload: WAResourceOffer(name: "x.bin", size: 1000).encoded))
+        try await client.sendFrame(
+            ConnectionFrame(kind: .resourceBegin, payload: WAResourceOffer(name: "x.bin", size: 1000).encoded))
         guard case .resource(let offer) = try await server.receive() else { Issue.record("no resource"); return }
         // Another program saves its own x.bin once the transfer has started (after the first check).
-        let received = Task { () async throws(WAError) -> String in try await server.receiveResource(offer, to: folder + "/x.bin") }
+        let received = Task { () async throws(WAError) -> String in
+            try await server.receiveResource(offer, to: folder + "/x.bin")
+        }
         try await client.sendFrame(ConnectionFrame(kind: .resourceData, payload: bytes))
         try await Task.sleep(for: .milliseconds(100))
         try PrivateFile.replace(at: folder + "/x.bin", with: Array("theirs".utf8))
         let digest = try Digest.sha256(bytes)
         try await client.sendFrame(ConnectionFrame(kind: .resourceEnd, payload: digest))
-        await #expect { _ = try await received.value } throws: { ($0 as? WAError)?.message.contains("not overwritten") == true }
+        await #expect { _ = try await received.value } throws: {
+            ($0 as? WAError)?.message.contains("not overwritten") == true
+        }
         #expect(try FileContents.readRegularFile(at: folder + "/x.bin", limit: 100, what: "x") == Array("theirs".utf8))
         #expect(!FileSystem.exists(folder + "/x.bin.partial"))
     }

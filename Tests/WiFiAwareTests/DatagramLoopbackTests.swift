@@ -6,9 +6,10 @@ import NANWire
 /// Datagrams beside a connection over the loopback interface (no radio): agreed in the preface, UDP each
 /// way, bounded receiving, and what happens when one end did not ask for them.
 @Suite struct DatagramLoopbackTests {
-    static func pair(client: WADatagramOptions? = WADatagramOptions(), server: WADatagramOptions? = WADatagramOptions(),
-                     tls: Bool = false) async throws -> (WAConnection, WAConnection)
-    {
+    static func pair(
+        client: WADatagramOptions? = WADatagramOptions(), server: WADatagramOptions? = WADatagramOptions(),
+        tls: Bool = false
+    ) async throws -> (WAConnection, WAConnection) {
         var parameters = WAConnectionParameters(dataPathSecurity: .open)
         parameters.datagrams = client
         var serverParameters = WAConnectionParameters(dataPathSecurity: .open)
@@ -16,16 +17,23 @@ import NANWire
         let dataPath = ConnectionLoopbackTests.dataPath()
         let listener = try StreamSocket.listen()
         async let accepted = listener.accept()
-        let clientSocket = try await StreamSocket.connect(to: LinkLocalEndpoint(address: "::1", interface: "lo", port: listener.localPort),
-                                                          timeout: .seconds(10))
+        let clientSocket = try await StreamSocket.connect(
+            to: LinkLocalEndpoint(address: "::1", interface: "lo", port: listener.localPort),
+            timeout: .seconds(10))
         let serverSocket = try await accepted
         let a = WAPeerIdentifier(bytes: Array(1...16)), b = WAPeerIdentifier(bytes: Array(101...116))
-        async let serverEnd = ConnectionSetup.establish(socket: serverSocket, isInitiator: false, parameters: serverParameters, localPeer: b,
-                                                        peerAddress: dataPath.peer, device: nil, dataPath: dataPath,
-                                                        tls: tls ? ConnectionTLS(identity: ConnectionTLSTests.identityB, trust: .pairedDevicesOrFirstUse, store: nil) : nil)
-        let clientEnd = try await ConnectionSetup.establish(socket: clientSocket, isInitiator: true, parameters: parameters, localPeer: a,
-                                                            peerAddress: dataPath.peer, device: nil, dataPath: dataPath,
-                                                            tls: tls ? ConnectionTLS(identity: ConnectionTLSTests.identityA, trust: .pairedDevicesOrFirstUse, store: nil) : nil)
+        async let serverEnd = ConnectionSetup.establish(
+            socket: serverSocket, isInitiator: false, parameters: serverParameters, localPeer: b,
+            peerAddress: dataPath.peer, device: nil, dataPath: dataPath,
+            tls: tls
+                ? ConnectionTLS(identity: ConnectionTLSTests.identityB, trust: .pairedDevicesOrFirstUse, store: nil)
+                : nil)
+        let clientEnd = try await ConnectionSetup.establish(
+            socket: clientSocket, isInitiator: true, parameters: parameters, localPeer: a,
+            peerAddress: dataPath.peer, device: nil, dataPath: dataPath,
+            tls: tls
+                ? ConnectionTLS(identity: ConnectionTLSTests.identityA, trust: .pairedDevicesOrFirstUse, store: nil)
+                : nil)
         return (clientEnd, try await serverEnd)
     }
 
@@ -82,7 +90,8 @@ import NANWire
         let (client, server) = try await Self.pair(server: small)
         for i in 0..<20 { try client.send(datagram: [UInt8(i)]) }
         var waited = 0
-        while (server.datagramStatistics.received < 20 || server.datagramStatistics.droppedOldest < 16) && waited < 100 {
+        while (server.datagramStatistics.received < 20 || server.datagramStatistics.droppedOldest < 16) && waited < 100
+        {
             try await Task.sleep(for: .milliseconds(50))
             waited += 1
         }

@@ -9,8 +9,10 @@ import Testing
 
     static func pair(maximumSize: Int = 1200) throws -> (DatagramSealer, DatagramOpener) {
         let a = try keys(initiator: true), b = try keys(initiator: false)
-        return (try DatagramSealer(key: a.sendKey, salt: a.sendSalt),
-                try DatagramOpener(key: b.receiveKey, salt: b.receiveSalt, maximumSize: maximumSize))
+        return (
+            try DatagramSealer(key: a.sendKey, salt: a.sendSalt),
+            try DatagramOpener(key: b.receiveKey, salt: b.receiveSalt, maximumSize: maximumSize)
+        )
     }
 
     @Test func anOfferRoundTripsAndMalformedOnesAreTypedErrors() throws {
@@ -33,7 +35,8 @@ import Testing
         let preface = ConnectionPreface(peer: peer, mode: .byteStream, offersDatagrams: true)
         let decoded = try ConnectionPreface(decoding: preface.encoded)
         #expect(decoded.mode == .byteStream && decoded.offersDatagrams)
-        #expect(try !ConnectionPreface(decoding: ConnectionPreface(peer: peer, mode: .messages).encoded).offersDatagrams)
+        #expect(
+            try !ConnectionPreface(decoding: ConnectionPreface(peer: peer, mode: .messages).encoded).offersDatagrams)
     }
 
     @Test func eachSideSendsWithTheKeyTheOtherReceivesWith() throws {
@@ -70,7 +73,9 @@ import Testing
         let forged = try stranger.seal(Array("hi".utf8))
         let oversized = try sealer.seal([UInt8](repeating: 1, count: 9))
         let genuine = try sealer.seal(Array("ok".utf8))
-        let results = [altered, forged, oversized, [0xD1, 0, 0], [UInt8](repeating: 0, count: 40), genuine].map { opener.open($0) }
+        let results = [altered, forged, oversized, [0xD1, 0, 0], [UInt8](repeating: 0, count: 40), genuine].map {
+            opener.open($0)
+        }
         #expect(results[0] == .failure(.unauthenticated))
         #expect(results[1] == .failure(.unauthenticated))
         #expect(results[2] == .failure(.tooLarge))
@@ -85,7 +90,9 @@ import Testing
         let r = DatagramOffer(port: 2000, maximumSize: 1200, random: Array(repeating: 2, count: 32))
         let material = try DatagramKeys.plainMaterial(initiator: i, responder: r)
         #expect(material.count == DatagramKeys.materialSize)
-        #expect(try DatagramKeys.plainMaterial(initiator: i, responder: DatagramOffer(port: 2001, maximumSize: 1200, random: r.random)) != material)
+        #expect(
+            try DatagramKeys.plainMaterial(
+                initiator: i, responder: DatagramOffer(port: 2001, maximumSize: 1200, random: r.random)) != material)
     }
 
     @Test func optionsOutsideTheirRangeAreRefused() {

@@ -244,7 +244,8 @@ func testAddress(_ n: Int) -> MACAddress {
                 ),
             ]
             for (record, reason) in records {
-                try Data(#"{"format": "waware-devices", "version": 1, "devices": [\#(record)]}"#.utf8).writePrivate(to: url)
+                try Data(#"{"format": "waware-devices", "version": 1, "devices": [\#(record)]}"#.utf8).writePrivate(
+                    to: url)
                 #expect {
                     try WADeviceStore(url: url).devices()
                 } throws: { ($0 as? WAError)?.message.contains(reason) == true }

@@ -6,7 +6,9 @@ import Testing
 
 @Suite struct EngineErrorTests {
     @Test func netlinkPermissionDeniedBecomesPermissionDeniedWithTheCapabilityToGrant() {
-        let error = WAError.from(NetlinkError(code: .permissionDenied, errno: .notPermitted, call: "NL80211_CMD_START_NAN"), while: "start NAN")
+        let error = WAError.from(
+            NetlinkError(code: .permissionDenied, errno: .notPermitted, call: "NL80211_CMD_START_NAN"),
+            while: "start NAN")
         #expect(error.code == .permissionDenied)
         #expect(error.errno == 1)
         #expect(error.message.contains("CAP_NET_ADMIN"))
@@ -22,7 +24,9 @@ import Testing
         #expect(WAError.from(NetlinkError(code: .noSuchDevice, call: "x"), while: "y").code == .adapterNotFound)
         #expect(WAError.from(NetlinkError(code: .notSupported, call: "x"), while: "y").code == .wifiAwareUnsupported)
         #expect(WAError.from(NetlinkError(code: .alreadyRunning, call: "x"), while: "y").code == .alreadyRunning)
-        let other = WAError.from(NetlinkError(code: .kernel, errno: .invalidArgument, kernelMessage: "bad band", call: "x"), while: "start NAN")
+        let other = WAError.from(
+            NetlinkError(code: .kernel, errno: .invalidArgument, kernelMessage: "bad band", call: "x"),
+            while: "start NAN")
         #expect(other.code == .kernel)
         #expect(other.kernelMessage == "bad band")
         #expect(other.message.contains("bad band"))

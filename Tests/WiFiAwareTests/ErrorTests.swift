@@ -56,10 +56,16 @@ import Testing
     }
 
     @Test func kernelErrnosWithAClearMeaningGetTheirOwnCodes() {
-        #expect(WAError.kernel("create the NAN interface", errno: .notPermitted, kernelMessage: nil).code == .permissionDenied)
-        #expect(WAError.kernel("create the NAN interface", errno: .notPermitted, kernelMessage: nil).message.contains("setcap"))
+        #expect(
+            WAError.kernel("create the NAN interface", errno: .notPermitted, kernelMessage: nil).code
+                == .permissionDenied)
+        #expect(
+            WAError.kernel("create the NAN interface", errno: .notPermitted, kernelMessage: nil).message.contains(
+                "setcap"))
         #expect(WAError.kernel("start NAN", errno: .noSuchDevice, kernelMessage: nil).code == .adapterNotFound)
-        #expect(WAError.kernel("add a NAN function", errno: .notSupported, kernelMessage: nil).code == .wifiAwareUnsupported)
+        #expect(
+            WAError.kernel("add a NAN function", errno: .notSupported, kernelMessage: nil).code == .wifiAwareUnsupported
+        )
     }
 
     @Test func fileErrorsSayWhichFileAndWhy() {

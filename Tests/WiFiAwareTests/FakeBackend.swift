@@ -36,7 +36,9 @@ final class FakeBackend: DiscoveryBackend {
         start(publish: nil, subscribe: configuration)
     }
 
-    func send(_ payload: [UInt8], from local: InstanceID, to peer: MACAddress, peerInstanceID: InstanceID) async throws -> DeliveryStatus {
+    func send(
+        _ payload: [UInt8], from local: InstanceID, to peer: MACAddress, peerInstanceID: InstanceID
+    ) async throws -> DeliveryStatus {
         state.withLock { $0.sent.append((payload, peer, peerInstanceID)) }
         return .acknowledged
     }
@@ -48,7 +50,8 @@ final class FakeBackend: DiscoveryBackend {
         let id = state.withLock { state -> InstanceID in
             let id = InstanceID(state.nextInstance)
             state.nextInstance += 1
-            state.started.append(Started(instanceID: id, publish: publish, subscribe: subscribe, continuation: continuation))
+            state.started.append(
+                Started(instanceID: id, publish: publish, subscribe: subscribe, continuation: continuation))
             return id
         }
         return BackendSession(
@@ -107,7 +110,8 @@ func withFakeSystem<T: Sendable>(
     _ body: (WASystem, FakeBackend) async throws -> T
 ) async throws -> T {
     let system = WASystem(
-        backend: backend, adapterName: adapter, store: WADeviceStore(url: folder.appendingPathComponent("devices.json")),
+        backend: backend, adapterName: adapter,
+        store: WADeviceStore(url: folder.appendingPathComponent("devices.json")),
         runtimeDirectory: folder.appendingPathComponent("run"))
     do {
         return try await system.scope { try await body($0, backend) }
@@ -117,7 +121,8 @@ func withFakeSystem<T: Sendable>(
 }
 
 /// Collects events until `count` arrived (or the sequence ended).
-func collect<S: AsyncSequence & Sendable>(_ sequence: S, count: Int) async throws -> [WASessionEvent] where S.Element == WASessionEvent {
+func collect<S: AsyncSequence & Sendable>(_ sequence: S, count: Int) async throws -> [WASessionEvent]
+where S.Element == WASessionEvent {
     var events: [WASessionEvent] = []
     for try await event in sequence {
         events.append(event)

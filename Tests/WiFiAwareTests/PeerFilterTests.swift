@@ -84,7 +84,7 @@ import Testing
         a.identityKeyExpiry = Date().addingTimeInterval(-1)
         let expired = try PeerFilter(selection: .allPairedDevices, devices: [a.id: a])
         #expect(!expired.admits(testAddress(7), nira: nira))
-        #expect(expired.admits(testAddress(1)))   // its address still names it
+        #expect(expired.admits(testAddress(1)))  // its address still names it
         #expect(a.identityKey(validAt: Date()) == nil && a.identityKey != nil)
     }
 }

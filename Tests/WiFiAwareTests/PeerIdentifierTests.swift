@@ -34,7 +34,9 @@ import Testing
         try await withTemporaryDirectory { folder in
             let path = folder.appendingPathComponent("peer-id")
             try Data("not a uuid\n".utf8).write(to: path)
-            #expect { _ = try WAPeerIdentifier.local(for: WADeviceStore(url: folder.appendingPathComponent("devices.json"))) } throws: {
+            #expect {
+                _ = try WAPeerIdentifier.local(for: WADeviceStore(url: folder.appendingPathComponent("devices.json")))
+            } throws: {
                 ($0 as? WAError)?.code == .deviceStoreCorrupt
             }
             #expect(try String(contentsOf: path, encoding: .utf8) == "not a uuid\n")

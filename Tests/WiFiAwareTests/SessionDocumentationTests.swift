@@ -32,7 +32,9 @@ import Testing
                     switch event {
                     case .started(let instance): print("subscribed as instance", instance)
                     case .discovered(let endpoint):
-                        print("found", endpoint.device?.name ?? "?", endpoint.address, endpoint.performance.signalStrength ?? 0)
+                        print(
+                            "found", endpoint.device?.name ?? "?", endpoint.address,
+                            endpoint.performance.signalStrength ?? 0)
                         let status = try await browser.send(Array("hello".utf8), to: endpoint)
                         print("hello was", status)
                     case .updated(let endpoint): print("new service info from", endpoint)
@@ -43,14 +45,15 @@ import Testing
                     }
                 }
 
-                #expect(printed == [
-                    "we are \(backend.localAddress) on phy0",
-                    "subscribed as instance 1",
-                    "found A 02:00:00:00:00:01 -40",
-                    "hello was acknowledged",
-                    "02:00:00:00:00:01#7 (A) says [104, 105]",
-                    "ended: ttl",
-                ])
+                #expect(
+                    printed == [
+                        "we are \(backend.localAddress) on phy0",
+                        "subscribed as instance 1",
+                        "found A 02:00:00:00:00:01 -40",
+                        "hello was acknowledged",
+                        "02:00:00:00:00:01#7 (A) says [104, 105]",
+                        "ended: ttl",
+                    ])
             }
         }
     }

@@ -40,7 +40,8 @@ import Testing
                 let first = try await events.next()
                 let second = try await events.next()
                 guard case .discovered(let unpaired) = first, case .discovered(let named) = second else {
-                    Issue.record("expected two discoveries, got \(String(describing: first)), \(String(describing: second))")
+                    Issue.record(
+                        "expected two discoveries, got \(String(describing: first)), \(String(describing: second))")
                     return
                 }
                 #expect(unpaired.device == nil)
@@ -57,7 +58,8 @@ import Testing
                 _ = try await events.next()
                 backend.emit(.discovered(result(from: 1, info: "one")))
                 backend.emit(.discovered(result(from: 1, info: "two")))
-                guard case .discovered = try await events.next(), case .updated(let endpoint) = try await events.next() else {
+                guard case .discovered = try await events.next(), case .updated(let endpoint) = try await events.next()
+                else {
                     Issue.record("expected discovered then updated")
                     return
                 }
@@ -165,7 +167,11 @@ import Testing
                 _ = try await events.next()
                 backend.emit(.discovered(result(from: 1)))
                 _ = try await events.next()
-                backend.emit(.lost(LostPeer(peer: testAddress(1), peerInstanceID: InstanceID(7), localInstanceID: InstanceID(1), reported: true)))
+                backend.emit(
+                    .lost(
+                        LostPeer(
+                            peer: testAddress(1), peerInstanceID: InstanceID(7), localInstanceID: InstanceID(1),
+                            reported: true)))
                 guard case .lost(let lost) = try await events.next() else {
                     Issue.record("expected the silent peer to be lost")
                     return
@@ -196,7 +202,9 @@ import Testing
             try await withFakeSystem(in: folder) { system, backend in
                 try system.store.add(name: "A", managementAddresses: [testAddress(1)])
                 let subscriber = system.subscribe(to: chatSubscribe)
-                let stopper = Task { try await Task.sleep(for: .seconds(10)); await subscriber.stop() }
+                let stopper = Task {
+                    try await Task.sleep(for: .seconds(10)); await subscriber.stop()
+                }
                 defer { stopper.cancel() }
                 var events = subscriber.makeAsyncIterator()
                 _ = try await events.next()
@@ -223,7 +231,9 @@ import Testing
                 let onlyB = try Data(contentsOf: storeURL)
                 try system.store.add(name: "A", managementAddresses: [testAddress(1)])
                 let subscriber = system.subscribe(to: chatSubscribe)
-                let stopper = Task { try await Task.sleep(for: .seconds(15)); await subscriber.stop() }
+                let stopper = Task {
+                    try await Task.sleep(for: .seconds(15)); await subscriber.stop()
+                }
                 defer { stopper.cancel() }
                 var events = subscriber.makeAsyncIterator()
                 _ = try await events.next()
@@ -410,7 +420,8 @@ import Testing
             try await withFakeSystem(in: folder) { system, backend in
                 var parameters = WASubscriberParameters()
                 parameters.timeLimit = .seconds(3)
-                var events = system.subscribe(to: chatSubscribe, from: .anyDevice, parameters: parameters).makeAsyncIterator()
+                var events = system.subscribe(to: chatSubscribe, from: .anyDevice, parameters: parameters)
+                    .makeAsyncIterator()
                 _ = try await events.next()
                 #expect(backend.started.first?.subscribe?.timeToLive.duration == .seconds(3))
                 backend.emit(.terminated(.timeToLiveExpired))

@@ -7,7 +7,8 @@ import Testing
 @Suite struct StoreWriteErrorTests {
     @Test func deniedReplacementIsPermissionDenied() {
         let error = WAError.file(
-            FileError(operation: "create a temporary file in /var/lib/waware", path: "/var/lib/waware", errno: .accessDenied),
+            FileError(
+                operation: "create a temporary file in /var/lib/waware", path: "/var/lib/waware", errno: .accessDenied),
             action: "write the device store", path: "/var/lib/waware/devices.json")
         #expect(error.code == .permissionDenied)
         #expect(error.errno == 13)

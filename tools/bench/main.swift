@@ -16,16 +16,20 @@ import NANWire
 
 func mac(_ s: String) -> MACAddress { MACAddress(s) ?? .zero }
 
-let header = ManagementHeader(destination: .broadcast, source: mac("02:00:00:00:01:00"),
-                              bssid: mac("50:6f:9a:01:12:34"), sequenceControl: 0x0100)
+let header = ManagementHeader(
+    destination: .broadcast, source: mac("02:00:00:00:01:00"),
+    bssid: mac("50:6f:9a:01:12:34"), sequenceControl: 0x0100)
 
 func publishSDF(extraInfo: Int = 0) throws -> [UInt8] {
-    let sda = ServiceDescriptorAttribute(serviceID: ServiceID(0xc5, 0x7e, 0xd9, 0xd5, 0xd1, 0x67), instanceID: 5,
-                                         controlType: .publish,
-                                         matchingFilter: try MatchingFilter(elements: [Array("v1".utf8), []]))
-    let sdea = ServiceDescriptorExtensionAttribute(instanceID: 5, control: [.dataPathRequired, .securityRequired],
-                                                   serviceInfo: .init(protocolType: .generic,
-                                                                      info: (Array("model=demo;port=8080".utf8) + [UInt8](repeating: 0x61, count: extraInfo))[...]))
+    let sda = ServiceDescriptorAttribute(
+        serviceID: ServiceID(0xc5, 0x7e, 0xd9, 0xd5, 0xd1, 0x67), instanceID: 5,
+        controlType: .publish,
+        matchingFilter: try MatchingFilter(elements: [Array("v1".utf8), []]))
+    let sdea = ServiceDescriptorExtensionAttribute(
+        instanceID: 5, control: [.dataPathRequired, .securityRequired],
+        serviceInfo: .init(
+            protocolType: .generic,
+            info: (Array("model=demo;port=8080".utf8) + [UInt8](repeating: 0x61, count: extraInfo))[...]))
     let sdf = ServiceDiscoveryFrame(messages: [ServiceDiscoveryMessage(descriptor: sda, descriptorExtension: sdea)])
     return try NANManagementFrame(header: header, body: .serviceDiscovery(sdf)).encoded()
 }
@@ -34,22 +38,39 @@ func ndpRequestNAF() throws -> [UInt8] {
     let slots = TimeBitmap(control: 0x0018, bitmap: [0x0e, 0, 0, 0][...])
     let message = DataPathMessage(
         subtype: .dataPathRequest,
-        ndp: .ndp(NDPAttribute(dialogToken: 1, type: .request, initiatorNDI: mac("02:00:00:00:02:01"), ndpID: 1,
-                               confirmRequired: true, securityPresent: true, publishID: 5)),
-        deviceCapability: DeviceCapabilityAttribute(committedDWInfo: 0x0012, supportedBands: 0x14, operationMode: 1,
-                                                    antennas: 0x22, maxChannelSwitchTime: 1024, capabilities: 0x0a),
-        availability: [NANAvailabilityAttribute(sequenceID: 1, control: 0x0011, entries: [
-            AvailabilityEntry(control: 0x0201, timeBitmap: slots,
-                              bandChannels: .channels([ChannelEntry(operatingClass: 81, channelBitmap: 0x20, primaryChannelBitmap: 0)])),
-            AvailabilityEntry(control: 0x0202, bandChannels: .bands([2, 4])),
-        ])],
-        ndl: NDLAttribute(dialogToken: 1, type: .request, ndcAttributePresent: true, qosAttributePresent: true, maxIdlePeriod: 300),
+        ndp: .ndp(
+            NDPAttribute(
+                dialogToken: 1, type: .request, initiatorNDI: mac("02:00:00:00:02:01"), ndpID: 1,
+                confirmRequired: true, securityPresent: true, publishID: 5)),
+        deviceCapability: DeviceCapabilityAttribute(
+            committedDWInfo: 0x0012, supportedBands: 0x14, operationMode: 1,
+            antennas: 0x22, maxChannelSwitchTime: 1024, capabilities: 0x0a),
+        availability: [
+            NANAvailabilityAttribute(
+                sequenceID: 1, control: 0x0011,
+                entries: [
+                    AvailabilityEntry(
+                        control: 0x0201, timeBitmap: slots,
+                        bandChannels: .channels([
+                            ChannelEntry(operatingClass: 81, channelBitmap: 0x20, primaryChannelBitmap: 0)
+                        ])),
+                    AvailabilityEntry(control: 0x0202, bandChannels: .bands([2, 4])),
+                ])
+        ],
+        ndl: NDLAttribute(
+            dialogToken: 1, type: .request, ndcAttributePresent: true, qosAttributePresent: true, maxIdlePeriod: 300),
         ndlQoS: NDLQoSAttribute(minimumTimeSlots: 2, maximumLatency: 0xffff),
-        ndc: NDCAttribute(ndcID: mac("50:6f:9a:01:00:00"), selected: true, schedule: [ScheduleEntry(mapID: 1, timeBitmap: slots)]),
-        elementContainer: ElementContainerAttribute(elements: [InformationElement(id: 45, body: [UInt8](repeating: 0x11, count: 26)[...])]),
+        ndc: NDCAttribute(
+            ndcID: mac("50:6f:9a:01:00:00"), selected: true, schedule: [ScheduleEntry(mapID: 1, timeBitmap: slots)]),
+        elementContainer: ElementContainerAttribute(elements: [
+            InformationElement(id: 45, body: [UInt8](repeating: 0x11, count: 26)[...])
+        ]),
         cipherSuiteInfo: CipherSuiteInfoAttribute(capabilities: 0, entries: [.init(suite: .skCCM128, publishID: 5)]),
-        securityContextInfo: SecurityContextInfoAttribute(entries: [.init(type: 1, publishID: 5, identifier: [UInt8](0..<16)[...])]),
-        sharedKeyDescriptor: SharedKeyDescriptorAttribute(publishID: 5, keyDescriptor: [UInt8](repeating: 0x22, count: 95)[...]))
+        securityContextInfo: SecurityContextInfoAttribute(entries: [
+            .init(type: 1, publishID: 5, identifier: [UInt8](0..<16)[...])
+        ]),
+        sharedKeyDescriptor: SharedKeyDescriptorAttribute(
+            publishID: 5, keyDescriptor: [UInt8](repeating: 0x22, count: 95)[...]))
     var naf = header
     naf.destination = mac("02:00:00:00:01:00")
     naf.source = mac("02:00:00:00:02:00")
@@ -107,7 +128,9 @@ func report(_ name: String, _ bytes: [UInt8], iterations: Int) throws {
         print("  \(what): wall \(format(m.wall, 1)) ns/frame, \(format(1e9 / m.wall)) frames/s\(cpu)")
     }
     if let heap {
-        print("  heap held per decoded frame: \(format(heap)) bytes (frame: \(bytes.count) bytes, ratio \(format(heap / Double(bytes.count), 2)))")
+        print(
+            "  heap held per decoded frame: \(format(heap)) bytes (frame: \(bytes.count) bytes, ratio \(format(heap / Double(bytes.count), 2)))"
+        )
     } else {
         print("  heap held per decoded frame: unavailable (mallinfo2 needs glibc on x86-64)")
     }
@@ -142,7 +165,9 @@ do {
     try report("NDP request NAF", ndpRequestNAF(), iterations: iterations)
     // A copy of the frame's bytes would make a decoded frame hold more heap when its service info grows.
     if let small = try heapHeldPerDecode(publishSDF()), let large = try heapHeldPerDecode(publishSDF(extraInfo: 200)) {
-        print("copy check: +200 bytes of service info change the heap held per decoded SDF by \(format(large - small)) bytes")
+        print(
+            "copy check: +200 bytes of service info change the heap held per decoded SDF by \(format(large - small)) bytes"
+        )
     }
 } catch {
     print("nan-bench: \(error)")

@@ -48,8 +48,11 @@ func percentile(_ values: [Double], _ p: Double) -> Double {
 
 /// This process's resident memory in KiB (VmRSS in /proc/self/status).
 func residentKiB() -> Int {
-    guard let bytes = try? FileContents.readRegularFile(at: "/proc/self/status", limit: 1 << 16, what: "status",
-                                                        followingSymbolicLinks: true) else { return -1 }
+    guard
+        let bytes = try? FileContents.readRegularFile(
+            at: "/proc/self/status", limit: 1 << 16, what: "status",
+            followingSymbolicLinks: true)
+    else { return -1 }
     for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where line.hasPrefix("VmRSS:") {
         return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? -1
     }
@@ -94,8 +97,10 @@ final class Arrivals: Sendable {
 
 /// Opens `count` more connections to `endpoint` (nested: each stays open), proving each ready with one
 /// round trip, then runs `body` with all of them open.
-func holding(_ count: Int, to endpoint: WAEndpoint, system: WASystem, parameters: WAConnectionParameters,
-             _ body: () async throws -> Void) async throws {
+func holding(
+    _ count: Int, to endpoint: WAEndpoint, system: WASystem, parameters: WAConnectionParameters,
+    _ body: () async throws -> Void
+) async throws {
     guard count > 0 else { return try await body() }
     try await system.withConnection(to: endpoint, parameters: parameters) { connection in
         _ = try await roundTrip(connection, Array("open".utf8))
@@ -107,7 +112,8 @@ func holding(_ count: Int, to endpoint: WAEndpoint, system: WASystem, parameters
 func bench(name: String, plain: Bool, pings: Int, connections: Int, holdSeconds: Int, holdFile: String?) async throws {
     let service = try WASubscribableService(name: WAServiceName(name), wantsDataPath: true)
     var parameters = WAConnectionParameters(dataPathSecurity: .open)
-    if plain { parameters.transport = .plain } else { parameters.trust = .pairedDevicesOrFirstUse }  // unpaired bench devices
+    // unpaired bench devices
+    if plain { parameters.transport = .plain } else { parameters.trust = .pairedDevicesOrFirstUse }
     parameters.datagrams = WADatagramOptions()
     let dw = WADiscoveryWindow.periodSeconds
     try await WASystem.run { system in
@@ -129,7 +135,9 @@ func bench(name: String, plain: Bool, pings: Int, connections: Int, holdSeconds:
             var rtts: [Double] = []
             let payload = [UInt8](repeating: 0x61, count: 64)
             for _ in 0..<pings { rtts.append(try await roundTrip(first, payload)) }
-            say("figure message-rtt-p50 \(fixed(percentile(rtts, 50) * 1000, 1)) ms \(fixed(percentile(rtts, 50) / dw, 2)) DW n \(pings)")
+            say(
+                "figure message-rtt-p50 \(fixed(percentile(rtts, 50) * 1000, 1)) ms \(fixed(percentile(rtts, 50) / dw, 2)) DW n \(pings)"
+            )
             say("figure message-rtt-p95 \(fixed(percentile(rtts, 95) * 1000, 1)) ms")
             if first.hasDatagrams {
                 let arrivals = Arrivals()
@@ -139,7 +147,9 @@ func bench(name: String, plain: Bool, pings: Int, connections: Int, holdSeconds:
                     if let rtt = try await arrivals.roundTrip(first, n) { drtts.append(rtt) }
                 }
                 reader.cancel()
-                say("figure datagram-rtt-p50 \(fixed(percentile(drtts, 50) * 1000, 1)) ms lost \(pings - drtts.count) of \(pings)")
+                say(
+                    "figure datagram-rtt-p50 \(fixed(percentile(drtts, 50) * 1000, 1)) ms lost \(pings - drtts.count) of \(pings)"
+                )
             }
             let one = residentKiB()
             say("holding 1 connection rss \(one) KiB")
@@ -148,7 +158,9 @@ func bench(name: String, plain: Bool, pings: Int, connections: Int, holdSeconds:
                 let all = residentKiB()
                 say("holding \(connections) connections rss \(all) KiB")
                 say("figure client-memory-per-connection \((all - one) / (connections - 1)) KiB of \(one) KiB with one")
-                say("data path \(first.dataPath.interfaceName) \(first.dataPath.localAddress) -> \(first.dataPath.peerAddress)")
+                say(
+                    "data path \(first.dataPath.interfaceName) \(first.dataPath.localAddress) -> \(first.dataPath.peerAddress)"
+                )
                 let deadline = clock.now + .seconds(holdSeconds)
                 while clock.now < deadline {
                     if let holdFile, fileExists(holdFile) { break }
@@ -170,9 +182,10 @@ guard let name = arguments.first, !name.hasPrefix("-") else {
     ProcessControl.exit(64)
 }
 do {
-    try await bench(name: name, plain: arguments.contains("--plain"), pings: value("--pings").flatMap { Int($0) } ?? 30,
-                    connections: max(2, value("--connections").flatMap { Int($0) } ?? 8),
-                    holdSeconds: value("--hold-seconds").flatMap { Int($0) } ?? 0, holdFile: value("--hold-until"))
+    try await bench(
+        name: name, plain: arguments.contains("--plain"), pings: value("--pings").flatMap { Int($0) } ?? 30,
+        connections: max(2, value("--connections").flatMap { Int($0) } ?? 8),
+        holdSeconds: value("--hold-seconds").flatMap { Int($0) } ?? 0, holdFile: value("--hold-until"))
     say("conn-bench: done")
 } catch {
     say("conn-bench: \(error)")

@@ -1,6 +1,6 @@
 // getenv for the fuzz harness (Glibc is only imported here, never by NANWire itself).
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 func getenvString(_ name: String) -> String? {

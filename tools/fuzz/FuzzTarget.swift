@@ -34,22 +34,35 @@ func fuzz(_ bytes: [UInt8]) {
     case .sdf:
         guard let sdf = try? ServiceDiscoveryFrame(actionBody: bytes) else { return }
         _ = try? sdf.messages()
-        if let again = try? ServiceDiscoveryFrame(actionBody: sdf.encoded()) { check(again == sdf, "SDF") } else { check(false, "SDF re-decode") }
+        if let again = try? ServiceDiscoveryFrame(actionBody: sdf.encoded()) {
+            check(again == sdf, "SDF")
+        } else {
+            check(false, "SDF re-decode")
+        }
     case .naf:
         guard let naf = try? NANActionFrame(actionBody: bytes) else { return }
         if let message = try? DataPathMessage(naf) {
             // The peer schedule we would install from it: total on any availability.
             let peer = PeerAvailability(message.availability)
-            check(peer.commonSlots(with: .preferred(fiveGHz: .channel149)).allSatisfy { (0..<32).contains($0) }, "peer schedule")
-            check((try? DataPathMessage(NANActionFrame(actionBody: message.frame().encoded()))) == message, "data path message")
+            check(
+                peer.commonSlots(with: .preferred(fiveGHz: .channel149)).allSatisfy { (0..<32).contains($0) },
+                "peer schedule")
+            check(
+                (try? DataPathMessage(NANActionFrame(actionBody: message.frame().encoded()))) == message,
+                "data path message")
             if let skda = message.sharedKeyDescriptor { checkKeyDescriptor(skda.keyDescriptor) }
         }
         if let message = try? ScheduleMessage(naf) {
-            check((try? ScheduleMessage(NANActionFrame(actionBody: message.frame().encoded()))) == message, "schedule message")
+            check(
+                (try? ScheduleMessage(NANActionFrame(actionBody: message.frame().encoded()))) == message,
+                "schedule message")
             // A peer's schedule update as the data path reads it: total, and the slots it yields in range.
             if let update = try? ScheduleUpdate(message) {
                 check(!update.availability.maps.isEmpty, "schedule update without a map")
-                check(update.availability.commonSlots(with: .preferred(fiveGHz: .channel149)).allSatisfy { (0..<32).contains($0) }, "schedule update slots")
+                check(
+                    update.availability.commonSlots(with: .preferred(fiveGHz: .channel149)).allSatisfy {
+                        (0..<32).contains($0)
+                    }, "schedule update slots")
             }
         }
         check((try? NANActionFrame(actionBody: naf.encoded())) == naf, "NAF")
@@ -67,7 +80,9 @@ func fuzz(_ bytes: [UInt8]) {
         if let parameters = try? frame.parameters(), let element = try? parameters.element(sequence: frame.sequence) {
             var rebuilt = frame
             rebuilt.elements = [element]
-            check((try? PASNAuthenticationFrame(decoding: rebuilt.encoded()[...]).parameters()) == parameters, "PASN parameters")
+            check(
+                (try? PASNAuthenticationFrame(decoding: rebuilt.encoded()[...]).parameters()) == parameters,
+                "PASN parameters")
         }
     case .attributes:
         guard let list = try? NANAttribute.decodeList(ByteReader(bytes)) else { return }

@@ -65,9 +65,9 @@ struct StormBench {
             throw StormError("usage: storm-bench FRAMES")
         }
         #if DEBUG
-        let build = "debug"
+            let build = "debug"
         #else
-        let build = "release"
+            let build = "release"
         #endif
         let (base, serviceAt, infoAt) = try template()
         let offline = await OfflineDiscoveryEngine(localAddress: MACAddress(0x02, 0, 0, 0, 0xff, 0), cluster: cluster)

@@ -17,7 +17,8 @@ struct Failure: Error, CustomStringConvertible {
 }
 
 func usage() -> Never {
-    print("usage: tls-bench [--megabytes N] | --serve --interface IF [--port P] | --connect ADDR%IF:PORT [--megabytes N]")
+    print(
+        "usage: tls-bench [--megabytes N] | --serve --interface IF [--port P] | --connect ADDR%IF:PORT [--megabytes N]")
     ProcessControl.exit(64)
 }
 
@@ -53,7 +54,9 @@ func push(_ total: Int, over channel: some Channel) async throws -> Double {
         try await channel.send(count == block.count ? block : Array(block.prefix(count)))
         sent += count
     }
-    guard try await !channel.receive().isEmpty else { throw Failure(description: "the receiver closed before answering") }
+    guard try await !channel.receive().isEmpty else {
+        throw Failure(description: "the receiver closed before answering")
+    }
     let elapsed = clock.now - start
     return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
 }
@@ -99,8 +102,11 @@ func parseEndpoint(_ text: String) -> LinkLocalEndpoint? {
 
 func linkLocalAddress(of interface: String) -> String? {
     // /proc/net/if_inet6: address (32 hex digits), index, prefix length, scope (20 = link), flags, name.
-    guard let bytes = try? FileContents.readRegularFile(at: "/proc/net/if_inet6", limit: 1 << 20, what: "addresses",
-                                                        followingSymbolicLinks: true) else { return nil }
+    guard
+        let bytes = try? FileContents.readRegularFile(
+            at: "/proc/net/if_inet6", limit: 1 << 20, what: "addresses",
+            followingSymbolicLinks: true)
+    else { return nil }
     for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
         let fields = line.split(separator: " ", omittingEmptySubsequences: true)
         guard fields.count == 6, fields[5] == interface, fields[3] == "20" else { continue }
@@ -136,7 +142,9 @@ do {
     } else if let target = value("--connect") {
         guard let endpoint = parseEndpoint(target) else { usage() }
         let me = try identity("tls-bench client")
-        let plain = try await push(megabytes << 20, over: PlainChannel(socket: try await StreamSocket.connect(to: endpoint, timeout: .seconds(30))))
+        let plain = try await push(
+            megabytes << 20,
+            over: PlainChannel(socket: try await StreamSocket.connect(to: endpoint, timeout: .seconds(30))))
         let socket = try await StreamSocket.connect(to: endpoint, timeout: .seconds(30))
         let stream = try await TLSStream.handshake(.client, over: socket, identity: me, trust: .trustOnFirstUse)
         let tls = try await push(megabytes << 20, over: TLSChannel(stream: stream))
@@ -147,10 +155,13 @@ do {
         let endpoint = LinkLocalEndpoint(address: "::1", interface: "lo", port: listener.localPort)
         let server = try identity("tls-bench server"), client = try identity("tls-bench client")
         async let plainSink: Void = sink(PlainChannel(socket: try await listener.accept()))
-        let plain = try await push(megabytes << 20, over: PlainChannel(socket: try await StreamSocket.connect(to: endpoint, timeout: .seconds(30))))
+        let plain = try await push(
+            megabytes << 20,
+            over: PlainChannel(socket: try await StreamSocket.connect(to: endpoint, timeout: .seconds(30))))
         try await plainSink
         async let tlsSink: Void = {
-            let stream = try await TLSStream.handshake(.server, over: try await listener.accept(), identity: server, trust: .trustOnFirstUse)
+            let stream = try await TLSStream.handshake(
+                .server, over: try await listener.accept(), identity: server, trust: .trustOnFirstUse)
             try await sink(TLSChannel(stream: stream))
         }()
         let socket = try await StreamSocket.connect(to: endpoint, timeout: .seconds(30))

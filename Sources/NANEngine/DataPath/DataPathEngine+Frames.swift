@@ -24,7 +24,9 @@ extension DataPathEngine {
         case .transmitStatus(let cookie, let acknowledged):
             if terminationsInFlight[cookie] != nil { return terminationSent(cookie) }
             let (outcome, item) = queue.status(of: cookie, acknowledged: acknowledged)
-            if let item { logger.trace("dp tx status cookie \(cookie) acked \(acknowledged) attempt \(item.attempts) \(item.ndp)") }
+            if let item {
+                logger.trace("dp tx status cookie \(cookie) acked \(acknowledged) attempt \(item.attempts) \(item.ndp)")
+            }
             switch outcome {
             case .keepalive(let peer, let acknowledged):
                 if liveness.probe(of: peer, acknowledged: acknowledged) {
@@ -60,8 +62,9 @@ extension DataPathEngine {
 
     func received(_ bytes: [UInt8]) async {
         guard !stopping, var table = negotiations,
-              let frame = try? NANManagementFrame(bytes: bytes), case .action(let naf) = frame.body,
-              let source = sender(of: frame.header, protected: naf.isProtected) else { return }
+            let frame = try? NANManagementFrame(bytes: bytes), case .action(let naf) = frame.body,
+            let source = sender(of: frame.header, protected: naf.isProtected)
+        else { return }
         // Anyone can send a frame from a peer's address: only one that passed the kernel's integrity check is
         // the peer's sign of life (the acknowledgements of our keepalives are the other).
         let authenticated = isAuthenticated(frame.header, protected: naf.isProtected, from: source)
@@ -72,8 +75,10 @@ extension DataPathEngine {
         }
         guard let message = try? DataPathMessage(naf) else { return }
         if message.subtype == .dataPathTermination, !authenticated,
-           let link = established[NDPIdentifier(peer: source, initiatorNDI: message.ndp.initiatorNDI, ndpID: message.ndp.ndpID)],
-           link.pairwiseKey != nil {
+            let link = established[
+                NDPIdentifier(peer: source, initiatorNDI: message.ndp.initiatorNDI, ndpID: message.ndp.ndpID)],
+            link.pairwiseKey != nil
+        {
             ignoredTerminations += 1
             logger.trace("dp unprotected termination of secure \(link.id) from \(frame.header.source) ignored")
             return
@@ -81,7 +86,9 @@ extension DataPathEngine {
         let body = Array(bytes.dropFirst(ManagementHeader.length))
         let actions = table.receive(message, body: body, from: source, now: clock.now)
         negotiations = table
-        logger.trace("dp rx \(message.subtype) status \(message.ndp.status.rawValue) from \(frame.header.source) ndp \(message.ndp.ndpID) -> \(actions.count) actions")
+        logger.trace(
+            "dp rx \(message.subtype) status \(message.ndp.status.rawValue) from \(frame.header.source) ndp \(message.ndp.ndpID) -> \(actions.count) actions"
+        )
         await perform(actions)
     }
 
@@ -91,8 +98,12 @@ extension DataPathEngine {
     func sendProtectedTermination(_ message: DataPathMessage, for link: NDPLink) async {
         guard let interface else { return }
         sequence &+= 1
-        let header = ManagementHeader(destination: link.peerNDI, source: interface.address, bssid: cluster, sequenceControl: sequence << 4)
-        guard let bytes = try? NANManagementFrame(header: header, body: .action(message.frame(isProtected: true))).encoded() else { return }
+        let header = ManagementHeader(
+            destination: link.peerNDI, source: interface.address, bssid: cluster, sequenceControl: sequence << 4)
+        guard
+            let bytes = try? NANManagementFrame(header: header, body: .action(message.frame(isProtected: true)))
+                .encoded()
+        else { return }
         let cookie: UInt64
         do {
             cookie = try await radio.transmit(bytes, from: interface)
@@ -133,7 +144,9 @@ extension DataPathEngine {
     func isAuthenticated(_ header: ManagementHeader, protected: Bool, from peer: MACAddress) -> Bool {
         guard protected else { return false }
         if header.destination == radio.localAddress { return negotiations?.protectedPeers.contains(peer) ?? false }
-        return established.values.contains { $0.id.peer == peer && $0.peerNDI == header.source && $0.pairwiseKey != nil }
+        return established.values.contains {
+            $0.id.peer == peer && $0.peerNDI == header.source && $0.pairwiseKey != nil
+        }
     }
 
     // MARK: Actions
@@ -141,45 +154,59 @@ extension DataPathEngine {
     func perform(_ actions: [DataPathAction]) async {
         /// Data paths ended by a failed schedule change: their later actions are dropped.
         var abandoned: Set<NDPIdentifier> = []
-        let paired: [(action: DataPathAction, link: NDPLink?)] = transmitsOnDataLink ? Self.dataLinkFirst(actions) : actions.map { ($0, nil) }
+        let paired: [(action: DataPathAction, link: NDPLink?)] =
+            transmitsOnDataLink ? Self.dataLinkFirst(actions) : actions.map { ($0, nil) }
         for (action, dataLink) in paired {
             if let id = action.dataPath, abandoned.contains(id) { continue }
             switch action {
             case .changeSchedule(let schedule, let previous, let id):
                 do {
                     try await install(schedule)
-                    logger.trace("dp local schedule \(schedule.channels) committed \(schedule.committedSlotCount) slots (to meet the peer's schedule, \(id))")
+                    logger.trace(
+                        "dp local schedule \(schedule.channels) committed \(schedule.committedSlotCount) slots (to meet the peer's schedule, \(id))"
+                    )
                 } catch {
                     logger.trace("dp local schedule of the counter-proposal refused: \(error)")
                     abandoned.insert(id)
                     guard var table = negotiations else { continue }
                     table.local.schedule = previous
-                    let actions = table.terminate(id, reason: DataPathEndReason(.kernelFailure, code: .ndlUnacceptable, detail: "\(error)"))
+                    let actions = table.terminate(
+                        id, reason: DataPathEndReason(.kernelFailure, code: .ndlUnacceptable, detail: "\(error)"))
                     negotiations = table
                     await perform(actions)
                 }
             case .send(let message, let peer, let ndp):
                 sequence &+= 1
-                let header = ManagementHeader(destination: peer, source: radio.localAddress, bssid: cluster,
-                                              sequenceControl: sequence << 4)
+                let header = ManagementHeader(
+                    destination: peer, source: radio.localAddress, bssid: cluster,
+                    sequenceControl: sequence << 4)
                 let protected = negotiations?.protectedPeers.contains(peer) ?? false
                 if message.subtype == .dataPathTermination, let link = established[ndp], link.pairwiseKey != nil {
                     await sendProtectedTermination(message, for: link)
                 }
-                guard let bytes = try? NANManagementFrame(header: header, body: .action(message.frame(isProtected: protected))).encoded() else { continue }
-                await transmit(DataPathTransmitQueue.Outgoing(bytes: bytes, ndp: ndp, attempts: 0, last: message.subtype == .dataPathTermination,
-                                        dataLinkFrequency: dataLinkFrequency(dataLink, ndp)))
+                guard
+                    let bytes = try? NANManagementFrame(
+                        header: header, body: .action(message.frame(isProtected: protected))
+                    ).encoded()
+                else { continue }
+                await transmit(
+                    DataPathTransmitQueue.Outgoing(
+                        bytes: bytes, ndp: ndp, attempts: 0, last: message.subtype == .dataPathTermination,
+                        dataLinkFrequency: dataLinkFrequency(dataLink, ndp)))
             case .sendSealed(let message, let body, let peer, let ndp):
                 // The MIC covers these exact bytes: sent as they are, after the header.
                 sequence &+= 1
-                let header = ManagementHeader(destination: peer, source: radio.localAddress, bssid: cluster,
-                                              sequenceControl: sequence << 4)
+                let header = ManagementHeader(
+                    destination: peer, source: radio.localAddress, bssid: cluster,
+                    sequenceControl: sequence << 4)
                 var writer = ByteWriter(capacity: ManagementHeader.length + body.count)
                 header.encode(into: &writer)
                 writer.writeBytes(body)
                 logger.trace("dp tx sealed \(message.subtype) \(ndp)")
-                await transmit(DataPathTransmitQueue.Outgoing(bytes: writer.bytes, ndp: ndp, attempts: 0, last: false,
-                                        dataLinkFrequency: dataLinkFrequency(dataLink, ndp)))
+                await transmit(
+                    DataPathTransmitQueue.Outgoing(
+                        bytes: writer.bytes, ndp: ndp, attempts: 0, last: false,
+                        dataLinkFrequency: dataLinkFrequency(dataLink, ndp)))
             case .refused(let id, let publishID, let reason):
                 logger.trace("dp refused \(id): \(reason)")
                 publishWatchers[publishID]?.yield(.terminated(id, reason))
@@ -187,7 +214,9 @@ extension DataPathEngine {
                 pathPublish[id] = publishID
                 publishWatchers[publishID]?.yield(.requested(id, serviceInfo: info))
             case .establish(let link):
-                logger.trace("dp establish \(link.id) peer NDI \(link.peerNDI) common slots \(link.peerAvailability.maps.count) maps")
+                logger.trace(
+                    "dp establish \(link.id) peer NDI \(link.peerNDI) common slots \(link.peerAvailability.maps.count) maps"
+                )
                 await establish(link)
             case .ended(let id, let reason, let wasEstablished):
                 logger.trace("dp ended \(id) \(reason)")
@@ -206,7 +235,9 @@ extension DataPathEngine {
         let (item, frequency) = DataPathTransmitQueue.attempt(item, windowFrequency: windowFrequency)
         do {
             let cookie = try await radio.transmit(item.bytes, frequency: frequency)
-            logger.trace("dp tx \(item.bytes.count > 30 ? item.bytes[30] : 0) cookie \(cookie) attempt \(item.attempts) freq \(frequency ?? 0)\(onDataLink) \(item.ndp)")
+            logger.trace(
+                "dp tx \(item.bytes.count > 30 ? item.bytes[30] : 0) cookie \(cookie) attempt \(item.attempts) freq \(frequency ?? 0)\(onDataLink) \(item.ndp)"
+            )
             queue.sent(item, cookie: cookie)
         } catch {
             logger.trace("dp tx failed on \(frequency ?? 0) MHz\(onDataLink): \(error)")
@@ -224,9 +255,12 @@ extension DataPathEngine {
             let action = ordered[index]
             switch action.action {
             case .send(_, _, let id), .sendSealed(_, _, _, let id):
-                let later = action.link != nil ? nil : ordered[(index + 1)...].firstIndex {
-                    if case .establish(let link) = $0.action { return link.id == id } else { return false }
-                }
+                let later =
+                    action.link != nil
+                    ? nil
+                    : ordered[(index + 1)...].firstIndex {
+                        if case .establish(let link) = $0.action { return link.id == id } else { return false }
+                    }
                 if let later, case .establish(let link) = ordered[later].action {
                     ordered.remove(at: index)
                     ordered.insert((action.action, link), at: later)

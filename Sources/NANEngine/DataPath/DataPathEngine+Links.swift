@@ -27,7 +27,9 @@ extension DataPathEngine {
             if stopping || negotiations == nil {
                 // The engine began to stop while the stations went in: take them out again.
                 await radio.removePeerDataStation(link.peerNDI, of: link.id.peer, on: interface)
-                if !established.values.contains(where: { $0.id.peer == link.id.peer }) { await radio.removePeer(link.id.peer) }
+                if !established.values.contains(where: { $0.id.peer == link.id.peer }) {
+                    await radio.removePeer(link.id.peer)
+                }
                 return
             }
         } catch {
@@ -112,9 +114,10 @@ extension DataPathEngine {
         guard let interface else { return }
         for link in established.values {
             guard let limit = liveness.idleTimeout(of: link.id, publish: pathPublish[link.id]),
-                  let packets = await radio.packetCount(of: link.peerNDI, on: interface),
-                  let idle = liveness.observe(link.id, packets: packets, now: now, limit: limit),
-                  var table = negotiations else { continue }
+                let packets = await radio.packetCount(of: link.peerNDI, on: interface),
+                let idle = liveness.observe(link.id, packets: packets, now: now, limit: limit),
+                var table = negotiations
+            else { continue }
             logger.trace("dp \(link.id) idle for \(idle): ending it")
             let actions = table.terminate(link.id, reason: DataPathEndReason(.idle, code: .unspecified))
             negotiations = table

@@ -11,10 +11,15 @@ extension DataPathEngine {
     func announceSchedule(_ schedule: DataPathSchedule, to peer: MACAddress, keepalive: Bool) async {
         guard let any = established.values.first(where: { $0.id.peer == peer }) else { return }
         sequence &+= 1
-        let header = ManagementHeader(destination: peer, source: radio.localAddress, bssid: cluster, sequenceControl: sequence << 4)
+        let header = ManagementHeader(
+            destination: peer, source: radio.localAddress, bssid: cluster, sequenceControl: sequence << 4)
         let message = ScheduleUpdate.notification(announcing: schedule)
-        guard let bytes = try? NANManagementFrame(header: header, body: .action(message.frame())).encoded() else { return }
-        await transmit(DataPathTransmitQueue.Outgoing(bytes: bytes, ndp: any.id, attempts: 0, last: true, keepalive: keepalive ? peer : nil))
+        guard let bytes = try? NANManagementFrame(header: header, body: .action(message.frame())).encoded() else {
+            return
+        }
+        await transmit(
+            DataPathTransmitQueue.Outgoing(
+                bytes: bytes, ndp: any.id, attempts: 0, last: true, keepalive: keepalive ? peer : nil))
     }
 
     /// A peer with data paths up announced its schedule. The same schedule (its keepalives) changes nothing;
@@ -35,7 +40,9 @@ extension DataPathEngine {
             logger.trace("dp schedule update from \(peer) ignored: \(error)")
             return
         }
-        if !authenticated, let local = negotiations?.local.schedule, update.availability.commonSlots(with: local).isEmpty {
+        if !authenticated, let local = negotiations?.local.schedule,
+            update.availability.commonSlots(with: local).isEmpty
+        {
             ignoredScheduleUpdates += 1
             logger.trace("dp unprotected schedule update from \(peer) ignored: no slot in common with ours")
             return
@@ -68,7 +75,9 @@ extension DataPathEngine {
         guard let current = links.first?.peerAvailability, availability != current else { return }
         guard ScheduleUpdate.sequence(availability.sequenceID, isNewerThan: current.sequenceID) else {
             ignoredScheduleUpdates += 1
-            logger.trace("dp \(source) from \(peer) ignored: sequence \(availability.sequenceID) is not after \(current.sequenceID)")
+            logger.trace(
+                "dp \(source) from \(peer) ignored: sequence \(availability.sequenceID) is not after \(current.sequenceID)"
+            )
             return
         }
         logger.trace("dp \(source) from \(peer): sequence \(current.sequenceID) -> \(availability.sequenceID)")
@@ -80,9 +89,12 @@ extension DataPathEngine {
     /// when the two share no slot (`schedule-changed`, the peer told) or the kernel refuses it.
     /// Returns whether the peer's data paths go on.
     @discardableResult
-    func reinstallPeerSchedule(_ peer: MACAddress, against schedule: DataPathSchedule? = nil, reason detail: String) async -> Bool {
+    func reinstallPeerSchedule(
+        _ peer: MACAddress, against schedule: DataPathSchedule? = nil, reason detail: String
+    ) async -> Bool {
         guard let local = schedule ?? negotiations?.local.schedule,
-              let link = established.values.first(where: { $0.id.peer == peer }) else { return false }
+            let link = established.values.first(where: { $0.id.peer == peer })
+        else { return false }
         let ids = established.values.filter { $0.id.peer == peer }.map(\.id)
         if link.peerAvailability.commonSlots(with: local).isEmpty {
             logger.trace("dp \(peer): \(detail), ending its \(ids.count) data path(s)")
@@ -121,15 +133,20 @@ extension DataPathEngine {
         let listed = frequencies.sorted().map(String.init).joined(separator: ", ")
         guard let next = previous.evacuating(frequencies, fallback: table.local.usableChannels) else {
             logger.trace("dp evacuation of \(listed) MHz leaves no channel: ending every data path")
-            await terminate(everyone, reason: DataPathEndReason(.scheduleChanged, code: .ndlUnacceptable,
-                                                                 detail: "channel evacuation (\(listed) MHz) left no channel"))
+            await terminate(
+                everyone,
+                reason: DataPathEndReason(
+                    .scheduleChanged, code: .ndlUnacceptable,
+                    detail: "channel evacuation (\(listed) MHz) left no channel"))
             return negotiations?.local.schedule
         }
         // Peer schedules first, cut to the channels of the new schedule (valid against the old one too): the
         // kernel may refuse a local schedule without a channel that an installed peer schedule still names.
         var continuing: [MACAddress] = []
         for peer in Set(established.values.map(\.id.peer)) {
-            if await reinstallPeerSchedule(peer, against: next, reason: "channel evacuation (\(listed) MHz) left no slot in common") {
+            if await reinstallPeerSchedule(
+                peer, against: next, reason: "channel evacuation (\(listed) MHz) left no slot in common")
+            {
                 continuing.append(peer)
             }
         }
@@ -137,11 +154,14 @@ extension DataPathEngine {
             try await install(next)
         } catch {
             logger.trace("dp local schedule without \(listed) MHz refused: \(error)")
-            await terminate(negotiations.map { Array($0.phases.keys) } ?? [], reason: DataPathEndReason(.kernelFailure, code: .ndlUnacceptable, detail: "\(error)"))
+            await terminate(
+                negotiations.map { Array($0.phases.keys) } ?? [],
+                reason: DataPathEndReason(.kernelFailure, code: .ndlUnacceptable, detail: "\(error)"))
             return negotiations?.local.schedule
         }
         negotiations?.local.schedule = next
-        logger.trace("dp local schedule \(next.channels) committed \(next.committedSlotCount) slots (evacuated \(listed) MHz)")
+        logger.trace(
+            "dp local schedule \(next.channels) committed \(next.committedSlotCount) slots (evacuated \(listed) MHz)")
         for peer in continuing { await announceSchedule(next, to: peer, keepalive: false) }
         return next
     }

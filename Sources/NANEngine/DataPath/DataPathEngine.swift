@@ -1,5 +1,5 @@
 import NANLogging
-public import NANWire
+import NANWire
 
 /// The NAN data-path engine of one NAN interface: runs ``DataPathNegotiations`` against the radio, keeps
 /// the NDI, the schedule and the peer stations, and reports ``DataPathEvent``s.
@@ -54,8 +54,11 @@ actor DataPathEngine {
     /// common committed slots instead of the DW's, so the radio may send it before the next DW. Default false.
     let transmitsOnDataLink: Bool
 
-    init(radio: any DataPathRadio, scheduleLayout: DataPathScheduleLayout = .preferred, transmitsOnDataLink: Bool = false,
-         logger: Logger = .disabled) {
+    init(
+        radio: any DataPathRadio, scheduleLayout: DataPathScheduleLayout = .preferred,
+        transmitsOnDataLink: Bool = false,
+        logger: Logger = .disabled
+    ) {
         self.radio = radio
         self.scheduleLayout = scheduleLayout
         self.transmitsOnDataLink = transmitsOnDataLink
@@ -83,7 +86,8 @@ actor DataPathEngine {
     /// What our SDFs say about this device so that a peer can request a data path from us: our Device
     /// Capability and the channels we can use (``DeviceAttributes``).
     var deviceAttributes: DeviceAttributes {
-        DeviceAttributes(capability: radio.capabilities.0, usableChannels: usableChannels, committed: negotiations?.local.schedule)
+        DeviceAttributes(
+            capability: radio.capabilities.0, usableChannels: usableChannels, committed: negotiations?.local.schedule)
     }
 
     /// The channels our radio may put in a schedule: channel 6, our own 5 GHz choices, then (with 5 GHz) every
@@ -195,25 +199,31 @@ actor DataPathEngine {
     /// With `security`, only NCS-SK requests with that credential are accepted; without, only open ones.
     /// `idleTimeout` ends each accepted data path after that long without a packet either way (nil: the
     /// engine's default). `admission` says whose requests are taken, asked again at each request.
-    func accept(publishID: InstanceID, serviceInfo: [UInt8] = [], admitting admission: DataPathAdmission = .anyone,
-                security: NDPSecurityPolicy? = nil, idleTimeout: Duration? = nil) async throws -> AsyncStream<DataPathEvent> {
+    func accept(
+        publishID: InstanceID, serviceInfo: [UInt8] = [], admitting admission: DataPathAdmission = .anyone,
+        security: NDPSecurityPolicy? = nil, idleTimeout: Duration? = nil
+    ) async throws -> AsyncStream<DataPathEvent> {
         _ = try await ready()
         negotiations?.publishSecurity[publishID] = security
         liveness.setIdleTimeout(idleTimeout, forPublish: publishID)
         negotiations?.acceptingPublishes.insert(publishID)
         negotiations?.admittedPeers[publishID] = admission
         negotiations?.responseServiceInfo[publishID] = serviceInfo
-        let (stream, continuation) = AsyncStream.makeStream(of: DataPathEvent.self, bufferingPolicy: .bufferingNewest(64))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: DataPathEvent.self, bufferingPolicy: .bufferingNewest(64))
         publishWatchers[publishID]?.finish()
         publishWatchers[publishID] = continuation
         return stream
     }
 
     /// As ``accept(publishID:serviceInfo:admitting:security:idleTimeout:)``, admitting only `peers` (nil: anyone).
-    func accept(publishID: InstanceID, serviceInfo: [UInt8] = [], from peers: Set<MACAddress>?,
-                security: NDPSecurityPolicy? = nil, idleTimeout: Duration? = nil) async throws -> AsyncStream<DataPathEvent> {
-        try await accept(publishID: publishID, serviceInfo: serviceInfo, admitting: peers.map(DataPathAdmission.only) ?? .anyone,
-                         security: security, idleTimeout: idleTimeout)
+    func accept(
+        publishID: InstanceID, serviceInfo: [UInt8] = [], from peers: Set<MACAddress>?,
+        security: NDPSecurityPolicy? = nil, idleTimeout: Duration? = nil
+    ) async throws -> AsyncStream<DataPathEvent> {
+        try await accept(
+            publishID: publishID, serviceInfo: serviceInfo, admitting: peers.map(DataPathAdmission.only) ?? .anyone,
+            security: security, idleTimeout: idleTimeout)
     }
 
     /// Stops accepting requests to `publishID` (data paths already up stay up).
@@ -230,17 +240,23 @@ actor DataPathEngine {
     /// reports how it goes. `idleTimeout` ends it after that long without a packet either way (nil: the
     /// engine's default). `peerAvailability`: what the peer's SDFs announced of its schedule, which our
     /// proposal meets where ours would share few slots with it.
-    func request(to peer: MACAddress, publishID: InstanceID, serviceInfo: [UInt8] = [], security: NDPSecurityPolicy? = nil,
-                 idleTimeout: Duration? = nil, peerAvailability: [NANAvailabilityAttribute] = [])
-        async throws -> (NDPIdentifier, AsyncStream<DataPathEvent>) {
+    func request(
+        to peer: MACAddress, publishID: InstanceID, serviceInfo: [UInt8] = [], security: NDPSecurityPolicy? = nil,
+        idleTimeout: Duration? = nil, peerAvailability: [NANAvailabilityAttribute] = []
+    )
+        async throws -> (NDPIdentifier, AsyncStream<DataPathEvent>)
+    {
         _ = try await ready()
         guard var table = negotiations,
-              let (id, actions) = try table.initiate(to: peer, publishID: publishID, serviceInfo: serviceInfo,
-                                                     security: security, peerAvailability: peerAvailability, now: clock.now) else {
+            let (id, actions) = try table.initiate(
+                to: peer, publishID: publishID, serviceInfo: serviceInfo,
+                security: security, peerAvailability: peerAvailability, now: clock.now)
+        else {
             throw DataPathError.tooManyDataPaths
         }
         negotiations = table
-        let (stream, continuation) = AsyncStream.makeStream(of: DataPathEvent.self, bufferingPolicy: .bufferingNewest(16))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: DataPathEvent.self, bufferingPolicy: .bufferingNewest(16))
         pathWatchers[id] = continuation
         liveness.setIdleTimeout(idleTimeout, forPath: id)
         await perform(actions)

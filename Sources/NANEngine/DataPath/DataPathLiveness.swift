@@ -1,4 +1,4 @@
-public import NANWire
+import NANWire
 
 /// Whether the peers with data paths up are still there, and whether each data path still carries packets.
 /// A value type with no I/O: the engine probes, counts packets and ends data paths as this says.
@@ -67,7 +67,9 @@ struct DataPathLiveness {
 
     /// Records `packets` (the station's count) for data path `id` at `now`; returns how long it has been
     /// idle when that reaches `limit`, nil while it is not idle.
-    mutating func observe(_ id: NDPIdentifier, packets: UInt64, now: ContinuousClock.Instant, limit: Duration) -> Duration? {
+    mutating func observe(
+        _ id: NDPIdentifier, packets: UInt64, now: ContinuousClock.Instant, limit: Duration
+    ) -> Duration? {
         guard let seen = activity[id], seen.packets == packets else {
             activity[id] = (packets, now)
             return nil

@@ -188,25 +188,30 @@ public struct DataPathNegotiations: Sendable {
     /// full. With `security`, an NCS-SK data path with the policy's first suite.
     ///
     /// - Throws: ``NDPSecurityError`` when the credential cannot be used (e.g. a passphrase over 63 bytes).
-    public mutating func initiate(to peer: MACAddress, publishID: InstanceID, serviceInfo: [UInt8],
-                                  security: NDPSecurityPolicy? = nil, peerAvailability: [NANAvailabilityAttribute] = [],
-                                  now: ContinuousClock.Instant) throws(NDPSecurityError) -> (NDPIdentifier, [DataPathAction])? {
+    public mutating func initiate(
+        to peer: MACAddress, publishID: InstanceID, serviceInfo: [UInt8],
+        security: NDPSecurityPolicy? = nil, peerAvailability: [NANAvailabilityAttribute] = [],
+        now: ContinuousClock.Instant
+    ) throws(NDPSecurityError) -> (NDPIdentifier, [DataPathAction])? {
         guard entries.count < maximumEntries, let ndpID = freeNDPID(for: peer) else { return nil }
         let id = NDPIdentifier(peer: peer, initiatorNDI: localNDI, ndpID: ndpID)
         // The peer's SDFs announced its committed schedule: propose one that meets it.
         let previous = local.schedule
         let scheduleChange = realign(on: PeerAvailability(peerAvailability), for: id)
-        var request = DataPathMessages.request(local, id: id, dialogToken: nextToken, publishID: publishID,
-                                               interfaceID: interfaceID, serviceInfo: serviceInfo, secured: security != nil)
+        var request = DataPathMessages.request(
+            local, id: id, dialogToken: nextToken, publishID: publishID,
+            interfaceID: interfaceID, serviceInfo: serviceInfo, secured: security != nil)
         var outgoing = Outgoing(message: request, body: nil)
         var exchange: NDPKeyExchange?
         if let security {
             do throws(NDPSecurityError) {
-                var kx = try NDPKeyExchange(initiator: security.requestedSuite, credential: security.credential,
-                                            serviceID: security.serviceID, publishID: publishID, localNMI: local.nmi,
-                                            peerNMI: peer, localNDI: localNDI, nonce: fixedNonce)
+                var kx = try NDPKeyExchange(
+                    initiator: security.requestedSuite, credential: security.credential,
+                    serviceID: security.serviceID, publishID: publishID, localNMI: local.nmi,
+                    peerNMI: peer, localNDI: localNDI, nonce: fixedNonce)
                 try kx.requestAttributes().apply(to: &request)
-                outgoing = Outgoing(message: request, body: try Self.sealed(request, by: &kx, protected: protectedPeers.contains(peer)))
+                outgoing = Outgoing(
+                    message: request, body: try Self.sealed(request, by: &kx, protected: protectedPeers.contains(peer)))
                 exchange = kx
             } catch {
                 local.schedule = previous
@@ -214,10 +219,11 @@ public struct DataPathNegotiations: Sendable {
             }
         }
         let dialog = token()
-        entries[id] = Entry(isInitiator: true, phase: .requestSent, dialogToken: dialog, publishID: publishID,
-                            localNDI: localNDI, peerAvailability: [], peerCommittedDW: 0x0001, peerElements: [],
-                            peerServiceInfo: [], deadline: now.advanced(by: setupTimeout), lastSent: outgoing,
-                            keyExchange: exchange, isSecure: security != nil, serviceID: security?.serviceID)
+        entries[id] = Entry(
+            isInitiator: true, phase: .requestSent, dialogToken: dialog, publishID: publishID,
+            localNDI: localNDI, peerAvailability: [], peerCommittedDW: 0x0001, peerElements: [],
+            peerServiceInfo: [], deadline: now.advanced(by: setupTimeout), lastSent: outgoing,
+            keyExchange: exchange, isSecure: security != nil, serviceID: security?.serviceID)
         return (id, scheduleChange + [Self.send(outgoing, id)])
     }
 
@@ -232,13 +238,16 @@ public struct DataPathNegotiations: Sendable {
         guard local.realignsOnPeers, !peer.maps.isEmpty, entries.keys.allSatisfy({ $0 == id }) else { return [] }
         let previous = local.schedule
         guard let adopted = DataPathSchedule.adopting(peer, usable: local.usableChannels, after: previous.sequenceID),
-              peer.commonSlots(with: adopted).count > 2 * peer.commonSlots(with: previous).count else { return [] }
+            peer.commonSlots(with: adopted).count > 2 * peer.commonSlots(with: previous).count
+        else { return [] }
         local.schedule = adopted
         return [.changeSchedule(to: adopted, from: previous, ndp: id)]
     }
 
     /// Ends a data path from our side: a termination to send (if the peer knows of it) and the end.
-    public mutating func terminate(_ id: NDPIdentifier, reason: DataPathEndReason = .init(.localRequest)) -> [DataPathAction] {
+    public mutating func terminate(
+        _ id: NDPIdentifier, reason: DataPathEndReason = .init(.localRequest)
+    ) -> [DataPathAction] {
         guard let entry = entries.removeValue(forKey: id) else { return [] }
         let message = DataPathMessages.termination(id: id, dialogToken: entry.dialogToken, reason: reason.code)
         return [.send(message, to: id.peer, ndp: id), .ended(id, reason, wasEstablished: entry.phase == .established)]
@@ -256,7 +265,8 @@ public struct DataPathNegotiations: Sendable {
     /// responder answers a repeat with the same response (or key install), so a repeat is harmless.
     public mutating func discoveryWindow() -> [DataPathAction] {
         var actions: [DataPathAction] = []
-        for (id, entry) in entries where entry.isInitiator && (entry.phase == .requestSent || entry.phase == .confirmSent) {
+        for (id, entry) in entries
+        where entry.isInitiator && (entry.phase == .requestSent || entry.phase == .confirmSent) {
             guard let outgoing = entry.lastSent, entry.resends < maximumResends else { continue }
             var updated = entry
             updated.windowsWaited += 1
@@ -284,7 +294,9 @@ public struct DataPathNegotiations: Sendable {
 
     /// Drops a secure setup frame that failed its check (``securityFailureGrace``): counted, and the first
     /// such error is the one the setup ends with if nothing valid follows. Changes nothing else.
-    private mutating func refuse(_ error: NDPSecurityError, for id: NDPIdentifier, now: ContinuousClock.Instant) -> [DataPathAction] {
+    private mutating func refuse(
+        _ error: NDPSecurityError, for id: NDPIdentifier, now: ContinuousClock.Instant
+    ) -> [DataPathAction] {
         refusedFrames += 1
         if entries[id]?.refused == nil {
             entries[id]?.refused = RefusedFrame(error: error, endsAt: now + securityFailureGrace)
@@ -294,21 +306,28 @@ public struct DataPathNegotiations: Sendable {
 
     /// Ends a setup for a security failure: an initiator still waiting for the response rejects it with a
     /// confirm (the responder holds a data path for us); otherwise a termination.
-    private mutating func endForSecurity(_ id: NDPIdentifier, _ entry: Entry, _ error: NDPSecurityError) -> [DataPathAction] {
+    private mutating func endForSecurity(
+        _ id: NDPIdentifier, _ entry: Entry, _ error: NDPSecurityError
+    ) -> [DataPathAction] {
         let reason = DataPathEndReason(.securityFailure, code: error.reasonCode, detail: error.description)
         guard entry.isInitiator, entry.phase == .requestSent else { return terminate(id, reason: reason) }
-        let confirm = DataPathMessages.confirm(local, id: id, dialogToken: entry.dialogToken, accepted: false, reason: error.reasonCode)
+        let confirm = DataPathMessages.confirm(
+            local, id: id, dialogToken: entry.dialogToken, accepted: false, reason: error.reasonCode)
         return [.send(confirm, to: id.peer, ndp: id)] + drop(id, reason: reason)
     }
 
     /// A data-path NAF from `peer` (its NMI), already typed; `body` is its action body as received (from the
     /// Category field), which the security checks of a secure data path need (without it, a secure frame
     /// is refused or ignored).
-    public mutating func receive(_ message: DataPathMessage, body: [UInt8]? = nil, from peer: MACAddress,
-                                 now: ContinuousClock.Instant) -> [DataPathAction] {
+    public mutating func receive(
+        _ message: DataPathMessage, body: [UInt8]? = nil, from peer: MACAddress,
+        now: ContinuousClock.Instant
+    ) -> [DataPathAction] {
         let ndp = message.ndp
         let id = NDPIdentifier(peer: peer, initiatorNDI: ndp.initiatorNDI, ndpID: ndp.ndpID)
-        guard peer != local.nmi, ndp.ndpID != 0, ndp.initiatorNDI != .zero, !ndp.initiatorNDI.isBroadcast else { return [] }
+        guard peer != local.nmi, ndp.ndpID != 0, ndp.initiatorNDI != .zero, !ndp.initiatorNDI.isBroadcast else {
+            return []
+        }
         switch message.subtype {
         case .dataPathRequest: return receiveRequest(message, body: body, id: id, now: now)
         case .dataPathResponse: return receiveResponse(message, body: body, id: id, now: now)
@@ -321,27 +340,32 @@ public struct DataPathNegotiations: Sendable {
         }
     }
 
-    private mutating func receiveRequest(_ message: DataPathMessage, body: [UInt8]?, id: NDPIdentifier,
-                                         now: ContinuousClock.Instant) -> [DataPathAction] {
+    private mutating func receiveRequest(
+        _ message: DataPathMessage, body: [UInt8]?, id: NDPIdentifier,
+        now: ContinuousClock.Instant
+    ) -> [DataPathAction] {
         let ndp = message.ndp
         if let existing = entries[id] {
             // A repeat of a request we answered (our response was lost): answer again; anything else is stale.
             if !existing.isInitiator, existing.phase == .responseSent, existing.dialogToken == ndp.dialogToken,
-               let response = existing.lastSent {
+                let response = existing.lastSent
+            {
                 return [Self.send(response, id)]
             }
             return []
         }
         guard id.initiatorNDI != localNDI else { return [] }
         func reject(_ reason: NANReasonCode, report: DataPathEndReason? = nil) -> [DataPathAction] {
-            let response = DataPathMessages.response(local, id: id, dialogToken: ndp.dialogToken, responderNDI: nil, accepted: false,
-                                                     reason: reason, interfaceID: nil, serviceInfo: [])
+            let response = DataPathMessages.response(
+                local, id: id, dialogToken: ndp.dialogToken, responderNDI: nil, accepted: false,
+                reason: reason, interfaceID: nil, serviceInfo: [])
             var actions: [DataPathAction] = [.send(response, to: id.peer, ndp: id)]
             if let report, let publishID = ndp.publishID { actions.append(.refused(id, publishID: publishID, report)) }
             return actions
         }
         guard let publishID = ndp.publishID, acceptingPublishes.contains(publishID),
-              admittedPeers[publishID]?.admits(id.peer) ?? true else { return reject(.ndpRejected) }
+            admittedPeers[publishID]?.admits(id.peer) ?? true
+        else { return reject(.ndpRejected) }
         // Crossed requests (both devices connecting to each other at once): the kernel keeps one NDI station,
         // so one pairwise key, per peer NDI, and two data paths would leave the two sides with different keys.
         let ours = entries.filter { $0.key.peer == id.peer && $0.value.isInitiator }
@@ -358,23 +382,33 @@ public struct DataPathNegotiations: Sendable {
         var exchange: NDPKeyExchange?
         switch (publishSecurity[publishID], asksSecurity) {
         case (nil, true):
-            return reject(.securityPolicy, report: DataPathEndReason(
-                .securityFailure, code: .securityPolicy, detail: "the peer asked for a secure data path; this publish accepts open ones"))
+            return reject(
+                .securityPolicy,
+                report: DataPathEndReason(
+                    .securityFailure, code: .securityPolicy,
+                    detail: "the peer asked for a secure data path; this publish accepts open ones"))
         case (.some, false):
-            return reject(.securityPolicy, report: DataPathEndReason(
-                .securityFailure, code: .securityPolicy, detail: "the peer asked for an open data path; this publish requires NCS-SK"))
+            return reject(
+                .securityPolicy,
+                report: DataPathEndReason(
+                    .securityFailure, code: .securityPolicy,
+                    detail: "the peer asked for an open data path; this publish requires NCS-SK"))
         case (.some(let policy), true):
             guard let body else { return reject(.invalidParameters) }
             var keys = masterKeys
             defer { masterKeys = keys }
             let (localNMI, peerNMI) = (local.nmi, id.peer)
             do throws(NDPSecurityError) {
-                exchange = try NDPKeyExchange(respondingTo: body, acceptedSuites: Set(policy.suites), serviceID: policy.serviceID,
-                                              localNMI: localNMI, peerNMI: peerNMI, localNDI: localNDI, nonce: fixedNonce) { suite throws(NDPSecurityError) in
+                exchange = try NDPKeyExchange(
+                    respondingTo: body, acceptedSuites: Set(policy.suites), serviceID: policy.serviceID,
+                    localNMI: localNMI, peerNMI: peerNMI, localNDI: localNDI, nonce: fixedNonce
+                ) { suite throws(NDPSecurityError) in
                     try keys.key(for: publishID, policy: policy, suite: suite, localNMI: localNMI, peerNMI: peerNMI)
                 }
             } catch {
-                return reject(error.reasonCode, report: DataPathEndReason(.securityFailure, code: error.reasonCode, detail: error.description))
+                return reject(
+                    error.reasonCode,
+                    report: DataPathEndReason(.securityFailure, code: error.reasonCode, detail: error.description))
             }
         case (nil, false):
             break
@@ -390,9 +424,13 @@ public struct DataPathNegotiations: Sendable {
             }
             for (ourID, _) in ours {
                 entries[ourID] = nil
-                superseded.append(.ended(ourID, DataPathEndReason(
-                    .crossedRequests, code: .ndpRejected,
-                    detail: "both devices asked for a data path at once; the peer's goes on (the larger NMI's)"), wasEstablished: false))
+                superseded.append(
+                    .ended(
+                        ourID,
+                        DataPathEndReason(
+                            .crossedRequests, code: .ndpRejected,
+                            detail: "both devices asked for a data path at once; the peer's goes on (the larger NMI's)"),
+                        wasEstablished: false))
             }
         }
         // A proposal with no slot in common with ours (or an NDL request we cannot take as it is) is
@@ -406,30 +444,39 @@ public struct DataPathNegotiations: Sendable {
         let (iid, info) = DataPathMessages.peerExtras(ndp)
         // A confirm follows when the initiator asked for one, when keys are exchanged, or when we counter.
         let confirmFollows = ndp.confirmRequiredFlag || exchange != nil || counter
-        var response = DataPathMessages.response(local, id: id, dialogToken: ndp.dialogToken, responderNDI: localNDI, accepted: true,
-                                                 interfaceID: interfaceID, serviceInfo: responseServiceInfo[publishID] ?? [],
-                                                 secured: exchange != nil, counter: counter, confirmFollows: confirmFollows)
+        var response = DataPathMessages.response(
+            local, id: id, dialogToken: ndp.dialogToken, responderNDI: localNDI, accepted: true,
+            interfaceID: interfaceID, serviceInfo: responseServiceInfo[publishID] ?? [],
+            secured: exchange != nil, counter: counter, confirmFollows: confirmFollows)
         var outgoing = Outgoing(message: response, body: nil)
         if var kx = exchange {
             do throws(NDPSecurityError) {
                 try kx.responseAttributes().apply(to: &response)
-                outgoing = Outgoing(message: response, body: try Self.sealed(response, by: &kx, protected: protectedPeers.contains(id.peer)))
+                outgoing = Outgoing(
+                    message: response,
+                    body: try Self.sealed(response, by: &kx, protected: protectedPeers.contains(id.peer)))
             } catch {
                 local.schedule = previous
-                return reject(error.reasonCode, report: DataPathEndReason(.securityFailure, code: error.reasonCode, detail: error.description))
+                return reject(
+                    error.reasonCode,
+                    report: DataPathEndReason(.securityFailure, code: error.reasonCode, detail: error.description))
             }
             exchange = kx
         }
-        let entry = Entry(isInitiator: false, phase: confirmFollows ? .responseSent : .established, dialogToken: ndp.dialogToken,
-                          publishID: publishID, localNDI: localNDI, peerNDI: id.initiatorNDI, peerAvailability: message.availability,
-                          peerCommittedDW: message.deviceCapability?.committedDWInfo ?? 0x0001,
-                          peerElements: message.elementContainer?.elements ?? [], peerInterfaceID: iid,
-                          peerServiceInfo: info, deadline: confirmFollows ? now.advanced(by: setupTimeout) : nil,
-                          lastSent: confirmFollows ? outgoing : nil,
-                          lastPeerBody: exchange != nil ? body : nil, keyExchange: exchange, isSecure: exchange != nil,
-                          serviceID: exchange != nil ? publishSecurity[publishID]?.serviceID : nil, countered: counter)
+        let entry = Entry(
+            isInitiator: false, phase: confirmFollows ? .responseSent : .established, dialogToken: ndp.dialogToken,
+            publishID: publishID, localNDI: localNDI, peerNDI: id.initiatorNDI, peerAvailability: message.availability,
+            peerCommittedDW: message.deviceCapability?.committedDWInfo ?? 0x0001,
+            peerElements: message.elementContainer?.elements ?? [], peerInterfaceID: iid,
+            peerServiceInfo: info, deadline: confirmFollows ? now.advanced(by: setupTimeout) : nil,
+            lastSent: confirmFollows ? outgoing : nil,
+            lastPeerBody: exchange != nil ? body : nil, keyExchange: exchange, isSecure: exchange != nil,
+            serviceID: exchange != nil ? publishSecurity[publishID]?.serviceID : nil, countered: counter)
         entries[id] = entry
-        let actions = superseded + scheduleChange + [.requested(id, publishID: publishID, serviceInfo: info), Self.send(outgoing, id)]
+        let actions =
+            superseded + scheduleChange + [
+                .requested(id, publishID: publishID, serviceInfo: info), Self.send(outgoing, id),
+            ]
         // An open request that asks for no confirm is set up by our acceptance.
         guard confirmFollows else {
             return actions + [.establish(link(id, entry, peerNDI: id.initiatorNDI, availability: peerAvailability))]
@@ -437,8 +484,10 @@ public struct DataPathNegotiations: Sendable {
         return actions
     }
 
-    private mutating func receiveResponse(_ message: DataPathMessage, body: [UInt8]?, id: NDPIdentifier,
-                                          now: ContinuousClock.Instant) -> [DataPathAction] {
+    private mutating func receiveResponse(
+        _ message: DataPathMessage, body: [UInt8]?, id: NDPIdentifier,
+        now: ContinuousClock.Instant
+    ) -> [DataPathAction] {
         let ndp = message.ndp
         guard var entry = entries[id], entry.isInitiator, entry.dialogToken == ndp.dialogToken else { return [] }
         // A repeat of the response our confirm answered (the confirm was lost): send the confirm again.
@@ -473,20 +522,29 @@ public struct DataPathNegotiations: Sendable {
             // depends on the schedule we have, and the peer's slots use channels our radio can take.
             let previous = local.schedule
             guard countered, entries.keys.allSatisfy({ $0 == id }),
-                  let adopted = DataPathSchedule.adopting(availability, usable: local.usableChannels, after: previous.sequenceID),
-                  !availability.commonSlots(with: adopted).isEmpty else {
-                let confirm = DataPathMessages.confirm(local, id: id, dialogToken: entry.dialogToken, accepted: false,
-                                                       reason: .ndlUnacceptable, answeringCounter: countered)
-                return [.send(confirm, to: id.peer, ndp: id)] + drop(id, reason: DataPathEndReason(.protocolError, code: .ndlUnacceptable))
+                let adopted = DataPathSchedule.adopting(
+                    availability, usable: local.usableChannels, after: previous.sequenceID),
+                !availability.commonSlots(with: adopted).isEmpty
+            else {
+                let confirm = DataPathMessages.confirm(
+                    local, id: id, dialogToken: entry.dialogToken, accepted: false,
+                    reason: .ndlUnacceptable, answeringCounter: countered)
+                return [.send(confirm, to: id.peer, ndp: id)]
+                    + drop(id, reason: DataPathEndReason(.protocolError, code: .ndlUnacceptable))
             }
             local.schedule = adopted
             scheduleChange = [.changeSchedule(to: adopted, from: previous, ndp: id)]
         }
         // The answer to a counter-proposal names the NDC: the peer's ID, in the first slot we now share.
-        let agreedNDC = countered ? availability.commonSlots(with: local.schedule).first.map { slot in
-            NDCAttribute(ndcID: message.ndc?.ndcID ?? local.ndcID, selected: true,
-                         schedule: [ScheduleEntry(mapID: DataPathSchedule.mapID, timeBitmap: DataPathSchedule.timeBitmap([slot]))])
-        } : nil
+        let agreedNDC =
+            countered
+            ? availability.commonSlots(with: local.schedule).first.map { slot in
+                NDCAttribute(
+                    ndcID: message.ndc?.ndcID ?? local.ndcID, selected: true,
+                    schedule: [
+                        ScheduleEntry(mapID: DataPathSchedule.mapID, timeBitmap: DataPathSchedule.timeBitmap([slot]))
+                    ])
+            } : nil
         let (iid, info) = DataPathMessages.peerExtras(ndp)
         entry.peerNDI = responderNDI
         entry.peerAvailability = message.availability
@@ -495,12 +553,15 @@ public struct DataPathNegotiations: Sendable {
         entry.peerInterfaceID = iid
         entry.peerServiceInfo = info
         if var kx = entry.keyExchange {
-            var confirm = DataPathMessages.confirm(local, id: id, dialogToken: entry.dialogToken, accepted: true, secured: true,
-                                                   answeringCounter: countered, ndc: agreedNDC)
+            var confirm = DataPathMessages.confirm(
+                local, id: id, dialogToken: entry.dialogToken, accepted: true, secured: true,
+                answeringCounter: countered, ndc: agreedNDC)
             let outgoing: Outgoing
             do throws(NDPSecurityError) {
                 try kx.confirmAttributes().apply(to: &confirm)
-                outgoing = Outgoing(message: confirm, body: try Self.sealed(confirm, by: &kx, protected: protectedPeers.contains(id.peer)))
+                outgoing = Outgoing(
+                    message: confirm,
+                    body: try Self.sealed(confirm, by: &kx, protected: protectedPeers.contains(id.peer)))
             } catch {
                 if case .changeSchedule(_, let previous, _)? = scheduleChange.first { local.schedule = previous }
                 return fail(error)
@@ -516,22 +577,31 @@ public struct DataPathNegotiations: Sendable {
         entry.deadline = nil
         entry.lastSent = nil
         entries[id] = entry
-        let confirm = DataPathMessages.confirm(local, id: id, dialogToken: entry.dialogToken, accepted: true,
-                                               answeringCounter: countered, ndc: agreedNDC)
+        let confirm = DataPathMessages.confirm(
+            local, id: id, dialogToken: entry.dialogToken, accepted: true,
+            answeringCounter: countered, ndc: agreedNDC)
         return scheduleChange
-            + [.send(confirm, to: id.peer, ndp: id), .establish(link(id, entry, peerNDI: responderNDI, availability: availability))]
+            + [
+                .send(confirm, to: id.peer, ndp: id),
+                .establish(link(id, entry, peerNDI: responderNDI, availability: availability)),
+            ]
     }
 
-    private mutating func receiveConfirm(_ message: DataPathMessage, body: [UInt8]?, id: NDPIdentifier,
-                                         now: ContinuousClock.Instant) -> [DataPathAction] {
+    private mutating func receiveConfirm(
+        _ message: DataPathMessage, body: [UInt8]?, id: NDPIdentifier,
+        now: ContinuousClock.Instant
+    ) -> [DataPathAction] {
         let ndp = message.ndp
         guard var entry = entries[id], !entry.isInitiator, entry.dialogToken == ndp.dialogToken else { return [] }
         // A repeat of the confirm our key install answered (the key install was lost): send it again.
-        if entry.phase == .established, entry.isSecure, let body, body == entry.lastPeerBody, let install = entry.lastSent {
+        if entry.phase == .established, entry.isSecure, let body, body == entry.lastPeerBody,
+            let install = entry.lastSent
+        {
             return [Self.send(install, id)]
         }
         guard entry.phase == .responseSent else { return [] }
-        guard ndp.status != .rejected, ndp.status == .accepted || entry.isSecure, message.ndl?.status != .rejected else {
+        guard ndp.status != .rejected, ndp.status == .accepted || entry.isSecure, message.ndl?.status != .rejected
+        else {
             let code = ndp.status == .rejected ? ndp.reasonCode : message.ndl?.reasonCode ?? ndp.reasonCode
             return drop(id, reason: DataPathEndReason(.rejected, code: code))
         }
@@ -546,10 +616,15 @@ public struct DataPathNegotiations: Sendable {
         if entry.countered {
             // Our counter-proposal stands only if the confirm takes it: an NDL confirm, accepted, with an
             // availability that shares slots with ours. Anything else ends the setup.
-            guard let ndl = message.ndl, ndl.type == .confirm, ndl.status == .accepted, ndl.dialogToken == entry.dialogToken,
-                  !PeerAvailability(message.availability).commonSlots(with: local.schedule).isEmpty else {
-                return terminate(id, reason: DataPathEndReason(.protocolError, code: .ndlUnacceptable,
-                                                               detail: "the confirm did not take our counter-proposal"))
+            guard let ndl = message.ndl, ndl.type == .confirm, ndl.status == .accepted,
+                ndl.dialogToken == entry.dialogToken,
+                !PeerAvailability(message.availability).commonSlots(with: local.schedule).isEmpty
+            else {
+                return terminate(
+                    id,
+                    reason: DataPathEndReason(
+                        .protocolError, code: .ndlUnacceptable,
+                        detail: "the confirm did not take our counter-proposal"))
             }
         }
         if !message.availability.isEmpty { entry.peerAvailability = message.availability }
@@ -559,12 +634,17 @@ public struct DataPathNegotiations: Sendable {
             let outgoing: Outgoing
             do throws(NDPSecurityError) {
                 try kx.keyInstallAttributes().apply(to: &install)
-                outgoing = Outgoing(message: install, body: try Self.sealed(install, by: &kx, protected: protectedPeers.contains(id.peer)))
+                outgoing = Outgoing(
+                    message: install,
+                    body: try Self.sealed(install, by: &kx, protected: protectedPeers.contains(id.peer)))
             } catch {
-                return terminate(id, reason: DataPathEndReason(.securityFailure, code: error.reasonCode, detail: error.description))
+                return terminate(
+                    id, reason: DataPathEndReason(.securityFailure, code: error.reasonCode, detail: error.description))
             }
             guard let key = kx.installableKey else {
-                return terminate(id, reason: DataPathEndReason(.securityFailure, code: .unspecified, detail: "no key after message 4"))
+                return terminate(
+                    id,
+                    reason: DataPathEndReason(.securityFailure, code: .unspecified, detail: "no key after message 4"))
             }
             entry.key = key
             entry.masterKeyTag = kx.masterKeyTag
@@ -578,20 +658,28 @@ public struct DataPathNegotiations: Sendable {
         entry.phase = .established
         entry.deadline = nil
         entries[id] = entry
-        return actions + [.establish(link(id, entry, peerNDI: id.initiatorNDI, availability: PeerAvailability(entry.peerAvailability)))]
+        return actions + [
+            .establish(
+                link(id, entry, peerNDI: id.initiatorNDI, availability: PeerAvailability(entry.peerAvailability)))
+        ]
     }
 
-    private mutating func receiveKeyInstall(_ message: DataPathMessage, body: [UInt8]?, id: NDPIdentifier,
-                                            now: ContinuousClock.Instant) -> [DataPathAction] {
+    private mutating func receiveKeyInstall(
+        _ message: DataPathMessage, body: [UInt8]?, id: NDPIdentifier,
+        now: ContinuousClock.Instant
+    ) -> [DataPathAction] {
         let ndp = message.ndp
-        guard var entry = entries[id], entry.isInitiator, entry.phase == .confirmSent, entry.dialogToken == ndp.dialogToken,
-              var kx = entry.keyExchange, let body, let peerNDI = entry.peerNDI else { return [] }
+        guard var entry = entries[id], entry.isInitiator, entry.phase == .confirmSent,
+            entry.dialogToken == ndp.dialogToken,
+            var kx = entry.keyExchange, let body, let peerNDI = entry.peerNDI
+        else { return [] }
         guard ndp.status != .rejected else {
             return drop(id, reason: DataPathEndReason(.rejected, code: ndp.reasonCode))
         }
         do throws(NDPSecurityError) { try kx.receive(body) } catch { return refuse(error, for: id, now: now) }
         guard let key = kx.installableKey else {
-            return terminate(id, reason: DataPathEndReason(.securityFailure, code: .unspecified, detail: "no key after message 4"))
+            return terminate(
+                id, reason: DataPathEndReason(.securityFailure, code: .unspecified, detail: "no key after message 4"))
         }
         entry.key = key
         entry.masterKeyTag = kx.masterKeyTag
@@ -605,12 +693,15 @@ public struct DataPathNegotiations: Sendable {
         return [.establish(link(id, entry, peerNDI: peerNDI, availability: PeerAvailability(entry.peerAvailability)))]
     }
 
-    private func link(_ id: NDPIdentifier, _ entry: Entry, peerNDI: MACAddress, availability: PeerAvailability) -> NDPLink {
-        NDPLink(id: id, isInitiator: entry.isInitiator, localNDI: entry.localNDI, peerNDI: peerNDI,
-                peerAvailability: availability, peerCommittedDW: entry.peerCommittedDW, peerElements: entry.peerElements,
-                peerInterfaceID: entry.peerInterfaceID, peerServiceInfo: entry.peerServiceInfo, publishID: entry.publishID,
-                pairwiseKey: entry.key.flatMap { DataPathPairwiseKey(cipherSuite: $0.suite, temporalKey: $0.temporalKey) },
-                masterKeyTag: entry.key == nil ? nil : entry.masterKeyTag)
+    private func link(
+        _ id: NDPIdentifier, _ entry: Entry, peerNDI: MACAddress, availability: PeerAvailability
+    ) -> NDPLink {
+        NDPLink(
+            id: id, isInitiator: entry.isInitiator, localNDI: entry.localNDI, peerNDI: peerNDI,
+            peerAvailability: availability, peerCommittedDW: entry.peerCommittedDW, peerElements: entry.peerElements,
+            peerInterfaceID: entry.peerInterfaceID, peerServiceInfo: entry.peerServiceInfo, publishID: entry.publishID,
+            pairwiseKey: entry.key.flatMap { DataPathPairwiseKey(cipherSuite: $0.suite, temporalKey: $0.temporalKey) },
+            masterKeyTag: entry.key == nil ? nil : entry.masterKeyTag)
     }
 
     private static func send(_ outgoing: Outgoing, _ id: NDPIdentifier) -> DataPathAction {
@@ -620,8 +711,10 @@ public struct DataPathNegotiations: Sendable {
 
     /// Encodes a secure message (category 9 when `protected`) and has the key exchange sign it (or record
     /// its token, for message 1).
-    private static func sealed(_ message: DataPathMessage, by exchange: inout NDPKeyExchange,
-                               protected: Bool) throws(NDPSecurityError) -> [UInt8] {
+    private static func sealed(
+        _ message: DataPathMessage, by exchange: inout NDPKeyExchange,
+        protected: Bool
+    ) throws(NDPSecurityError) -> [UInt8] {
         var body: [UInt8]
         do { body = try message.frame(isProtected: protected).encoded() } catch {
             throw NDPSecurityError(.malformed, "encoding \(message.subtype): \(error)")
@@ -634,11 +727,17 @@ public struct DataPathNegotiations: Sendable {
 extension NDPDescriptor {
     /// Control bit 2 ("security present") of either attribute.
     var securityPresentFlag: Bool {
-        switch self { case .ndp(let a): return a.securityPresent; case .ndpExtension(let a): return a.securityPresent }
+        switch self {
+        case .ndp(let a): return a.securityPresent;
+        case .ndpExtension(let a): return a.securityPresent
+        }
     }
 
     /// Control bit 1 ("confirm required") of either attribute: the initiator's confirm must follow our response.
     var confirmRequiredFlag: Bool {
-        switch self { case .ndp(let a): return a.confirmRequired; case .ndpExtension(let a): return a.confirmRequired }
+        switch self {
+        case .ndp(let a): return a.confirmRequired;
+        case .ndpExtension(let a): return a.confirmRequired
+        }
     }
 }

@@ -48,10 +48,12 @@ protocol DataPathRadio: Sendable {
     /// ``authorizePeerDataStation(_:of:on:)``, so no frame passes before the key is in.
     func addPeerDataStation(_ link: NDPLink, on interface: DataInterface) async throws
     /// Installs a secure data path's TK (`NEW_KEY`, pairwise, index 0) for the peer's NDI station `peerNDI`.
-    func installPairwiseKey(_ key: DataPathPairwiseKey, for peerNDI: MACAddress, of peerNMI: MACAddress,
-                            on interface: DataInterface) async throws
+    func installPairwiseKey(
+        _ key: DataPathPairwiseKey, for peerNDI: MACAddress, of peerNMI: MACAddress,
+        on interface: DataInterface) async throws
     /// Authorizes the peer's NDI station (after its key is in, for a secure data path).
-    func authorizePeerDataStation(_ peerNDI: MACAddress, of peerNMI: MACAddress, on interface: DataInterface) async throws
+    func authorizePeerDataStation(
+        _ peerNDI: MACAddress, of peerNMI: MACAddress, on interface: DataInterface) async throws
     /// Removes the peer's NDI station from `interface`.
     func removePeerDataStation(_ peerNDI: MACAddress, of peerNMI: MACAddress, on interface: DataInterface) async
     /// Packets received and sent by the peer's NDI station on `interface`, if the kernel reports them.
@@ -68,7 +70,8 @@ protocol DataPathRadio: Sendable {
 
 extension DataPathRadio {
     /// Radios without an IPv6 neighbour table (the test fakes) have nothing to bind.
-    func bindPeerAddress(_ identifier: InterfaceIdentifier, to peerNDI: MACAddress, on interface: DataInterface) async {}
+    func bindPeerAddress(_ identifier: InterfaceIdentifier, to peerNDI: MACAddress, on interface: DataInterface) async {
+    }
     /// Radios with one way out (the test fakes) send NDI frames as any other.
     func transmit(_ frame: [UInt8], from interface: DataInterface) async throws -> UInt64 {
         try await transmit(frame, frequency: nil)

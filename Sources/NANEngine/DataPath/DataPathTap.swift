@@ -8,20 +8,24 @@ import NANWire
 /// for a data path pays nothing for it at each DW.
 enum DataPathTap {
     /// What the data path registers for.
-    static let interest = NANEventInterest(kinds: [.cluster, .discoveryWindow, .transmitStatus, .channelEvacuation],
-                                           framePrefixes: [NANFramePrefix.nanAction, NANFramePrefix.protectedNANAction],
-                                           bufferSize: 256)
+    static let interest = NANEventInterest(
+        kinds: [.cluster, .discoveryWindow, .transmitStatus, .channelEvacuation],
+        framePrefixes: [NANFramePrefix.nanAction, NANFramePrefix.protectedNANAction],
+        bufferSize: 256)
 
     /// A data-path engine on `runtime` if its adapter can carry data paths (NAN data interfaces and a
     /// user-space discovery engine); nil otherwise.
     /// `transmitsOnDataLink`: the `WAWARE_DP_NDL_TX` experiment (``DataPathEngine/transmitsOnDataLink``).
-    static func make(runtime: NANRuntime, logger: Logger, scheduleLayout: DataPathScheduleLayout = .preferred,
-                     transmitsOnDataLink: Bool = false) async throws -> DataPathEngine? {
+    static func make(
+        runtime: NANRuntime, logger: Logger, scheduleLayout: DataPathScheduleLayout = .preferred,
+        transmitsOnDataLink: Bool = false
+    ) async throws -> DataPathEngine? {
         guard runtime.adapter.nan.dataInterface, runtime.discoveryMode == .userSpace else { return nil }
         let radio = NL80211DataPathRadio(
             session: runtime.session, interface: runtime.managementInterface, adapter: runtime.adapter,
             fiveGHzEnabled: runtime.adapter.nan.bands.contains(.band5GHz), logger: logger)
-        let engine = DataPathEngine(radio: radio, scheduleLayout: scheduleLayout, transmitsOnDataLink: transmitsOnDataLink, logger: logger)
+        let engine = DataPathEngine(
+            radio: radio, scheduleLayout: scheduleLayout, transmitsOnDataLink: transmitsOnDataLink, logger: logger)
         let wdev = runtime.managementInterface.wdev
         await engine.setActivation { [weak engine] in
             let stream = try await runtime.events(for: interest)

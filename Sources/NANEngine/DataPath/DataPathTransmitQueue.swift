@@ -1,4 +1,4 @@
-public import NANWire
+import NANWire
 
 /// The data-path engine's frames on their way out: those waiting for the next discovery window, those sent
 /// and waiting for their transmit status (matched by the kernel's cookie, including a status that comes
@@ -66,7 +66,9 @@ struct DataPathTransmitQueue {
     /// The radio took `item` under `cookie`; the oldest record goes when too many wait.
     mutating func sent(_ item: Outgoing, cookie: UInt64) {
         inFlight[cookie] = item
-        if inFlight.count > Self.maximumQueued, let oldest = inFlight.keys.min() { inFlight.removeValue(forKey: oldest) }
+        if inFlight.count > Self.maximumQueued, let oldest = inFlight.keys.min() {
+            inFlight.removeValue(forKey: oldest)
+        }
     }
 
     /// The radio refused `item`: it waits for the next DW unless it was the last try or the queue is full.

@@ -13,24 +13,32 @@ extension NANEngine {
     ///   the data interface or installing the schedule.
     /// `peers` limits who may connect (NMI addresses); nil accepts anyone. `idleTimeout` ends each accepted
     /// data path after that long with no packet either way (reason `idle`); nil: never.
-    public func acceptDataPaths(publishID: InstanceID, serviceInfo: [UInt8] = [], from peers: Set<MACAddress>? = nil,
-                                security: NDPSecurityPolicy? = nil, idleTimeout: Duration? = nil) async throws
-        -> AsyncStream<DataPathEvent> {
-        try await acceptDataPaths(publishID: publishID, serviceInfo: serviceInfo,
-                                  admitting: peers.map(DataPathAdmission.only) ?? .anyone, security: security, idleTimeout: idleTimeout)
+    public func acceptDataPaths(
+        publishID: InstanceID, serviceInfo: [UInt8] = [], from peers: Set<MACAddress>? = nil,
+        security: NDPSecurityPolicy? = nil, idleTimeout: Duration? = nil
+    ) async throws
+        -> AsyncStream<DataPathEvent>
+    {
+        try await acceptDataPaths(
+            publishID: publishID, serviceInfo: serviceInfo,
+            admitting: peers.map(DataPathAdmission.only) ?? .anyone, security: security, idleTimeout: idleTimeout)
     }
 
     /// As ``acceptDataPaths(publishID:serviceInfo:from:security:idleTimeout:)``, with `admission` asked at
     /// each request whether its peer may connect (so a list that changes while the publish runs is read
     /// as it is then).
-    public func acceptDataPaths(publishID: InstanceID, serviceInfo: [UInt8] = [], admitting admission: DataPathAdmission,
-                                security: NDPSecurityPolicy? = nil, idleTimeout: Duration? = nil) async throws
-        -> AsyncStream<DataPathEvent> {
+    public func acceptDataPaths(
+        publishID: InstanceID, serviceInfo: [UInt8] = [], admitting admission: DataPathAdmission,
+        security: NDPSecurityPolicy? = nil, idleTimeout: Duration? = nil
+    ) async throws
+        -> AsyncStream<DataPathEvent>
+    {
         guard let dataPath else { throw DataPathError.notSupported }
         // The publish's SDFs say that security is required, and with which suites (SDEA and CSIA).
         await core.setDataPathCipherSuites(security?.suites.map(\.wireValue) ?? [], for: publishID)
-        return try await dataPath.accept(publishID: publishID, serviceInfo: serviceInfo, admitting: admission, security: security,
-                                         idleTimeout: idleTimeout)
+        return try await dataPath.accept(
+            publishID: publishID, serviceInfo: serviceInfo, admitting: admission, security: security,
+            idleTimeout: idleTimeout)
     }
 
     /// Stops accepting requests to `publishID`; data paths already up stay up.
@@ -44,12 +52,16 @@ extension NANEngine {
     /// `idleTimeout` ends it after that long with no packet either way (reason `idle`); nil: never.
     ///
     /// - Throws: ``NDPSecurityError`` when the credential cannot be used, `DataPathError.tooManyDataPaths`.
-    public func requestDataPath(to peer: MACAddress, publishID: InstanceID, serviceInfo: [UInt8] = [],
-                                security: NDPSecurityPolicy? = nil, idleTimeout: Duration? = nil) async throws
-        -> (NDPIdentifier, AsyncStream<DataPathEvent>) {
+    public func requestDataPath(
+        to peer: MACAddress, publishID: InstanceID, serviceInfo: [UInt8] = [],
+        security: NDPSecurityPolicy? = nil, idleTimeout: Duration? = nil
+    ) async throws
+        -> (NDPIdentifier, AsyncStream<DataPathEvent>)
+    {
         guard let dataPath else { throw DataPathError.notSupported }
-        return try await dataPath.request(to: peer, publishID: publishID, serviceInfo: serviceInfo, security: security,
-                                          idleTimeout: idleTimeout, peerAvailability: await core.announcedAvailability(of: peer))
+        return try await dataPath.request(
+            to: peer, publishID: publishID, serviceInfo: serviceInfo, security: security,
+            idleTimeout: idleTimeout, peerAvailability: await core.announcedAvailability(of: peer))
     }
 
     /// Ends a data path (a termination is sent to the peer).

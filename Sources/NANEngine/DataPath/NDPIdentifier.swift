@@ -78,6 +78,7 @@ public struct DataPathEndReason: Hashable, Sendable, CustomStringConvertible {
 
     /// `rejected (reason 10)`.
     public var description: String {
-        (code == .none ? kind.rawValue : "\(kind.rawValue) (reason \(code.rawValue))") + (detail.map { ": \($0)" } ?? "")
+        (code == .none ? kind.rawValue : "\(kind.rawValue) (reason \(code.rawValue))")
+            + (detail.map { ": \($0)" } ?? "")
     }
 }

@@ -13,8 +13,10 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
     /// Diagnostics (trace level): one line per kernel step.
     let logger: Logger
 
-    init(session: NL80211Session, interface: NANInterface, adapter: Adapter, fiveGHzEnabled: Bool,
-         logger: Logger = .disabled) {
+    init(
+        session: NL80211Session, interface: NANInterface, adapter: Adapter, fiveGHzEnabled: Bool,
+        logger: Logger = .disabled
+    ) {
         self.logger = logger
         self.session = session
         self.interface = interface
@@ -44,13 +46,17 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
     }
 
     func transmit(_ frame: [UInt8], frequency: Int?) async throws -> UInt64 {
-        try await session.sendFrame(frame, on: interface.wdev,
-                                    frequency: frequency.map { Frequency(rawValue: UInt32(clamping: $0)) }).rawValue
+        try await session.sendFrame(
+            frame, on: interface.wdev,
+            frequency: frequency.map { Frequency(rawValue: UInt32(clamping: $0)) }
+        ).rawValue
     }
 
     func transmit(_ frame: [UInt8], from data: DataInterface) async throws -> UInt64 {
         guard let found = try await session.interfaces().first(where: { $0.index?.rawValue == data.index }) else {
-            throw NetlinkError(code: .malformedMessage, call: "NL80211_CMD_FRAME", detail: "the NAN data interface \(data.name) is gone")
+            throw NetlinkError(
+                code: .malformedMessage, call: "NL80211_CMD_FRAME",
+                detail: "the NAN data interface \(data.name) is gone")
         }
         return try await session.sendFrame(frame, on: found.wdev, frequency: nil).rawValue
     }
@@ -60,7 +66,9 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
         let created = try await session.createDataInterface(on: adapter.wiphy, name: name)
         guard let index = created.index, let address = created.address else {
             try? await session.deleteInterface(created.wdev)
-            throw NetlinkError(code: .malformedMessage, call: "NL80211_CMD_NEW_INTERFACE", detail: "NAN data interface without index or address")
+            throw NetlinkError(
+                code: .malformedMessage, call: "NL80211_CMD_NEW_INTERFACE",
+                detail: "NAN data interface without index or address")
         }
         // A peer with a secure data path up may send its NAFs NDI to NDI under the data path's key (as
         // wpa_supplicant 2.12 does when it is not paired with us): have them delivered. Without it only
@@ -82,7 +90,8 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
 
     static func localSchedule(_ schedule: DataPathSchedule) throws -> NANLocalSchedule {
         let channels = schedule.channels.map {
-            NANScheduleChannel(frequency: Frequency(rawValue: UInt32($0.frequency)), channelEntry: $0.kernelChannelEntry)
+            NANScheduleChannel(
+                frequency: Frequency(rawValue: UInt32($0.frequency)), channelEntry: $0.kernelChannelEntry)
         }
         let slots = schedule.slots.map { $0.map { UInt8($0) } ?? NANLocalSchedule.unavailableSlot }
         let blob = try schedule.availabilityAttribute.encoded()
@@ -114,16 +123,19 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
         let maps = availability.maps.compactMap { map -> NANPeerMap? in
             let slots = map.slots.map { $0.flatMap { position[$0] } }
             guard slots.contains(where: { $0 != nil }) else { return nil }
-            return NANPeerMap(mapID: map.mapID, timeSlots: slots.map { $0.map { UInt8($0) } ?? NANLocalSchedule.unavailableSlot })
+            return NANPeerMap(
+                mapID: map.mapID, timeSlots: slots.map { $0.map { UInt8($0) } ?? NANLocalSchedule.unavailableSlot })
         }
         guard !maps.isEmpty else {
             return NANPeerSchedule(peer: link.id.peer, committedDiscoveryWindows: link.peerCommittedDW)
         }
         let channels = kept.map {
-            NANScheduleChannel(frequency: Frequency(rawValue: UInt32($0.channel.frequency)), channelEntry: $0.kernelChannelEntry)
+            NANScheduleChannel(
+                frequency: Frequency(rawValue: UInt32($0.channel.frequency)), channelEntry: $0.kernelChannelEntry)
         }
-        return NANPeerSchedule(peer: link.id.peer, committedDiscoveryWindows: link.peerCommittedDW,
-                               sequenceID: availability.sequenceID, channels: channels, maps: maps)
+        return NANPeerSchedule(
+            peer: link.id.peer, committedDiscoveryWindows: link.peerCommittedDW,
+            sequenceID: availability.sequenceID, channels: channels, maps: maps)
     }
 
     /// The peer's HT/VHT capabilities from its Element Container; ours when it sent no well-formed HT
@@ -154,7 +166,9 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
         let (capabilities, fromPeer) = Self.peerCapabilities(link)
         try await step("give the peer's NMI station its HT capabilities and authorize it") {
             try await session.updateStation(.authorize(scope, peer: peer, capabilities: capabilities))
-            logger.trace("dp NMI station \(peer) authorized with \(fromPeer ? "its" : "our") HT\(capabilities.vht == nil ? "" : "/VHT") capabilities")
+            logger.trace(
+                "dp NMI station \(peer) authorized with \(fromPeer ? "its" : "our") HT\(capabilities.vht == nil ? "" : "/VHT") capabilities"
+            )
         }
     }
 
@@ -165,13 +179,19 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
     }
 
     func addPeerDataStation(_ link: NDPLink, on data: DataInterface) async throws {
-        let scope = StationScope.dataInterface(InterfaceIndex(rawValue: data.index), peerManagementAddress: link.id.peer)
-        let flags: StationFlags = link.pairwiseKey == nil ? [.authenticated, .associated, .authorized]
+        let scope = StationScope.dataInterface(
+            InterfaceIndex(rawValue: data.index), peerManagementAddress: link.id.peer)
+        let flags: StationFlags =
+            link.pairwiseKey == nil
+            ? [.authenticated, .associated, .authorized]
             : [.authenticated, .associated, .managementFrameProtection]
         try await step("add the peer's NDI station") {
             do {
-                try await session.addStation(NANStationParameters(scope: scope, peer: link.peerNDI, flagMask: flags, flagSet: flags))
-                logger.trace("dp NDI station \(link.peerNDI) of \(link.id.peer) added on \(data.name)\(link.pairwiseKey == nil ? ", authorized" : "")")
+                try await session.addStation(
+                    NANStationParameters(scope: scope, peer: link.peerNDI, flagMask: flags, flagSet: flags))
+                logger.trace(
+                    "dp NDI station \(link.peerNDI) of \(link.id.peer) added on \(data.name)\(link.pairwiseKey == nil ? ", authorized" : "")"
+                )
             } catch let error as NetlinkError where error.errno == .fileExists {
                 // EEXIST from NEW_STATION (the kernel's code, not recoded: only START_NAN's EEXIST means alreadyRunning).
                 logger.trace("dp NDI station \(link.peerNDI) already there")
@@ -183,14 +203,18 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
         }
     }
 
-    func installPairwiseKey(_ key: DataPathPairwiseKey, for peerNDI: MACAddress, of peerNMI: MACAddress,
-                            on data: DataInterface) async throws {
+    func installPairwiseKey(
+        _ key: DataPathPairwiseKey, for peerNDI: MACAddress, of peerNMI: MACAddress,
+        on data: DataInterface
+    ) async throws {
         try await step("install the \(key.cipherSuite) key for the peer's NDI station") {
             guard adapter.nan.secure else {
                 throw DataPathError(description: "the adapter does not support keys on NAN interfaces (no SECURE_NAN)")
             }
-            try await session.addKey(.pairwise(key.temporalKey, cipher: CipherSuite(rawValue: key.cipherSuite.keyCipherSelector),
-                                               peerNDI: peerNDI, ofPeer: peerNMI, on: InterfaceIndex(rawValue: data.index)))
+            try await session.addKey(
+                .pairwise(
+                    key.temporalKey, cipher: CipherSuite(rawValue: key.cipherSuite.keyCipherSelector),
+                    peerNDI: peerNDI, ofPeer: peerNMI, on: InterfaceIndex(rawValue: data.index)))
             logger.trace("dp \(key.cipherSuite) key installed for \(peerNDI) on \(data.name)")
         }
     }
@@ -221,13 +245,15 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
     }
 
     func removePeerDataStation(_ peerNDI: MACAddress, of peerNMI: MACAddress, on data: DataInterface) async {
-        try? await session.removeStation(.dataInterface(InterfaceIndex(rawValue: data.index), peerManagementAddress: peerNMI),
-                                         peer: peerNDI)
+        try? await session.removeStation(
+            .dataInterface(InterfaceIndex(rawValue: data.index), peerManagementAddress: peerNMI),
+            peer: peerNDI)
     }
 
     func packetCount(of peerNDI: MACAddress, on data: DataInterface) async -> UInt64? {
         guard let stations = try? await session.stations(on: InterfaceIndex(rawValue: data.index)),
-              let station = stations.first(where: { $0.peer == peerNDI }) else { return nil }
+            let station = stations.first(where: { $0.peer == peerNDI })
+        else { return nil }
         return UInt64(station.receivedPackets ?? 0) + UInt64(station.transmittedPackets ?? 0)
     }
 

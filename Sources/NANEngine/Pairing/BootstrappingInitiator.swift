@@ -28,8 +28,12 @@ public struct BootstrappingInitiator: Sendable {
         /// The longest comeback delay accepted from a peer (longer ones are clamped).
         public var maximumComebackDelay: Duration
         /// Creates limits.
-        public init(responseTimeout: Duration = .seconds(3), maximumComebacks: Int = 30, maximumComebackDelay: Duration = .seconds(10)) {
-            self.responseTimeout = responseTimeout; self.maximumComebacks = maximumComebacks; self.maximumComebackDelay = maximumComebackDelay
+        public init(
+            responseTimeout: Duration = .seconds(3), maximumComebacks: Int = 30,
+            maximumComebackDelay: Duration = .seconds(10)
+        ) {
+            self.responseTimeout = responseTimeout; self.maximumComebacks = maximumComebacks;
+            self.maximumComebackDelay = maximumComebackDelay
         }
     }
 
@@ -53,24 +57,30 @@ public struct BootstrappingInitiator: Sendable {
 
     /// An exchange with `peer`, choosing our method from `localMethods` against the peer's advertised
     /// `peerMethods`; `methodMismatch` when no method fits.
-    public init(peer: MACAddress, localMethods: BootstrappingMethods, peerMethods: BootstrappingMethods,
-                dialogToken: UInt8, limits: Limits = Limits()) throws(PairingError) {
+    public init(
+        peer: MACAddress, localMethods: BootstrappingMethods, peerMethods: BootstrappingMethods,
+        dialogToken: UInt8, limits: Limits = Limits()
+    ) throws(PairingError) {
         guard let method = BootstrappingMethods.choose(local: localMethods, peer: peerMethods) else {
-            throw PairingError(.methodMismatch, "no bootstrapping method of ours fits \(peer)'s (0x\(String(peerMethods.rawValue, radix: 16)))")
+            throw PairingError(
+                .methodMismatch,
+                "no bootstrapping method of ours fits \(peer)'s (0x\(String(peerMethods.rawValue, radix: 16)))")
         }
         self.peer = peer; self.method = method; self.dialogToken = dialogToken; self.limits = limits
     }
 
     /// The request to send now: the first one, or the comeback request with the cookie once it is due.
     /// `unexpectedMessage` in any other state.
-    public mutating func request(at now: ContinuousClock.Instant) throws(PairingError) -> PairingBootstrappingAttribute {
+    public mutating func request(at now: ContinuousClock.Instant) throws(PairingError) -> PairingBootstrappingAttribute
+    {
         let request: PairingBootstrappingAttribute
         switch state {
         case .idle:
             request = PairingBootstrappingAttribute(dialogToken: dialogToken, type: .request, methods: method)
         case .comebackDue(let due, let cookie) where now >= due:
-            request = PairingBootstrappingAttribute(dialogToken: dialogToken, type: .request, status: .comeback,
-                                                    comeback: .init(after: nil, cookie: cookie[...]), methods: method)
+            request = PairingBootstrappingAttribute(
+                dialogToken: dialogToken, type: .request, status: .comeback,
+                comeback: .init(after: nil, cookie: cookie[...]), methods: method)
         default:
             throw PairingError(.unexpectedMessage, "no bootstrapping request is due to \(peer)")
         }
@@ -84,7 +94,8 @@ public struct BootstrappingInitiator: Sendable {
     /// response is awaited. The wait starts again.
     public mutating func requestAgain(at now: ContinuousClock.Instant) -> PairingBootstrappingAttribute? {
         guard case .awaitingResponse(let since) = state, now - since >= limits.responseTimeout,
-              resends < Self.maximumResends, let lastRequest else { return nil }
+            resends < Self.maximumResends, let lastRequest
+        else { return nil }
         resends += 1
         state = .awaitingResponse(since: now)
         return lastRequest
@@ -93,16 +104,27 @@ public struct BootstrappingInitiator: Sendable {
     /// Feeds a received NPBA from `sender`. A frame that does not belong (another peer, dialog token,
     /// type, or no response awaited) throws `unexpectedMessage` and changes nothing; a rejection or too
     /// many comebacks ends the exchange (`state` is `.failed`, and the error is thrown too).
-    public mutating func receive(_ attribute: PairingBootstrappingAttribute, from sender: MACAddress,
-                                 at now: ContinuousClock.Instant) throws(PairingError) {
+    public mutating func receive(
+        _ attribute: PairingBootstrappingAttribute, from sender: MACAddress,
+        at now: ContinuousClock.Instant
+    ) throws(PairingError) {
         guard sender == peer, attribute.dialogToken == dialogToken, attribute.type == .response,
-              case .awaitingResponse = state else {
-            throw PairingError(.unexpectedMessage, "bootstrapping frame from \(sender) (token \(attribute.dialogToken)) does not answer our request")
+            case .awaitingResponse = state
+        else {
+            throw PairingError(
+                .unexpectedMessage,
+                "bootstrapping frame from \(sender) (token \(attribute.dialogToken)) does not answer our request")
         }
         switch attribute.status {
         case .accepted:
-            guard attribute.methods.isEmpty || attribute.methods.contains(method.complement) || attribute.methods.contains(method) else {
-                try fail(PairingError(.methodMismatch, "\(peer) accepted another method (0x\(String(attribute.methods.rawValue, radix: 16)))"))
+            guard
+                attribute.methods.isEmpty || attribute.methods.contains(method.complement)
+                    || attribute.methods.contains(method)
+            else {
+                try fail(
+                    PairingError(
+                        .methodMismatch,
+                        "\(peer) accepted another method (0x\(String(attribute.methods.rawValue, radix: 16)))"))
             }
             state = .accepted
         case .comeback:
@@ -114,7 +136,8 @@ public struct BootstrappingInitiator: Sendable {
             let after = min(Duration.microseconds(1024 * Int64(comeback.after ?? 0)), limits.maximumComebackDelay)
             state = .comebackDue(at: now + after, cookie: Array(comeback.cookie))
         default:
-            try fail(PairingError(.rejected, "\(peer) rejected bootstrapping (reason \(attribute.reasonCode.rawValue))"))
+            try fail(
+                PairingError(.rejected, "\(peer) rejected bootstrapping (reason \(attribute.reasonCode.rawValue))"))
         }
     }
 

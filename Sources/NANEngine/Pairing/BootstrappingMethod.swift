@@ -6,7 +6,9 @@ public typealias BootstrappingMethods = PairingBootstrappingAttribute.Methods
 
 extension PairingBootstrappingAttribute.Methods {
     /// The methods waware can carry, in order of preference when choosing one.
-    public static let supportedByWaware: [BootstrappingMethods] = [.opportunistic, .pinDisplay, .pinKeypad, .passphraseDisplay, .passphraseKeypad]
+    public static let supportedByWaware: [BootstrappingMethods] = [
+        .opportunistic, .pinDisplay, .pinKeypad, .passphraseDisplay, .passphraseKeypad,
+    ]
 
     /// The peer's side of a single method: display ↔ keypad, opportunistic ↔ opportunistic (as hostap's
     /// `nan_complement_pbm`); empty for a method waware does not carry or a set of several.
@@ -22,7 +24,9 @@ extension PairingBootstrappingAttribute.Methods {
     }
 
     /// Whether the method needs a password (PIN or passphrase) for the SAE that follows.
-    public var needsPassword: Bool { !isDisjoint(with: [.pinDisplay, .pinKeypad, .passphraseDisplay, .passphraseKeypad]) }
+    public var needsPassword: Bool {
+        !isDisjoint(with: [.pinDisplay, .pinKeypad, .passphraseDisplay, .passphraseKeypad])
+    }
 
     /// The method the requester uses: the first of ours (in waware's preference) whose complement the
     /// peer advertises; nil when none fits.

@@ -58,15 +58,21 @@ public struct BootstrappingResponder: Sendable {
     /// token and method) gets the same cookie; a comeback request is accepted once authorized and its cookie
     /// matches. Frames that are not requests, or comeback requests that match
     /// nothing, throw `unexpectedMessage` and change nothing (no response is sent).
-    public mutating func receive(_ attribute: PairingBootstrappingAttribute, from sender: MACAddress,
-                                 at now: ContinuousClock.Instant) throws(PairingError) -> PairingBootstrappingAttribute {
+    public mutating func receive(
+        _ attribute: PairingBootstrappingAttribute, from sender: MACAddress,
+        at now: ContinuousClock.Instant
+    ) throws(PairingError) -> PairingBootstrappingAttribute {
         expire(at: now)
         guard attribute.type == .request else {
-            throw PairingError(.unexpectedMessage, "bootstrapping \(attribute.type.rawValue == 2 ? "response" : "advertisement") from \(sender) to a responder")
+            throw PairingError(
+                .unexpectedMessage,
+                "bootstrapping \(attribute.type.rawValue == 2 ? "response" : "advertisement") from \(sender) to a responder"
+            )
         }
         if attribute.status == .comeback {
             guard let entry = pending[sender], let cookie = attribute.comeback?.cookie,
-                  entry.dialogToken == attribute.dialogToken, ConstantTime.equal(cookie, entry.cookie) else {
+                entry.dialogToken == attribute.dialogToken, ConstantTime.equal(cookie, entry.cookie)
+            else {
                 throw PairingError(.unexpectedMessage, "comeback from \(sender) matches no pending bootstrapping")
             }
             guard entry.authorized else { return comebackResponse(entry) }
@@ -81,7 +87,9 @@ public struct BootstrappingResponder: Sendable {
             pending[sender] = nil
             return response(attribute.dialogToken, .accepted, methods: local)
         }
-        if let entry = pending[sender], entry.dialogToken == attribute.dialogToken, entry.peerMethod == attribute.methods {
+        if let entry = pending[sender], entry.dialogToken == attribute.dialogToken,
+            entry.peerMethod == attribute.methods
+        {
             // The same request again (wpa_supplicant re-sends it every second until it hears from us, and our
             // answer waits for a DW): answer with the cookie already given. A new cookie here could reach the
             // peer before the old one, and its comeback request would then match nothing.
@@ -92,7 +100,9 @@ public struct BootstrappingResponder: Sendable {
         }
         let cookie: [UInt8]
         do { cookie = try SecureRandom.bytes(4) } catch { throw PairingError(.crypto, "\(error)") }
-        let entry = Pending(dialogToken: attribute.dialogToken, peerMethod: attribute.methods, since: now, authorized: false, cookie: cookie)
+        let entry = Pending(
+            dialogToken: attribute.dialogToken, peerMethod: attribute.methods, since: now, authorized: false,
+            cookie: cookie)
         pending[sender] = entry
         return comebackResponse(entry)
     }
@@ -118,12 +128,16 @@ public struct BootstrappingResponder: Sendable {
     }
 
     private func comebackResponse(_ entry: Pending) -> PairingBootstrappingAttribute {
-        PairingBootstrappingAttribute(dialogToken: entry.dialogToken, type: .response, status: .comeback,
-                                      comeback: .init(after: limits.comebackAfter, cookie: entry.cookie[...]), methods: [])
+        PairingBootstrappingAttribute(
+            dialogToken: entry.dialogToken, type: .response, status: .comeback,
+            comeback: .init(after: limits.comebackAfter, cookie: entry.cookie[...]), methods: [])
     }
 
-    private func response(_ token: UInt8, _ status: PairingBootstrappingAttribute.Status, methods: BootstrappingMethods) -> PairingBootstrappingAttribute {
-        PairingBootstrappingAttribute(dialogToken: token, type: .response, status: status,
-                                      reasonCode: status == .rejected ? .pairingBootstrappingRejected : .none, methods: methods)
+    private func response(
+        _ token: UInt8, _ status: PairingBootstrappingAttribute.Status, methods: BootstrappingMethods
+    ) -> PairingBootstrappingAttribute {
+        PairingBootstrappingAttribute(
+            dialogToken: token, type: .response, status: status,
+            reasonCode: status == .rejected ? .pairingBootstrappingRejected : .none, methods: methods)
     }
 }

@@ -15,7 +15,9 @@ public struct NANIdentityKey: Hashable, Sendable, CustomStringConvertible {
 
     /// A fresh random NIK from libcrypto's CSPRNG.
     public static func random() throws(PairingError) -> NANIdentityKey {
-        do { return NANIdentityKey(bytes: try SecureRandom.bytes(16))! } catch { throw PairingError(.crypto, "\(error)") }
+        do { return NANIdentityKey(bytes: try SecureRandom.bytes(16))! } catch {
+            throw PairingError(.crypto, "\(error)")
+        }
     }
 
     /// The NIRA tag for `nonce` (8 bytes) under this key, for the device whose NMI is `nmi`
@@ -33,7 +35,8 @@ public struct NANIdentityKey: Hashable, Sendable, CustomStringConvertible {
     public func identityResolution(nmi: MACAddress) throws(PairingError) -> IdentityResolutionAttribute {
         let nonce: [UInt8]
         do { nonce = try SecureRandom.bytes(8) } catch { throw PairingError(.crypto, "\(error)") }
-        return IdentityResolutionAttribute(cipherVersion: 0, nonce: nonce[...], tag: try tag(nmi: nmi, nonce: nonce)[...])
+        return IdentityResolutionAttribute(
+            cipherVersion: 0, nonce: nonce[...], tag: try tag(nmi: nmi, nonce: nonce)[...])
     }
 
     /// Redacted.

@@ -31,12 +31,14 @@ struct PASNComebackCookies {
         guard let cookie, cookie.count == Self.length, !secret.isEmpty else { return false }
         let age = now - since
         if age < Self.rotation * 2, ConstantTime.equal(Self.cookie(source, under: secret), cookie) { return true }
-        return age < Self.rotation && !previous.isEmpty && ConstantTime.equal(Self.cookie(source, under: previous), cookie)
+        return age < Self.rotation && !previous.isEmpty
+            && ConstantTime.equal(Self.cookie(source, under: previous), cookie)
     }
 
     /// The frame 2 that asks `source` to come back with its cookie after `after` TUs.
     mutating func frame(for source: MACAddress, after: UInt16) -> PASNAuthenticationFrame? {
-        let parameters = PASNParameters(wrappedDataFormat: 0, comeback: .init(after: after, cookie: cookie(for: source)[...]), group: nil)
+        let parameters = PASNParameters(
+            wrappedDataFormat: 0, comeback: .init(after: after, cookie: cookie(for: source)[...]), group: nil)
         guard let element = try? parameters.element(sequence: 2) else { return nil }
         return PASNAuthenticationFrame(sequence: 2, status: Self.status, elements: [element])
     }

@@ -54,7 +54,9 @@ struct PASNRSNElement: Hashable, Sendable {
     }
 
     /// An RSNE for `akm`, `pmkid` and the pairwise cipher `cipher`.
-    init(akm: PairingAKM, pmkid: [UInt8]?, cipher: UInt8 = ccmp128) { self.akm = akm; self.pmkid = pmkid; self.cipher = cipher }
+    init(akm: PairingAKM, pmkid: [UInt8]?, cipher: UInt8 = ccmp128) {
+        self.akm = akm; self.pmkid = pmkid; self.cipher = cipher
+    }
 
     /// Decodes an RSNE body; refuses anything but one pairwise cipher (CCMP-128 or GCMP-256) and one AKM,
     /// both under 00-0F-AC, with MFP required. Total: typed errors.
@@ -67,16 +69,24 @@ struct PASNRSNElement: Hashable, Sendable {
                 throw PairingError(.malformed, "RSNE: pairing needs exactly one pairwise cipher")
             }
             let pairwise = Array(try r.readBytes(4, "RSNE pairwise cipher"))
-            guard pairwise.prefix(3).elementsEqual(Self.ieeeOUI), pairwise[3] == Self.ccmp128 || pairwise[3] == Self.gcmp256 else {
+            guard pairwise.prefix(3).elementsEqual(Self.ieeeOUI),
+                pairwise[3] == Self.ccmp128 || pairwise[3] == Self.gcmp256
+            else {
                 throw PairingError(.malformed, "RSNE: pairing needs CCMP-128 or GCMP-256 as pairwise cipher")
             }
             cipher = pairwise[3]
-            guard try r.readLE16("RSNE AKM count") == 1 else { throw PairingError(.malformed, "RSNE: pairing needs exactly one AKM") }
+            guard try r.readLE16("RSNE AKM count") == 1 else {
+                throw PairingError(.malformed, "RSNE: pairing needs exactly one AKM")
+            }
             let suite = Array(try r.readBytes(4, "RSNE AKM"))
-            guard suite.prefix(3).elementsEqual(Self.ieeeOUI) else { throw PairingError(.malformed, "RSNE: AKM outside 00-0F-AC") }
+            guard suite.prefix(3).elementsEqual(Self.ieeeOUI) else {
+                throw PairingError(.malformed, "RSNE: AKM outside 00-0F-AC")
+            }
             akm = PairingAKM(rawValue: suite[3])
             let capabilities = try r.readLE16("RSNE capabilities")
-            guard capabilities & 0x00C0 == 0x00C0 else { throw PairingError(.malformed, "RSNE: PASN requires MFPC and MFPR") }
+            guard capabilities & 0x00C0 == 0x00C0 else {
+                throw PairingError(.malformed, "RSNE: PASN requires MFPC and MFPR")
+            }
             pmkid = nil
             if !r.isAtEnd {
                 let count = Int(try r.readLE16("RSNE PMKID count"))
@@ -98,18 +108,23 @@ enum PASNPairingElements {
     /// RSNXE (244) with a 2-byte capability field (Wi-Fi Aware 4.0 Table 26): field length 1 in bits
     /// 0–3, SAE hash-to-element (bit 5) when the AKM is SAE. Not sent in opportunistic setup.
     static func rsnExtension(akm: PairingAKM) -> InformationElement {
-        InformationElement(id: PASNAuthenticationFrame.ElementID.rsnExtension, body: [akm == .sae ? 0x21 : 0x01, 0x00][...])
+        InformationElement(
+            id: PASNAuthenticationFrame.ElementID.rsnExtension, body: [akm == .sae ? 0x21 : 0x01, 0x00][...])
     }
 
     /// Supported Groups (extension 161): the pairing's group (19 or 20) only. The responder sends it in frame 2.
     static func supportedGroups(_ group: UInt16) -> InformationElement {
-        InformationElement(id: PASNAuthenticationFrame.ElementID.extensionElement, body: [161, UInt8(group & 0xFF), UInt8(group >> 8)][...])
+        InformationElement(
+            id: PASNAuthenticationFrame.ElementID.extensionElement,
+            body: [161, UInt8(group & 0xFF), UInt8(group >> 8)][...])
     }
 
     /// Wrapped Data (extension 8). Pairing's SAE data stays below 255 bytes, so no fragments.
     static func wrappedData(_ data: [UInt8]) throws(PairingError) -> InformationElement {
         guard data.count <= 254 else { throw PairingError(.malformed, "wrapped data of \(data.count) bytes") }
-        return InformationElement(id: PASNAuthenticationFrame.ElementID.extensionElement, body: ([PASNAuthenticationFrame.ElementID.wrappedData] + data)[...])
+        return InformationElement(
+            id: PASNAuthenticationFrame.ElementID.extensionElement,
+            body: ([PASNAuthenticationFrame.ElementID.wrappedData] + data)[...])
     }
 
     /// The NAN element: vendor specific (221), Wi-Fi Alliance OUI, type 0x13, then NAN attributes
@@ -117,13 +132,16 @@ enum PASNPairingElements {
     static let nanElementHeader: [UInt8] = [0x50, 0x6F, 0x9A, 0x13]
 
     static func nanElement(_ attributes: [UInt8]) throws(PairingError) -> InformationElement {
-        guard attributes.count + 4 <= 255 else { throw PairingError(.malformed, "NAN element of \(attributes.count + 4) bytes") }
+        guard attributes.count + 4 <= 255 else {
+            throw PairingError(.malformed, "NAN element of \(attributes.count + 4) bytes")
+        }
         return InformationElement(id: 221, body: (nanElementHeader + attributes)[...])
     }
 
     /// The attributes of the NAN element in `frame`, empty when it has none.
     static func nanAttributes(in frame: PASNAuthenticationFrame) -> [UInt8] {
-        guard let body = frame.elements.first(where: { $0.id == 221 && $0.body.starts(with: nanElementHeader) })?.body else { return [] }
+        guard let body = frame.elements.first(where: { $0.id == 221 && $0.body.starts(with: nanElementHeader) })?.body
+        else { return [] }
         return Array(body.dropFirst(4))
     }
 

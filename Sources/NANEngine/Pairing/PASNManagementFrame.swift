@@ -12,7 +12,8 @@ public struct PASNManagementFrame: Sendable {
 
     /// A frame from `source` to `destination` in cluster `bssid`.
     public init(body: PASNAuthenticationFrame, destination: MACAddress, source: MACAddress, bssid: MACAddress) {
-        header = ManagementHeader(frameControl: Self.frameControl, destination: destination, source: source, bssid: bssid)
+        header = ManagementHeader(
+            frameControl: Self.frameControl, destination: destination, source: source, bssid: bssid)
         self.body = body
     }
 
@@ -22,7 +23,8 @@ public struct PASNManagementFrame: Sendable {
             var reader = ByteReader(bytes)
             let header = try ManagementHeader(reading: &reader)
             guard header.frameControl & 0x00FC == Self.frameControl else {
-                throw PairingError(.unexpectedMessage, "not an Authentication frame (frame control \(header.frameControl))")
+                throw PairingError(
+                    .unexpectedMessage, "not an Authentication frame (frame control \(header.frameControl))")
             }
             self.header = header
             body = try PASNAuthenticationFrame(decoding: reader.readRest())

@@ -72,10 +72,13 @@ public enum PASNPairing {
     }
 
     /// The payload of an SAE body after checking its header.
-    static func saePayload(_ body: some Collection<UInt8>, sequence: UInt16, status: UInt16) throws(PairingError) -> [UInt8] {
+    static func saePayload(
+        _ body: some Collection<UInt8>, sequence: UInt16, status: UInt16
+    ) throws(PairingError) -> [UInt8] {
         let b = Array(body)
         guard b.count >= 6 else { throw PairingError(.malformed, "SAE data of \(b.count) bytes") }
-        let algorithm = UInt16(b[0]) | UInt16(b[1]) << 8, seq = UInt16(b[2]) | UInt16(b[3]) << 8, st = UInt16(b[4]) | UInt16(b[5]) << 8
+        let algorithm = UInt16(b[0]) | UInt16(b[1]) << 8, seq = UInt16(b[2]) | UInt16(b[3]) << 8,
+            st = UInt16(b[4]) | UInt16(b[5]) << 8
         guard algorithm == algorithmSAE, seq == sequence, st == status else {
             throw PairingError(.malformed, "SAE data: algorithm \(algorithm), sequence \(seq), status \(st)")
         }
@@ -83,8 +86,12 @@ public enum PASNPairing {
     }
 
     /// The SAE confirm payload: send-confirm (LE16) ‖ confirm (`length`: 32 on P-256, 48 on P-384).
-    static func confirmPayload(_ payload: [UInt8], length: Int) throws(PairingError) -> (sendConfirm: UInt16, confirm: [UInt8]) {
-        guard payload.count == 2 + length else { throw PairingError(.malformed, "SAE confirm of \(payload.count) bytes, \(2 + length) expected") }
+    static func confirmPayload(
+        _ payload: [UInt8], length: Int
+    ) throws(PairingError) -> (sendConfirm: UInt16, confirm: [UInt8]) {
+        guard payload.count == 2 + length else {
+            throw PairingError(.malformed, "SAE confirm of \(payload.count) bytes, \(2 + length) expected")
+        }
         return (UInt16(payload[0]) | UInt16(payload[1]) << 8, Array(payload[2...]))
     }
 
@@ -95,7 +102,9 @@ public enum PASNPairing {
         while index < data.count, parts.count < 2 {
             guard index + 2 <= data.count else { throw PairingError(.malformed, "SAE wrapped data: truncated length") }
             let length = Int(data[index]) | Int(data[index + 1]) << 8
-            guard index + 2 + length <= data.count else { throw PairingError(.malformed, "SAE wrapped data: part overruns") }
+            guard index + 2 + length <= data.count else {
+                throw PairingError(.malformed, "SAE wrapped data: part overruns")
+            }
             parts.append(Array(data[(index + 2)..<(index + 2 + length)]))
             index += 2 + length
         }
@@ -104,26 +113,36 @@ public enum PASNPairing {
     }
 
     /// length (LE16) ‖ part.
-    static func lengthPrefixed(_ part: [UInt8]) -> [UInt8] { [UInt8(part.count & 0xFF), UInt8(part.count >> 8)] + part }
+    static func lengthPrefixed(_ part: [UInt8]) -> [UInt8] {
+        [UInt8(part.count & 0xFF), UInt8(part.count >> 8)] + part
+    }
 
     /// An element as bytes: ID, length, body.
-    static func bytes(of element: InformationElement) -> [UInt8] { [element.id, UInt8(element.body.count)] + element.body }
+    static func bytes(of element: InformationElement) -> [UInt8] {
+        [element.id, UInt8(element.body.count)] + element.body
+    }
 
     /// `frame` with a MIC element of zero bytes (16 with SHA-256, 24 with SHA-384) appended, then the MIC
     /// computed over it and filled in.
-    static func sealed(_ frame: PASNAuthenticationFrame, hash: HashFunction, kck: [UInt8], first: MACAddress, second: MACAddress,
-                       data: [UInt8]) throws(PairingError) -> PASNAuthenticationFrame {
+    static func sealed(
+        _ frame: PASNAuthenticationFrame, hash: HashFunction, kck: [UInt8], first: MACAddress, second: MACAddress,
+        data: [UInt8]
+    ) throws(PairingError) -> PASNAuthenticationFrame {
         var sealed = frame
-        sealed.elements.append(InformationElement(id: PASNAuthenticationFrame.ElementID.mic,
-                                                  body: [UInt8](repeating: 0, count: PASNKeyDerivation.micLength(hash))[...]))
+        sealed.elements.append(
+            InformationElement(
+                id: PASNAuthenticationFrame.ElementID.mic,
+                body: [UInt8](repeating: 0, count: PASNKeyDerivation.micLength(hash))[...]))
         let mic = try computeMIC(sealed, hash: hash, kck: kck, first: first, second: second, data: data)
         sealed.elements[sealed.elements.count - 1].body = mic[...]
         return sealed
     }
 
     /// Checks `frame`'s MIC element (16 or 24 bytes, by `hash`) in constant time.
-    static func checkMIC(_ frame: PASNAuthenticationFrame, hash: HashFunction, kck: [UInt8], first: MACAddress, second: MACAddress,
-                         data: [UInt8]) throws(PairingError) {
+    static func checkMIC(
+        _ frame: PASNAuthenticationFrame, hash: HashFunction, kck: [UInt8], first: MACAddress, second: MACAddress,
+        data: [UInt8]
+    ) throws(PairingError) {
         let length = PASNKeyDerivation.micLength(hash)
         guard let received = frame.mic, received.count == length else {
             throw PairingError(.malformed, "PASN frame \(frame.sequence) without a \(length)-byte MIC")
@@ -134,29 +153,38 @@ public enum PASNPairing {
         }
     }
 
-    private static func computeMIC(_ frame: PASNAuthenticationFrame, hash: HashFunction, kck: [UInt8], first: MACAddress, second: MACAddress,
-                                   data: [UInt8]) throws(PairingError) -> [UInt8] {
+    private static func computeMIC(
+        _ frame: PASNAuthenticationFrame, hash: HashFunction, kck: [UInt8], first: MACAddress, second: MACAddress,
+        data: [UInt8]
+    ) throws(PairingError) -> [UInt8] {
         var zeroed = frame
         for index in zeroed.elements.indices where zeroed.elements[index].id == PASNAuthenticationFrame.ElementID.mic {
             zeroed.elements[index].body = [UInt8](repeating: 0, count: zeroed.elements[index].body.count)[...]
         }
         do {
-            return try PASNKeyDerivation.mic(hash, kck: kck, first: first, second: second, data: data, frame: zeroed.encoded())
+            return try PASNKeyDerivation.mic(
+                hash, kck: kck, first: first, second: second, data: data, frame: zeroed.encoded())
         } catch { throw PairingError(.crypto, "PASN MIC: \(error)") }
     }
 
     /// The encoded body, as a typed pairing error on failure.
     static func encoded(_ frame: PASNAuthenticationFrame) throws(PairingError) -> [UInt8] {
-        do { return try frame.encoded() } catch { throw PairingError(.malformed, "PASN frame \(frame.sequence): \(error)") }
+        do { return try frame.encoded() } catch {
+            throw PairingError(.malformed, "PASN frame \(frame.sequence): \(error)")
+        }
     }
 
     /// The NAN element's attributes: CSIA (the pairing's suite, NCS-PK-PASN-128 or -256, for `publishID`),
     /// our Device Capability when given (an initiator's frame 1: see ``PASNPairingInitiator``), and, for
     /// setup, a DCEA with pairing setup and NPK/NIK caching, for verification our NIRA.
-    static func nanElement(publishID: InstanceID, suite: NDPCipherSuite, nira: IdentityResolutionAttribute?,
-                           deviceCapability: DeviceCapabilityAttribute? = nil) throws(PairingError) -> InformationElement {
+    static func nanElement(
+        publishID: InstanceID, suite: NDPCipherSuite, nira: IdentityResolutionAttribute?,
+        deviceCapability: DeviceCapabilityAttribute? = nil
+    ) throws(PairingError) -> InformationElement {
         do {
-            var attributes = try CipherSuiteInfoAttribute(capabilities: 0, entries: [.init(suite: suite.wireValue, publishID: publishID)]).encoded()
+            var attributes = try CipherSuiteInfoAttribute(
+                capabilities: 0, entries: [.init(suite: suite.wireValue, publishID: publishID)]
+            ).encoded()
             if let deviceCapability { attributes += try deviceCapability.encoded() }
             if let nira {
                 attributes += try nira.encoded()

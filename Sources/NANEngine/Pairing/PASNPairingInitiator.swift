@@ -48,17 +48,23 @@ public struct PASNPairingInitiator: Sendable, CustomStringConvertible {
     /// element into its record of the peer, and makes the peer's NMI station (which it needs to answer,
     /// and its frame 2 needs to wait for a DW) only from a Device Capability it has heard; a passive
     /// subscriber has sent it no SDF before frame 1.
-    public init(own: MACAddress, peer: MACAddress, publishID: InstanceID, method: PairingMethod, suite: NDPCipherSuite = .pk128,
-                identity: NANIdentityKey? = nil, peerIdentity: NANIdentityKey? = nil,
-                deviceCapability: DeviceCapabilityAttribute? = nil) throws(PairingError) {
+    public init(
+        own: MACAddress, peer: MACAddress, publishID: InstanceID, method: PairingMethod, suite: NDPCipherSuite = .pk128,
+        identity: NANIdentityKey? = nil, peerIdentity: NANIdentityKey? = nil,
+        deviceCapability: DeviceCapabilityAttribute? = nil
+    ) throws(PairingError) {
         self.own = own; self.peer = peer; self.publishID = publishID; self.method = method
         self.peerIdentityKey = peerIdentity
         self.deviceCapability = deviceCapability
         let suite = if case .verification(let cached) = method { cached.suite } else { suite }
-        guard suite.isPairing else { throw PairingError(.cipherSuiteMismatch, "\(suite) is not a pairing cipher suite") }
+        guard suite.isPairing else {
+            throw PairingError(.cipherSuiteMismatch, "\(suite) is not a pairing cipher suite")
+        }
         self.suite = suite
         let group = suite.pairingGroup
-        ephemeral = try PASNPairing.crypto("PASN ephemeral key") { () throws(CryptoError) in try ECEphemeralKey(group: group) }
+        ephemeral = try PASNPairing.crypto("PASN ephemeral key") { () throws(CryptoError) in
+            try ECEphemeralKey(group: group)
+        }
         switch method {
         case .password(let password):
             guard !password.isEmpty else { throw PairingError(.malformed, "empty PIN or passphrase") }
@@ -103,15 +109,18 @@ public struct PASNPairingInitiator: Sendable, CustomStringConvertible {
         let npkid = nira.map { Array($0.nonce) + Array($0.tag) }
         elements.append(PASNRSNElement(akm: akm, pmkid: npkid, cipher: suite.pairwiseCipher).element())
         if let sae {
-            let body = PASNPairing.saeBody(sequence: 1, status: PASNPairing.statusSAEHashToElement, sae.commit.encoded())
+            let body = PASNPairing.saeBody(
+                sequence: 1, status: PASNPairing.statusSAEHashToElement, sae.commit.encoded())
             elements.append(try PASNPairingElements.wrappedData(body))
         }
         if case .opportunistic = method {} else { elements.append(PASNPairingElements.rsnExtension(akm: akm)) }
-        let parameters = PASNParameters(wrappedDataFormat: sae == nil ? 0 : PASNParameters.wrappedSAE,
-                                        comeback: cookie.map { .init(after: nil, cookie: $0[...]) },
-                                        group: suite.pairingGroup.ikeGroup, publicKey: ephemeral.compressedPublicKey[...])
+        let parameters = PASNParameters(
+            wrappedDataFormat: sae == nil ? 0 : PASNParameters.wrappedSAE,
+            comeback: cookie.map { .init(after: nil, cookie: $0[...]) },
+            group: suite.pairingGroup.ikeGroup, publicKey: ephemeral.compressedPublicKey[...])
         elements.append(try element(parameters, sequence: 1))
-        let nan = try PASNPairing.nanElement(publishID: publishID, suite: suite, nira: nira, deviceCapability: deviceCapability)
+        let nan = try PASNPairing.nanElement(
+            publishID: publishID, suite: suite, nira: nira, deviceCapability: deviceCapability)
         nanElement = nan
         elements.append(nan)
         let frame = PASNAuthenticationFrame(sequence: 1, elements: elements)
@@ -123,9 +132,15 @@ public struct PASNPairingInitiator: Sendable, CustomStringConvertible {
     /// Takes frame 2: checks its status, RSNE and parameters, runs SAE (commit and the responder's
     /// confirm) or takes the default or cached PMK, derives the PASN keys, checks the MIC; returns frame 3
     /// (our SAE confirm, MIC over frame 1's hash) and the pairing keys.
-    public mutating func receive(_ frame: PASNAuthenticationFrame) throws(PairingError) -> (frame3: PASNAuthenticationFrame, result: PairingResult) {
-        guard state == .awaitingFrame2 else { throw PairingError(.unexpectedMessage, "PASN frame \(frame.sequence) while \(state)") }
-        guard frame.sequence == 2 else { throw PairingError(.unexpectedMessage, "PASN frame \(frame.sequence) instead of 2") }
+    public mutating func receive(
+        _ frame: PASNAuthenticationFrame
+    ) throws(PairingError) -> (frame3: PASNAuthenticationFrame, result: PairingResult) {
+        guard state == .awaitingFrame2 else {
+            throw PairingError(.unexpectedMessage, "PASN frame \(frame.sequence) while \(state)")
+        }
+        guard frame.sequence == 2 else {
+            throw PairingError(.unexpectedMessage, "PASN frame \(frame.sequence) instead of 2")
+        }
         do {
             let outcome = try process(frame)
             state = .done
@@ -140,20 +155,31 @@ public struct PASNPairingInitiator: Sendable, CustomStringConvertible {
     /// Frame 3 ending the exchange after a failure (status 15 after a PIN mismatch, else 1).
     public var failureFrame: PASNAuthenticationFrame { PASNPairing.failureFrame(sequence: 3, status: failureStatus) }
 
-    private mutating func process(_ frame: PASNAuthenticationFrame) throws(PairingError) -> (frame3: PASNAuthenticationFrame, result: PairingResult) {
+    private mutating func process(
+        _ frame: PASNAuthenticationFrame
+    ) throws(PairingError) -> (frame3: PASNAuthenticationFrame, result: PairingResult) {
         guard frame.status != PASNPairing.statusInvalidPairwiseCipher else {
-            throw PairingError(.cipherSuiteMismatch, "the peer does not pair with \(suite) (PASN status 42): both sides need the same cipher suite")
+            throw PairingError(
+                .cipherSuiteMismatch,
+                "the peer does not pair with \(suite) (PASN status 42): both sides need the same cipher suite")
         }
-        guard frame.status == 0 else { throw PairingError(.rejected, "the peer refused pairing (PASN status \(frame.status))") }
+        guard frame.status == 0 else {
+            throw PairingError(.rejected, "the peer refused pairing (PASN status \(frame.status))")
+        }
         guard let rsneBody = frame.rsne else { throw PairingError(.malformed, "PASN frame 2 without an RSNE") }
         let rsne = try PASNRSNElement(decodingBody: rsneBody)
         guard rsne.akm == akm else { throw PairingError(.malformed, "PASN frame 2: AKM \(rsne.akm), expected \(akm)") }
         guard rsne.cipher == suite.pairwiseCipher else {
-            throw PairingError(.cipherSuiteMismatch, "PASN frame 2: pairwise cipher \(rsne.cipher), \(suite) needs \(suite.pairwiseCipher)")
+            throw PairingError(
+                .cipherSuiteMismatch,
+                "PASN frame 2: pairwise cipher \(rsne.cipher), \(suite) needs \(suite.pairwiseCipher)")
         }
         let parameters = try PASNPairing.parameters(frame)
         guard parameters.group == suite.pairingGroup.ikeGroup else {
-            throw PairingError(.cipherSuiteMismatch, "PASN frame 2: group \(parameters.group.map(String.init) ?? "none"), \(suite) runs on \(suite.pairingGroup.ikeGroup)")
+            throw PairingError(
+                .cipherSuiteMismatch,
+                "PASN frame 2: group \(parameters.group.map(String.init) ?? "none"), \(suite) runs on \(suite.pairingGroup.ikeGroup)"
+            )
         }
         let sharedSecret = try PASNPairing.crypto("PASN Diffie-Hellman") { () throws(CryptoError) in
             try ephemeral.sharedSecret(peerPublicKey: parameters.publicKey)
@@ -166,49 +192,69 @@ public struct PASNPairingInitiator: Sendable, CustomStringConvertible {
             pmk = PASNKeyDerivation.defaultPMK
         case .verification(let cached):
             pmk = cached.npk
-            let nira = try PASNPairingElements.attribute(IdentityResolutionAttribute.self, in: PASNPairingElements.nanAttributes(in: frame))
+            let nira = try PASNPairingElements.attribute(
+                IdentityResolutionAttribute.self, in: PASNPairingElements.nanAttributes(in: frame))
             if let peerIdentityKey {
                 guard let nira, let tag = try? peerIdentityKey.tag(nmi: peer, nonce: Array(nira.nonce)),
-                      ConstantTime.equal(tag, Array(nira.tag)) else {
+                    ConstantTime.equal(tag, Array(nira.tag))
+                else {
                     throw PairingError(.authenticationFailed, "PASN frame 2: the NIRA is not the paired device's")
                 }
             }
             peerIdentity = nira
         case .password:
-            guard var handshake = sae, parameters.wrappedDataFormat == PASNParameters.wrappedSAE, let wrapped = frame.wrappedData else {
+            guard var handshake = sae, parameters.wrappedDataFormat == PASNParameters.wrappedSAE,
+                let wrapped = frame.wrappedData
+            else {
                 throw PairingError(.malformed, "PASN frame 2 without SAE wrapped data")
             }
             let parts = try PASNPairing.splitCommitAndConfirm(Array(wrapped))
-            let commitPayload = try PASNPairing.saePayload(parts.commit, sequence: 1, status: PASNPairing.statusSAEHashToElement)
-            let peerCommit = try PASNPairing.crypto("SAE commit") { () throws(CryptoError) in try SAECommit.decode(commitPayload).commit }
-            let keys = try PASNPairing.crypto("SAE commit") { () throws(CryptoError) in try handshake.receive(peerCommit) }
-            let confirm = try PASNPairing.confirmPayload(PASNPairing.saePayload(parts.confirm, sequence: 2, status: 0),
-                                                         length: suite.pairingGroup.hash.outputSize)
+            let commitPayload = try PASNPairing.saePayload(
+                parts.commit, sequence: 1, status: PASNPairing.statusSAEHashToElement)
+            let peerCommit = try PASNPairing.crypto("SAE commit") { () throws(CryptoError) in
+                try SAECommit.decode(commitPayload).commit
+            }
+            let keys = try PASNPairing.crypto("SAE commit") { () throws(CryptoError) in
+                try handshake.receive(peerCommit)
+            }
+            let confirm = try PASNPairing.confirmPayload(
+                PASNPairing.saePayload(parts.confirm, sequence: 2, status: 0),
+                length: suite.pairingGroup.hash.outputSize)
             do { try handshake.verify(peerConfirm: confirm.confirm, peerSendConfirm: confirm.sendConfirm) } catch {
                 throw PairingError(.wrongPassword, "the peer's SAE confirm does not verify: the PINs differ")
             }
-            saeConfirm = try PASNPairing.crypto("SAE confirm") { () throws(CryptoError) in try handshake.confirm(sendConfirm: 1) }
+            saeConfirm = try PASNPairing.crypto("SAE confirm") { () throws(CryptoError) in
+                try handshake.confirm(sendConfirm: 1)
+            }
             sae = handshake
             pmk = keys.pmk
         }
         let keys = try PASNPairing.crypto("PASN keys") { () throws(CryptoError) in
-            try PASNKeyDerivation.keys(hash, pmk: pmk, initiator: own, responder: peer, sharedSecret: sharedSecret, tkLength: suite.tkLength)
+            try PASNKeyDerivation.keys(
+                hash, pmk: pmk, initiator: own, responder: peer, sharedSecret: sharedSecret, tkLength: suite.tkLength)
         }
-        var micData = PASNPairing.bytes(of: InformationElement(id: PASNAuthenticationFrame.ElementID.rsn, body: rsneBody))
+        var micData = PASNPairing.bytes(
+            of: InformationElement(id: PASNAuthenticationFrame.ElementID.rsn, body: rsneBody))
         if let rsnx = frame.element(PASNAuthenticationFrame.ElementID.rsnExtension) {
-            micData += PASNPairing.bytes(of: InformationElement(id: PASNAuthenticationFrame.ElementID.rsnExtension, body: rsnx))
+            micData += PASNPairing.bytes(
+                of: InformationElement(id: PASNAuthenticationFrame.ElementID.rsnExtension, body: rsnx))
         }
         try PASNPairing.checkMIC(frame, hash: hash, kck: keys.kck, first: peer, second: own, data: micData)
 
         var elements: [InformationElement] = []
         if !saeConfirm.isEmpty {
-            elements.append(try PASNPairingElements.wrappedData(PASNPairing.saeBody(sequence: 2, status: 0, [1, 0] + saeConfirm)))
+            elements.append(
+                try PASNPairingElements.wrappedData(PASNPairing.saeBody(sequence: 2, status: 0, [1, 0] + saeConfirm)))
         }
-        elements.append(try element(PASNParameters(wrappedDataFormat: saeConfirm.isEmpty ? 0 : PASNParameters.wrappedSAE, group: nil), sequence: 3))
+        elements.append(
+            try element(
+                PASNParameters(wrappedDataFormat: saeConfirm.isEmpty ? 0 : PASNParameters.wrappedSAE, group: nil),
+                sequence: 3))
         if let nanElement { elements.append(nanElement) }
         let frame1Hash = try PASNPairing.frameHash(hash, frame1Body)
-        let frame3 = try PASNPairing.sealed(PASNAuthenticationFrame(sequence: 3, elements: elements), hash: hash, kck: keys.kck,
-                                            first: own, second: peer, data: frame1Hash)
+        let frame3 = try PASNPairing.sealed(
+            PASNAuthenticationFrame(sequence: 3, elements: elements), hash: hash, kck: keys.kck,
+            first: own, second: peer, data: frame1Hash)
 
         let npk: [UInt8]?
         switch method {
@@ -216,13 +262,16 @@ public struct PASNPairingInitiator: Sendable, CustomStringConvertible {
         case .verification(let cached): npk = cached.npk
         case .password: npk = pmk
         }
-        let pairingKeys = try PairingKeys(kdk: keys.kdk, akm: akm, suite: suite, npk: npk, initiator: own, responder: peer, tk: keys.tk)
+        let pairingKeys = try PairingKeys(
+            kdk: keys.kdk, akm: akm, suite: suite, npk: npk, initiator: own, responder: peer, tk: keys.tk)
         let kind: PairingResult.Kind = if case .verification = method { .verification } else { .setup }
         return (frame3, PairingResult(kind: kind, peer: peer, keys: pairingKeys, peerIdentity: peerIdentity))
     }
 
     private func element(_ parameters: PASNParameters, sequence: UInt16) throws(PairingError) -> InformationElement {
-        do { return try parameters.element(sequence: sequence) } catch { throw PairingError(.malformed, "PASN Parameters: \(error)") }
+        do { return try parameters.element(sequence: sequence) } catch {
+            throw PairingError(.malformed, "PASN Parameters: \(error)")
+        }
     }
 
     /// Redacted.

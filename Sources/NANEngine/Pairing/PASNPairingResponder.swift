@@ -19,8 +19,10 @@ public struct PASNPairingResponder: Sendable, CustomStringConvertible {
         /// suite not listed is refused with status 42. A verification uses the cached pairing's suite.
         public var suites: [NDPCipherSuite]
         /// Creates a policy.
-        public init(password: [UInt8]? = nil, allowsOpportunistic: Bool = false, identity: NANIdentityKey? = nil,
-                    suites: [NDPCipherSuite] = [.pk128]) {
+        public init(
+            password: [UInt8]? = nil, allowsOpportunistic: Bool = false, identity: NANIdentityKey? = nil,
+            suites: [NDPCipherSuite] = [.pk128]
+        ) {
             self.password = password; self.allowsOpportunistic = allowsOpportunistic; self.identity = identity
             self.suites = suites.filter(\.isPairing)
         }
@@ -54,8 +56,11 @@ public struct PASNPairingResponder: Sendable, CustomStringConvertible {
     private let policy: Policy
     private var sae: SAEHandshake?
     private var frame1Body: [UInt8] = []
-    private var pending: (akm: PairingAKM, suite: NDPCipherSuite, kck: [UInt8], kdk: [UInt8], tk: [UInt8], npk: [UInt8]?,
-                          kind: PairingResult.Kind, peerIdentity: IdentityResolutionAttribute?)?
+    private var pending:
+        (
+            akm: PairingAKM, suite: NDPCipherSuite, kck: [UInt8], kdk: [UInt8], tk: [UInt8], npk: [UInt8]?,
+            kind: PairingResult.Kind, peerIdentity: IdentityResolutionAttribute?
+        )?
 
     /// A responder for `peer`'s frame 1.
     public init(own: MACAddress, peer: MACAddress, publishID: InstanceID, policy: Policy) {
@@ -71,8 +76,10 @@ public struct PASNPairingResponder: Sendable, CustomStringConvertible {
 
     /// Takes frame 1 and returns frame 2 (RSNE with the SAE PMKID or our NPKID, SAE commit and confirm,
     /// RSNXE, our ephemeral key, the NAN element, Supported Groups, MIC).
-    public mutating func receive(frame1 frame: PASNAuthenticationFrame,
-                                 cachedPairing: (IdentityResolutionAttribute, MACAddress) -> CachedPairing? = { _, _ in nil }) throws(PairingError) -> PASNAuthenticationFrame {
+    public mutating func receive(
+        frame1 frame: PASNAuthenticationFrame,
+        cachedPairing: (IdentityResolutionAttribute, MACAddress) -> CachedPairing? = { _, _ in nil }
+    ) throws(PairingError) -> PASNAuthenticationFrame {
         guard state == .awaitingFrame1, frame.sequence == 1 else {
             throw PairingError(.unexpectedMessage, "PASN frame \(frame.sequence) while \(state)")
         }
@@ -96,23 +103,30 @@ public struct PASNPairingResponder: Sendable, CustomStringConvertible {
             if frame.status == PASNPairing.statusChallengeFailure {
                 throw PairingError(.wrongPassword, "the peer could not verify our SAE confirm: the PINs differ")
             }
-            guard frame.status == 0 else { throw PairingError(.rejected, "the peer ended pairing (PASN status \(frame.status))") }
+            guard frame.status == 0 else {
+                throw PairingError(.rejected, "the peer ended pairing (PASN status \(frame.status))")
+            }
             let hash = pending.suite.pasnHash(akm: pending.akm)
-            try PASNPairing.checkMIC(frame, hash: hash, kck: pending.kck, first: peer, second: own, data: PASNPairing.frameHash(hash, frame1Body))
+            try PASNPairing.checkMIC(
+                frame, hash: hash, kck: pending.kck, first: peer, second: own,
+                data: PASNPairing.frameHash(hash, frame1Body))
             let parameters = try PASNPairing.parameters(frame)
             guard parameters.publicKey.isEmpty else { throw PairingError(.malformed, "PASN frame 3 with a public key") }
             if let handshake = sae {
                 guard parameters.wrappedDataFormat == PASNParameters.wrappedSAE, let wrapped = frame.wrappedData else {
                     throw PairingError(.malformed, "PASN frame 3 without the SAE confirm")
                 }
-                let confirm = try PASNPairing.confirmPayload(PASNPairing.saePayload(wrapped, sequence: 2, status: 0),
-                                                             length: handshake.group.hash.outputSize)
+                let confirm = try PASNPairing.confirmPayload(
+                    PASNPairing.saePayload(wrapped, sequence: 2, status: 0),
+                    length: handshake.group.hash.outputSize)
                 do { try handshake.verify(peerConfirm: confirm.confirm, peerSendConfirm: confirm.sendConfirm) } catch {
                     throw PairingError(.wrongPassword, "the peer's SAE confirm does not verify: the PINs differ")
                 }
             }
-            let keys = try PairingKeys(kdk: pending.kdk, akm: pending.akm, suite: pending.suite, npk: pending.npk, initiator: peer, responder: own,
-                                       tk: pending.tk)
+            let keys = try PairingKeys(
+                kdk: pending.kdk, akm: pending.akm, suite: pending.suite, npk: pending.npk, initiator: peer,
+                responder: own,
+                tk: pending.tk)
             state = .done
             self.pending = nil
             return PairingResult(kind: pending.kind, peer: peer, keys: keys, peerIdentity: pending.peerIdentity)
@@ -123,21 +137,31 @@ public struct PASNPairingResponder: Sendable, CustomStringConvertible {
         }
     }
 
-    private mutating func process(_ frame: PASNAuthenticationFrame,
-                                  cachedPairing: (IdentityResolutionAttribute, MACAddress) -> CachedPairing?) throws(PairingError) -> PASNAuthenticationFrame {
+    private mutating func process(
+        _ frame: PASNAuthenticationFrame,
+        cachedPairing: (IdentityResolutionAttribute, MACAddress) -> CachedPairing?
+    ) throws(PairingError) -> PASNAuthenticationFrame {
         guard frame.status == 0 else { throw PairingError(.malformed, "PASN frame 1 with status \(frame.status)") }
         guard let rsneBody = frame.rsne else { throw PairingError(.malformed, "PASN frame 1 without an RSNE") }
         let rsne = try PASNRSNElement(decodingBody: rsneBody)
-        guard rsne.akm == .sae || rsne.akm == .pasn else { throw PairingError(.malformed, "PASN frame 1: AKM \(rsne.akm)") }
+        guard rsne.akm == .sae || rsne.akm == .pasn else {
+            throw PairingError(.malformed, "PASN frame 1: AKM \(rsne.akm)")
+        }
         let parameters = try PASNPairing.parameters(frame)
         let attributes = PASNPairingElements.nanAttributes(in: frame)
         guard let csia = try PASNPairingElements.attribute(CipherSuiteInfoAttribute.self, in: attributes),
-              let suite = csia.entries.lazy.compactMap({ NDPCipherSuite($0.suite) }).first(where: \.isPairing) else {
+            let suite = csia.entries.lazy.compactMap({ NDPCipherSuite($0.suite) }).first(where: \.isPairing)
+        else {
             throw PairingError(.malformed, "PASN frame 1: no NCS-PK-PASN cipher suite in the NAN element")
         }
         self.suite = suite
-        guard parameters.group == suite.pairingGroup.ikeGroup, rsne.cipher == suite.pairwiseCipher, !parameters.publicKey.isEmpty else {
-            throw PairingError(.malformed, "PASN frame 1: \(suite) with group \(parameters.group.map(String.init) ?? "none") and pairwise cipher \(rsne.cipher)")
+        guard parameters.group == suite.pairingGroup.ikeGroup, rsne.cipher == suite.pairwiseCipher,
+            !parameters.publicKey.isEmpty
+        else {
+            throw PairingError(
+                .malformed,
+                "PASN frame 1: \(suite) with group \(parameters.group.map(String.init) ?? "none") and pairwise cipher \(rsne.cipher)"
+            )
         }
         frame1Body = try PASNPairing.encoded(frame)
 
@@ -149,17 +173,24 @@ public struct PASNPairingResponder: Sendable, CustomStringConvertible {
         var kind = PairingResult.Kind.setup
         var peerIdentity: IdentityResolutionAttribute?
         if rsne.pmkid != nil, parameters.wrappedDataFormat == 0 {
-            guard let identity = policy.identity else { throw PairingError(.rejected, "pairing verification is not accepted here") }
+            guard let identity = policy.identity else {
+                throw PairingError(.rejected, "pairing verification is not accepted here")
+            }
             guard let nira = try PASNPairingElements.attribute(IdentityResolutionAttribute.self, in: attributes) else {
                 throw PairingError(.malformed, "PASN verification without a NIRA")
             }
             guard let rsnePMKID = rsne.pmkid, rsnePMKID == Array(nira.nonce) + Array(nira.tag) else {
                 throw PairingError(.malformed, "PASN verification: the NPKID is not the NIRA's nonce and tag")
             }
-            guard let cached = cachedPairing(nira, peer) else { throw PairingError(.unknownPeer, "no pairing key for the device at \(peer)") }
-            guard cached.akm == rsne.akm else { throw PairingError(.malformed, "PASN verification: AKM \(rsne.akm), paired with \(cached.akm)") }
+            guard let cached = cachedPairing(nira, peer) else {
+                throw PairingError(.unknownPeer, "no pairing key for the device at \(peer)")
+            }
+            guard cached.akm == rsne.akm else {
+                throw PairingError(.malformed, "PASN verification: AKM \(rsne.akm), paired with \(cached.akm)")
+            }
             guard cached.suite == suite else {
-                throw PairingError(.cipherSuiteMismatch, "the peer verifies with \(suite), the pairing is \(cached.suite)")
+                throw PairingError(
+                    .cipherSuiteMismatch, "the peer verifies with \(suite), the pairing is \(cached.suite)")
             }
             pmk = cached.npk
             npk = cached.npk
@@ -169,39 +200,59 @@ public struct PASNPairingResponder: Sendable, CustomStringConvertible {
             ourNIRA = mine
             ourPMKID = Array(mine.nonce) + Array(mine.tag)
         } else if rsne.akm == .sae {
-            guard let password = policy.password else { throw PairingError(.rejected, "PIN pairing is not accepted here") }
+            guard let password = policy.password else {
+                throw PairingError(.rejected, "PIN pairing is not accepted here")
+            }
             try accept(suite)
             guard parameters.wrappedDataFormat == PASNParameters.wrappedSAE, let data = frame.wrappedData else {
                 throw PairingError(.malformed, "PASN frame 1: SAE without wrapped data")
             }
-            let commitPayload = try PASNPairing.saePayload(data, sequence: 1, status: PASNPairing.statusSAEHashToElement)
-            let peerCommit = try PASNPairing.crypto("SAE commit") { () throws(CryptoError) in try SAECommit.decode(commitPayload).commit }
-            var handshake = try PASNPairing.crypto("SAE") { () throws(CryptoError) in
-                try SAEHandshake(element: SAEPasswordToken(group: suite.pairingGroup, password: password).passwordElement(own, peer))
+            let commitPayload = try PASNPairing.saePayload(
+                data, sequence: 1, status: PASNPairing.statusSAEHashToElement)
+            let peerCommit = try PASNPairing.crypto("SAE commit") { () throws(CryptoError) in
+                try SAECommit.decode(commitPayload).commit
             }
-            let saeKeys = try PASNPairing.crypto("SAE commit") { () throws(CryptoError) in try handshake.receive(peerCommit) }
-            let confirm = try PASNPairing.crypto("SAE confirm") { () throws(CryptoError) in try handshake.confirm(sendConfirm: 1) }
-            wrapped = PASNPairing.lengthPrefixed(PASNPairing.saeBody(sequence: 1, status: PASNPairing.statusSAEHashToElement, handshake.commit.encoded()))
+            var handshake = try PASNPairing.crypto("SAE") { () throws(CryptoError) in
+                try SAEHandshake(
+                    element: SAEPasswordToken(group: suite.pairingGroup, password: password).passwordElement(own, peer))
+            }
+            let saeKeys = try PASNPairing.crypto("SAE commit") { () throws(CryptoError) in
+                try handshake.receive(peerCommit)
+            }
+            let confirm = try PASNPairing.crypto("SAE confirm") { () throws(CryptoError) in
+                try handshake.confirm(sendConfirm: 1)
+            }
+            wrapped =
+                PASNPairing.lengthPrefixed(
+                    PASNPairing.saeBody(
+                        sequence: 1, status: PASNPairing.statusSAEHashToElement, handshake.commit.encoded()))
                 + PASNPairing.lengthPrefixed(PASNPairing.saeBody(sequence: 2, status: 0, [1, 0] + confirm))
             sae = handshake
             pmk = saeKeys.pmk
             npk = saeKeys.pmk
             ourPMKID = saeKeys.pmkid
         } else {
-            guard policy.allowsOpportunistic else { throw PairingError(.rejected, "opportunistic pairing is not accepted here") }
-            guard rsne.pmkid == nil else { throw PairingError(.malformed, "PASN frame 1: PMKID without a pairing to verify") }
+            guard policy.allowsOpportunistic else {
+                throw PairingError(.rejected, "opportunistic pairing is not accepted here")
+            }
+            guard rsne.pmkid == nil else {
+                throw PairingError(.malformed, "PASN frame 1: PMKID without a pairing to verify")
+            }
             try accept(suite)
             pmk = PASNKeyDerivation.defaultPMK
         }
 
         let group = suite.pairingGroup
         let hash = suite.pasnHash(akm: rsne.akm)
-        let ephemeral = try PASNPairing.crypto("PASN ephemeral key") { () throws(CryptoError) in try ECEphemeralKey(group: group) }
+        let ephemeral = try PASNPairing.crypto("PASN ephemeral key") { () throws(CryptoError) in
+            try ECEphemeralKey(group: group)
+        }
         let sharedSecret = try PASNPairing.crypto("PASN Diffie-Hellman") { () throws(CryptoError) in
             try ephemeral.sharedSecret(peerPublicKey: parameters.publicKey)
         }
         let keys = try PASNPairing.crypto("PASN keys") { () throws(CryptoError) in
-            try PASNKeyDerivation.keys(hash, pmk: pmk, initiator: peer, responder: own, sharedSecret: sharedSecret, tkLength: suite.tkLength)
+            try PASNKeyDerivation.keys(
+                hash, pmk: pmk, initiator: peer, responder: own, sharedSecret: sharedSecret, tkLength: suite.tkLength)
         }
 
         let rsneOut = PASNRSNElement(akm: rsne.akm, pmkid: ourPMKID, cipher: suite.pairwiseCipher).element()
@@ -214,13 +265,17 @@ public struct PASNPairingResponder: Sendable, CustomStringConvertible {
             elements.append(rsnx)
             micData += PASNPairing.bytes(of: rsnx)
         }
-        let ourParameters = PASNParameters(wrappedDataFormat: wrapped == nil ? 0 : PASNParameters.wrappedSAE, group: group.ikeGroup,
-                                           publicKey: ephemeral.compressedPublicKey[...])
-        do { elements.append(try ourParameters.element(sequence: 2)) } catch { throw PairingError(.malformed, "PASN Parameters: \(error)") }
+        let ourParameters = PASNParameters(
+            wrappedDataFormat: wrapped == nil ? 0 : PASNParameters.wrappedSAE, group: group.ikeGroup,
+            publicKey: ephemeral.compressedPublicKey[...])
+        do { elements.append(try ourParameters.element(sequence: 2)) } catch {
+            throw PairingError(.malformed, "PASN Parameters: \(error)")
+        }
         elements.append(try PASNPairing.nanElement(publishID: publishID, suite: suite, nira: ourNIRA))
         elements.append(PASNPairingElements.supportedGroups(group.ikeGroup))
-        let frame2 = try PASNPairing.sealed(PASNAuthenticationFrame(sequence: 2, elements: elements), hash: hash, kck: keys.kck,
-                                            first: own, second: peer, data: micData)
+        let frame2 = try PASNPairing.sealed(
+            PASNAuthenticationFrame(sequence: 2, elements: elements), hash: hash, kck: keys.kck,
+            first: own, second: peer, data: micData)
         pending = (rsne.akm, suite, keys.kck, keys.kdk, keys.tk, npk, kind, peerIdentity)
         return frame2
     }
@@ -229,7 +284,9 @@ public struct PASNPairingResponder: Sendable, CustomStringConvertible {
     private func accept(_ suite: NDPCipherSuite) throws(PairingError) {
         guard policy.suites.contains(suite) else {
             let ours = policy.suites.map(\.description).joined(separator: " or ")
-            throw PairingError(.cipherSuiteMismatch, "the peer asked for \(suite); this side pairs with \(ours.isEmpty ? "none" : ours)")
+            throw PairingError(
+                .cipherSuiteMismatch,
+                "the peer asked for \(suite); this side pairs with \(ours.isEmpty ? "none" : ours)")
         }
     }
 

@@ -9,7 +9,8 @@ extension PairingEngine {
     /// What we answer as bootstrapping responder: the methods we support (our side) and those accepted
     /// without the user (opportunistic, typically). Pending requests are kept.
     public func setBootstrapping(supported: BootstrappingMethods, autoAccept: BootstrappingMethods = []) {
-        var responder = BootstrappingResponder(supported: supported, autoAccept: autoAccept, limits: bootstrapResponder.limits)
+        var responder = BootstrappingResponder(
+            supported: supported, autoAccept: autoAccept, limits: bootstrapResponder.limits)
         for (peer, entry) in bootstrapResponder.pending { responder.restore(entry, for: peer) }
         bootstrapResponder = responder
     }
@@ -30,16 +31,23 @@ extension PairingEngine {
     ///   (the peer refused, reason 13), `timedOut` (no response in ``bootstrappingLimits``, too many
     ///   comebacks, or longer than the attempt lifetime), `unexpectedMessage` (already bootstrapping with
     ///   the peer), `tableFull`.
-    public func bootstrap(with peer: MACAddress, localMethods: BootstrappingMethods,
-                          peerMethods: BootstrappingMethods) async throws(PairingError) -> BootstrappingMethods {
-        guard bootstrapRequests[peer] == nil else { throw PairingError(.unexpectedMessage, "already bootstrapping with \(peer)") }
+    public func bootstrap(
+        with peer: MACAddress, localMethods: BootstrappingMethods,
+        peerMethods: BootstrappingMethods
+    ) async throws(PairingError) -> BootstrappingMethods {
+        guard bootstrapRequests[peer] == nil else {
+            throw PairingError(.unexpectedMessage, "already bootstrapping with \(peer)")
+        }
         guard bootstrapRequests.count < limits.maximumAttempts else {
             throw PairingError(.tableFull, "\(bootstrapRequests.count) bootstrapping requests in progress")
         }
         let token: UInt8
-        do { token = try SecureRandom.bytes(1)[0] } catch { throw PairingError(.crypto, "no random dialog token: \(error)") }
-        var machine = try BootstrappingInitiator(peer: peer, localMethods: localMethods, peerMethods: peerMethods,
-                                                 dialogToken: token, limits: bootstrappingLimits)
+        do { token = try SecureRandom.bytes(1)[0] } catch {
+            throw PairingError(.crypto, "no random dialog token: \(error)")
+        }
+        var machine = try BootstrappingInitiator(
+            peer: peer, localMethods: localMethods, peerMethods: peerMethods,
+            dialogToken: token, limits: bootstrappingLimits)
         bootstrapRequests[peer] = token
         defer { bootstrapRequests[peer] = nil; bootstrapEarly[peer] = nil }
         let deadline = ContinuousClock.now + limits.attemptLifetime
@@ -56,14 +64,16 @@ extension PairingEngine {
                 break
             }
             guard ContinuousClock.now < deadline else {
-                let error = PairingError(.timedOut, "bootstrapping with \(peer) did not finish in \(limits.attemptLifetime)")
+                let error = PairingError(
+                    .timedOut, "bootstrapping with \(peer) did not finish in \(limits.attemptLifetime)")
                 eventSink.yield(.failed(peer, error))
                 throw error
             }
             if Task.isCancelled { throw PairingError(.timedOut, "bootstrapping with \(peer) cancelled") }
             let request = try machine.request(at: .now)
             bootstrapEarly[peer] = nil
-            try? await link.send(bootstrapping: request, to: peer)   // an unacknowledged request ends in the response timeout
+            // an unacknowledged request ends in the response timeout
+            try? await link.send(bootstrapping: request, to: peer)
             var sent = ContinuousClock.now
             // Anyone can make the peer reject us: a copy of our request with other methods and our address
             // gets a rejection with our dialog token. A rejection is held for ``bootstrapRejectionGrace``,
@@ -88,7 +98,9 @@ extension PairingEngine {
                     if rejection == nil { rejection = (answer, .now + Self.bootstrapRejectionGrace) }
                     continue
                 }
-                do { try machine.receive(answer, from: peer, at: .now) } catch where error.code == .unexpectedMessage { continue } catch {}
+                do { try machine.receive(answer, from: peer, at: .now) } catch  where error.code == .unexpectedMessage {
+                    continue
+                } catch {}
             }
         }
     }
@@ -101,7 +113,7 @@ extension PairingEngine {
         case .response:
             guard bootstrapRequests[peer] == attribute.dialogToken else { return }
             guard let wait = bootstrapWaits.removeValue(forKey: peer) else {
-                bootstrapEarly[peer] = attribute   // our request is still being sent
+                bootstrapEarly[peer] = attribute  // our request is still being sent
                 return
             }
             wait.continuation.resume(returning: attribute)
@@ -119,8 +131,13 @@ extension PairingEngine {
             case .comeback where !known:
                 eventSink.yield(.bootstrappingRequested(peer, attribute.methods.complement))
             case .rejected:
-                eventSink.yield(.failed(peer, PairingError(.methodMismatch,
-                    "\(peer) asked to bootstrap with a method we do not offer (0x\(String(attribute.methods.rawValue, radix: 16)))")))
+                eventSink.yield(
+                    .failed(
+                        peer,
+                        PairingError(
+                            .methodMismatch,
+                            "\(peer) asked to bootstrap with a method we do not offer (0x\(String(attribute.methods.rawValue, radix: 16)))"
+                        )))
             default:
                 break
             }
@@ -146,7 +163,8 @@ extension PairingEngine {
     private func response(from peer: MACAddress, within timeout: Duration) async -> PairingBootstrappingAttribute? {
         if let early = bootstrapEarly.removeValue(forKey: peer) { return early }
         let token = newToken()
-        return await withCheckedContinuation { (continuation: CheckedContinuation<PairingBootstrappingAttribute?, Never>) in
+        return await withCheckedContinuation {
+            (continuation: CheckedContinuation<PairingBootstrappingAttribute?, Never>) in
             bootstrapWaits.removeValue(forKey: peer)?.continuation.resume(returning: nil)
             bootstrapWaits[peer] = (token, continuation)
             Task { [weak self] in

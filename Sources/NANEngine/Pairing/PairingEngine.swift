@@ -64,11 +64,17 @@ public struct PairedDeviceKeys: Sendable, CustomStringConvertible {
     /// How long the peer said its NIK stays valid, in seconds.
     public var nikLifetime: UInt32?
     /// Creates a record (from the store, say).
-    public init(id: MACAddress, lastAddress: MACAddress, nik: NANIdentityKey?, pairing: CachedPairing, nikLifetime: UInt32? = nil) {
-        self.id = id; self.lastAddress = lastAddress; self.nik = nik; self.pairing = pairing; self.nikLifetime = nikLifetime
+    public init(
+        id: MACAddress, lastAddress: MACAddress, nik: NANIdentityKey?, pairing: CachedPairing,
+        nikLifetime: UInt32? = nil
+    ) {
+        self.id = id; self.lastAddress = lastAddress; self.nik = nik; self.pairing = pairing;
+        self.nikLifetime = nikLifetime
     }
     /// Without keys.
-    public var description: String { "PairedDeviceKeys(\(id), last seen as \(lastAddress), \(pairing.akm), NIK \(nik == nil ? "no" : "yes"))" }
+    public var description: String {
+        "PairedDeviceKeys(\(id), last seen as \(lastAddress), \(pairing.akm), NIK \(nik == nil ? "no" : "yes"))"
+    }
 }
 
 /// What the pairing engine reports.
@@ -148,15 +154,19 @@ public actor PairingEngine {
         /// answers the same frame 1 with the same frame 2. 3 s by default.
         public var frame1Resend: Duration
         /// Creates limits.
-        public init(maximumAttempts: Int = 8, attemptLifetime: Duration = .seconds(10), nikLifetime: UInt32 = 30 * 86_400,
-                    nikSends: Int = 4, nikResendInterval: Duration = .seconds(3), nikDelay: Duration = .seconds(5),
-                    verificationDelay: Duration = .seconds(5), frame3Wait: Duration = .seconds(10),
-                    failureGrace: Duration = .seconds(3), alternateFrame1s: Int = 2, frame1Interval: Duration = .seconds(1),
-                    comebackThreshold: Int = 1, frame1Resend: Duration = .seconds(3)) {
-            self.maximumAttempts = max(1, maximumAttempts); self.attemptLifetime = attemptLifetime; self.nikLifetime = nikLifetime
+        public init(
+            maximumAttempts: Int = 8, attemptLifetime: Duration = .seconds(10), nikLifetime: UInt32 = 30 * 86_400,
+            nikSends: Int = 4, nikResendInterval: Duration = .seconds(3), nikDelay: Duration = .seconds(5),
+            verificationDelay: Duration = .seconds(5), frame3Wait: Duration = .seconds(10),
+            failureGrace: Duration = .seconds(3), alternateFrame1s: Int = 2, frame1Interval: Duration = .seconds(1),
+            comebackThreshold: Int = 1, frame1Resend: Duration = .seconds(3)
+        ) {
+            self.maximumAttempts = max(1, maximumAttempts); self.attemptLifetime = attemptLifetime;
+            self.nikLifetime = nikLifetime
             self.nikSends = max(1, nikSends); self.nikResendInterval = nikResendInterval; self.nikDelay = nikDelay
             self.verificationDelay = verificationDelay; self.frame3Wait = frame3Wait
-            self.failureGrace = failureGrace; self.alternateFrame1s = max(0, alternateFrame1s); self.frame1Interval = frame1Interval
+            self.failureGrace = failureGrace; self.alternateFrame1s = max(0, alternateFrame1s);
+            self.frame1Interval = frame1Interval
             self.comebackThreshold = max(1, comebackThreshold); self.frame1Resend = frame1Resend
         }
     }
@@ -243,7 +253,8 @@ public actor PairingEngine {
     /// Bootstrapping as responder (every peer), and our requests in progress (the dialog token each waits on).
     var bootstrapResponder = BootstrappingResponder(supported: [])
     var bootstrapRequests: [MACAddress: UInt8] = [:]
-    var bootstrapWaits: [MACAddress: (token: UInt64, continuation: CheckedContinuation<PairingBootstrappingAttribute?, Never>)] = [:]
+    var bootstrapWaits:
+        [MACAddress: (token: UInt64, continuation: CheckedContinuation<PairingBootstrappingAttribute?, Never>)] = [:]
     /// A response that arrived before its wait began (while the request was still being sent), one per peer.
     var bootstrapEarly: [MACAddress: PairingBootstrappingAttribute] = [:]
     /// When each peer's bootstrapping request was last answered (at most 64 peers).
@@ -260,11 +271,14 @@ public actor PairingEngine {
     /// An engine for the device at `localAddress` with NIK `identity`. `policy` says what we accept as
     /// responder (its identity is replaced by ours); `devices` are the pairings already stored; `dataPathKeys`
     /// receives the ND-PMK of every pairing and verification; `logger` is the caller's (disabled by default).
-    public init(localAddress: MACAddress, cluster: MACAddress, identity: NANIdentityKey, link: any PairingLink,
-                policy: PASNPairingResponder.Policy = .init(), devices: [PairedDeviceKeys] = [], limits: Limits = .init(),
-                bootstrappingLimits: BootstrappingInitiator.Limits = .init(), resolverCapacity: Int = 256,
-                dataPathKeys: PairedDataPathKeys? = nil, logger: Logger = .disabled) {
-        self.localAddress = localAddress; self.cluster = cluster; self.identity = identity; self.link = link; self.limits = limits
+    public init(
+        localAddress: MACAddress, cluster: MACAddress, identity: NANIdentityKey, link: any PairingLink,
+        policy: PASNPairingResponder.Policy = .init(), devices: [PairedDeviceKeys] = [], limits: Limits = .init(),
+        bootstrappingLimits: BootstrappingInitiator.Limits = .init(), resolverCapacity: Int = 256,
+        dataPathKeys: PairedDataPathKeys? = nil, logger: Logger = .disabled
+    ) {
+        self.localAddress = localAddress; self.cluster = cluster; self.identity = identity; self.link = link;
+        self.limits = limits
         self.logger = logger.labelled("pairing")
         self.dataPathKeys = dataPathKeys
         self.bootstrappingLimits = bootstrappingLimits
@@ -315,16 +329,23 @@ public actor PairingEngine {
     /// Pairs with (setup, on `suite`: NCS-PK-PASN-128 or -256) or verifies (``PairingMethod/verification(_:)``,
     /// on the cached pairing's suite) the device at `peer`, whose publish instance is `publishID`. Returns
     /// the paired device once the NIKs are exchanged (setup) or the cached NPK is proved (verification).
-    public func pair(with peer: MACAddress, publishID: InstanceID, method: PairingMethod, suite: NDPCipherSuite = .pk128,
-                     verifying device: MACAddress? = nil) async throws(PairingError) -> PairedDeviceKeys {
+    public func pair(
+        with peer: MACAddress, publishID: InstanceID, method: PairingMethod, suite: NDPCipherSuite = .pk128,
+        verifying device: MACAddress? = nil
+    ) async throws(PairingError) -> PairedDeviceKeys {
         let capability = await link.deviceCapability()
         expire()
         guard attempts[peer] == nil else { throw PairingError(.unexpectedMessage, "already pairing with \(peer)") }
-        guard attempts.count < limits.maximumAttempts else { throw PairingError(.tableFull, "\(attempts.count) pairing attempts in progress") }
+        guard attempts.count < limits.maximumAttempts else {
+            throw PairingError(.tableFull, "\(attempts.count) pairing attempts in progress")
+        }
         let peerNIK = device.flatMap { devices[$0]?.nik }
-        var initiator = try PASNPairingInitiator(own: localAddress, peer: peer, publishID: publishID, method: method, suite: suite,
-                                                 identity: identity, peerIdentity: peerNIK, deviceCapability: capability)
-        let frame = try PASNManagementFrame(body: initiator.start(), destination: peer, source: localAddress, bssid: cluster).encoded()
+        var initiator = try PASNPairingInitiator(
+            own: localAddress, peer: peer, publishID: publishID, method: method, suite: suite,
+            identity: identity, peerIdentity: peerNIK, deviceCapability: capability)
+        let frame = try PASNManagementFrame(
+            body: initiator.start(), destination: peer, source: localAddress, bssid: cluster
+        ).encoded()
         let token = newToken()
         var attempt = Attempt(role: .initiator(initiator), token: token, started: .now, publishID: publishID)
         attempt.verifying = device
@@ -334,7 +355,8 @@ public actor PairingEngine {
         scheduleTimeout(peer, token)
         scheduleFrame1Resend(peer, token)
         let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<PairedDeviceKeys, PairingError>, Never>) in
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<Result<PairedDeviceKeys, PairingError>, Never>) in
                 attempts[peer]?.waiter = continuation
                 Task { await self.transmit(frame, to: peer, token: token) }
             }
@@ -346,9 +368,12 @@ public actor PairingEngine {
     }
 
     /// Verifies the stored pairing `device` (its NPK, its NIK) at its current address `peer`.
-    public func verify(_ device: MACAddress, at peer: MACAddress, publishID: InstanceID) async throws(PairingError) -> PairedDeviceKeys {
+    public func verify(
+        _ device: MACAddress, at peer: MACAddress, publishID: InstanceID
+    ) async throws(PairingError) -> PairedDeviceKeys {
         guard let record = devices[device] else { throw PairingError(.unknownPeer, "no pairing with \(device)") }
-        return try await pair(with: peer, publishID: publishID, method: .verification(record.pairing), verifying: device)
+        return try await pair(
+            with: peer, publishID: publishID, method: .verification(record.pairing), verifying: device)
     }
 
     /// Takes the stored pairings as they are now (the store changed while the engine ran: a device paired
@@ -402,16 +427,19 @@ public actor PairingEngine {
         do {
             let wrapped = try NIKKeyDescriptor.wrappedKeyData(of: keyDescriptor)
             let (nik, lifetime) = try NIKKeyData.unwrap(wrapped, kek: result.keys.kek)
-            guard let pairing = CachedPairing(npk: result.keys.npk, akm: result.keys.akm, suite: result.keys.suite) else {
+            guard let pairing = CachedPairing(npk: result.keys.npk, akm: result.keys.akm, suite: result.keys.suite)
+            else {
                 throw PairingError(.crypto, "NPK of the wrong length")
             }
             if !attempt.sentNIK {
                 attempt.sentNIK = true
                 attempts[peer] = attempt
-                try await sendNIK(to: peer, kek: result.keys.kek, suite: result.keys.suite, publishID: attempt.publishID)
+                try await sendNIK(
+                    to: peer, kek: result.keys.kek, suite: result.keys.suite, publishID: attempt.publishID)
             }
             try resolver.add(nik, for: peer)
-            let device = PairedDeviceKeys(id: peer, lastAddress: peer, nik: nik, pairing: pairing, nikLifetime: lifetime)
+            let device = PairedDeviceKeys(
+                id: peer, lastAddress: peer, nik: nik, pairing: pairing, nikLifetime: lifetime)
             devices[peer] = device
             dataPathKeys?.store(result.keys.ndPMK, suite: result.keys.suite, for: peer)
             finish(peer, token: attempt.token, .success(device), event: .paired(device))
@@ -444,7 +472,8 @@ public actor PairingEngine {
         }
         guard admitsFrame1(from: peer) else { return }
         if attempts.count >= limits.comebackThreshold, !hasBootstrapped(peer),
-           !cookies.isValid((try? frame.parameters())??.comeback.map { Array($0.cookie) }, for: peer) {
+            !cookies.isValid((try? frame.parameters())??.comeback.map { Array($0.cookie) }, for: peer)
+        {
             // Busy: the key exchange runs only for a source that bootstrapped with us or shows, with a cookie,
             // that it receives at its address. Answers are rationed too: each one to an address nobody
             // listens at is sent again and again in the discovery windows, where the real peers' frames go.
@@ -463,7 +492,8 @@ public actor PairingEngine {
         do throws(Refusal) {
             let answer = try self.answer(frame, from: peer)
             let token = newToken()
-            var attempt = Attempt(role: .responder(answer.responder), token: token, started: .now, publishID: answer.publishID)
+            var attempt = Attempt(
+                role: .responder(answer.responder), token: token, started: .now, publishID: answer.publishID)
             attempt.frame1 = frame
             attempt.verifying = answer.verifying
             attempt.preparedKey = answer.responder.temporalKey
@@ -510,14 +540,16 @@ public actor PairingEngine {
                 await transmitBody(error.frame, to: peer)
             }
         case .responder:
-            guard existing.result == nil, existing.alternates.count < limits.alternateFrame1s, admitsFrame1(from: peer) else {
+            guard existing.result == nil, existing.alternates.count < limits.alternateFrame1s, admitsFrame1(from: peer)
+            else {
                 refusedFrames += 1
                 logger.debug("PASN frame 1 from \(peer) dropped: an attempt with it runs")
                 return
             }
             do throws(Refusal) {
                 let answer = try self.answer(frame, from: peer)
-                attempts[peer]?.alternates.append(Alternate(responder: answer.responder, frame1: frame, verifying: answer.verifying))
+                attempts[peer]?.alternates.append(
+                    Alternate(responder: answer.responder, frame1: frame, verifying: answer.verifying))
                 attempts[peer]?.frame3Deadline = .now + min(limits.frame3Wait, limits.attemptLifetime)
                 scheduleFrame3Timeout(peer, existing.token)
                 logger.debug("another PASN frame 1 from \(peer) answered: its frame 3 says which was the peer's")
@@ -540,7 +572,8 @@ public actor PairingEngine {
             return true
         }
         refusedFrames += 1
-        logger.debug("PASN frame 1 from \(source) dropped: its last one was refused less than \(limits.frame1Interval) ago")
+        logger.debug(
+            "PASN frame 1 from \(source) dropped: its last one was refused less than \(limits.frame1Interval) ago")
         return false
     }
 
@@ -551,7 +584,9 @@ public actor PairingEngine {
 
     /// Runs frame 1 from `peer` through a fresh responder under our policy.
     private func answer(_ frame: PASNAuthenticationFrame, from peer: MACAddress) throws(Refusal) -> Answer {
-        let publishID = (try? PASNPairingElements.attribute(CipherSuiteInfoAttribute.self, in: PASNPairingElements.nanAttributes(in: frame)))??
+        let publishID =
+            (try? PASNPairingElements.attribute(
+                CipherSuiteInfoAttribute.self, in: PASNPairingElements.nanAttributes(in: frame)))??
             .entries.first?.publishID ?? InstanceID(0)
         var responder = PASNPairingResponder(own: localAddress, peer: peer, publishID: publishID, policy: policy)
         verifyingCandidate = nil
@@ -570,7 +605,9 @@ public actor PairingEngine {
     /// The paired device a verification's NIRA named, while ``answer(_:from:)`` runs.
     private var verifyingCandidate: MACAddress?
 
-    private func resolveForVerification(_ nira: IdentityResolutionAttribute, _ transmitter: MACAddress) -> CachedPairing? {
+    private func resolveForVerification(
+        _ nira: IdentityResolutionAttribute, _ transmitter: MACAddress
+    ) -> CachedPairing? {
         guard let id = resolver.resolve(nira, from: transmitter), let device = devices[id] else { return nil }
         verifyingCandidate = id
         return device.pairing
@@ -696,8 +733,9 @@ public actor PairingEngine {
     /// that the responder answers besides the first (``Limits/alternateFrame1s``).
     private func comeBack(_ attempt: Attempt, to frame: PASNAuthenticationFrame, from peer: MACAddress) async {
         guard case .initiator(var initiator) = attempt.role, attempt.comebacks < Self.maximumComebacks,
-              let comeback = (try? frame.parameters())??.comeback, !comeback.cookie.isEmpty,
-              let frame1 = try? initiator.comeback(cookie: Array(comeback.cookie)) else {
+            let comeback = (try? frame.parameters())??.comeback, !comeback.cookie.isEmpty,
+            let frame1 = try? initiator.comeback(cookie: Array(comeback.cookie))
+        else {
             refusedFrames += 1
             logger.debug("PASN comeback from \(peer) dropped")
             return
@@ -705,7 +743,9 @@ public actor PairingEngine {
         var updated = attempt
         updated.role = .initiator(initiator)
         updated.comebacks += 1
-        updated.frame1Bytes = try? PASNManagementFrame(body: frame1, destination: peer, source: localAddress, bssid: cluster).encoded()
+        updated.frame1Bytes = try? PASNManagementFrame(
+            body: frame1, destination: peer, source: localAddress, bssid: cluster
+        ).encoded()
         attempts[peer] = updated
         let wait = min(Duration.microseconds(Int64(comeback.after ?? 0) * 1024), .seconds(1))
         logger.debug("PASN responder \(peer) is busy: frame 1 again with its cookie in \(wait)")
@@ -719,15 +759,19 @@ public actor PairingEngine {
             logger.debug("PASN frame 3 from \(peer) ignored: we answered no frame 1 of it")
             return
         }
-        guard attempt.result == nil else { return }   // a retransmitted frame 3
+        guard attempt.result == nil else { return }  // a retransmitted frame 3
         // Frame 3 authenticates one of the frame 1s answered: the first that verifies it was the peer's.
-        let candidates = [Alternate(responder: responder, frame1: attempt.frame1 ?? frame, verifying: attempt.verifying)] + attempt.alternates
+        let candidates =
+            [Alternate(responder: responder, frame1: attempt.frame1 ?? frame, verifying: attempt.verifying)]
+            + attempt.alternates
         var firstError: PairingError?
         for (index, candidate) in candidates.enumerated() {
             var next = candidate.responder
             do {
                 let result = try next.receive(frame3: frame)
-                if index > 0 { logger.debug("PASN frame 3 of \(peer) answers another of its frame 1s: that one was the peer's") }
+                if index > 0 {
+                    logger.debug("PASN frame 3 of \(peer) answers another of its frame 1s: that one was the peer's")
+                }
                 attempt.role = .responder(next)
                 attempt.result = result
                 attempt.frame1 = candidate.frame1
@@ -752,7 +796,9 @@ public actor PairingEngine {
 
     /// Fails the attempt `token` with `peer` after ``Limits/failureGrace`` with `error` (a frame failed its
     /// check), sending `frame` first, unless a frame that passes came meanwhile.
-    private func failLater(_ peer: MACAddress, token: UInt64, _ error: PairingError, telling frame: PASNAuthenticationFrame?) {
+    private func failLater(
+        _ peer: MACAddress, token: UInt64, _ error: PairingError, telling frame: PASNAuthenticationFrame?
+    ) {
         guard attempts[peer]?.token == token else { return }
         let armed = attempts[peer]?.lastFailure != nil
         attempts[peer]?.lastFailure = error
@@ -766,7 +812,9 @@ public actor PairingEngine {
     }
 
     private func failAfterGrace(_ peer: MACAddress, _ token: UInt64) async {
-        guard let attempt = attempts[peer], attempt.token == token, attempt.result == nil, let error = attempt.lastFailure else { return }
+        guard let attempt = attempts[peer], attempt.token == token, attempt.result == nil,
+            let error = attempt.lastFailure
+        else { return }
         if let frame = attempt.failureFrame { await transmitBody(frame, to: peer) }
         finish(peer, token: token, .failure(error), event: .failed(peer, error))
     }
@@ -793,7 +841,8 @@ public actor PairingEngine {
 
     private func sendNIK(to peer: MACAddress, kek: [UInt8], suite: NDPCipherSuite, publishID: InstanceID) async throws {
         let wrapped = try NIKKeyData.wrap(identity, lifetime: limits.nikLifetime, kek: kek)
-        let attribute = NIKKeyDescriptor.attribute(publishID: publishID, wrappedKeyData: wrapped, keyLength: UInt16(suite.tkLength))
+        let attribute = NIKKeyDescriptor.attribute(
+            publishID: publishID, wrappedKeyData: wrapped, keyLength: UInt16(suite.tkLength))
         try await link.send(keyDescriptor: attribute, to: peer)
     }
 
@@ -805,9 +854,12 @@ public actor PairingEngine {
         for sent in 0..<limits.nikSends {
             try? await Task.sleep(for: sent == 0 ? limits.nikDelay : limits.nikResendInterval)
             guard let attempt = attempts[peer], attempt.token == token, let result = attempt.result else { return }
-            if sent > 0 { logger.debug("no NIK from \(peer) yet: sending ours again (a peer without the NM-TK yet drops it)") }
+            if sent > 0 {
+                logger.debug("no NIK from \(peer) yet: sending ours again (a peer without the NM-TK yet drops it)")
+            }
             do {
-                try await sendNIK(to: peer, kek: result.keys.kek, suite: result.keys.suite, publishID: attempt.publishID)
+                try await sendNIK(
+                    to: peer, kek: result.keys.kek, suite: result.keys.suite, publishID: attempt.publishID)
             } catch {
                 logger.debug("our NIK to \(peer) not sent: \(error)")
                 guard sent == 0 else { continue }
@@ -826,11 +878,16 @@ public actor PairingEngine {
     }
 
     private func transmitBody(_ body: PASNAuthenticationFrame, to peer: MACAddress) async {
-        guard let bytes = try? PASNManagementFrame(body: body, destination: peer, source: localAddress, bssid: cluster).encoded() else { return }
+        guard
+            let bytes = try? PASNManagementFrame(body: body, destination: peer, source: localAddress, bssid: cluster)
+                .encoded()
+        else { return }
         try? await link.send(authentication: bytes)
     }
 
-    private func finish(_ peer: MACAddress, token: UInt64, _ result: Result<PairedDeviceKeys, PairingError>, event: PairingEvent?) {
+    private func finish(
+        _ peer: MACAddress, token: UInt64, _ result: Result<PairedDeviceKeys, PairingError>, event: PairingEvent?
+    ) {
         guard let attempt = attempts[peer], attempt.token == token else { return }
         attempts[peer] = nil
         switch result {
@@ -866,8 +923,9 @@ public actor PairingEngine {
 
     private func resendFrame1(_ peer: MACAddress, _ token: UInt64) async {
         guard let attempt = attempts[peer], attempt.token == token, attempt.result == nil,
-              !attempt.frame2Seen, case .initiator(let initiator) = attempt.role, initiator.state == .awaitingFrame2,
-              let bytes = attempt.frame1Bytes, attempt.frame1Sends < Self.maximumFrame1Sends else { return }
+            !attempt.frame2Seen, case .initiator(let initiator) = attempt.role, initiator.state == .awaitingFrame2,
+            let bytes = attempt.frame1Bytes, attempt.frame1Sends < Self.maximumFrame1Sends
+        else { return }
         attempts[peer]?.frame1Sends += 1
         logger.debug("no PASN frame 2 from \(peer) yet: frame 1 again")
         try? await link.send(authentication: bytes)
@@ -895,10 +953,15 @@ public actor PairingEngine {
     }
 
     private func frame3TimedOut(_ peer: MACAddress, _ token: UInt64) {
-        guard let attempt = attempts[peer], attempt.token == token, attempt.result == nil, case .responder = attempt.role,
-              let deadline = attempt.frame3Deadline, ContinuousClock.now >= deadline else { return }
-        let error = attempt.lastFailure
-            ?? PairingError(.timedOut, "no PASN frame 3 from \(peer) within \(min(limits.frame3Wait, limits.attemptLifetime)) of our frame 2")
+        guard let attempt = attempts[peer], attempt.token == token, attempt.result == nil,
+            case .responder = attempt.role,
+            let deadline = attempt.frame3Deadline, ContinuousClock.now >= deadline
+        else { return }
+        let error =
+            attempt.lastFailure
+            ?? PairingError(
+                .timedOut,
+                "no PASN frame 3 from \(peer) within \(min(limits.frame3Wait, limits.attemptLifetime)) of our frame 2")
         finish(peer, token: token, .failure(error), event: .failed(peer, error))
     }
 
@@ -907,7 +970,9 @@ public actor PairingEngine {
     }
 
     private func timeOut(_ peer: MACAddress, _ token: UInt64) {
-        let error = attempts[peer]?.lastFailure ?? PairingError(.timedOut, "pairing with \(peer) did not finish in \(limits.attemptLifetime)")
+        let error =
+            attempts[peer]?.lastFailure
+            ?? PairingError(.timedOut, "pairing with \(peer) did not finish in \(limits.attemptLifetime)")
         finish(peer, token: token, .failure(error), event: .failed(peer, error))
     }
 

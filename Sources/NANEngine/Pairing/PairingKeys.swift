@@ -26,14 +26,20 @@ public struct PairingKeys: Sendable, CustomStringConvertible {
 
     /// Derives KEK and ND-PMK (and, for opportunistic pairing, the 32-byte NPK) from the PASN KDK; `tk` is the
     /// PASN TK, kept as the NM-TK.
-    init(kdk: [UInt8], akm: PairingAKM, suite: NDPCipherSuite = .pk128, npk givenNPK: [UInt8]?,
-         initiator: MACAddress, responder: MACAddress, tk: [UInt8] = []) throws(PairingError) {
+    init(
+        kdk: [UInt8], akm: PairingAKM, suite: NDPCipherSuite = .pk128, npk givenNPK: [UInt8]?,
+        initiator: MACAddress, responder: MACAddress, tk: [UInt8] = []
+    ) throws(PairingError) {
         let context = initiator.bytes + responder.bytes
         let hash = suite.hash
         do {
-            kek = try IEEE80211KDF.derive(hash, key: kdk, label: "NAN Management KEK Derivation", context: context, length: suite.kekLength)
+            kek = try IEEE80211KDF.derive(
+                hash, key: kdk, label: "NAN Management KEK Derivation", context: context, length: suite.kekLength)
             ndPMK = try IEEE80211KDF.derive(hash, key: kdk, label: "NDP PMK Derivation", context: context, length: 32)
-            npk = try givenNPK ?? IEEE80211KDF.derive(hash, key: kdk, label: "NAN Opportunistic NPK Derivation", context: context, length: 32)
+            npk =
+                try givenNPK
+                ?? IEEE80211KDF.derive(
+                    hash, key: kdk, label: "NAN Opportunistic NPK Derivation", context: context, length: 32)
         } catch { throw PairingError(.crypto, "pairing keys: \(error)") }
         self.akm = akm
         self.suite = suite
@@ -58,35 +64,50 @@ public enum NIKKeyData {
     public static func wrap(_ nik: NANIdentityKey, lifetime: UInt32, kek: [UInt8]) throws(PairingError) -> [UInt8] {
         var plain: [UInt8] = [0xDD, 4 + 17] + kdeOUI + [nikKDE, 0x00] + nik.bytes
         plain += [0xDD, 4 + 6] + kdeOUI + [lifetimeKDE, UInt8(nikLifetimeBit & 0xFF), UInt8(nikLifetimeBit >> 8)]
-        plain += [UInt8(lifetime >> 24), UInt8((lifetime >> 16) & 0xFF), UInt8((lifetime >> 8) & 0xFF), UInt8(lifetime & 0xFF)]
+        plain += [
+            UInt8(lifetime >> 24), UInt8((lifetime >> 16) & 0xFF), UInt8((lifetime >> 8) & 0xFF),
+            UInt8(lifetime & 0xFF),
+        ]
         if plain.count % 8 != 0 {
             plain += [0xDD] + [UInt8](repeating: 0, count: 7 - plain.count % 8)
         }
-        do { return try AESKeyWrap.wrap(plain, kek: kek) } catch { throw PairingError(.crypto, "NIK key data: \(error)") }
+        do { return try AESKeyWrap.wrap(plain, kek: kek) } catch {
+            throw PairingError(.crypto, "NIK key data: \(error)")
+        }
     }
 
     /// The peer's NIK and its lifetime (nil when no Key Lifetime KDE names the NIK) from wrapped key
     /// data. A wrong KEK or altered data is ``PairingError/Code/crypto``; a missing or malformed NIK KDE
     /// is ``PairingError/Code/malformed``.
-    public static func unwrap(_ wrapped: [UInt8], kek: [UInt8]) throws(PairingError) -> (nik: NANIdentityKey, lifetime: UInt32?) {
+    public static func unwrap(
+        _ wrapped: [UInt8], kek: [UInt8]
+    ) throws(PairingError) -> (nik: NANIdentityKey, lifetime: UInt32?) {
         let plain: [UInt8]
-        do { plain = try AESKeyWrap.unwrap(wrapped, kek: kek) } catch { throw PairingError(.crypto, "NIK key data: \(error)") }
+        do { plain = try AESKeyWrap.unwrap(wrapped, kek: kek) } catch {
+            throw PairingError(.crypto, "NIK key data: \(error)")
+        }
         var nik: NANIdentityKey?
         var lifetime: UInt32?
         var index = 0
         while index + 2 <= plain.count {
             let id = plain[index], length = Int(plain[index + 1])
-            if id == 0xDD, length == 0 { break }   // padding
-            guard index + 2 + length <= plain.count else { throw PairingError(.malformed, "NIK key data: KDE overruns the data") }
+            if id == 0xDD, length == 0 { break }  // padding
+            guard index + 2 + length <= plain.count else {
+                throw PairingError(.malformed, "NIK key data: KDE overruns the data")
+            }
             let body = Array(plain[(index + 2)..<(index + 2 + length)])
             index += 2 + length
             guard id == 0xDD, body.count >= 4, Array(body.prefix(3)) == kdeOUI else { continue }
             switch body[3] {
             case nikKDE:
-                guard body.count == 4 + 17, body[4] == 0 else { throw PairingError(.malformed, "NIK KDE: cipher version or length") }
+                guard body.count == 4 + 17, body[4] == 0 else {
+                    throw PairingError(.malformed, "NIK KDE: cipher version or length")
+                }
                 nik = NANIdentityKey(bytes: Array(body[5...]))
             case lifetimeKDE:
-                guard body.count == 4 + 6 else { throw PairingError(.malformed, "Key Lifetime KDE of \(body.count) bytes") }
+                guard body.count == 4 + 6 else {
+                    throw PairingError(.malformed, "Key Lifetime KDE of \(body.count) bytes")
+                }
                 let bitmap = UInt16(body[4]) | UInt16(body[5]) << 8
                 if bitmap & nikLifetimeBit != 0 {
                     lifetime = body[6...9].reduce(0) { $0 << 8 | UInt32($1) }
@@ -111,7 +132,9 @@ public enum NIKKeyDescriptor {
 
     /// The attribute for `publishID` with `wrappedKeyData`; `keyLength` is the pairing cipher's key length
     /// (16 on NCS-PK-PASN-128, 32 on -256), as wpa_supplicant 2.12 fills it.
-    public static func attribute(publishID: InstanceID, wrappedKeyData: [UInt8], keyLength: UInt16 = 16) -> SharedKeyDescriptorAttribute {
+    public static func attribute(
+        publishID: InstanceID, wrappedKeyData: [UInt8], keyLength: UInt16 = 16
+    ) -> SharedKeyDescriptorAttribute {
         var w = ByteWriter(capacity: 128)
         w.writeU8(descriptorType)
         w.writeBE16(keyInformation)
@@ -126,8 +149,12 @@ public enum NIKKeyDescriptor {
     public static func wrappedKeyData(of attribute: SharedKeyDescriptorAttribute) throws(PairingError) -> [UInt8] {
         do {
             var r = ByteReader(attribute.keyDescriptor)
-            guard try r.readU8("key descriptor type") == descriptorType else { throw PairingError(.malformed, "NIK key descriptor: type") }
-            guard try r.readBE16("key information") & (1 << 12) != 0 else { throw PairingError(.malformed, "NIK key descriptor: key data not encrypted") }
+            guard try r.readU8("key descriptor type") == descriptorType else {
+                throw PairingError(.malformed, "NIK key descriptor: type")
+            }
+            guard try r.readBE16("key information") & (1 << 12) != 0 else {
+                throw PairingError(.malformed, "NIK key descriptor: key data not encrypted")
+            }
             _ = try r.readBytes(2 + zeroFields, "key descriptor fields")
             let length = Int(try r.readBE16("key data length"))
             let data = Array(try r.readBytes(length, "key data"))

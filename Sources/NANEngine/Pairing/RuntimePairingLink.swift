@@ -44,8 +44,10 @@ public final class RuntimePairingLink: PairingLink {
     public let acknowledgementTimeout: Duration
 
     /// A link over `runtime` and its discovery `engine`.
-    public init(runtime: NANRuntime, engine: NANEngine, capacity: Int = 64, attempts: Int = 3,
-                acknowledgementTimeout: Duration = .seconds(8)) {
+    public init(
+        runtime: NANRuntime, engine: NANEngine, capacity: Int = 64, attempts: Int = 3,
+        acknowledgementTimeout: Duration = .seconds(8)
+    ) {
         self.runtime = runtime; self.engine = engine; self.capacity = max(1, capacity)
         self.attempts = max(1, attempts); self.acknowledgementTimeout = acknowledgementTimeout
     }
@@ -118,7 +120,8 @@ public final class RuntimePairingLink: PairingLink {
     /// at most ``capacity`` such keys at once.
     public func prepareProtection(_ peer: MACAddress, temporalKey: [UInt8], suite: NDPCipherSuite) async {
         guard !temporalKey.isEmpty, !keyed.withLock({ $0.contains(peer) }),
-              provisional.withLock({ $0[peer] != nil || $0.count < capacity }) else { return }
+            provisional.withLock({ $0[peer] != nil || $0.count < capacity })
+        else { return }
         await addStation(for: peer)
         guard await install(temporalKey, suite: suite, for: peer) else { return }
         // The station now holds the key: withdrawing removes it, not the end of the attempt.
@@ -151,10 +154,12 @@ public final class RuntimePairingLink: PairingLink {
             } catch {
                 // No station yet (a link that never sent to the peer): add one, MFP from the start.
                 let flags: StationFlags = [.authenticated, .associated, mfp]
-                try await runtime.session.addStation(NANStationParameters(scope: scope, peer: peer, flagMask: flags, flagSet: flags))
+                try await runtime.session.addStation(
+                    NANStationParameters(scope: scope, peer: peer, flagMask: flags, flagSet: flags))
             }
             let cipher = CipherSuite(rawValue: 0x000F_AC00 | UInt32(suite.pairwiseCipher))
-            try await runtime.session.addKey(NANKey(scope: scope, peer: peer, cipher: cipher, index: 0, data: temporalKey))
+            try await runtime.session.addKey(
+                NANKey(scope: scope, peer: peer, cipher: cipher, index: 0, data: temporalKey))
             return true
         } catch {
             runtime.logger.debug("pairing: NM-TK for \(peer) not installed, its follow-ups stay unprotected: \(error)")

@@ -47,9 +47,12 @@ public struct DataPathLinkSchedule: Hashable, Sendable {
         var common = 0
         for (position, channel) in local.channels.enumerated() {
             let mine = local.slots(of: position)
-            let shared = peer == nil ? mine.count : mine.filter { peerFrequencies[$0].contains(channel.frequency) }.count
+            let shared =
+                peer == nil ? mine.count : mine.filter { peerFrequencies[$0].contains(channel.frequency) }.count
             common += shared
-            channels.append(Channel(frequency: channel.frequency, number: channel.number, localSlots: mine.count, commonSlots: shared))
+            channels.append(
+                Channel(
+                    frequency: channel.frequency, number: channel.number, localSlots: mine.count, commonSlots: shared))
         }
         self.channels = channels
         localCommittedSlots = local.committedSlotCount

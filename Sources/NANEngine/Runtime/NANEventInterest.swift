@@ -67,7 +67,10 @@ public struct NANEventInterest: Sendable, Hashable {
     public var bufferSize: Int
 
     /// Makes an interest.
-    public init(kinds: NANEventKinds = [], framePrefixes: [[UInt8]] = [], authenticationFrames: Bool = false, bufferSize: Int = 1024) {
+    public init(
+        kinds: NANEventKinds = [], framePrefixes: [[UInt8]] = [], authenticationFrames: Bool = false,
+        bufferSize: Int = 1024
+    ) {
         self.kinds = kinds
         self.framePrefixes = framePrefixes
         self.authenticationFrames = authenticationFrames

@@ -85,9 +85,11 @@ public actor NANRuntime {
             // Events go from the socket's reader straight into the router and on to each client's
             // stream: no task of our own in between (NAN is not started yet, so nothing is missed).
             let router = runtime.router
-            session.redirectEvents(to: { router.route($0) }, finished: { error in
-                if let error { router.finish(throwing: error) } else { router.finish() }
-            })
+            session.redirectEvents(
+                to: { router.route($0) },
+                finished: { error in
+                    if let error { router.finish(throwing: error) } else { router.finish() }
+                })
             do {
                 let result = try await body(runtime)
                 await runtime.stopAtEnd()
@@ -116,7 +118,8 @@ public actor NANRuntime {
             registeredPrefixes.insert(prefix)
         }
         if interest.authenticationFrames, !authenticationRegistered {
-            try await session.registerFrames(on: managementInterface.wdev, type: .authentication, matching: NANEventInterest.pasnPrefix)
+            try await session.registerFrames(
+                on: managementInterface.wdev, type: .authentication, matching: NANEventInterest.pasnPrefix)
             authenticationRegistered = true
         }
         return stream
@@ -143,7 +146,9 @@ public actor NANRuntime {
                 // Another NAN owns the radio: other bands would be refused the same way.
                 throw error
             } catch {
-                logger.warning("\(adapter.name) refused NAN with bands \(configuration.bands.map { "\($0)" } ?? "default"): \(error)")
+                logger.warning(
+                    "\(adapter.name) refused NAN with bands \(configuration.bands.map { "\($0)" } ?? "default"): \(error)"
+                )
                 lastError = error
             }
         }

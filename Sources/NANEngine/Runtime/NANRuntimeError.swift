@@ -27,7 +27,8 @@ public struct NANRuntimeError: Error, Hashable, Sendable, CustomStringConvertibl
         NANRuntimeError(.exchangeTimedOut, "no answer to the frame within \(timeout)")
     }
     /// The session ended.
-    static let sessionEnded = NANRuntimeError(.sessionEnded, "the NAN device's kernel session ended (NAN interface gone?)")
+    static let sessionEnded = NANRuntimeError(
+        .sessionEnded, "the NAN device's kernel session ended (NAN interface gone?)")
     /// NAN was already started.
     static let alreadyStarted = NANRuntimeError(.alreadyStarted, "NAN is already started on this runtime")
 }

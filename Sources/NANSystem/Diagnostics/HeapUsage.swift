@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #endif
 
 /// How many heap bytes the process has in use, from glibc's `mallinfo2()`, for benchmarks: the
@@ -13,17 +13,17 @@ public enum HeapUsage {
     /// Bytes allocated by malloc and in use (`uordblks + hblkhd`), or `nil` where unavailable.
     public static var bytesInUse: Int? {
         #if canImport(Glibc) && arch(x86_64)
-        guard let symbol = dlsym(nil, "mallinfo2") else { return nil }
-        typealias MallInfo2 = @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer?
-        let call = unsafeBitCast(symbol, to: MallInfo2.self)
-        var fields = [Int](repeating: 0, count: 10)
-        fields.withUnsafeMutableBytes { buffer in
-            if let base = buffer.baseAddress { _ = call(base) }
-        }
-        // struct mallinfo2: arena, ordblks, smblks, hblks, hblkhd, usmblks, fsmblks, uordblks, fordblks, keepcost.
-        return fields[7] + fields[4]
+            guard let symbol = dlsym(nil, "mallinfo2") else { return nil }
+            typealias MallInfo2 = @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer?
+            let call = unsafeBitCast(symbol, to: MallInfo2.self)
+            var fields = [Int](repeating: 0, count: 10)
+            fields.withUnsafeMutableBytes { buffer in
+                if let base = buffer.baseAddress { _ = call(base) }
+            }
+            // struct mallinfo2: arena, ordblks, smblks, hblks, hblkhd, usmblks, fsmblks, uordblks, fordblks, keepcost.
+            return fields[7] + fields[4]
         #else
-        return nil
+            return nil
         #endif
     }
 }

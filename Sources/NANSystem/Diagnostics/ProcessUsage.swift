@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #endif
 
 /// What the whole process has used so far (`getrusage(RUSAGE_SELF)`), for benchmarks: CPU time of every
@@ -19,14 +19,14 @@ public struct ProcessUsage: Sendable, Hashable {
     /// The usage now, or `nil` where `getrusage` is unavailable.
     public static var current: ProcessUsage? {
         #if canImport(Glibc)
-        var usage = rusage()
-        guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return nil }
-        func nanoseconds(_ t: timeval) -> UInt64 { UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_usec) * 1_000 }
-        return ProcessUsage(
-            userNanoseconds: nanoseconds(usage.ru_utime), systemNanoseconds: nanoseconds(usage.ru_stime),
-            peakResidentKiB: Int(usage.ru_maxrss))
+            var usage = rusage()
+            guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return nil }
+            func nanoseconds(_ t: timeval) -> UInt64 { UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_usec) * 1_000 }
+            return ProcessUsage(
+                userNanoseconds: nanoseconds(usage.ru_utime), systemNanoseconds: nanoseconds(usage.ru_stime),
+                peakResidentKiB: Int(usage.ru_maxrss))
         #else
-        return nil
+            return nil
         #endif
     }
 }

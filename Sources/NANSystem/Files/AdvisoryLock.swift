@@ -45,7 +45,7 @@ public enum AdvisoryLock {
         do throws(Errno) {
             _ = try SystemCall.retrying { flock(descriptor, LOCK_EX | LOCK_NB) }
             return true
-        } catch where error == .wouldBlock {
+        } catch  where error == .wouldBlock {
             return false
         } catch {
             throw FileError(operation: "lock \(path)", path: path, errno: error)

@@ -29,11 +29,12 @@ public enum FileContents {
         let descriptor: Int32
         do throws(Errno) {
             descriptor = try SystemCall.retrying { open(path, flags) }
-        } catch where error == .noSuchFile {
+        } catch  where error == .noSuchFile {
             return nil
-        } catch where error == .tooManySymbolicLinks && !followingSymbolicLinks {
-            throw FileError(operation: operation, path: path, errno: error,
-                            problem: "it is a symbolic link, which is not followed here; use the file it points to")
+        } catch  where error == .tooManySymbolicLinks && !followingSymbolicLinks {
+            throw FileError(
+                operation: operation, path: path, errno: error,
+                problem: "it is a symbolic link, which is not followed here; use the file it points to")
         } catch {
             throw FileError(operation: operation, path: path, errno: error)
         }
@@ -46,14 +47,17 @@ public enum FileContents {
         if privateToOwner {
             let user = geteuid()
             guard status.st_uid == user else {
-                throw FileError(operation: operation, path: path, errno: .accessDenied,
-                                problem: "it belongs to user \(status.st_uid), not to the user running this (\(user)); "
-                                    + "a file that another user wrote cannot be trusted with keys")
+                throw FileError(
+                    operation: operation, path: path, errno: .accessDenied,
+                    problem: "it belongs to user \(status.st_uid), not to the user running this (\(user)); "
+                        + "a file that another user wrote cannot be trusted with keys")
             }
             guard status.st_mode & 0o077 == 0 else {
-                throw FileError(operation: operation, path: path, errno: .accessDenied,
-                                problem: "it holds keys but others than its owner may use it (mode \(String(status.st_mode & 0o777, radix: 8))); "
-                                    + "run chmod 600 on it")
+                throw FileError(
+                    operation: operation, path: path, errno: .accessDenied,
+                    problem:
+                        "it holds keys but others than its owner may use it (mode \(String(status.st_mode & 0o777, radix: 8))); "
+                        + "run chmod 600 on it")
             }
         }
         return try readAll(descriptor, limit: limit, operation: operation, path: path)
@@ -62,7 +66,9 @@ public enum FileContents {
     /// Reads an open descriptor (standard input, a pipe) to its end, at most `limit` bytes.
     ///
     /// - Throws: ``FileError`` with the errno of `read`, or when there are more than `limit` bytes.
-    public static func readAll(_ descriptor: Int32, limit: Int, operation: String, path: String) throws(FileError) -> [UInt8] {
+    public static func readAll(
+        _ descriptor: Int32, limit: Int, operation: String, path: String
+    ) throws(FileError) -> [UInt8] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
@@ -76,8 +82,9 @@ public enum FileContents {
             }
             if count == 0 { return bytes }
             guard bytes.count + count <= limit else {
-                throw FileError(operation: operation, path: path, errno: .fileTooLarge,
-                                problem: "more than \(limit) bytes, the most accepted")
+                throw FileError(
+                    operation: operation, path: path, errno: .fileTooLarge,
+                    problem: "more than \(limit) bytes, the most accepted")
             }
             bytes.append(contentsOf: chunk[0..<count])
         }

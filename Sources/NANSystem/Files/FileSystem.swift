@@ -12,7 +12,7 @@ public enum FileSystem {
             prefix += component
             do throws(Errno) {
                 _ = try SystemCall.retrying { mkdir(prefix, mode_t(mode)) }
-            } catch where error == .fileExists {
+            } catch  where error == .fileExists {
                 // Already there; whether it is a folder shows at the next component or when it is used.
             } catch {
                 throw FileError(operation: "create the folder \(prefix)", path: prefix, errno: error)

@@ -105,7 +105,7 @@ public enum PrivateFile {
         defer { _ = close(descriptor) }
         do throws(Errno) {
             _ = try SystemCall.retrying { fsync(descriptor) }
-        } catch where error == .invalidArgument {
+        } catch  where error == .invalidArgument {
             return
         } catch {
             throw FileError(operation: "flush the folder \(folder) to disk", path: folder, errno: error)

@@ -38,7 +38,9 @@ public final class StreamingFile: @unchecked Sendable {
     /// Creates a new file (mode 0600); fails with `EEXIST` if one is there.
     public static func create(_ path: String) throws(FileError) -> StreamingFile {
         do throws(Errno) {
-            let fd = try SystemCall.retrying { open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode_t(0o600)) }
+            let fd = try SystemCall.retrying {
+                open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode_t(0o600))
+            }
             return StreamingFile(descriptor: fd, path: path)
         } catch {
             throw FileError(operation: "create \(path)", path: path, errno: error)
@@ -49,7 +51,9 @@ public final class StreamingFile: @unchecked Sendable {
     public func read(maximum: Int) throws(FileError) -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: max(1, maximum))
         do throws(Errno) {
-            let count = try SystemCall.retrying { buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) } }
+            let count = try SystemCall.retrying {
+                buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            }
             buffer.removeSubrange(count...)
             return buffer
         } catch {
@@ -62,7 +66,9 @@ public final class StreamingFile: @unchecked Sendable {
         var offset = 0
         while offset < bytes.count {
             do throws(Errno) {
-                offset += try SystemCall.retrying { bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) } }
+                offset += try SystemCall.retrying {
+                    bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+                }
             } catch {
                 throw FileError(operation: "write \(path)", path: path, errno: error)
             }

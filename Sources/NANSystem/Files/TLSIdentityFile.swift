@@ -17,7 +17,9 @@ public enum TLSIdentityFile {
     /// - Returns: the identity and whether it was made now.
     /// - Throws: ``FileError``: the file cannot be read or written, is not a regular file, can be read by
     ///   others than its owner, or does not hold an identity (the problem says so; the file is never replaced).
-    public static func loadOrCreate(at path: String, commonName: String) throws(FileError) -> (identity: TLSIdentity, created: Bool) {
+    public static func loadOrCreate(
+        at path: String, commonName: String
+    ) throws(FileError) -> (identity: TLSIdentity, created: Bool) {
         if let identity = try load(at: path) { return (identity, false) }
         let lockPath = path + ".lock"
         let lock = try AdvisoryLock.openLockFile(at: lockPath)
@@ -30,7 +32,8 @@ public enum TLSIdentityFile {
             identity = try TLSIdentity.generate(commonName: commonName)
             pem = try identity.pemEncoded()
         } catch {
-            throw FileError(operation: "make a TLS identity for \(path)", path: path, errno: .ioError, problem: error.description)
+            throw FileError(
+                operation: "make a TLS identity for \(path)", path: path, errno: .ioError, problem: error.description)
         }
         try PrivateFile.replace(at: path, with: pem)
         return (identity, true)
@@ -40,14 +43,18 @@ public enum TLSIdentityFile {
     ///
     /// - Throws: ``FileError`` as for ``loadOrCreate(at:commonName:)``.
     public static func load(at path: String) throws(FileError) -> TLSIdentity? {
-        guard let bytes = try FileContents.readRegularFile(at: path, limit: sizeLimit, what: "the TLS identity", privateToOwner: true) else {
+        guard
+            let bytes = try FileContents.readRegularFile(
+                at: path, limit: sizeLimit, what: "the TLS identity", privateToOwner: true)
+        else {
             return nil
         }
         do throws(TLSError) {
             return try TLSIdentity(pem: bytes)
         } catch {
-            throw FileError(operation: "read the TLS identity \(path)", path: path, errno: .invalidArgument,
-                            problem: "it is not a TLS identity (\(error.code)); move it away to make a new one")
+            throw FileError(
+                operation: "read the TLS identity \(path)", path: path, errno: .invalidArgument,
+                problem: "it is not a TLS identity (\(error.code)); move it away to make a new one")
         }
     }
 }

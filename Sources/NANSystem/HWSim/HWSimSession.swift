@@ -39,8 +39,10 @@ public struct HWSimRadioConfiguration: Sendable, Hashable {
     public var withoutDefaultInterface: Bool
 
     /// Creates a configuration; the defaults make a NAN radio with 3 channels that outlives the session.
-    public init(name: String? = nil, channels: UInt32 = 3, supportsNAN: Bool = true, destroyOnClose: Bool = false,
-                withoutDefaultInterface: Bool = false) {
+    public init(
+        name: String? = nil, channels: UInt32 = 3, supportsNAN: Bool = true, destroyOnClose: Bool = false,
+        withoutDefaultInterface: Bool = false
+    ) {
         self.name = name
         self.channels = channels
         self.supportsNAN = supportsNAN
@@ -104,18 +106,22 @@ public final class HWSimSession: Sendable {
     }
 
     private func send(_ request: HWSimRequest) async throws -> NetlinkReply {
-        try await connection.request(family: family.id, command: request.command.rawValue, version: 1,
-                                     attributes: request.attributes, dump: request.dump, call: request.command.cName)
+        try await connection.request(
+            family: family.id, command: request.command.rawValue, version: 1,
+            attributes: request.attributes, dump: request.dump, call: request.command.cName)
     }
 
     /// Creates a simulated radio.
     ///
     /// - Returns: the new radio's id.
     /// - Throws: ``NetlinkError`` `hwsimWithoutNAN` when NAN is asked for and this kernel's hwsim lacks it.
-    public func addRadio(_ configuration: HWSimRadioConfiguration = HWSimRadioConfiguration()) async throws -> HWSimRadioID {
+    public func addRadio(
+        _ configuration: HWSimRadioConfiguration = HWSimRadioConfiguration()
+    ) async throws -> HWSimRadioID {
         if configuration.supportsNAN && !supportsNAN {
-            throw NetlinkError(code: .hwsimWithoutNAN, call: "HWSIM_CMD_NEW_RADIO",
-                               detail: "the family's highest attribute is \(family.maxAttribute), NAN needs 30")
+            throw NetlinkError(
+                code: .hwsimWithoutNAN, call: "HWSIM_CMD_NEW_RADIO",
+                detail: "the family's highest attribute is \(family.maxAttribute), NAN needs 30")
         }
         let reply = try await send(try .newRadio(configuration))
         // hwsim answers with the new radio's id as the ack's (positive) value.

@@ -19,7 +19,7 @@ public struct DriverModule: Sendable, Hashable {
         let driver = "/sys/class/ieee80211/\(phy)/device/driver"
         guard SysfsDirectory.linkTarget(driver) != nil else { return nil }
         guard let target = SysfsDirectory.linkTarget(driver + "/module"),
-              let name = target.split(separator: "/").last.map(String.init)
+            let name = target.split(separator: "/").last.map(String.init)
         else { return DriverModule(name: nil, version: nil, sourceVersion: nil) }
         return DriverModule(
             name: name,

@@ -64,7 +64,8 @@ public struct EthtoolDriverInfo: Sendable, Hashable {
     /// or `/sys/class/net/*/phy80211` for radios without a device).
     public static func networkInterfaces(ofPhy phy: String) -> [String] {
         SysfsDirectory.entries("/sys/class/net").filter { name in
-            SysfsDirectory.linkTarget("/sys/class/net/\(name)/phy80211")?.split(separator: "/").last.map(String.init) == phy
+            SysfsDirectory.linkTarget("/sys/class/net/\(name)/phy80211")?.split(separator: "/").last.map(String.init)
+                == phy
         }
     }
 }

@@ -21,7 +21,8 @@ public struct KernelRelease: Sendable, Hashable {
         var names = utsname()
         guard uname(&names) == 0 else { return nil }
         return KernelRelease(
-            release: Self.string(names.release), version: Self.string(names.version), machine: Self.string(names.machine))
+            release: Self.string(names.release), version: Self.string(names.version),
+            machine: Self.string(names.machine))
     }
 
     private static func string<T>(_ field: T) -> String {

@@ -29,8 +29,10 @@ enum SysfsDirectory {
 
     /// The text of a short attribute file, trimmed; `nil` if it is missing, unreadable or empty.
     static func attribute(_ path: String) -> String? {
-        guard let bytes = try? FileContents.readRegularFile(at: path, limit: 4096, what: "the sysfs attribute",
-                                                            followingSymbolicLinks: true)
+        guard
+            let bytes = try? FileContents.readRegularFile(
+                at: path, limit: 4096, what: "the sysfs attribute",
+                followingSymbolicLinks: true)
         else { return nil }
         let text = String(decoding: bytes, as: UTF8.self).trimmingWhitespace
         return text.isEmpty ? nil : text

@@ -20,8 +20,10 @@ public struct Adapter: Sendable, Hashable, Identifiable {
     public var id: WiphyIndex { wiphy }
 
     /// Creates a value (mostly for tests).
-    public init(wiphy: WiphyIndex, name: String, permanentAddress: MACAddress?, driver: String?,
-                interfaces: [WirelessInterface], supportedInterfaceTypes: [InterfaceType], nan: NANSupport) {
+    public init(
+        wiphy: WiphyIndex, name: String, permanentAddress: MACAddress?, driver: String?,
+        interfaces: [WirelessInterface], supportedInterfaceTypes: [InterfaceType], nan: NANSupport
+    ) {
         self.wiphy = wiphy
         self.name = name
         self.permanentAddress = permanentAddress
@@ -48,8 +50,10 @@ public struct NANSupport: Sendable, Hashable {
     public var combinations: [InterfaceCombination]
 
     /// Creates a value (mostly for tests).
-    public init(managementInterface: Bool, dataInterface: Bool, capabilities: NANCapabilities?, bands: NANBands,
-                secure: Bool, combinations: [InterfaceCombination]) {
+    public init(
+        managementInterface: Bool, dataInterface: Bool, capabilities: NANCapabilities?, bands: NANBands,
+        secure: Bool, combinations: [InterfaceCombination]
+    ) {
         self.managementInterface = managementInterface
         self.dataInterface = dataInterface
         self.capabilities = capabilities
@@ -111,20 +115,22 @@ extension Adapter {
         for index in order {
             let attributes = NetlinkAttributes(merged[index] ?? [])
             let name = attributes.string(A.wiphyName) ?? "phy\(index)"
-            adapters.append(Adapter(
-                wiphy: WiphyIndex(rawValue: index),
-                name: name,
-                permanentAddress: system.permanentAddress(name),
-                driver: system.driver(name),
-                interfaces: interfaces[index] ?? [],
-                supportedInterfaceTypes: try supportedTypes(attributes),
-                nan: try nanSupport(attributes)))
+            adapters.append(
+                Adapter(
+                    wiphy: WiphyIndex(rawValue: index),
+                    name: name,
+                    permanentAddress: system.permanentAddress(name),
+                    driver: system.driver(name),
+                    interfaces: interfaces[index] ?? [],
+                    supportedInterfaceTypes: try supportedTypes(attributes),
+                    nan: try nanSupport(attributes)))
         }
         return adapters
     }
 
     private static func supportedTypes(_ attributes: NetlinkAttributes) throws(NetlinkError) -> [InterfaceType] {
-        try attributes.nested(NL80211Attribute.supportedIftypes)?.all.map { InterfaceType(rawValue: UInt32($0.type)) } ?? []
+        try attributes.nested(NL80211Attribute.supportedIftypes)?.all.map { InterfaceType(rawValue: UInt32($0.type)) }
+            ?? []
     }
 
     private static func nanSupport(_ attributes: NetlinkAttributes) throws(NetlinkError) -> NANSupport {
@@ -139,7 +145,8 @@ extension Adapter {
         }
         let extendedFeatures = attributes.bytes(A.extFeatures) ?? []
         let secureBit = Int(NL80211ExtendedFeature.secureNan.rawValue)
-        let secure = secureBit / 8 < extendedFeatures.count && extendedFeatures[secureBit / 8] & (1 << (secureBit % 8)) != 0
+        let secure =
+            secureBit / 8 < extendedFeatures.count && extendedFeatures[secureBit / 8] & (1 << (secureBit % 8)) != 0
         return NANSupport(
             managementInterface: types.contains(.nan) || combinations.contains { $0.maximum(of: .nan) > 0 },
             dataInterface: types.contains(.nanData) || combinations.contains { $0.maximum(of: .nanData) > 0 },

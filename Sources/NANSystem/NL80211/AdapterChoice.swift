@@ -38,9 +38,12 @@ public enum AdapterChoice<Candidate: AdapterCandidate> {
             if capable.count == 1, let only = capable.first { return .chosen(only) }
             return capable.isEmpty ? .noneWithNAN : .severalWithNAN(capable)
         }
-        let name = reference.contains("/") ? reference.split(separator: "/").last.map(String.init) ?? reference : reference
+        let name =
+            reference.contains("/") ? reference.split(separator: "/").last.map(String.init) ?? reference : reference
         if let match = adapters.first(where: { $0.candidatePhyName == name }) { return .chosen(match) }
-        if let index = UInt32(name), let match = adapters.first(where: { $0.candidateWiphy == index }) { return .chosen(match) }
+        if let index = UInt32(name), let match = adapters.first(where: { $0.candidateWiphy == index }) {
+            return .chosen(match)
+        }
         if let match = adapters.first(where: { $0.candidateInterfaceNames.contains(name) }) { return .chosen(match) }
         return .notFound(reference: reference)
     }

@@ -1,6 +1,6 @@
 import NANWire
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Where adapter facts that nl80211 does not carry come from: the driver name and the permanent

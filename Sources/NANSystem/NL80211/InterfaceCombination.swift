@@ -43,14 +43,17 @@ extension InterfaceCombination {
         var limits: [InterfaceLimit] = []
         for limit in try attributes.nested(C.limits)?.all ?? [] {
             let limitAttributes = try limit.nested()
-            let types = try limitAttributes.nested(NL80211InterfaceLimitAttribute.types)?.all
+            let types =
+                try limitAttributes.nested(NL80211InterfaceLimitAttribute.types)?.all
                 .map { InterfaceType(rawValue: UInt32($0.type)) } ?? []
-            limits.append(InterfaceLimit(
-                max: try limitAttributes.integer(NL80211InterfaceLimitAttribute.max, as: UInt32.self) ?? 0,
-                types: types))
+            limits.append(
+                InterfaceLimit(
+                    max: try limitAttributes.integer(NL80211InterfaceLimitAttribute.max, as: UInt32.self) ?? 0,
+                    types: types))
         }
-        self.init(limits: limits,
-                  maxInterfaces: try attributes.integer(C.maxnum, as: UInt32.self) ?? 0,
-                  channels: try attributes.integer(C.numChannels, as: UInt32.self) ?? 0)
+        self.init(
+            limits: limits,
+            maxInterfaces: try attributes.integer(C.maxnum, as: UInt32.self) ?? 0,
+            channels: try attributes.integer(C.numChannels, as: UInt32.self) ?? 0)
     }
 }

@@ -40,7 +40,10 @@ public struct NANKey: Sendable, Hashable {
     public var sequence: [UInt8]?
 
     /// Creates a key.
-    public init(scope: StationScope, peer: MACAddress?, cipher: CipherSuite, index: UInt8, data: [UInt8], sequence: [UInt8]? = nil) {
+    public init(
+        scope: StationScope, peer: MACAddress?, cipher: CipherSuite, index: UInt8, data: [UInt8],
+        sequence: [UInt8]? = nil
+    ) {
         self.scope = scope
         self.peer = peer
         self.cipher = cipher
@@ -52,9 +55,13 @@ public struct NANKey: Sendable, Hashable {
 
 extension NANKey {
     /// The pairwise key (TK) of a peer's NDI station on our NDI `interface`: key index 0, no RSC.
-    public static func pairwise(_ temporalKey: [UInt8], cipher: CipherSuite, peerNDI: MACAddress, ofPeer peerNMI: MACAddress,
-                                on interface: InterfaceIndex) -> NANKey {
-        NANKey(scope: .dataInterface(interface, peerManagementAddress: peerNMI), peer: peerNDI, cipher: cipher, index: 0, data: temporalKey)
+    public static func pairwise(
+        _ temporalKey: [UInt8], cipher: CipherSuite, peerNDI: MACAddress, ofPeer peerNMI: MACAddress,
+        on interface: InterfaceIndex
+    ) -> NANKey {
+        NANKey(
+            scope: .dataInterface(interface, peerManagementAddress: peerNMI), peer: peerNDI, cipher: cipher, index: 0,
+            data: temporalKey)
     }
 }
 
@@ -74,8 +81,9 @@ extension NL80211Request {
     static func newKey(_ key: NANKey) throws(NetlinkError) -> NL80211Request {
         typealias K = NL80211KeyAttribute
         if let length = key.cipher.keyLength, key.data.count != length {
-            throw NetlinkError(code: .invalidRequest, call: "NL80211_CMD_NEW_KEY",
-                               detail: "a \(key.cipher) key is \(length) bytes, not \(key.data.count)")
+            throw NetlinkError(
+                code: .invalidRequest, call: "NL80211_CMD_NEW_KEY",
+                detail: "a \(key.cipher) key is \(length) bytes, not \(key.data.count)")
         }
         var w = NetlinkAttributeWriter()
         switch key.scope {

@@ -21,10 +21,12 @@ public struct NANCapabilities: Sendable, Hashable {
     public var hasPHYCapabilities: Bool
 
     /// Creates a value (mostly for tests).
-    public init(configurableSynchronization: Bool = false, userSpaceDiscoveryEngine: Bool = false,
-                operationModes: UInt8? = nil, transmitAntennas: UInt8? = nil, receiveAntennas: UInt8? = nil,
-                maxChannelSwitchTimeMicroseconds: UInt16? = nil, capabilities: UInt8? = nil,
-                hasPHYCapabilities: Bool = false) {
+    public init(
+        configurableSynchronization: Bool = false, userSpaceDiscoveryEngine: Bool = false,
+        operationModes: UInt8? = nil, transmitAntennas: UInt8? = nil, receiveAntennas: UInt8? = nil,
+        maxChannelSwitchTimeMicroseconds: UInt16? = nil, capabilities: UInt8? = nil,
+        hasPHYCapabilities: Bool = false
+    ) {
         self.configurableSynchronization = configurableSynchronization
         self.userSpaceDiscoveryEngine = userSpaceDiscoveryEngine
         self.operationModes = operationModes

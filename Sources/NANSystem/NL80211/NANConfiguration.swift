@@ -27,10 +27,12 @@ public struct NANConfiguration: Sendable, Hashable {
     public var vendorElements: [UInt8]?
 
     /// Creates a configuration; the defaults start NAN on the driver's bands with DW notifications on.
-    public init(masterPreference: UInt8 = 2, bands: NANBands? = nil, clusterID: MACAddress? = nil,
-                bandConfigurations: [NANBandConfiguration] = [], scanPeriodSeconds: UInt16? = nil,
-                scanDwellTimeTU: UInt16? = nil, discoveryBeaconIntervalTU: UInt8? = nil,
-                notifyDiscoveryWindows: Bool = true, extraAttributes: [UInt8]? = nil, vendorElements: [UInt8]? = nil) {
+    public init(
+        masterPreference: UInt8 = 2, bands: NANBands? = nil, clusterID: MACAddress? = nil,
+        bandConfigurations: [NANBandConfiguration] = [], scanPeriodSeconds: UInt16? = nil,
+        scanDwellTimeTU: UInt16? = nil, discoveryBeaconIntervalTU: UInt8? = nil,
+        notifyDiscoveryWindows: Bool = true, extraAttributes: [UInt8]? = nil, vendorElements: [UInt8]? = nil
+    ) {
         self.masterPreference = masterPreference
         self.bands = bands
         self.clusterID = clusterID
@@ -47,7 +49,8 @@ public struct NANConfiguration: Sendable, Hashable {
     /// synchronization accept only master preference and bands).
     var hasNANConfig: Bool {
         clusterID != nil || !bandConfigurations.isEmpty || scanPeriodSeconds != nil || scanDwellTimeTU != nil
-            || discoveryBeaconIntervalTU != nil || notifyDiscoveryWindows || extraAttributes != nil || vendorElements != nil
+            || discoveryBeaconIntervalTU != nil || notifyDiscoveryWindows || extraAttributes != nil
+            || vendorElements != nil
     }
 }
 
@@ -67,8 +70,10 @@ public struct NANBandConfiguration: Sendable, Hashable {
     public var disableScan: Bool
 
     /// Creates a band configuration.
-    public init(band: RadioBand, frequency: Frequency? = nil, rssiClose: Int8? = nil, rssiMiddle: Int8? = nil,
-                wakeDiscoveryWindowInterval: UInt8? = nil, disableScan: Bool = false) {
+    public init(
+        band: RadioBand, frequency: Frequency? = nil, rssiClose: Int8? = nil, rssiMiddle: Int8? = nil,
+        wakeDiscoveryWindowInterval: UInt8? = nil, disableScan: Bool = false
+    ) {
         self.band = band
         self.frequency = frequency
         self.rssiClose = rssiClose

@@ -17,8 +17,10 @@ public struct NANEvacuatedChannel: Sendable, Hashable {
     public var receiveSpatialStreams: UInt8?
 
     /// Creates an evacuated-channel value.
-    public init(frequency: Frequency, width: ChannelWidth? = nil, centerFrequency1: Frequency? = nil,
-                channelEntry: [UInt8]? = nil, receiveSpatialStreams: UInt8? = nil) {
+    public init(
+        frequency: Frequency, width: ChannelWidth? = nil, centerFrequency1: Frequency? = nil,
+        channelEntry: [UInt8]? = nil, receiveSpatialStreams: UInt8? = nil
+    ) {
         self.frequency = frequency
         self.width = width
         self.centerFrequency1 = centerFrequency1

@@ -32,12 +32,14 @@ public struct NANFunction: Sendable, Hashable {
     public var transmitMatchFilter: [[UInt8]]?
 
     /// Creates a function description.
-    public init(type: NANFunctionType, serviceID: ServiceID, publishType: NANPublishType = [],
-                publishBroadcast: Bool = false, subscribeActive: Bool = false, followUpID: InstanceID? = nil,
-                followUpRequestorID: InstanceID? = nil, followUpDestination: MACAddress? = nil, closeRange: Bool = false,
-                timeToLive: UInt32? = nil, serviceInfo: [UInt8]? = nil,
-                serviceResponseFilter: NANServiceResponseFilter? = nil, receiveMatchFilter: [[UInt8]]? = nil,
-                transmitMatchFilter: [[UInt8]]? = nil) {
+    public init(
+        type: NANFunctionType, serviceID: ServiceID, publishType: NANPublishType = [],
+        publishBroadcast: Bool = false, subscribeActive: Bool = false, followUpID: InstanceID? = nil,
+        followUpRequestorID: InstanceID? = nil, followUpDestination: MACAddress? = nil, closeRange: Bool = false,
+        timeToLive: UInt32? = nil, serviceInfo: [UInt8]? = nil,
+        serviceResponseFilter: NANServiceResponseFilter? = nil, receiveMatchFilter: [[UInt8]]? = nil,
+        transmitMatchFilter: [[UInt8]]? = nil
+    ) {
         self.type = type
         self.serviceID = serviceID
         self.publishType = publishType
@@ -91,13 +93,17 @@ extension NL80211Request {
         typealias F = NL80211NANFunctionAttribute
         let call = "NL80211_CMD_ADD_NAN_FUNCTION"
         if let info = f.serviceInfo, info.count > 255 {
-            throw NetlinkError(code: .invalidRequest, call: call, detail: "service info of \(info.count) bytes exceeds 255")
+            throw NetlinkError(
+                code: .invalidRequest, call: call, detail: "service info of \(info.count) bytes exceeds 255")
         }
         if case .bloomFilter(let bits, _)? = f.serviceResponseFilter?.content, bits.count > 255 || bits.isEmpty {
-            throw NetlinkError(code: .invalidRequest, call: call, detail: "a Bloom filter has 1…255 bytes, got \(bits.count)")
+            throw NetlinkError(
+                code: .invalidRequest, call: call, detail: "a Bloom filter has 1…255 bytes, got \(bits.count)")
         }
-        if f.type == .followUp && (f.followUpID == nil || f.followUpRequestorID == nil || f.followUpDestination == nil) {
-            throw NetlinkError(code: .invalidRequest, call: call, detail: "a follow-up needs its id, requestor id and destination")
+        if f.type == .followUp && (f.followUpID == nil || f.followUpRequestorID == nil || f.followUpDestination == nil)
+        {
+            throw NetlinkError(
+                code: .invalidRequest, call: call, detail: "a follow-up needs its id, requestor id and destination")
         }
         var w = NetlinkAttributeWriter()
         try w.put(A.wdev, wdev.rawValue)
@@ -142,7 +148,9 @@ extension NL80211Request {
     }
 
     /// `DEL_NAN_FUNCTION`.
-    static func deleteNANFunction(_ wdev: WirelessDeviceID, _ cookie: NANFunctionCookie) throws(NetlinkError) -> NL80211Request {
+    static func deleteNANFunction(
+        _ wdev: WirelessDeviceID, _ cookie: NANFunctionCookie
+    ) throws(NetlinkError) -> NL80211Request {
         var w = NetlinkAttributeWriter()
         try w.put(A.wdev, wdev.rawValue)
         try w.put(A.cookie, cookie.rawValue)
@@ -155,8 +163,9 @@ extension NANFunctionHandle {
     init(decoding attributes: NetlinkAttributes) throws(NetlinkError) {
         let cookie = try attributes.required(NL80211Attribute.cookie, as: UInt64.self)
         guard let function = try attributes.nested(NL80211Attribute.nanFunc) else {
-            throw NetlinkError(code: .malformedMessage, call: "NL80211_CMD_ADD_NAN_FUNCTION",
-                               detail: "reply without NL80211_ATTR_NAN_FUNC")
+            throw NetlinkError(
+                code: .malformedMessage, call: "NL80211_CMD_ADD_NAN_FUNCTION",
+                detail: "reply without NL80211_ATTR_NAN_FUNC")
         }
         let instance = try function.required(NL80211NANFunctionAttribute.instanceId, as: UInt8.self)
         self.init(cookie: NANFunctionCookie(rawValue: cookie), instanceID: InstanceID(rawValue: instance))

@@ -52,8 +52,10 @@ public struct NANScheduleChannel: Sendable, Hashable {
     public var receiveSpatialStreams: UInt8
 
     /// Creates a schedule channel.
-    public init(frequency: Frequency, width: ChannelWidth = .mhz20, centerFrequency1: Frequency? = nil,
-                channelEntry: [UInt8], receiveSpatialStreams: UInt8 = 1) {
+    public init(
+        frequency: Frequency, width: ChannelWidth = .mhz20, centerFrequency1: Frequency? = nil,
+        channelEntry: [UInt8], receiveSpatialStreams: UInt8 = 1
+    ) {
         self.frequency = frequency
         self.width = width
         self.centerFrequency1 = centerFrequency1
@@ -86,7 +88,9 @@ public struct NANLocalSchedule: Sendable, Hashable {
         channels: [], timeSlots: [UInt8](repeating: unavailableSlot, count: slotCount), availabilityAttribute: [])
 
     /// Creates a local schedule.
-    public init(channels: [NANScheduleChannel], timeSlots: [UInt8], availabilityAttribute: [UInt8], deferred: Bool = false) {
+    public init(
+        channels: [NANScheduleChannel], timeSlots: [UInt8], availabilityAttribute: [UInt8], deferred: Bool = false
+    ) {
         self.channels = channels
         self.timeSlots = timeSlots
         self.availabilityAttribute = availabilityAttribute
@@ -124,8 +128,10 @@ public struct NANPeerSchedule: Sendable, Hashable {
     public var unalignedSchedule: [UInt8]?
 
     /// Creates a peer schedule.
-    public init(peer: MACAddress, committedDiscoveryWindows: UInt16, sequenceID: UInt8? = nil,
-                channels: [NANScheduleChannel] = [], maps: [NANPeerMap] = [], unalignedSchedule: [UInt8]? = nil) {
+    public init(
+        peer: MACAddress, committedDiscoveryWindows: UInt16, sequenceID: UInt8? = nil,
+        channels: [NANScheduleChannel] = [], maps: [NANPeerMap] = [], unalignedSchedule: [UInt8]? = nil
+    ) {
         self.peer = peer
         self.committedDiscoveryWindows = committedDiscoveryWindows
         self.sequenceID = sequenceID
@@ -142,7 +148,8 @@ extension NL80211Request {
 
     private static func put(_ channel: NANScheduleChannel, into w: inout NetlinkAttributeWriter) throws(NetlinkError) {
         guard channel.channelEntry.count == 6 else {
-            throw invalid("NL80211_ATTR_NAN_CHANNEL", "a NAN channel entry is 6 bytes, got \(channel.channelEntry.count)")
+            throw invalid(
+                "NL80211_ATTR_NAN_CHANNEL", "a NAN channel entry is 6 bytes, got \(channel.channelEntry.count)")
         }
         try w.nest(A.nanChannel) { (c) throws(NetlinkError) in
             try c.put(A.wiphyFreq, channel.frequency.rawValue)
@@ -163,10 +170,14 @@ extension NL80211Request {
     }
 
     /// `NAN_SET_LOCAL_SCHED`.
-    static func setLocalSchedule(_ wdev: WirelessDeviceID, _ schedule: NANLocalSchedule) throws(NetlinkError) -> NL80211Request {
+    static func setLocalSchedule(
+        _ wdev: WirelessDeviceID, _ schedule: NANLocalSchedule
+    ) throws(NetlinkError) -> NL80211Request {
         let call = "NL80211_CMD_NAN_SET_LOCAL_SCHED"
         try checkSlots(schedule.timeSlots, channels: schedule.channels.count, call: call)
-        if schedule.timeSlots.allSatisfy({ $0 == NANLocalSchedule.unavailableSlot }) && !schedule.availabilityAttribute.isEmpty {
+        if schedule.timeSlots.allSatisfy({ $0 == NANLocalSchedule.unavailableSlot })
+            && !schedule.availabilityAttribute.isEmpty
+        {
             throw invalid(call, "the availability attribute must be empty when every slot is unavailable")
         }
         var w = NetlinkAttributeWriter()
@@ -180,7 +191,9 @@ extension NL80211Request {
     }
 
     /// `NAN_SET_PEER_SCHED`.
-    static func setPeerSchedule(_ wdev: WirelessDeviceID, _ schedule: NANPeerSchedule) throws(NetlinkError) -> NL80211Request {
+    static func setPeerSchedule(
+        _ wdev: WirelessDeviceID, _ schedule: NANPeerSchedule
+    ) throws(NetlinkError) -> NL80211Request {
         let call = "NL80211_CMD_NAN_SET_PEER_SCHED"
         let partial = [schedule.sequenceID != nil, !schedule.channels.isEmpty, !schedule.maps.isEmpty]
         guard partial.allSatisfy({ $0 }) || partial.allSatisfy({ !$0 }) else {

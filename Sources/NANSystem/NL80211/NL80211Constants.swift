@@ -353,8 +353,6 @@ enum NL80211ProtocolFeature: UInt32, CaseIterable, Sendable {
     case splitWiphyDump = 1
 }
 
-
-
 /// Attributes of one regulatory rule in NL80211_ATTR_REG_RULES (`enum nl80211_reg_rule_attr`).
 enum NL80211RegulatoryRuleAttribute: UInt16, CaseIterable, Sendable {
     case regRuleFlags = 1

@@ -92,15 +92,17 @@ extension NL80211Event {
 
         switch NL80211Command(rawValue: message.command) {
         case .nanClusterJoined:
-            return .clusterJoined(wdev: try requiredWdev(), clusterID: try mac(.mac),
-                                  isNew: attributes.has(A.nanNewCluster))
+            return .clusterJoined(
+                wdev: try requiredWdev(), clusterID: try mac(.mac),
+                isNew: attributes.has(A.nanNewCluster))
         case .nanNextDwNotification:
             return .nextDiscoveryWindow(
                 wdev: try requiredWdev(),
                 frequency: Frequency(rawValue: try attributes.required(A.wiphyFreq, as: UInt32.self)))
         case .frame:
             guard let frame = attributes.bytes(A.frame) else {
-                throw NetlinkError(code: .malformedMessage, call: "decode", detail: "frame event without NL80211_ATTR_FRAME")
+                throw NetlinkError(
+                    code: .malformedMessage, call: "decode", detail: "frame event without NL80211_ATTR_FRAME")
             }
             return .frameReceived(
                 wdev: try wdev(),
@@ -108,8 +110,9 @@ extension NL80211Event {
                 signalDBM: try attributes.integer(A.rxSignalDbm, as: Int32.self),
                 bytes: frame)
         case .frameTxStatus:
-            return .frameTxStatus(cookie: FrameCookie(rawValue: try attributes.required(A.cookie, as: UInt64.self)),
-                                  acked: attributes.has(A.ack))
+            return .frameTxStatus(
+                cookie: FrameCookie(rawValue: try attributes.required(A.cookie, as: UInt64.self)),
+                acked: attributes.has(A.ack))
         case .nanMatch:
             return .nanMatch(try NANMatch(decoding: attributes))
         case .delNanFunction:
@@ -117,13 +120,15 @@ extension NL80211Event {
             let function = try attributes.nested(A.nanFunc) ?? NetlinkAttributes()
             let instance = try function.integer(NL80211NANFunctionAttribute.instanceId, as: UInt8.self) ?? 0
             let reason = try function.integer(NL80211NANFunctionAttribute.termReason, as: UInt8.self) ?? 0
-            return .nanFunctionTerminated(cookie: cookie, instance: InstanceID(rawValue: instance),
-                                          reason: NANTerminationReason(rawValue: reason))
+            return .nanFunctionTerminated(
+                cookie: cookie, instance: InstanceID(rawValue: instance),
+                reason: NANTerminationReason(rawValue: reason))
         case .nanSchedUpdateDone:
             return .scheduleUpdateDone(wdev: try requiredWdev(), success: attributes.has(A.nanSchedUpdateSuccess))
         case .nanUlwUpdate:
             guard let schedule = attributes.bytes(A.nanUlw) else {
-                throw NetlinkError(code: .malformedMessage, call: "decode", detail: "ULW update without NL80211_ATTR_NAN_ULW")
+                throw NetlinkError(
+                    code: .malformedMessage, call: "decode", detail: "ULW update without NL80211_ATTR_NAN_ULW")
             }
             return .unalignedScheduleUpdated(wiphy: try wiphy(), wdev: try wdev(), schedule: schedule)
         case .nanChannelEvac:
@@ -132,7 +137,9 @@ extension NL80211Event {
                 channels.append(try NANEvacuatedChannel(decoding: try channel.nested(), offset: channel.offset))
             }
             guard !channels.isEmpty else {
-                throw NetlinkError(code: .malformedMessage, call: "decode", detail: "channel evacuation without NL80211_ATTR_NAN_CHANNEL")
+                throw NetlinkError(
+                    code: .malformedMessage, call: "decode",
+                    detail: "channel evacuation without NL80211_ATTR_NAN_CHANNEL")
             }
             return .channelsEvacuated(wiphy: try wiphy(), wdev: try wdev(), channels: channels)
         case .newInterface:
@@ -156,16 +163,20 @@ extension NANMatch {
         typealias A = NL80211Attribute
         typealias F = NL80211NANFunctionAttribute
         guard let peerBytes = attributes.bytes(A.mac), let peer = MACAddress(bytes: peerBytes) else {
-            throw NetlinkError(code: .malformedMessage, call: "decode", detail: "NAN match without a 6-byte peer address")
+            throw NetlinkError(
+                code: .malformedMessage, call: "decode", detail: "NAN match without a 6-byte peer address")
         }
         guard let match = try attributes.nested(A.nanMatch),
-              let local = try match.nested(NL80211NANMatchAttribute.funcLocal),
-              let remote = try match.nested(NL80211NANMatchAttribute.funcPeer) else {
-            throw NetlinkError(code: .malformedMessage, call: "decode", detail: "NAN match without local and peer functions")
+            let local = try match.nested(NL80211NANMatchAttribute.funcLocal),
+            let remote = try match.nested(NL80211NANMatchAttribute.funcPeer)
+        else {
+            throw NetlinkError(
+                code: .malformedMessage, call: "decode", detail: "NAN match without local and peer functions")
         }
         let typeCode = try remote.integer(F.type, as: UInt8.self) ?? 0
         guard let peerType = NANFunctionType(rawValue: typeCode) else {
-            throw NetlinkError(code: .malformedMessage, call: "decode", detail: "NAN match with peer function type \(typeCode)")
+            throw NetlinkError(
+                code: .malformedMessage, call: "decode", detail: "NAN match with peer function type \(typeCode)")
         }
         self.init(
             wdev: try attributes.integer(A.wdev, as: UInt64.self).map(WirelessDeviceID.init(rawValue:)),

@@ -17,7 +17,8 @@ struct NL80211Request: Sendable, Hashable {
     typealias A = NL80211Attribute
 
     private static func build(
-        _ command: NL80211Command, dump: Bool = false, _ body: (inout NetlinkAttributeWriter) throws(NetlinkError) -> Void
+        _ command: NL80211Command, dump: Bool = false,
+        _ body: (inout NetlinkAttributeWriter) throws(NetlinkError) -> Void
     ) throws(NetlinkError) -> NL80211Request {
         var writer = NetlinkAttributeWriter()
         try body(&writer)
@@ -44,8 +45,10 @@ struct NL80211Request: Sendable, Hashable {
     /// - Parameters:
     ///   - ownedBySession: sets `SOCKET_OWNER`: the interface is destroyed when the socket closes and
     ///     its NAN events and registered frames are unicast to this socket.
-    static func newInterface(wiphy: WiphyIndex, name: String, type: InterfaceType, address: MACAddress?,
-                             ownedBySession: Bool) throws(NetlinkError) -> NL80211Request {
+    static func newInterface(
+        wiphy: WiphyIndex, name: String, type: InterfaceType, address: MACAddress?,
+        ownedBySession: Bool
+    ) throws(NetlinkError) -> NL80211Request {
         try build(.newInterface) { (w) throws(NetlinkError) in
             try w.put(A.wiphy, wiphy.rawValue)
             try w.put(A.ifname, string: name)
@@ -61,7 +64,9 @@ struct NL80211Request: Sendable, Hashable {
     }
 
     /// `START_NAN`.
-    static func startNAN(_ wdev: WirelessDeviceID, _ configuration: NANConfiguration) throws(NetlinkError) -> NL80211Request {
+    static func startNAN(
+        _ wdev: WirelessDeviceID, _ configuration: NANConfiguration
+    ) throws(NetlinkError) -> NL80211Request {
         try build(.startNan) { (w) throws(NetlinkError) in
             try w.put(A.wdev, wdev.rawValue)
             try putNAN(configuration, into: &w, includeClusterID: true)
@@ -69,7 +74,9 @@ struct NL80211Request: Sendable, Hashable {
     }
 
     /// `CHANGE_NAN_CONFIG`: resends every setting (the kernel replaces the whole configuration).
-    static func changeNANConfiguration(_ wdev: WirelessDeviceID, _ configuration: NANConfiguration) throws(NetlinkError) -> NL80211Request {
+    static func changeNANConfiguration(
+        _ wdev: WirelessDeviceID, _ configuration: NANConfiguration
+    ) throws(NetlinkError) -> NL80211Request {
         try build(.changeNanConfig) { (w) throws(NetlinkError) in
             try w.put(A.wdev, wdev.rawValue)
             try putNAN(configuration, into: &w, includeClusterID: false)
@@ -81,8 +88,10 @@ struct NL80211Request: Sendable, Hashable {
         try build(.stopNan) { (w) throws(NetlinkError) in try w.put(A.wdev, wdev.rawValue) }
     }
 
-    private static func putNAN(_ c: NANConfiguration, into w: inout NetlinkAttributeWriter,
-                               includeClusterID: Bool) throws(NetlinkError) {
+    private static func putNAN(
+        _ c: NANConfiguration, into w: inout NetlinkAttributeWriter,
+        includeClusterID: Bool
+    ) throws(NetlinkError) {
         typealias C = NL80211NANConfigAttribute
         typealias B = NL80211NANBandConfigAttribute
         try w.put(A.nanMasterPref, c.masterPreference)
@@ -97,7 +106,9 @@ struct NL80211Request: Sendable, Hashable {
                     for (position, band) in c.bandConfigurations.enumerated() {
                         try array.nest(type: UInt16(position + 1)) { (b) throws(NetlinkError) in
                             try b.put(B.band, band.band.rawValue)
-                            if let frequency = band.frequency { try b.put(B.freq, UInt16(truncatingIfNeeded: frequency.rawValue)) }
+                            if let frequency = band.frequency {
+                                try b.put(B.freq, UInt16(truncatingIfNeeded: frequency.rawValue))
+                            }
                             if let close = band.rssiClose { try b.put(B.rssiClose, close) }
                             if let middle = band.rssiMiddle { try b.put(B.rssiMiddle, middle) }
                             if let wake = band.wakeDiscoveryWindowInterval { try b.put(B.wakeDw, wake) }
@@ -114,7 +125,9 @@ struct NL80211Request: Sendable, Hashable {
     }
 
     /// `REGISTER_FRAME`: deliver received frames of `type` starting with `prefix` to this socket.
-    static func registerFrame(_ wdev: WirelessDeviceID, type: FrameType, prefix: [UInt8]) throws(NetlinkError) -> NL80211Request {
+    static func registerFrame(
+        _ wdev: WirelessDeviceID, type: FrameType, prefix: [UInt8]
+    ) throws(NetlinkError) -> NL80211Request {
         try build(.registerFrame) { (w) throws(NetlinkError) in
             try w.put(A.wdev, wdev.rawValue)
             try w.put(A.frameType, type.rawValue)
@@ -123,8 +136,10 @@ struct NL80211Request: Sendable, Hashable {
     }
 
     /// `FRAME`: transmit a management frame.
-    static func sendFrame(_ frame: [UInt8], wdev: WirelessDeviceID, frequency: Frequency?,
-                          options: FrameSendOptions) throws(NetlinkError) -> NL80211Request {
+    static func sendFrame(
+        _ frame: [UInt8], wdev: WirelessDeviceID, frequency: Frequency?,
+        options: FrameSendOptions
+    ) throws(NetlinkError) -> NL80211Request {
         try build(.frame) { (w) throws(NetlinkError) in
             try w.put(A.wdev, wdev.rawValue)
             if let frequency { try w.put(A.wiphyFreq, frequency.rawValue) }

@@ -10,8 +10,11 @@ extension NL80211Session {
     ///   - name: the netdev name (at most 15 bytes).
     ///   - address: the NDI address; nil lets the kernel choose.
     /// - Throws: ``NetlinkError``; bringing it up fails with `ENOLINK` unless NAN runs on the radio.
-    public func createDataInterface(on wiphy: WiphyIndex, name: String, address: MACAddress? = nil) async throws -> WirelessInterface {
-        let interface = try await createInterface(on: wiphy, name: name, type: .nanData, address: address, ownedBySession: true)
+    public func createDataInterface(
+        on wiphy: WiphyIndex, name: String, address: MACAddress? = nil
+    ) async throws -> WirelessInterface {
+        let interface = try await createInterface(
+            on: wiphy, name: name, type: .nanData, address: address, ownedBySession: true)
         do {
             try Self.setInterfaceUp(interface.name ?? name, true)
         } catch {
@@ -26,8 +29,9 @@ extension NL80211Session {
         let result = name.withCString { cnl_set_interface_up($0, up ? 1 : 0) }
         guard result == 0 else {
             let errno = Errno(rawValue: -result)
-            throw NetlinkError(code: errno == .noSuchDevice ? .noSuchDevice : errno.isPermissionDenied ? .permissionDenied : .system,
-                               errno: errno, call: "SIOCSIFFLAGS", detail: "interface \(name)")
+            throw NetlinkError(
+                code: errno == .noSuchDevice ? .noSuchDevice : errno.isPermissionDenied ? .permissionDenied : .system,
+                errno: errno, call: "SIOCSIFFLAGS", detail: "interface \(name)")
         }
     }
 }

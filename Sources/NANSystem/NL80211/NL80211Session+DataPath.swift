@@ -11,7 +11,8 @@ extension NL80211Session {
     public func addNANFunction(_ function: NANFunction, on wdev: WirelessDeviceID) async throws -> NANFunctionHandle {
         let reply = try await send(try .addNANFunction(wdev, function))
         guard let message = reply.messages.first else {
-            throw NetlinkError(code: .malformedMessage, call: "NL80211_CMD_ADD_NAN_FUNCTION", detail: "no reply message")
+            throw NetlinkError(
+                code: .malformedMessage, call: "NL80211_CMD_ADD_NAN_FUNCTION", detail: "no reply message")
         }
         return try NANFunctionHandle(decoding: message.attributes)
     }
@@ -33,7 +34,9 @@ extension NL80211Session {
     }
 
     /// Changes a station's flags, e.g. `mask: .authorized, set: .authorized` once its keys are installed.
-    public func setStationFlags(_ scope: StationScope, peer: MACAddress, mask: StationFlags, set: StationFlags) async throws {
+    public func setStationFlags(
+        _ scope: StationScope, peer: MACAddress, mask: StationFlags, set: StationFlags
+    ) async throws {
         _ = try await send(try .setStation(scope, peer: peer, mask: mask, set: set))
     }
 
@@ -45,13 +48,15 @@ extension NL80211Session {
     /// Lists the stations of a netdev interface (e.g. a NAN data interface) with their statistics.
     public func stations(on interface: InterfaceIndex) async throws -> [StationInfo] {
         let reply = try await send(try .getStationDump(interface: interface, wdev: nil))
-        return try reply.messages.map { (message) throws(NetlinkError) in try StationInfo(decoding: message.attributes) }
+        return try reply.messages.map { (message) throws(NetlinkError) in try StationInfo(decoding: message.attributes)
+        }
     }
 
     /// Lists the stations of an interface without a netdev (the NAN interface).
     public func stations(on wdev: WirelessDeviceID) async throws -> [StationInfo] {
         let reply = try await send(try .getStationDump(interface: nil, wdev: wdev))
-        return try reply.messages.map { (message) throws(NetlinkError) in try StationInfo(decoding: message.attributes) }
+        return try reply.messages.map { (message) throws(NetlinkError) in try StationInfo(decoding: message.attributes)
+        }
     }
 
     /// Installs a key (`NEW_KEY`): on a NAN data interface, the pairwise key (TK) of a peer's NDI station,

@@ -105,8 +105,9 @@ public final class NL80211Session: Sendable {
     }
 
     func send(_ request: NL80211Request) async throws -> NetlinkReply {
-        try await connection.request(family: family.id, command: request.command.rawValue, version: 0,
-                                     attributes: request.attributes, dump: request.dump, call: request.callName)
+        try await connection.request(
+            family: family.id, command: request.command.rawValue, version: 0,
+            attributes: request.attributes, dump: request.dump, call: request.callName)
     }
 
     // MARK: Radios and interfaces
@@ -121,7 +122,9 @@ public final class NL80211Session: Sendable {
     /// Lists every wireless interface.
     public func interfaces() async throws -> [WirelessInterface] {
         let reply = try await send(try .getInterfaceDump())
-        return try reply.messages.map { (message) throws(NetlinkError) in try WirelessInterface(decoding: message.attributes) }
+        return try reply.messages.map { (message) throws(NetlinkError) in
+            try WirelessInterface(decoding: message.attributes)
+        }
     }
 
     /// Creates an interface on a radio.
@@ -134,10 +137,14 @@ public final class NL80211Session: Sendable {
     ///   - ownedBySession: tie the interface to this session (`SOCKET_OWNER`): it is destroyed when the
     ///     session closes, and its NAN events and registered frames come only to this session.
     /// - Returns: the new interface as the kernel describes it.
-    public func createInterface(on wiphy: WiphyIndex, name: String, type: InterfaceType, address: MACAddress? = nil,
-                                ownedBySession: Bool = true) async throws -> WirelessInterface {
-        let reply = try await send(try .newInterface(wiphy: wiphy, name: name, type: type, address: address,
-                                                     ownedBySession: ownedBySession))
+    public func createInterface(
+        on wiphy: WiphyIndex, name: String, type: InterfaceType, address: MACAddress? = nil,
+        ownedBySession: Bool = true
+    ) async throws -> WirelessInterface {
+        let reply = try await send(
+            try .newInterface(
+                wiphy: wiphy, name: name, type: type, address: address,
+                ownedBySession: ownedBySession))
         guard let message = reply.messages.first else {
             throw NetlinkError(code: .malformedMessage, call: "NL80211_CMD_NEW_INTERFACE", detail: "no reply message")
         }
@@ -152,14 +159,19 @@ public final class NL80211Session: Sendable {
     ///   - address: the NMI address; nil lets the kernel choose.
     ///   - ownedBySession: see ``createInterface(on:name:type:address:ownedBySession:)``; keep it true
     ///     so NAN events reach this session.
-    public func createNANInterface(on wiphy: WiphyIndex, name: String, address: MACAddress? = nil,
-                                   ownedBySession: Bool = true) async throws -> NANInterface {
-        let interface = try await createInterface(on: wiphy, name: name, type: .nan, address: address,
-                                                  ownedBySession: ownedBySession)
+    public func createNANInterface(
+        on wiphy: WiphyIndex, name: String, address: MACAddress? = nil,
+        ownedBySession: Bool = true
+    ) async throws -> NANInterface {
+        let interface = try await createInterface(
+            on: wiphy, name: name, type: .nan, address: address,
+            ownedBySession: ownedBySession)
         guard let address = interface.address else {
-            throw NetlinkError(code: .malformedMessage, call: "NL80211_CMD_NEW_INTERFACE", detail: "reply without an address")
+            throw NetlinkError(
+                code: .malformedMessage, call: "NL80211_CMD_NEW_INTERFACE", detail: "reply without an address")
         }
-        return NANInterface(wiphy: interface.wiphy, wdev: interface.wdev, name: interface.name ?? name, address: address)
+        return NANInterface(
+            wiphy: interface.wiphy, wdev: interface.wdev, name: interface.name ?? name, address: address)
     }
 
     /// Deletes an interface.
@@ -208,7 +220,9 @@ public final class NL80211Session: Sendable {
     ///   - wdev: the interface, e.g. the NAN interface.
     ///   - type: the frame type, `.action` for NAN frames.
     ///   - prefix: the start of the frame body, e.g. ``NANFramePrefix/serviceDiscovery``.
-    public func registerFrames(on wdev: WirelessDeviceID, type: FrameType = .action, matching prefix: [UInt8]) async throws {
+    public func registerFrames(
+        on wdev: WirelessDeviceID, type: FrameType = .action, matching prefix: [UInt8]
+    ) async throws {
         _ = try await send(try .registerFrame(wdev, type: type, prefix: prefix))
     }
 
@@ -220,8 +234,10 @@ public final class NL80211Session: Sendable {
     ///   - frequency: the channel, e.g. the one from the last `nextDiscoveryWindow`.
     ///   - options: acknowledgement and off-channel settings.
     /// - Returns: the cookie that the ``NL80211Event/frameTxStatus(cookie:acked:)`` event will carry.
-    public func sendFrame(_ frame: [UInt8], on wdev: WirelessDeviceID, frequency: Frequency?,
-                          options: FrameSendOptions = FrameSendOptions()) async throws -> FrameCookie {
+    public func sendFrame(
+        _ frame: [UInt8], on wdev: WirelessDeviceID, frequency: Frequency?,
+        options: FrameSendOptions = FrameSendOptions()
+    ) async throws -> FrameCookie {
         let reply = try await send(try .sendFrame(frame, wdev: wdev, frequency: frequency, options: options))
         let cookie = try reply.messages.first?.attributes.integer(NL80211Attribute.cookie, as: UInt64.self)
         return FrameCookie(rawValue: cookie ?? 0)

@@ -15,7 +15,8 @@ public struct RegulatoryDomain: Sendable, Hashable {
     public var rules: [RegulatoryRule]
 
     /// Creates a value (mostly for tests).
-    public init(wiphy: WiphyIndex?, countryCode: String, dfsRegion: UInt8?, selfManaged: Bool, rules: [RegulatoryRule]) {
+    public init(wiphy: WiphyIndex?, countryCode: String, dfsRegion: UInt8?, selfManaged: Bool, rules: [RegulatoryRule])
+    {
         self.wiphy = wiphy
         self.countryCode = countryCode
         self.dfsRegion = dfsRegion
@@ -47,7 +48,9 @@ public struct RegulatoryRule: Sendable, Hashable {
     public var flags: RegulatoryRuleFlags
 
     /// Creates a value (mostly for tests).
-    public init(startKHz: UInt32, endKHz: UInt32, maxBandwidthKHz: UInt32, maxEIRPmBm: UInt32, flags: RegulatoryRuleFlags) {
+    public init(
+        startKHz: UInt32, endKHz: UInt32, maxBandwidthKHz: UInt32, maxEIRPmBm: UInt32, flags: RegulatoryRuleFlags
+    ) {
         self.startKHz = startKHz
         self.endKHz = endKHz
         self.maxBandwidthKHz = maxBandwidthKHz
@@ -96,17 +99,19 @@ extension RegulatoryDomain {
         typealias A = NL80211Attribute
         typealias R = NL80211RegulatoryRuleAttribute
         guard let alpha2 = attributes.string(A.regAlpha2) else {
-            throw NetlinkError(code: .malformedMessage, call: "NL80211_CMD_GET_REG", detail: "reply without a country code")
+            throw NetlinkError(
+                code: .malformedMessage, call: "NL80211_CMD_GET_REG", detail: "reply without a country code")
         }
         var rules: [RegulatoryRule] = []
         for entry in try attributes.nested(A.regRules)?.all ?? [] {
             let rule = try entry.nested()
-            rules.append(RegulatoryRule(
-                startKHz: try rule.integer(R.freqRangeStart, as: UInt32.self) ?? 0,
-                endKHz: try rule.integer(R.freqRangeEnd, as: UInt32.self) ?? 0,
-                maxBandwidthKHz: try rule.integer(R.freqRangeMaxBw, as: UInt32.self) ?? 0,
-                maxEIRPmBm: try rule.integer(R.powerRuleMaxEirp, as: UInt32.self) ?? 0,
-                flags: RegulatoryRuleFlags(rawValue: try rule.integer(R.regRuleFlags, as: UInt32.self) ?? 0)))
+            rules.append(
+                RegulatoryRule(
+                    startKHz: try rule.integer(R.freqRangeStart, as: UInt32.self) ?? 0,
+                    endKHz: try rule.integer(R.freqRangeEnd, as: UInt32.self) ?? 0,
+                    maxBandwidthKHz: try rule.integer(R.freqRangeMaxBw, as: UInt32.self) ?? 0,
+                    maxEIRPmBm: try rule.integer(R.powerRuleMaxEirp, as: UInt32.self) ?? 0,
+                    flags: RegulatoryRuleFlags(rawValue: try rule.integer(R.regRuleFlags, as: UInt32.self) ?? 0)))
         }
         self.init(
             wiphy: try attributes.integer(A.wiphy, as: UInt32.self).map(WiphyIndex.init(rawValue:)),
@@ -151,7 +156,9 @@ extension RadioChannel {
     /// The channels of every radio in a split `GET_WIPHY` dump, by wiphy, in the order they came.
     ///
     /// A split dump spreads a radio's bands over several messages, each with its own `WIPHY_BANDS`.
-    static func channels(fromWiphyMessages messages: [GenericNetlinkMessage]) throws(NetlinkError) -> [WiphyIndex: [RadioChannel]] {
+    static func channels(
+        fromWiphyMessages messages: [GenericNetlinkMessage]
+    ) throws(NetlinkError) -> [WiphyIndex: [RadioChannel]] {
         typealias F = NL80211FrequencyAttribute
         var result: [WiphyIndex: [RadioChannel]] = [:]
         for message in messages {
@@ -161,12 +168,13 @@ extension RadioChannel {
                     for entry in try band.nested().nested(NL80211BandAttribute.freqs)?.all ?? [] {
                         let channel = try entry.nested()
                         guard let megahertz = try channel.integer(F.freq, as: UInt32.self) else { continue }
-                        result[wiphy, default: []].append(RadioChannel(
-                            frequency: Frequency(megahertz: megahertz),
-                            disabled: channel.has(F.disabled),
-                            noIR: channel.has(F.noIr),
-                            radar: channel.has(F.radar),
-                            maxTransmitPowerMBm: try channel.integer(F.maxTxPower, as: UInt32.self)))
+                        result[wiphy, default: []].append(
+                            RadioChannel(
+                                frequency: Frequency(megahertz: megahertz),
+                                disabled: channel.has(F.disabled),
+                                noIR: channel.has(F.noIr),
+                                radar: channel.has(F.radar),
+                                maxTransmitPowerMBm: try channel.integer(F.maxTxPower, as: UInt32.self)))
                     }
                 }
             }

@@ -53,9 +53,11 @@ public struct NANStationParameters: Sendable, Hashable {
     public var associationID: UInt16?
 
     /// Creates parameters: by default the station is added authenticated and associated, not authorized.
-    public init(scope: StationScope, peer: MACAddress, flagMask: StationFlags = [.authenticated, .associated],
-                flagSet: StationFlags = [.authenticated, .associated],
-                listenInterval: UInt16? = nil, associationID: UInt16? = nil) {
+    public init(
+        scope: StationScope, peer: MACAddress, flagMask: StationFlags = [.authenticated, .associated],
+        flagSet: StationFlags = [.authenticated, .associated],
+        listenInterval: UInt16? = nil, associationID: UInt16? = nil
+    ) {
         self.scope = scope
         self.peer = peer
         self.flagMask = flagMask
@@ -104,8 +106,10 @@ public struct NANStationUpdate: Sendable, Hashable {
     public var capabilities: NANPeerCapabilities?
 
     /// Creates a change.
-    public init(scope: StationScope, peer: MACAddress, flagMask: StationFlags, flagSet: StationFlags,
-                capabilities: NANPeerCapabilities? = nil) {
+    public init(
+        scope: StationScope, peer: MACAddress, flagMask: StationFlags, flagSet: StationFlags,
+        capabilities: NANPeerCapabilities? = nil
+    ) {
         self.scope = scope
         self.peer = peer
         self.flagMask = flagMask
@@ -115,8 +119,11 @@ public struct NANStationUpdate: Sendable, Hashable {
 
     /// Authorizes the station (and, for an NMI station, gives it the peer's capabilities), as wpa_supplicant
     /// does once a data path is agreed.
-    public static func authorize(_ scope: StationScope, peer: MACAddress, capabilities: NANPeerCapabilities? = nil) -> NANStationUpdate {
-        NANStationUpdate(scope: scope, peer: peer, flagMask: .authorized, flagSet: .authorized, capabilities: capabilities)
+    public static func authorize(
+        _ scope: StationScope, peer: MACAddress, capabilities: NANPeerCapabilities? = nil
+    ) -> NANStationUpdate {
+        NANStationUpdate(
+            scope: scope, peer: peer, flagMask: .authorized, flagSet: .authorized, capabilities: capabilities)
     }
 }
 
@@ -173,7 +180,9 @@ public struct BitRate: Sendable, Hashable {
     /// `MCS 7 x1 20 MHz 65.0 Mbit/s`, or what is known of it.
     public var summary: String {
         var parts: [String] = []
-        if let mcs { parts.append("\(modulation == .legacy ? "" : modulation.rawValue.uppercased() + " ")MCS \(mcs) x\(streams)") }
+        if let mcs {
+            parts.append("\(modulation == .legacy ? "" : modulation.rawValue.uppercased() + " ")MCS \(mcs) x\(streams)")
+        }
         parts.append("\(widthMHz) MHz")
         if shortGuardInterval { parts.append("SGI") }
         if let rate = megabitsPerSecond { parts.append("\(rate) Mbit/s") }
@@ -196,8 +205,10 @@ public struct StationTIDStatistics: Sendable, Hashable {
     public var transmitFailures: UInt64?
 
     /// Creates counters.
-    public init(tid: Int, receivedMSDUs: UInt64? = nil, transmittedMSDUs: UInt64? = nil,
-                transmitRetries: UInt64? = nil, transmitFailures: UInt64? = nil) {
+    public init(
+        tid: Int, receivedMSDUs: UInt64? = nil, transmittedMSDUs: UInt64? = nil,
+        transmitRetries: UInt64? = nil, transmitFailures: UInt64? = nil
+    ) {
         self.tid = tid
         self.receivedMSDUs = receivedMSDUs
         self.transmittedMSDUs = transmittedMSDUs
@@ -269,7 +280,8 @@ extension BitRate {
         var mcs = try r.integer(R.mcs, as: UInt8.self)
         var modulation: Modulation = mcs == nil ? .legacy : .ht
         var nss: UInt8?
-        for (m, n, kind) in [(R.vhtMcs, R.vhtNss, Modulation.vht), (R.heMcs, R.heNss, .he), (R.ehtMcs, R.ehtNss, .eht)] where mcs == nil {
+        for (m, n, kind) in [(R.vhtMcs, R.vhtNss, Modulation.vht), (R.heMcs, R.heNss, .he), (R.ehtMcs, R.ehtNss, .eht)]
+        where mcs == nil {
             mcs = try r.integer(m, as: UInt8.self)
             nss = try r.integer(n, as: UInt8.self)
             if mcs != nil { modulation = kind }
@@ -279,8 +291,9 @@ extension BitRate {
         if r.has(R._80MhzWidth) { width = .mhz80 }
         if r.has(R._160MhzWidth) { width = .mhz160 }
         if r.has(R._320MhzWidth) { width = .mhz320 }
-        self.init(hundredKilobitsPerSecond: rate32 ?? rate16, mcs: mcs, spatialStreams: nss, width: width,
-                  modulation: modulation, shortGuardInterval: r.has(R.shortGi))
+        self.init(
+            hundredKilobitsPerSecond: rate32 ?? rate16, mcs: mcs, spatialStreams: nss, width: width,
+            modulation: modulation, shortGuardInterval: r.has(R.shortGi))
     }
 }
 
@@ -309,7 +322,8 @@ extension StationInfo {
     init(decoding attributes: NetlinkAttributes) throws(NetlinkError) {
         typealias S = NL80211StationInfoAttribute
         guard let macBytes = attributes.bytes(NL80211Attribute.mac), let peer = MACAddress(bytes: macBytes) else {
-            throw NetlinkError(code: .malformedMessage, call: "NL80211_CMD_GET_STATION", detail: "station without a 6-byte address")
+            throw NetlinkError(
+                code: .malformedMessage, call: "NL80211_CMD_GET_STATION", detail: "station without a 6-byte address")
         }
         let s = try attributes.nested(NL80211Attribute.staInfo) ?? NetlinkAttributes()
         func rate(_ key: S) throws(NetlinkError) -> BitRate? {
@@ -322,7 +336,8 @@ extension StationInfo {
         let tx64 = try s.integer(S.txBytes64, as: UInt64.self) ?? tx32
         self.init(
             peer: peer,
-            interface: try attributes.integer(NL80211Attribute.ifindex, as: UInt32.self).map(InterfaceIndex.init(rawValue:)),
+            interface: try attributes.integer(NL80211Attribute.ifindex, as: UInt32.self).map(
+                InterfaceIndex.init(rawValue:)),
             wdev: try attributes.integer(NL80211Attribute.wdev, as: UInt64.self).map(WirelessDeviceID.init(rawValue:)),
             inactiveMilliseconds: try s.integer(S.inactiveTime, as: UInt32.self),
             receivedBytes: rx64,
@@ -342,13 +357,17 @@ extension StationInfo {
             ackSignalAverageDBM: try s.integer(S.ackSignalAvg, as: Int8.self),
             receiveAirtimeMicroseconds: try s.integer(S.rxDuration, as: UInt64.self),
             transmitAirtimeMicroseconds: try s.integer(S.txDuration, as: UInt64.self),
-            tidStatistics: try s.nested(S.tidStats).map { (n) throws(NetlinkError) in try StationTIDStatistics.decodeAll(n) } ?? [])
+            tidStatistics: try s.nested(S.tidStats).map { (n) throws(NetlinkError) in
+                try StationTIDStatistics.decodeAll(n)
+            } ?? [])
     }
 }
 
 extension NL80211Request {
     /// The interface attribute; `naming` adds the NDI station's NMI (`NAN_NMI_MAC`, NEW_STATION only).
-    private static func putScope(_ scope: StationScope, into w: inout NetlinkAttributeWriter, naming: Bool = true) throws(NetlinkError) {
+    private static func putScope(
+        _ scope: StationScope, into w: inout NetlinkAttributeWriter, naming: Bool = true
+    ) throws(NetlinkError) {
         switch scope {
         case .managementInterface(let wdev):
             try w.put(A.wdev, wdev.rawValue)
@@ -358,7 +377,9 @@ extension NL80211Request {
         }
     }
 
-    private static func putFlags(mask: StationFlags, set: StationFlags, into w: inout NetlinkAttributeWriter) throws(NetlinkError) {
+    private static func putFlags(
+        mask: StationFlags, set: StationFlags, into w: inout NetlinkAttributeWriter
+    ) throws(NetlinkError) {
         guard !mask.isEmpty else { return }
         var payload: [UInt8] = []
         appendU32(&payload, mask.rawValue)
@@ -367,7 +388,9 @@ extension NL80211Request {
     }
 
     /// The flags Linux 7.2 lets a NEW_STATION for a NAN station touch.
-    static let nanNewStationFlags: StationFlags = [.authenticated, .associated, .authorized, .managementFrameProtection]
+    static let nanNewStationFlags: StationFlags = [
+        .authenticated, .associated, .authorized, .managementFrameProtection,
+    ]
     /// The flags Linux 7.2 lets a SET_STATION for a NAN station touch.
     static let nanChangeableFlags: StationFlags = [.authorized, .managementFrameProtection]
 
@@ -376,12 +399,16 @@ extension NL80211Request {
     static func newStation(_ p: NANStationParameters) throws(NetlinkError) -> NL80211Request {
         let call = "NL80211_CMD_NEW_STATION"
         guard p.flagMask.isSubset(of: nanNewStationFlags) else {
-            throw NetlinkError(code: .invalidRequest, call: call,
-                               detail: "a NAN station's flags may only be authenticated, associated, authorized and MFP (the kernel sets WME itself)")
+            throw NetlinkError(
+                code: .invalidRequest, call: call,
+                detail:
+                    "a NAN station's flags may only be authenticated, associated, authorized and MFP (the kernel sets WME itself)"
+            )
         }
         guard !p.flagSet.intersection(p.flagMask).isDisjoint(with: [.authenticated, .associated]) else {
-            throw NetlinkError(code: .invalidRequest, call: call,
-                               detail: "a NAN station must be added authenticated or associated")
+            throw NetlinkError(
+                code: .invalidRequest, call: call,
+                detail: "a NAN station must be added authenticated or associated")
         }
         if let aid = p.associationID, !(1...2007).contains(aid) {
             throw NetlinkError(code: .invalidRequest, call: call, detail: "association ID \(aid) is outside 1...2007")
@@ -400,12 +427,14 @@ extension NL80211Request {
     static func updateStation(_ u: NANStationUpdate) throws(NetlinkError) -> NL80211Request {
         let call = "NL80211_CMD_SET_STATION"
         guard u.flagMask.isSubset(of: nanChangeableFlags) else {
-            throw NetlinkError(code: .invalidRequest, call: call,
-                               detail: "a NAN station may only change its authorized and MFP flags")
+            throw NetlinkError(
+                code: .invalidRequest, call: call,
+                detail: "a NAN station may only change its authorized and MFP flags")
         }
         if case .dataInterface = u.scope, u.capabilities != nil {
-            throw NetlinkError(code: .invalidRequest, call: call,
-                               detail: "HT/VHT capabilities belong on the NMI station, not the NDI station")
+            throw NetlinkError(
+                code: .invalidRequest, call: call,
+                detail: "HT/VHT capabilities belong on the NMI station, not the NDI station")
         }
         var w = NetlinkAttributeWriter()
         try putScope(u.scope, into: &w, naming: false)
@@ -419,7 +448,9 @@ extension NL80211Request {
     }
 
     /// `SET_STATION`: change a station's flags (e.g. authorize it once keys are in place).
-    static func setStation(_ scope: StationScope, peer: MACAddress, mask: StationFlags, set: StationFlags) throws(NetlinkError) -> NL80211Request {
+    static func setStation(
+        _ scope: StationScope, peer: MACAddress, mask: StationFlags, set: StationFlags
+    ) throws(NetlinkError) -> NL80211Request {
         try updateStation(NANStationUpdate(scope: scope, peer: peer, flagMask: mask, flagSet: set))
     }
 
@@ -432,7 +463,9 @@ extension NL80211Request {
     }
 
     /// `GET_STATION` dump of one interface (by netdev index or wdev).
-    static func getStationDump(interface: InterfaceIndex?, wdev: WirelessDeviceID?) throws(NetlinkError) -> NL80211Request {
+    static func getStationDump(
+        interface: InterfaceIndex?, wdev: WirelessDeviceID?
+    ) throws(NetlinkError) -> NL80211Request {
         var w = NetlinkAttributeWriter()
         if let interface { try w.put(A.ifindex, interface.rawValue) }
         if let wdev { try w.put(A.wdev, wdev.rawValue) }

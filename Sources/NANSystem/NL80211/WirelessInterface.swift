@@ -16,8 +16,10 @@ public struct WirelessInterface: Sendable, Hashable {
     public var address: MACAddress?
 
     /// Creates a value (mostly for tests).
-    public init(wiphy: WiphyIndex, wdev: WirelessDeviceID, index: InterfaceIndex?, name: String?,
-                type: InterfaceType, address: MACAddress?) {
+    public init(
+        wiphy: WiphyIndex, wdev: WirelessDeviceID, index: InterfaceIndex?, name: String?,
+        type: InterfaceType, address: MACAddress?
+    ) {
         self.wiphy = wiphy
         self.wdev = wdev
         self.index = index

@@ -1,7 +1,7 @@
 internal import CNetlink
 import Synchronization
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The one place libnl is called from. Every call goes through one of these helpers, which turn a
@@ -19,7 +19,9 @@ enum LibNL {
     ///   - notFound: the code to use when libnl says NLE_OBJ_NOTFOUND.
     ///   - body: the call.
     @discardableResult
-    static func call(_ call: String, notFound: NetlinkError.Code? = nil, _ body: () -> Int32) throws(NetlinkError) -> Int32 {
+    static func call(
+        _ call: String, notFound: NetlinkError.Code? = nil, _ body: () -> Int32
+    ) throws(NetlinkError) -> Int32 {
         Glibc.errno = 0
         let result = body()
         guard result < 0 else { return result }
@@ -27,8 +29,9 @@ enum LibNL {
         if -result == NLE_OBJ_NOTFOUND, let notFound {
             throw NetlinkError(code: notFound, errno: .noSuchFile, call: call, detail: nil)
         }
-        throw NetlinkError(code: .system, errno: savedErrno != 0 ? Errno(rawValue: savedErrno) : nil, call: call,
-                           detail: "libnl: \(String(cString: nl_geterror(result)))")
+        throw NetlinkError(
+            code: .system, errno: savedErrno != 0 ? Errno(rawValue: savedErrno) : nil, call: call,
+            detail: "libnl: \(String(cString: nl_geterror(result)))")
     }
 
     /// Runs a libnl call that returns a pointer, nil meaning failure.
@@ -36,7 +39,8 @@ enum LibNL {
         Glibc.errno = 0
         guard let pointer = body() else {
             let savedErrno = Glibc.errno
-            throw NetlinkError(code: .system, errno: savedErrno != 0 ? Errno(rawValue: savedErrno) : .noMemory, call: call)
+            throw NetlinkError(
+                code: .system, errno: savedErrno != 0 ? Errno(rawValue: savedErrno) : .noMemory, call: call)
         }
         return pointer
     }
@@ -84,8 +88,9 @@ final class NetlinkSocket: Sendable {
             for option in [NETLINK_EXT_ACK, NETLINK_CAP_ACK] {
                 var one: Int32 = 1
                 guard setsockopt(fd, Int32(SOL_NETLINK), option, &one, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
-                    throw NetlinkError(code: .system, errno: .current, call: "setsockopt",
-                                       detail: "netlink option \(option)")
+                    throw NetlinkError(
+                        code: .system, errno: .current, call: "setsockopt",
+                        detail: "netlink option \(option)")
                 }
             }
             self.fileDescriptor = fd
@@ -98,7 +103,9 @@ final class NetlinkSocket: Sendable {
     }
 
     /// Runs `body` with the live socket, or throws `closed` (naming `call`) if it was freed.
-    private func withSocket<T>(_ call: String, _ body: (OpaquePointer) throws(NetlinkError) -> T) throws(NetlinkError) -> T {
+    private func withSocket<T>(
+        _ call: String, _ body: (OpaquePointer) throws(NetlinkError) -> T
+    ) throws(NetlinkError) -> T {
         let result = socket.withLock { (pointer) -> Result<T, NetlinkError> in
             guard let pointer else { return .failure(NetlinkError(code: .closed, call: call)) }
             do throws(NetlinkError) {
@@ -113,20 +120,24 @@ final class NetlinkSocket: Sendable {
     /// Resolves a family by name (synchronously; only before the reader starts).
     ///
     /// - Throws: `familyNotFound` (or `missingCode`) if the kernel has no such family.
-    func resolveFamily(_ name: String, missingCode: NetlinkError.Code = .familyNotFound) throws(NetlinkError) -> GenericNetlinkFamily {
+    func resolveFamily(
+        _ name: String, missingCode: NetlinkError.Code = .familyNotFound
+    ) throws(NetlinkError) -> GenericNetlinkFamily {
         try withSocket("genl_ctrl_alloc_cache") { (socket) throws(NetlinkError) in
             var cache: OpaquePointer?
             try LibNL.call("genl_ctrl_alloc_cache") { genl_ctrl_alloc_cache(socket, &cache) }
             guard let cache else { throw NetlinkError(code: .system, call: "genl_ctrl_alloc_cache") }
             defer { nl_cache_free(cache) }
             guard let family = genl_ctrl_search_by_name(cache, name) else {
-                throw NetlinkError(code: missingCode, errno: .noSuchFile, call: "genl_ctrl_search_by_name",
-                                   detail: "no generic netlink family \"\(name)\"")
+                throw NetlinkError(
+                    code: missingCode, errno: .noSuchFile, call: "genl_ctrl_search_by_name",
+                    detail: "no generic netlink family \"\(name)\"")
             }
             defer { genl_family_put(family) }
             let id = genl_family_get_id(family)
-            return GenericNetlinkFamily(name: name, id: UInt16(truncatingIfNeeded: id),
-                                        maxAttribute: genl_family_get_maxattr(family))
+            return GenericNetlinkFamily(
+                name: name, id: UInt16(truncatingIfNeeded: id),
+                maxAttribute: genl_family_get_maxattr(family))
         }
     }
 

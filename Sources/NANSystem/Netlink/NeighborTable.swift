@@ -28,24 +28,32 @@ public enum NeighborTable {
         // NETLINK_ROUTE is protocol 0. Spelled here: importing the kernel's netlink headers beside Glibc's
         // hides Glibc's SOCK_* constants from the other files of this module.
         let fd = socket(AF_NETLINK, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw NetlinkError(code: .system, errno: .current, call: "socket", detail: "NETLINK_ROUTE") }
+        guard fd >= 0 else {
+            throw NetlinkError(code: .system, errno: .current, call: "socket", detail: "NETLINK_ROUTE")
+        }
         defer { close(fd) }
         var timeout = timeval(tv_sec: 2, tv_usec: 0)
         _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         // An unconnected netlink socket sends to the kernel (port 0).
         let sent = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
-        guard sent == request.count else { throw NetlinkError(code: .system, errno: .current, call: "sendto", detail: "RTM_NEWNEIGH") }
+        guard sent == request.count else {
+            throw NetlinkError(code: .system, errno: .current, call: "sendto", detail: "RTM_NEWNEIGH")
+        }
         var buffer = [UInt8](repeating: 0, count: 4096)
         let received = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        guard received > 0 else { throw NetlinkError(code: .system, errno: .current, call: "recv", detail: "RTM_NEWNEIGH acknowledgement") }
-        for message in try NetlinkMessage.split(datagram: Array(buffer.prefix(received))) where message.type == NetlinkMessage.typeError {
+        guard received > 0 else {
+            throw NetlinkError(code: .system, errno: .current, call: "recv", detail: "RTM_NEWNEIGH acknowledgement")
+        }
+        for message in try NetlinkMessage.split(datagram: Array(buffer.prefix(received)))
+        where message.type == NetlinkMessage.typeError {
             let ack = try NetlinkAck(message)
             if let refusal = ack.refusal {
-                let code: NetlinkError.Code = switch refusal {
-                case .notPermitted, .accessDenied: .permissionDenied
-                case .noSuchDevice: .noSuchDevice
-                default: .kernel
-                }
+                let code: NetlinkError.Code =
+                    switch refusal {
+                    case .notPermitted, .accessDenied: .permissionDenied
+                    case .noSuchDevice: .noSuchDevice
+                    default: .kernel
+                    }
                 throw NetlinkError(code: code, errno: refusal, kernelMessage: ack.kernelMessage, call: "RTM_NEWNEIGH")
             }
             return
@@ -55,12 +63,18 @@ public enum NeighborTable {
 
     /// The request: `nlmsghdr`, `struct ndmsg` (AF_INET6, the interface, NUD_PERMANENT), then `NDA_DST` and
     /// `NDA_LLADDR`.
-    static func request(_ address: [UInt8], to linkAddress: MACAddress, interface: UInt32, sequence: UInt32) throws(NetlinkError) -> [UInt8] {
-        guard address.count == 16 else { throw NetlinkError(code: .invalidRequest, call: "RTM_NEWNEIGH", detail: "an IPv6 address has 16 bytes, not \(address.count)") }
-        var body: [UInt8] = [UInt8(AF_INET6), 0, 0, 0]   // family, padding
-        appendU32(&body, interface)                      // ifindex (host order, as the kernel reads it)
-        appendU16(&body, permanent)                      // state
-        body += [0, 0]                                   // flags, type
+    static func request(
+        _ address: [UInt8], to linkAddress: MACAddress, interface: UInt32, sequence: UInt32
+    ) throws(NetlinkError) -> [UInt8] {
+        guard address.count == 16 else {
+            throw NetlinkError(
+                code: .invalidRequest, call: "RTM_NEWNEIGH",
+                detail: "an IPv6 address has 16 bytes, not \(address.count)")
+        }
+        var body: [UInt8] = [UInt8(AF_INET6), 0, 0, 0]  // family, padding
+        appendU32(&body, interface)  // ifindex (host order, as the kernel reads it)
+        appendU16(&body, permanent)  // state
+        body += [0, 0]  // flags, type
         var attributes = NetlinkAttributeWriter()
         try attributes.putRaw(type: attributeDestination, payload: address)
         try attributes.putRaw(type: attributeLinkAddress, payload: linkAddress.bytes)

@@ -42,7 +42,9 @@ struct NetlinkAttributeWriter: Sendable {
     }
 
     /// Appends a nested attribute with a numeric type (array elements are numbered 1…n).
-    mutating func nest(type: UInt16, _ body: (inout NetlinkAttributeWriter) throws(NetlinkError) -> Void) throws(NetlinkError) {
+    mutating func nest(
+        type: UInt16, _ body: (inout NetlinkAttributeWriter) throws(NetlinkError) -> Void
+    ) throws(NetlinkError) {
         var inner = NetlinkAttributeWriter()
         try body(&inner)
         try putRaw(type: type | NetlinkAttributes.nestedFlag, payload: inner.bytes)
@@ -52,8 +54,9 @@ struct NetlinkAttributeWriter: Sendable {
     mutating func putRaw(type: UInt16, payload: [UInt8]) throws(NetlinkError) {
         let length = NetlinkAttributes.headerSize + payload.count
         guard length <= Int(UInt16.max) else {
-            throw NetlinkError(code: .malformedMessage, call: "encode",
-                               detail: "attribute \(type & 0x3fff) payload of \(payload.count) bytes exceeds 65531")
+            throw NetlinkError(
+                code: .malformedMessage, call: "encode",
+                detail: "attribute \(type & 0x3fff) payload of \(payload.count) bytes exceeds 65531")
         }
         bytes.append(UInt8(length & 0xff))
         bytes.append(UInt8(length >> 8))

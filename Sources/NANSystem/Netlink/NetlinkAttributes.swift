@@ -84,14 +84,16 @@ struct NetlinkAttributes: Sendable, Hashable {
             let length = Int(UInt16(bytes[position]) | UInt16(bytes[position + 1]) << 8)
             let rawType = UInt16(bytes[position + 2]) | UInt16(bytes[position + 3]) << 8
             guard length >= Self.headerSize, position + length <= bytes.count else {
-                throw .malformed("attribute length \(length) overruns \(bytes.count - position) remaining bytes",
-                                 at: baseOffset + position)
+                throw .malformed(
+                    "attribute length \(length) overruns \(bytes.count - position) remaining bytes",
+                    at: baseOffset + position)
             }
             let type = rawType & ~(Self.nestedFlag | Self.netByteOrderFlag)
-            attributes.append(NetlinkAttribute(
-                type: type,
-                payload: Array(bytes[(position + Self.headerSize)..<(position + length)]),
-                offset: baseOffset + position))
+            attributes.append(
+                NetlinkAttribute(
+                    type: type,
+                    payload: Array(bytes[(position + Self.headerSize)..<(position + length)]),
+                    offset: baseOffset + position))
             position += Self.aligned(length)
         }
         self.all = attributes

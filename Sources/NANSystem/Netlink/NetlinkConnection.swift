@@ -2,7 +2,7 @@
 @preconcurrency import Dispatch
 import Synchronization
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Something the kernel sent that is not a reply to one of our requests.
@@ -112,7 +112,8 @@ final class NetlinkConnection: Sendable {
         var flags = NetlinkMessage.flagRequest | NetlinkMessage.flagAck
         if dump { flags |= NetlinkMessage.flagDump }
         let bytes = GenericNetlinkMessage.encodeRequest(
-            family: family, command: command, version: version, flags: flags, sequence: sequence, attributes: attributes)
+            family: family, command: command, version: version, flags: flags, sequence: sequence, attributes: attributes
+        )
 
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<NetlinkReply, any Error>) in
@@ -214,8 +215,9 @@ final class NetlinkConnection: Sendable {
             if received == 0 { return }
             if received > capacity {
                 // Cannot happen with netlink's message sizes; if it did, a reply might be lost.
-                let failure = NetlinkError(code: .malformedMessage, call: "recv",
-                                           detail: "datagram of \(received) bytes truncated to \(capacity)")
+                let failure = NetlinkError(
+                    code: .malformedMessage, call: "recv",
+                    detail: "datagram of \(received) bytes truncated to \(capacity)")
                 failAllPending(failure)
                 onInbound(.malformed(failure))
                 continue
@@ -239,10 +241,12 @@ final class NetlinkConnection: Sendable {
 
     private func dispatch(_ message: NetlinkMessage) {
         let call = message.sequence == 0 ? nil : state.withLock { $0.pending[message.sequence]?.call }
-        recorder?.record(message, label: call.map { "reply-\($0)" } ?? "event-type\(message.type)-cmd\(message.payload.first ?? 0)")
+        recorder?.record(
+            message, label: call.map { "reply-\($0)" } ?? "event-type\(message.type)-cmd\(message.payload.first ?? 0)")
         guard let call else {
             if message.type == NetlinkMessage.typeError || message.type == NetlinkMessage.typeDone
-                || message.type == NetlinkMessage.typeNoop || message.sequence != 0 {
+                || message.type == NetlinkMessage.typeNoop || message.sequence != 0
+            {
                 return  // a late answer to a cancelled request, or noise
             }
             do {

@@ -44,15 +44,17 @@ struct NetlinkMessage: Sendable, Hashable {
         while datagram.count - position >= headerSize {
             let length = Int(readU32(datagram, position))
             guard length >= headerSize, position + length <= datagram.count else {
-                throw .malformed("netlink message length \(length) overruns \(datagram.count - position) bytes",
-                                 at: position)
+                throw .malformed(
+                    "netlink message length \(length) overruns \(datagram.count - position) bytes",
+                    at: position)
             }
-            messages.append(NetlinkMessage(
-                type: readU16(datagram, position + 4),
-                flags: readU16(datagram, position + 6),
-                sequence: readU32(datagram, position + 8),
-                portID: readU32(datagram, position + 12),
-                payload: Array(datagram[(position + headerSize)..<(position + length)])))
+            messages.append(
+                NetlinkMessage(
+                    type: readU16(datagram, position + 4),
+                    flags: readU16(datagram, position + 6),
+                    sequence: readU32(datagram, position + 8),
+                    portID: readU32(datagram, position + 12),
+                    payload: Array(datagram[(position + headerSize)..<(position + length)])))
             position += NetlinkAttributes.aligned(length)
         }
         return messages
@@ -130,13 +132,15 @@ struct NetlinkAck: Sendable, Hashable {
                 throw .malformed("netlink error message without the request header", at: NetlinkMessage.headerSize)
             }
             let originalLength = Int(NetlinkMessage.readU32(payload, 4))
-            let echoed = message.flags & NetlinkMessage.flagCapped != 0
+            let echoed =
+                message.flags & NetlinkMessage.flagCapped != 0
                 ? NetlinkMessage.headerSize : NetlinkAttributes.aligned(originalLength)
             tlvStart = 4 + echoed
         }
         guard message.flags & NetlinkMessage.flagAckTLVs != 0, tlvStart < payload.count else { return }
-        let tlvs = try NetlinkAttributes(parsing: Array(payload[tlvStart...]),
-                                         baseOffset: NetlinkMessage.headerSize + tlvStart)
+        let tlvs = try NetlinkAttributes(
+            parsing: Array(payload[tlvStart...]),
+            baseOffset: NetlinkMessage.headerSize + tlvStart)
         for attribute in tlvs.all {
             switch attribute.type {
             case Self.attributeMessage: kernelMessage = attribute.string

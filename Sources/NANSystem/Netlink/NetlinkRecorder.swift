@@ -51,7 +51,7 @@ final class NetlinkRecorder: Sendable {
                 descriptor = try SystemCall.retrying {
                     open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
                 }
-            } catch where error == .fileExists {
+            } catch  where error == .fileExists {
                 continue  // an earlier run's file (or anything else) holds this name: take the next number
             } catch {
                 return

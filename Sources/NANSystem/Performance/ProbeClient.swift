@@ -25,7 +25,6 @@ public enum ProbeClient {
         }
     }
 
-
     /// A bulk TCP transfer to (`clientSends`) or from the responder at `endpoint`, for at most `duration`
     /// and `maximumBytes`. The first connection is retried for up to `connectTimeout` while the peer's
     /// address or responder is not up yet. `progress` receives the share of `duration` done (0…1).
@@ -36,7 +35,8 @@ public enum ProbeClient {
         let connection = try await connect(to: endpoint, timeout: connectTimeout)
         defer { connection.cancel() }
         let milliseconds = UInt32(clamping: duration.inWholeMilliseconds)
-        let request = ProbeMessage.CapacityRequest(clientSends: clientSends, maximumBytes: maximumBytes, milliseconds: milliseconds)
+        let request = ProbeMessage.CapacityRequest(
+            clientSends: clientSends, maximumBytes: maximumBytes, milliseconds: milliseconds)
         try await connection.send(request.bytes, timeout: .seconds(5))
         let start = ContinuousClock.now
         if clientSends {
@@ -51,7 +51,8 @@ public enum ProbeClient {
             connection.shutdownWrite()
             let reply = try await connection.receiveExactly(24, timeout: .seconds(15))
             guard let result = ProbeMessage.CapacityResult(reply) else {
-                throw StreamSocketError(call: "protocol", errno: nil, detail: "the responder's answer is not a capacity result")
+                throw StreamSocketError(
+                    call: "protocol", errno: nil, detail: "the responder's answer is not a capacity result")
             }
             return Capacity(bytes: result.bytes, seconds: Double(result.nanoseconds) / 1e9)
         }
@@ -62,7 +63,7 @@ public enum ProbeClient {
             let chunk: [UInt8]
             do throws(StreamSocketError) {
                 chunk = try await connection.receive(maximum: 1 << 16, timeout: .seconds(5))
-            } catch where error.isTimedOut {
+            } catch  where error.isTimedOut {
                 throw .timedOut("the responder sent nothing for 5 s after \(received) bytes")
             }
             if chunk.isEmpty { break }
@@ -74,14 +75,18 @@ public enum ProbeClient {
         return Capacity(bytes: received, seconds: first.map { (last - $0).inSeconds } ?? 0)
     }
 
-    private static func connect(to endpoint: LinkLocalEndpoint, timeout: Duration) async throws(StreamSocketError) -> StreamSocket {
+    private static func connect(
+        to endpoint: LinkLocalEndpoint, timeout: Duration
+    ) async throws(StreamSocketError) -> StreamSocket {
         let deadline = ContinuousClock.now + timeout
         while true {
             do throws(StreamSocketError) {
                 return try await StreamSocket.connect(to: endpoint, timeout: .seconds(3))
             } catch {
                 guard error.isPeerUnreachable, ContinuousClock.now + .milliseconds(300) < deadline else { throw error }
-                do { try await Task.sleep(for: .milliseconds(300)) } catch { throw .cancelled("connect to \(endpoint)") }
+                do { try await Task.sleep(for: .milliseconds(300)) } catch {
+                    throw .cancelled("connect to \(endpoint)")
+                }
             }
         }
     }
@@ -134,7 +139,9 @@ public enum ProbeClient {
         let outcome: Result<Latency, StreamSocketError> = await withTaskCancellationHandler {
             await BlockingWork.run { () -> Result<Latency, StreamSocketError> in
                 do throws(StreamSocketError) {
-                    return .success(try measureLatency(on: socket, trafficClass: trafficClass, count: count, spacing: spacing, timeout: timeout))
+                    return .success(
+                        try measureLatency(
+                            on: socket, trafficClass: trafficClass, count: count, spacing: spacing, timeout: timeout))
                 } catch {
                     return .failure(error)
                 }
@@ -156,7 +163,9 @@ public enum ProbeClient {
             _ = try socket.send(ProbeMessage.LatencyProbe(trafficClass: trafficClass, sequence: sequence).bytes)
             let deadline = sentAt + timeout
             while ContinuousClock.now < deadline {
-                guard let bytes = try socket.receive(maximum: 256, timeout: deadline - ContinuousClock.now) else { continue }
+                guard let bytes = try socket.receive(maximum: 256, timeout: deadline - ContinuousClock.now) else {
+                    continue
+                }
                 guard let echo = ProbeMessage.LatencyProbe(bytes), echo.sequence == sequence else { continue }
                 let roundTrip = ContinuousClock.now - sentAt
                 let held = Duration.nanoseconds(Int64(clamping: echo.holdNanoseconds))
@@ -166,7 +175,8 @@ public enum ProbeClient {
             let next = sentAt + spacing
             if next > ContinuousClock.now {
                 let wait = next - ContinuousClock.now
-                var pause = timespec(tv_sec: Int(wait.components.seconds), tv_nsec: Int(wait.components.attoseconds / 1_000_000_000))
+                var pause = timespec(
+                    tv_sec: Int(wait.components.seconds), tv_nsec: Int(wait.components.attoseconds / 1_000_000_000))
                 nanosleep(&pause, nil)
             }
         }

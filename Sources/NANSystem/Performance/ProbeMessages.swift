@@ -30,7 +30,8 @@ public enum ProbeMessage {
         /// Decodes 24 bytes; nil if they are not a capacity request.
         public init?(_ b: [UInt8]) {
             guard b.count == 24, b.prefix(4).elementsEqual("WAPC".utf8), b[4] == ProbeMessage.version,
-                  b[5] == 0x55 || b[5] == 0x44 else { return nil }
+                b[5] == 0x55 || b[5] == 0x44
+            else { return nil }
             clientSends = b[5] == 0x55
             maximumBytes = read(b, at: 8)
             milliseconds = UInt32(truncatingIfNeeded: read(b, at: 16))
@@ -61,7 +62,9 @@ public enum ProbeMessage {
 
         /// Decodes 24 bytes; nil if they are not a result.
         public init?(_ b: [UInt8]) {
-            guard b.count == 24, b.prefix(4).elementsEqual("WAPR".utf8), b[4] == ProbeMessage.version else { return nil }
+            guard b.count == 24, b.prefix(4).elementsEqual("WAPR".utf8), b[4] == ProbeMessage.version else {
+                return nil
+            }
             bytes = read(b, at: 8)
             nanoseconds = read(b, at: 16)
         }
@@ -95,7 +98,9 @@ public enum ProbeMessage {
 
         /// Decodes a datagram; nil if it is not a probe.
         public init?(_ b: [UInt8]) {
-            guard b.count == Self.size, b.prefix(4).elementsEqual("WAPL".utf8), b[4] == ProbeMessage.version else { return nil }
+            guard b.count == Self.size, b.prefix(4).elementsEqual("WAPL".utf8), b[4] == ProbeMessage.version else {
+                return nil
+            }
             trafficClass = b[5]
             sequence = UInt32(truncatingIfNeeded: read(b, at: 8))
             holdNanoseconds = read(b, at: 24)
@@ -117,6 +122,8 @@ private func append(_ bytes: inout [UInt8], _ value: UInt64) {
 /// Reads a little-endian u64 at `offset`; callers check the length first.
 private func read(_ bytes: [UInt8], at offset: Int) -> UInt64 {
     var value: UInt64 = 0
-    for index in 0..<8 where offset + index < bytes.count { value |= UInt64(bytes[offset + index]) << UInt64(8 * index) }
+    for index in 0..<8 where offset + index < bytes.count {
+        value |= UInt64(bytes[offset + index]) << UInt64(8 * index)
+    }
     return value
 }

@@ -28,7 +28,9 @@ public final class ProbeResponder: Sendable {
 
     /// Starts answering on `endpoint`. A freshly configured link-local address is unusable until duplicate
     /// address detection ends (about a second), so binding is retried for up to `bindTimeout`.
-    public static func start(on endpoint: LinkLocalEndpoint, bindTimeout: Duration = .seconds(15)) async throws(StreamSocketError) -> ProbeResponder {
+    public static func start(
+        on endpoint: LinkLocalEndpoint, bindTimeout: Duration = .seconds(15)
+    ) async throws(StreamSocketError) -> ProbeResponder {
         let deadline = ContinuousClock.now + bindTimeout
         while true {
             do throws(StreamSocketError) {
@@ -40,7 +42,9 @@ public final class ProbeResponder: Sendable {
                 BlockingWork.detach { responder.serveEchoes() }
                 return responder
             } catch {
-                guard ContinuousClock.now < deadline, error.errno == .addressNotAvailable || error.call == "if_nametoindex" else {
+                guard ContinuousClock.now < deadline,
+                    error.errno == .addressNotAvailable || error.call == "if_nametoindex"
+                else {
                     throw error
                 }
                 do { try await Task.sleep(for: .milliseconds(200)) } catch { throw .cancelled("bind \(endpoint)") }
@@ -91,7 +95,7 @@ public final class ProbeResponder: Sendable {
                 let chunk: [UInt8]
                 do throws(StreamSocketError) {
                     chunk = try await connection.receive(maximum: 1 << 16, timeout: deadline - ContinuousClock.now)
-                } catch where error.isTimedOut {
+                } catch  where error.isTimedOut {
                     break  // the client sent past its limit: answer with what came in time
                 }
                 if chunk.isEmpty { break }
@@ -101,7 +105,8 @@ public final class ProbeResponder: Sendable {
             }
             let span = first.map { last - $0 } ?? .zero
             let nanoseconds = span.inNanoseconds
-            try await connection.send(ProbeMessage.CapacityResult(bytes: received, nanoseconds: nanoseconds).encoded, timeout: .seconds(5))
+            try await connection.send(
+                ProbeMessage.CapacityResult(bytes: received, nanoseconds: nanoseconds).encoded, timeout: .seconds(5))
         } else {
             let chunk = [UInt8](repeating: 0x5a, count: 1 << 16)
             let bytes = min(request.maximumBytes, Self.maximumBytes)

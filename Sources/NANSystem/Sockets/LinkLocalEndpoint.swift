@@ -23,7 +23,9 @@ public struct LinkLocalEndpoint: Hashable, Sendable, CustomStringConvertible {
     /// The socket address, or an error naming what is wrong (an unknown interface, a bad address).
     func socketAddress() throws(StreamSocketError) -> sockaddr_in6 {
         let index = if_nametoindex(interface)
-        guard index != 0 else { throw StreamSocketError(call: "if_nametoindex", errno: .current, detail: "no interface \(interface)") }
+        guard index != 0 else {
+            throw StreamSocketError(call: "if_nametoindex", errno: .current, detail: "no interface \(interface)")
+        }
         var a = sockaddr_in6()
         a.sin6_family = sa_family_t(AF_INET6)
         a.sin6_port = port.bigEndian
@@ -40,9 +42,11 @@ public struct LinkLocalEndpoint: Hashable, Sendable, CustomStringConvertible {
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
         _ = inet_ntop(AF_INET6, &a.sin6_addr, &text, socklen_t(text.count))
         var name = [CChar](repeating: 0, count: Int(IF_NAMESIZE) + 1)
-        let interface = a.sin6_scope_id != 0 && if_indextoname(a.sin6_scope_id, &name) != nil
+        let interface =
+            a.sin6_scope_id != 0 && if_indextoname(a.sin6_scope_id, &name) != nil
             ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
-        self.init(address: String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
-                  interface: interface, port: UInt16(bigEndian: a.sin6_port))
+        self.init(
+            address: String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
+            interface: interface, port: UInt16(bigEndian: a.sin6_port))
     }
 }

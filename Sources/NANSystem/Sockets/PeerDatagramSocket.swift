@@ -38,7 +38,8 @@ public final class PeerDatagramSocket: @unchecked Sendable, CustomStringConverti
 
     /// A UDP socket bound to `endpoint` (port 0: one the kernel picks, read it in ``localPort``).
     public static func bind(to endpoint: LinkLocalEndpoint) throws(StreamSocketError) -> PeerDatagramSocket {
-        let fd = socket(AF_INET6, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        let fd = socket(
+            AF_INET6, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw StreamSocketError(call: "socket", errno: .current, detail: "UDP") }
         let address: sockaddr_in6
         do { address = try endpoint.socketAddress() } catch {
@@ -47,7 +48,9 @@ public final class PeerDatagramSocket: @unchecked Sendable, CustomStringConverti
         }
         var target = address
         let bound = withUnsafePointer(to: &target) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+            }
         }
         guard bound == 0 else {
             let error = StreamSocketError(call: "bind", errno: .current, detail: "UDP \(endpoint)")
@@ -59,7 +62,8 @@ public final class PeerDatagramSocket: @unchecked Sendable, CustomStringConverti
 
     /// A UDP socket connected to `peer`, bound by the kernel to an address of the peer's interface.
     public static func connected(to peer: LinkLocalEndpoint) throws(StreamSocketError) -> PeerDatagramSocket {
-        let fd = socket(AF_INET6, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        let fd = socket(
+            AF_INET6, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw StreamSocketError(call: "socket", errno: .current, detail: "UDP") }
         var target: sockaddr_in6
         do { target = try peer.socketAddress() } catch {
@@ -67,7 +71,9 @@ public final class PeerDatagramSocket: @unchecked Sendable, CustomStringConverti
             throw error
         }
         let result = withUnsafePointer(to: &target) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+            }
         }
         guard result == 0 else {
             let error = StreamSocketError(call: "connect", errno: .current, detail: "UDP \(peer)")
@@ -86,7 +92,8 @@ public final class PeerDatagramSocket: @unchecked Sendable, CustomStringConverti
     /// user priority and so to the access category.
     public func setTrafficClass(_ value: UInt8) throws(StreamSocketError) {
         var v = Int32(value)
-        guard setsockopt(descriptor, Int32(IPPROTO_IPV6), IPV6_TCLASS, &v, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
+        guard setsockopt(descriptor, Int32(IPPROTO_IPV6), IPV6_TCLASS, &v, socklen_t(MemoryLayout<Int32>.size)) == 0
+        else {
             throw StreamSocketError(call: "setsockopt(IPV6_TCLASS)", errno: .current)
         }
     }
@@ -95,7 +102,9 @@ public final class PeerDatagramSocket: @unchecked Sendable, CustomStringConverti
     public func connect(to peer: LinkLocalEndpoint) throws(StreamSocketError) {
         var target = try peer.socketAddress()
         let result = withUnsafePointer(to: &target) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+            }
         }
         guard result == 0 else { throw StreamSocketError(call: "connect", errno: .current, detail: "UDP \(peer)") }
     }
@@ -113,7 +122,8 @@ public final class PeerDatagramSocket: @unchecked Sendable, CustomStringConverti
             switch Errno.current.rawValue {
             case EINTR: continue
             case EAGAIN, ENOBUFS, ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, EADDRNOTAVAIL: return false
-            default: throw StreamSocketError(call: "send", errno: .current, detail: "UDP datagram of \(bytes.count) bytes")
+            default:
+                throw StreamSocketError(call: "send", errno: .current, detail: "UDP datagram of \(bytes.count) bytes")
             }
         }
     }
@@ -153,11 +163,14 @@ public final class PeerDatagramSocket: @unchecked Sendable, CustomStringConverti
     /// Blocks the calling thread.
     ///
     /// - Throws: ``StreamSocketError/cancelled(_:)`` after ``cancel()``.
-    public func receiveWithSender(maximum: Int, timeout: Duration) throws(StreamSocketError) -> (bytes: [UInt8], sender: Sender)? {
+    public func receiveWithSender(
+        maximum: Int, timeout: Duration
+    ) throws(StreamSocketError) -> (bytes: [UInt8], sender: Sender)? {
         guard !isCancelled else { throw .cancelled("receive datagram") }
         var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         let (seconds, attoseconds) = timeout.components
-        let ready = poll(&entry, 1, Int32(clamping: max(0, seconds) * 1000 + max(0, attoseconds) / 1_000_000_000_000_000))
+        let ready = poll(
+            &entry, 1, Int32(clamping: max(0, seconds) * 1000 + max(0, attoseconds) / 1_000_000_000_000_000))
         guard !isCancelled else { throw .cancelled("receive datagram") }
         guard ready > 0 else { return nil }
         var buffer = [UInt8](repeating: 0, count: max(1, maximum))
@@ -165,7 +178,9 @@ public final class PeerDatagramSocket: @unchecked Sendable, CustomStringConverti
         var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
         let count = buffer.withUnsafeMutableBytes { raw in
             withUnsafeMutablePointer(to: &from) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { recvfrom(descriptor, raw.baseAddress, raw.count, 0, $0, &length) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    recvfrom(descriptor, raw.baseAddress, raw.count, 0, $0, &length)
+                }
             }
         }
         if count < 0 {

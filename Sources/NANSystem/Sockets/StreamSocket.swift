@@ -104,7 +104,8 @@ public final class StreamSocket: @unchecked Sendable, CustomStringConvertible {
     }
 
     private static func makeDescriptor() throws(StreamSocketError) -> Int32 {
-        let fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        let fd = socket(
+            AF_INET6, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw StreamSocketError(call: "socket", errno: .current) }
         return fd
     }
@@ -121,17 +122,23 @@ public final class StreamSocket: @unchecked Sendable, CustomStringConvertible {
 
     /// A TCP listener on one address: `endpoint`'s, on its interface (a data interface's link-local
     /// address, which refuses the bind with `EADDRNOTAVAIL` until duplicate address detection is over).
-    public static func listen(on endpoint: LinkLocalEndpoint, backlog: Int32 = 16) throws(StreamSocketError) -> StreamSocket {
+    public static func listen(
+        on endpoint: LinkLocalEndpoint, backlog: Int32 = 16
+    ) throws(StreamSocketError) -> StreamSocket {
         try listen(at: try endpoint.socketAddress(), backlog: backlog, what: "\(endpoint)")
     }
 
-    private static func listen(at address: sockaddr_in6, backlog: Int32, what: String) throws(StreamSocketError) -> StreamSocket {
+    private static func listen(
+        at address: sockaddr_in6, backlog: Int32, what: String
+    ) throws(StreamSocketError) -> StreamSocket {
         let fd = try makeDescriptor()
         var one: Int32 = 1
         _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
         var address = address
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+            }
         }
         guard bound == 0 else {
             let error = StreamSocketError(call: "bind", errno: .current, detail: what)
@@ -148,7 +155,9 @@ public final class StreamSocket: @unchecked Sendable, CustomStringConvertible {
 
     /// A TCP connection to `endpoint`, given up after `timeout` (`timeout` error) or when the task is
     /// cancelled.
-    public static func connect(to endpoint: LinkLocalEndpoint, timeout: Duration) async throws(StreamSocketError) -> StreamSocket {
+    public static func connect(
+        to endpoint: LinkLocalEndpoint, timeout: Duration
+    ) async throws(StreamSocketError) -> StreamSocket {
         let fd = try makeDescriptor()
         let address: sockaddr_in6
         do { address = try endpoint.socketAddress() } catch {
@@ -158,7 +167,9 @@ public final class StreamSocket: @unchecked Sendable, CustomStringConvertible {
         let socket = StreamSocket(descriptor: fd, peer: endpoint)
         var target = address
         let started = withUnsafePointer(to: &target) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+            }
         }
         if started != 0 && Errno.current.rawValue != EINPROGRESS {
             throw StreamSocketError(call: "connect", errno: .current, detail: "\(endpoint)")
@@ -167,7 +178,9 @@ public final class StreamSocket: @unchecked Sendable, CustomStringConvertible {
         var code: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
         _ = getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length)
-        guard code == 0 else { throw StreamSocketError(call: "connect", errno: Errno(rawValue: code), detail: "\(endpoint)") }
+        guard code == 0 else {
+            throw StreamSocketError(call: "connect", errno: Errno(rawValue: code), detail: "\(endpoint)")
+        }
         return socket
     }
 
@@ -247,7 +260,8 @@ public final class StreamSocket: @unchecked Sendable, CustomStringConvertible {
             }
             let chunk = try await receive(maximum: count - bytes.count, timeout: left)
             guard !chunk.isEmpty else {
-                throw StreamSocketError(call: "recv", errno: nil, detail: "the peer closed after \(bytes.count) of \(count) bytes")
+                throw StreamSocketError(
+                    call: "recv", errno: nil, detail: "the peer closed after \(bytes.count) of \(count) bytes")
             }
             bytes += chunk
         }
@@ -285,7 +299,9 @@ public final class StreamSocket: @unchecked Sendable, CustomStringConvertible {
                     }
                     let result = poll(&entry, 1, 200)
                     if result > 0 { return cancelled() ? .cancelled(what) : nil }
-                    if result < 0 && Errno.current != .interrupted { return StreamSocketError(call: "poll", errno: .current) }
+                    if result < 0 && Errno.current != .interrupted {
+                        return StreamSocketError(call: "poll", errno: .current)
+                    }
                 }
             }
         } onCancel: {

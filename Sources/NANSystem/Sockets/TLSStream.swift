@@ -171,7 +171,9 @@ public actor TLSStream {
 
     // MARK: Socket errors as TLS errors
 
-    private static func send(_ bytes: [UInt8], on socket: StreamSocket, until deadline: ContinuousClock.Instant?) async throws(TLSError) {
+    private static func send(
+        _ bytes: [UInt8], on socket: StreamSocket, until deadline: ContinuousClock.Instant?
+    ) async throws(TLSError) {
         guard !bytes.isEmpty else { return }
         do throws(StreamSocketError) {
             try await socket.send(bytes, timeout: deadline.map { $0 - .now })
@@ -180,7 +182,9 @@ public actor TLSStream {
         }
     }
 
-    private static func receive(on socket: StreamSocket, until deadline: ContinuousClock.Instant?) async throws(TLSError) -> [UInt8] {
+    private static func receive(
+        on socket: StreamSocket, until deadline: ContinuousClock.Instant?
+    ) async throws(TLSError) -> [UInt8] {
         do throws(StreamSocketError) {
             if let deadline, deadline <= .now { throw StreamSocketError.timedOut("receive") }
             return try await socket.receive(maximum: chunkSize, timeout: deadline.map { $0 - .now })
@@ -191,10 +195,11 @@ public actor TLSStream {
 
     static func tlsError(_ error: StreamSocketError) -> TLSError {
         let code: TLSError.Code =
-            if error.isCancelled { .cancelled }
-            else if error.isTimedOut { .timedOut }
-            else if let errno = error.errno, errno == .connectionReset || errno == .brokenPipe { .connectionReset }
-            else { .socket }
+            if error.isCancelled { .cancelled } else if error.isTimedOut {
+                .timedOut
+            } else if let errno = error.errno, errno == .connectionReset || errno == .brokenPipe {
+                .connectionReset
+            } else { .socket }
         return TLSError(code, error.description)
     }
 }

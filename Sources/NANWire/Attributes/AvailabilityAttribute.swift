@@ -73,7 +73,8 @@ public struct AvailabilityEntry: Hashable, Sendable {
             throw NANWireError(.outOfRange, at: lengthOffset, "\(what) length \(length), at least 2 (entry control)")
         }
         guard length <= outer.remaining else {
-            throw NANWireError(.overlong, at: lengthOffset, "\(what) length \(length) exceeds the \(outer.remaining) bytes left")
+            throw NANWireError(
+                .overlong, at: lengthOffset, "\(what) length \(length) exceeds the \(outer.remaining) bytes left")
         }
         var reader = try outer.subReader(length, what)
         let rawControl = try reader.readLE16("\(what) control")
@@ -90,12 +91,16 @@ public struct AvailabilityEntry: Hashable, Sendable {
             } else {
                 let aux = listControl & 0x02 != 0
                 var channels: [ChannelEntry] = []
-                for _ in 0..<count { channels.append(try ChannelEntry.read(&reader, auxiliary: aux, "\(what) channel entry")) }
+                for _ in 0..<count {
+                    channels.append(try ChannelEntry.read(&reader, auxiliary: aux, "\(what) channel entry"))
+                }
                 list = .channels(channels)
             }
             guard reader.isAtEnd else {
-                throw NANWireError(.malformed, at: listOffset,
-                                   "\(what): band/channel list announces \(count) entries but \(reader.remaining) bytes remain after them")
+                throw NANWireError(
+                    .malformed, at: listOffset,
+                    "\(what): band/channel list announces \(count) entries but \(reader.remaining) bytes remain after them"
+                )
             }
         }
         return AvailabilityEntry(control: rawControl, timeBitmap: bitmap, bandChannels: list)
@@ -110,14 +115,19 @@ public struct AvailabilityEntry: Hashable, Sendable {
             case nil:
                 break
             case .bands(let bands):
-                guard bands.count <= 15 else { throw NANWireError(.tooLarge, at: w.count, "\(what): \(bands.count) bands, at most 15") }
+                guard bands.count <= 15 else {
+                    throw NANWireError(.tooLarge, at: w.count, "\(what): \(bands.count) bands, at most 15")
+                }
                 w.writeU8(UInt8(bands.count) << 4)
                 w.writeBytes(bands)
             case .channels(let channels):
-                guard channels.count <= 15 else { throw NANWireError(.tooLarge, at: w.count, "\(what): \(channels.count) channels, at most 15") }
+                guard channels.count <= 15 else {
+                    throw NANWireError(.tooLarge, at: w.count, "\(what): \(channels.count) channels, at most 15")
+                }
                 let aux = channels.first?.auxiliaryChannelBitmap != nil
                 guard channels.allSatisfy({ ($0.auxiliaryChannelBitmap != nil) == aux }) else {
-                    throw NANWireError(.malformed, at: w.count, "\(what): channel entries mix with and without auxiliary bitmap")
+                    throw NANWireError(
+                        .malformed, at: w.count, "\(what): channel entries mix with and without auxiliary bitmap")
                 }
                 w.writeU8(UInt8(channels.count) << 4 | 0x01 | (aux ? 0x02 : 0))
                 for channel in channels { channel.write(&w) }
@@ -227,8 +237,10 @@ public struct UnalignedScheduleAttribute: NANAttributeBody {
     public var ulwControl: ULWControl?
 
     /// Creates the attribute.
-    public init(control: UInt16, startingTime: UInt32, duration: UInt32, period: UInt32, countDown: UInt8,
-                overwrite: UInt8, ulwControl: ULWControl? = nil) {
+    public init(
+        control: UInt16, startingTime: UInt32, duration: UInt32, period: UInt32, countDown: UInt8,
+        overwrite: UInt8, ulwControl: ULWControl? = nil
+    ) {
         self.control = control
         self.startingTime = startingTime
         self.duration = duration

@@ -97,7 +97,8 @@ public struct HTCapabilities: Hashable, Sendable {
     public var maximumAMPDULength: Int { (1 << (13 + Int(ampduParameters & 0x3))) - 1 }
     /// Minimum MPDU start spacing: `no restriction`, `1/4 µs`, …, `16 µs` (bits 2–4 of A-MPDU Parameters).
     public var minimumMPDUStartSpacing: String {
-        ["no restriction", "1/4 µs", "1/2 µs", "1 µs", "2 µs", "4 µs", "8 µs", "16 µs"][Int((ampduParameters >> 2) & 0x7)]
+        ["no restriction", "1/4 µs", "1/2 µs", "1 µs", "2 µs", "4 µs", "8 µs", "16 µs"][
+            Int((ampduParameters >> 2) & 0x7)]
     }
     /// The MCS indices the RX MCS bitmask (the first 77 bits of the Supported MCS Set) marks.
     public var rxMCSIndices: [Int] {
@@ -133,7 +134,9 @@ public struct VHTCapabilities: Hashable, Sendable {
         txHighestRate = try reader.readLE16("\(what): TX highest data rate")
     }
 
-    private func bits(_ from: Int, _ count: Int) -> Int { Int((capabilityInfo >> UInt32(from)) & ((1 << UInt32(count)) - 1)) }
+    private func bits(_ from: Int, _ count: Int) -> Int {
+        Int((capabilityInfo >> UInt32(from)) & ((1 << UInt32(count)) - 1))
+    }
     private func bit(_ n: Int) -> Bool { capabilityInfo & (1 << UInt32(n)) != 0 }
 
     /// Bits 0–1: maximum MPDU length in bytes (3895, 7991 or 11454; nil for the reserved 3).

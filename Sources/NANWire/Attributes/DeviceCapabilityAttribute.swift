@@ -23,8 +23,10 @@ public struct DeviceCapabilityAttribute: NANAttributeBody {
     public var capabilities: UInt8
 
     /// Creates the attribute.
-    public init(mapIDField: UInt8 = 0, committedDWInfo: UInt16, supportedBands: UInt8, operationMode: UInt8 = 0,
-                antennas: UInt8 = 0, maxChannelSwitchTime: UInt16 = 0, capabilities: UInt8 = 0) {
+    public init(
+        mapIDField: UInt8 = 0, committedDWInfo: UInt16, supportedBands: UInt8, operationMode: UInt8 = 0,
+        antennas: UInt8 = 0, maxChannelSwitchTime: UInt16 = 0, capabilities: UInt8 = 0
+    ) {
         self.mapIDField = mapIDField
         self.committedDWInfo = committedDWInfo
         self.supportedBands = supportedBands

@@ -58,7 +58,8 @@ public struct ClusterAttribute: NANAttributeBody {
 
 func readServiceIDs(_ reader: inout ByteReader, _ what: @autoclosure () -> String) throws(NANWireError) -> [ServiceID] {
     guard reader.remaining % 6 == 0 else {
-        throw reader.error(.malformed, "\(what()): \(reader.remaining) bytes is not a whole number of 6-byte service IDs")
+        throw reader.error(
+            .malformed, "\(what()): \(reader.remaining) bytes is not a whole number of 6-byte service IDs")
     }
     var ids: [ServiceID] = []
     ids.reserveCapacity(reader.remaining / 6)

@@ -36,7 +36,8 @@ extension NANAttributeBody {
             throw NANWireError(.notThisFrame, at: 0, "expected \(Self.attributeID) attribute, found \(raw.id)")
         }
         if try iterator.next() != nil {
-            throw NANWireError(.overlong, at: raw.offset + 3 + raw.body.count, "\(Self.attributeID) attribute: trailing bytes")
+            throw NANWireError(
+                .overlong, at: raw.offset + 3 + raw.body.count, "\(Self.attributeID) attribute: trailing bytes")
         }
         var reader = raw.reader(origin: 0)
         self = try Self.decodeBody(&reader)

@@ -28,8 +28,9 @@ public struct NANAttributeIterator: Sendable {
         let id = NANAttributeID(try reader.readU8("attribute ID"))
         let length = Int(try reader.readLE16("\(id) attribute length"))
         guard length <= reader.remaining else {
-            throw NANWireError(.overlong, at: start + 1,
-                               "\(id) attribute length \(length) exceeds the \(reader.remaining) bytes left")
+            throw NANWireError(
+                .overlong, at: start + 1,
+                "\(id) attribute length \(length) exceeds the \(reader.remaining) bytes left")
         }
         let body = try reader.readBytes(length, "\(id) attribute body")
         return RawNANAttribute(id: id, body: body, offset: start)

@@ -32,9 +32,12 @@ public struct NDLAttribute: NANAttributeBody {
     public var immutableSchedule: [ScheduleEntry]?
 
     /// Creates an NDL attribute.
-    public init(dialogToken: UInt8, type: NDPMessageType, status: NDPStatus = .continued, reasonCode: NANReasonCode = .none,
-                ndcAttributePresent: Bool = false, qosAttributePresent: Bool = false, ndlTypeBit: Bool = false,
-                setupReason: UInt8 = 0, peerID: UInt8? = nil, maxIdlePeriod: UInt16? = nil, immutableSchedule: [ScheduleEntry]? = nil) {
+    public init(
+        dialogToken: UInt8, type: NDPMessageType, status: NDPStatus = .continued, reasonCode: NANReasonCode = .none,
+        ndcAttributePresent: Bool = false, qosAttributePresent: Bool = false, ndlTypeBit: Bool = false,
+        setupReason: UInt8 = 0, peerID: UInt8? = nil, maxIdlePeriod: UInt16? = nil,
+        immutableSchedule: [ScheduleEntry]? = nil
+    ) {
         self.dialogToken = dialogToken
         self.type = type
         self.status = status
@@ -62,7 +65,8 @@ public struct NDLAttribute: NANAttributeBody {
         setupReason = control >> 6
         peerID = control & 0x01 != 0 ? try reader.readU8("NDL attribute: peer ID") : nil
         maxIdlePeriod = control & 0x10 != 0 ? try reader.readLE16("NDL attribute: max idle period") : nil
-        immutableSchedule = control & 0x02 != 0 ? try ScheduleEntry.readList(&reader, "NDL attribute: immutable schedule") : nil
+        immutableSchedule =
+            control & 0x02 != 0 ? try ScheduleEntry.readList(&reader, "NDL attribute: immutable schedule") : nil
     }
 
     /// Encodes the body.
@@ -80,7 +84,9 @@ public struct NDLAttribute: NANAttributeBody {
         writer.writeU8(control)
         if let peerID { writer.writeU8(peerID) }
         if let maxIdlePeriod { writer.writeLE16(maxIdlePeriod) }
-        if let immutableSchedule { try ScheduleEntry.writeList(immutableSchedule, &writer, "NDL attribute: immutable schedule") }
+        if let immutableSchedule {
+            try ScheduleEntry.writeList(immutableSchedule, &writer, "NDL attribute: immutable schedule")
+        }
     }
 }
 

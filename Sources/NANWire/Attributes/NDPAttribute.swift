@@ -31,9 +31,11 @@ public struct NDPAttribute: NANAttributeBody {
     public var specificInfo: ArraySlice<UInt8>?
 
     /// Creates an NDP attribute.
-    public init(dialogToken: UInt8, type: NDPMessageType, status: NDPStatus = .continued, reasonCode: NANReasonCode = .none,
-                initiatorNDI: MACAddress, ndpID: UInt8, confirmRequired: Bool = false, securityPresent: Bool = false,
-                publishID: InstanceID? = nil, responderNDI: MACAddress? = nil, specificInfo: ArraySlice<UInt8>? = nil) {
+    public init(
+        dialogToken: UInt8, type: NDPMessageType, status: NDPStatus = .continued, reasonCode: NANReasonCode = .none,
+        initiatorNDI: MACAddress, ndpID: UInt8, confirmRequired: Bool = false, securityPresent: Bool = false,
+        publishID: InstanceID? = nil, responderNDI: MACAddress? = nil, specificInfo: ArraySlice<UInt8>? = nil
+    ) {
         self.dialogToken = dialogToken
         self.type = type
         self.status = status
@@ -50,18 +52,21 @@ public struct NDPAttribute: NANAttributeBody {
     /// Decodes the body.
     public init(decodingBody reader: inout ByteReader) throws(NANWireError) {
         let fixed = try NDPFixedPart(reading: &reader, "NDP attribute", controlField: "NDP control")
-        self.init(dialogToken: fixed.dialogToken, type: fixed.type, status: fixed.status, reasonCode: fixed.reasonCode,
-                  initiatorNDI: fixed.initiatorNDI, ndpID: fixed.ndpID, confirmRequired: fixed.confirmRequired,
-                  securityPresent: fixed.securityPresent, publishID: fixed.publishID, responderNDI: fixed.responderNDI,
-                  specificInfo: fixed.controlBit5 ? reader.readRest() : nil)
+        self.init(
+            dialogToken: fixed.dialogToken, type: fixed.type, status: fixed.status, reasonCode: fixed.reasonCode,
+            initiatorNDI: fixed.initiatorNDI, ndpID: fixed.ndpID, confirmRequired: fixed.confirmRequired,
+            securityPresent: fixed.securityPresent, publishID: fixed.publishID, responderNDI: fixed.responderNDI,
+            specificInfo: fixed.controlBit5 ? reader.readRest() : nil)
     }
 
     /// Encodes the body.
     public func encodeBody(into writer: inout ByteWriter) throws(NANWireError) {
-        NDPFixedPart(dialogToken: dialogToken, type: type, status: status, reasonCode: reasonCode,
-                     initiatorNDI: initiatorNDI, ndpID: ndpID, confirmRequired: confirmRequired,
-                     securityPresent: securityPresent, controlBit5: specificInfo != nil, publishID: publishID,
-                     responderNDI: responderNDI).write(into: &writer)
+        NDPFixedPart(
+            dialogToken: dialogToken, type: type, status: status, reasonCode: reasonCode,
+            initiatorNDI: initiatorNDI, ndpID: ndpID, confirmRequired: confirmRequired,
+            securityPresent: securityPresent, controlBit5: specificInfo != nil, publishID: publishID,
+            responderNDI: responderNDI
+        ).write(into: &writer)
         if let specificInfo { writer.writeBytes(specificInfo) }
     }
 }
@@ -90,7 +95,8 @@ public struct NDPETLV: Hashable, Sendable {
         guard type == Self.serviceInfo, value.count >= 4 else { return nil }
         let start = value.startIndex
         let oui = OUI(rawValue: UInt32(value[start]) << 16 | UInt32(value[start + 1]) << 8 | UInt32(value[start + 2]))
-        return .init(oui: oui, protocolType: ServiceProtocolType(rawValue: value[start + 3]), info: value[(start + 4)...])
+        return .init(
+            oui: oui, protocolType: ServiceProtocolType(rawValue: value[start + 3]), info: value[(start + 4)...])
     }
 }
 
@@ -128,9 +134,11 @@ public struct NDPExtensionAttribute: NANAttributeBody {
     public var tlvs: [NDPETLV]
 
     /// Creates an NDPE attribute.
-    public init(dialogToken: UInt8, type: NDPMessageType, status: NDPStatus = .continued, reasonCode: NANReasonCode = .none,
-                initiatorNDI: MACAddress, ndpID: UInt8, confirmRequired: Bool = false, securityPresent: Bool = false,
-                gtkRequired: Bool = false, publishID: InstanceID? = nil, responderNDI: MACAddress? = nil, tlvs: [NDPETLV] = []) {
+    public init(
+        dialogToken: UInt8, type: NDPMessageType, status: NDPStatus = .continued, reasonCode: NANReasonCode = .none,
+        initiatorNDI: MACAddress, ndpID: UInt8, confirmRequired: Bool = false, securityPresent: Bool = false,
+        gtkRequired: Bool = false, publishID: InstanceID? = nil, responderNDI: MACAddress? = nil, tlvs: [NDPETLV] = []
+    ) {
         self.dialogToken = dialogToken
         self.type = type
         self.status = status
@@ -154,21 +162,25 @@ public struct NDPExtensionAttribute: NANAttributeBody {
             let length = Int(try reader.readLE16("NDP Extension attribute: TLV length"))
             list.append(NDPETLV(type: t, value: try reader.readBytes(length, "NDP Extension attribute: TLV value")))
         }
-        self.init(dialogToken: fixed.dialogToken, type: fixed.type, status: fixed.status, reasonCode: fixed.reasonCode,
-                  initiatorNDI: fixed.initiatorNDI, ndpID: fixed.ndpID, confirmRequired: fixed.confirmRequired,
-                  securityPresent: fixed.securityPresent, gtkRequired: fixed.controlBit5, publishID: fixed.publishID,
-                  responderNDI: fixed.responderNDI, tlvs: list)
+        self.init(
+            dialogToken: fixed.dialogToken, type: fixed.type, status: fixed.status, reasonCode: fixed.reasonCode,
+            initiatorNDI: fixed.initiatorNDI, ndpID: fixed.ndpID, confirmRequired: fixed.confirmRequired,
+            securityPresent: fixed.securityPresent, gtkRequired: fixed.controlBit5, publishID: fixed.publishID,
+            responderNDI: fixed.responderNDI, tlvs: list)
     }
 
     /// Encodes the body.
     public func encodeBody(into writer: inout ByteWriter) throws(NANWireError) {
-        NDPFixedPart(dialogToken: dialogToken, type: type, status: status, reasonCode: reasonCode,
-                     initiatorNDI: initiatorNDI, ndpID: ndpID, confirmRequired: confirmRequired,
-                     securityPresent: securityPresent, controlBit5: gtkRequired, publishID: publishID,
-                     responderNDI: responderNDI).write(into: &writer)
+        NDPFixedPart(
+            dialogToken: dialogToken, type: type, status: status, reasonCode: reasonCode,
+            initiatorNDI: initiatorNDI, ndpID: ndpID, confirmRequired: confirmRequired,
+            securityPresent: securityPresent, controlBit5: gtkRequired, publishID: publishID,
+            responderNDI: responderNDI
+        ).write(into: &writer)
         for tlv in tlvs {
             writer.writeU8(tlv.type)
-            try writer.lengthPrefixedLE16("NDP Extension attribute: TLV") { (w: inout ByteWriter) throws(NANWireError) in
+            try writer.lengthPrefixedLE16("NDP Extension attribute: TLV") {
+                (w: inout ByteWriter) throws(NANWireError) in
                 w.writeBytes(tlv.value)
             }
         }

@@ -61,8 +61,10 @@ public struct RSNKeyDescriptor: Hashable, Sendable {
     public var keyData: [UInt8]
 
     /// Creates a descriptor; nonce 32 bytes, `mic` 16 or 24 bytes (zeros until the MIC is computed).
-    public init(keyInformation: KeyInformation, replayCounter: UInt64, nonce: [UInt8], micLength: Int,
-                keyData: [UInt8] = [], keyLength: UInt16 = 0) {
+    public init(
+        keyInformation: KeyInformation, replayCounter: UInt64, nonce: [UInt8], micLength: Int,
+        keyData: [UInt8] = [], keyLength: UInt16 = 0
+    ) {
         descriptorType = Self.rsnDescriptorType
         self.keyInformation = keyInformation
         self.keyLength = keyLength
@@ -99,7 +101,9 @@ public struct RSNKeyDescriptor: Hashable, Sendable {
         mic = Array(try reader.readBytes(micLength, "\(what): key MIC"))
         let dataLength = Int(try reader.readBE16("\(what): key data length"))
         guard dataLength <= reader.remaining else {
-            throw NANWireError(.overlong, at: reader.offset - 2, "\(what): key data length \(dataLength), \(reader.remaining) bytes left")
+            throw NANWireError(
+                .overlong, at: reader.offset - 2,
+                "\(what): key data length \(dataLength), \(reader.remaining) bytes left")
         }
         keyData = Array(try reader.readBytes(dataLength, "\(what): key data"))
         guard reader.isAtEnd else {
@@ -111,7 +115,9 @@ public struct RSNKeyDescriptor: Hashable, Sendable {
     /// too long for its 16-bit length.
     public func encoded() throws(NANWireError) -> [UInt8] {
         let what = "Shared-Key Descriptor: RSN key descriptor"
-        guard nonce.count == 32, iv.count == 16, rsc.count == 8, reserved.count == 8, Self.micLengths.contains(mic.count) else {
+        guard nonce.count == 32, iv.count == 16, rsc.count == 8, reserved.count == 8,
+            Self.micLengths.contains(mic.count)
+        else {
             throw NANWireError(.outOfRange, at: 0, "\(what): nonce 32, IV 16, RSC 8, reserved 8 and MIC 16 or 24 bytes")
         }
         guard keyData.count <= Int(UInt16.max) else {
@@ -121,7 +127,9 @@ public struct RSNKeyDescriptor: Hashable, Sendable {
         writer.writeU8(descriptorType)
         writer.writeBE16(keyInformation.rawValue)
         writer.writeBE16(keyLength)
-        for shift in stride(from: 56, through: 0, by: -8) { writer.writeU8(UInt8(truncatingIfNeeded: replayCounter >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            writer.writeU8(UInt8(truncatingIfNeeded: replayCounter >> UInt64(shift)))
+        }
         writer.writeBytes(nonce)
         writer.writeBytes(iv)
         writer.writeBytes(rsc)
@@ -159,7 +167,8 @@ extension SharedKeyDescriptorAttribute {
         case (.failure, .success(let descriptor)): return descriptor
         case (.failure(let error), .failure): throw error
         case (.success, .success):
-            throw NANWireError(.malformed, at: 0, "Shared-Key Descriptor: the key descriptor fits both a 16- and a 24-byte MIC")
+            throw NANWireError(
+                .malformed, at: 0, "Shared-Key Descriptor: the key descriptor fits both a 16- and a 24-byte MIC")
         }
     }
 }

@@ -58,19 +58,24 @@ public struct ChannelEntry: Hashable, Sendable {
     public var auxiliaryChannelBitmap: UInt16?
 
     /// Creates a channel entry.
-    public init(operatingClass: UInt8, channelBitmap: UInt16, primaryChannelBitmap: UInt8, auxiliaryChannelBitmap: UInt16? = nil) {
+    public init(
+        operatingClass: UInt8, channelBitmap: UInt16, primaryChannelBitmap: UInt8, auxiliaryChannelBitmap: UInt16? = nil
+    ) {
         self.operatingClass = operatingClass
         self.channelBitmap = channelBitmap
         self.primaryChannelBitmap = primaryChannelBitmap
         self.auxiliaryChannelBitmap = auxiliaryChannelBitmap
     }
 
-    static func read(_ reader: inout ByteReader, auxiliary: Bool, _ what: @autoclosure () -> String) throws(NANWireError) -> ChannelEntry {
+    static func read(
+        _ reader: inout ByteReader, auxiliary: Bool, _ what: @autoclosure () -> String
+    ) throws(NANWireError) -> ChannelEntry {
         let opClass = try reader.readU8("\(what()): operating class")
         let bitmap = try reader.readLE16("\(what()): channel bitmap")
         let primary = try reader.readU8("\(what()): primary channel bitmap")
         let aux = auxiliary ? try reader.readLE16("\(what()): auxiliary channel bitmap") : nil
-        return ChannelEntry(operatingClass: opClass, channelBitmap: bitmap, primaryChannelBitmap: primary, auxiliaryChannelBitmap: aux)
+        return ChannelEntry(
+            operatingClass: opClass, channelBitmap: bitmap, primaryChannelBitmap: primary, auxiliaryChannelBitmap: aux)
     }
 
     func write(_ writer: inout ByteWriter) {
@@ -91,7 +96,9 @@ public struct ScheduleEntry: Hashable, Sendable {
     /// Creates a schedule entry.
     public init(mapID: UInt8, timeBitmap: TimeBitmap) { self.mapID = mapID; self.timeBitmap = timeBitmap }
 
-    static func readList(_ reader: inout ByteReader, _ what: @autoclosure () -> String) throws(NANWireError) -> [ScheduleEntry] {
+    static func readList(
+        _ reader: inout ByteReader, _ what: @autoclosure () -> String
+    ) throws(NANWireError) -> [ScheduleEntry] {
         var entries: [ScheduleEntry] = []
         while !reader.isAtEnd {
             // Bits 4-7 are reserved: ignored on read, written as 0.
@@ -101,7 +108,9 @@ public struct ScheduleEntry: Hashable, Sendable {
         return entries
     }
 
-    static func writeList(_ entries: [ScheduleEntry], _ writer: inout ByteWriter, _ what: @autoclosure () -> String) throws(NANWireError) {
+    static func writeList(
+        _ entries: [ScheduleEntry], _ writer: inout ByteWriter, _ what: @autoclosure () -> String
+    ) throws(NANWireError) {
         for entry in entries {
             guard entry.mapID <= 0x0F else {
                 throw NANWireError(.outOfRange, at: writer.count, "\(what()): map ID \(entry.mapID) exceeds 15")
@@ -209,10 +218,12 @@ extension NDPStatus: CustomStringConvertible {
 extension NANReasonCode: CustomStringConvertible {
     /// The reason's name, e.g. `invalid availability`; `none` for 0 and `reason n` for reserved values.
     public var description: String {
-        let names = ["none", "unspecified", "resource limitation", "invalid parameters", "FTM parameters incapable",
-                     "no movement", "invalid availability", "immutable schedule unacceptable", "security policy",
-                     "QoS unacceptable", "NDP rejected", "NDL unacceptable", "ranging schedule unacceptable",
-                     "pairing bootstrapping rejected"]
+        let names = [
+            "none", "unspecified", "resource limitation", "invalid parameters", "FTM parameters incapable",
+            "no movement", "invalid availability", "immutable schedule unacceptable", "security policy",
+            "QoS unacceptable", "NDP rejected", "NDL unacceptable", "ranging schedule unacceptable",
+            "pairing bootstrapping rejected",
+        ]
         return Int(rawValue) < names.count ? names[Int(rawValue)] : "reason \(rawValue)"
     }
 }

@@ -107,7 +107,9 @@ public struct CipherSuiteInfoAttribute: NANAttributeBody {
     public init(decodingBody reader: inout ByteReader) throws(NANWireError) {
         capabilities = try reader.readU8("Cipher Suite Info attribute: capabilities")
         guard reader.remaining % 2 == 0 else {
-            throw reader.error(.malformed, "Cipher Suite Info attribute: \(reader.remaining) bytes is not a whole number of 2-byte entries")
+            throw reader.error(
+                .malformed,
+                "Cipher Suite Info attribute: \(reader.remaining) bytes is not a whole number of 2-byte entries")
         }
         var list: [Entry] = []
         while !reader.isAtEnd {
@@ -161,7 +163,10 @@ public struct SecurityContextInfoAttribute: NANAttributeBody {
             let length = Int(try reader.readLE16("Security Context Info attribute: identifier length"))
             let type = try reader.readU8("Security Context Info attribute: identifier type")
             let id = InstanceID(try reader.readU8("Security Context Info attribute: publish ID"))
-            list.append(Entry(type: type, publishID: id, identifier: try reader.readBytes(length, "Security Context Info attribute: identifier")))
+            list.append(
+                Entry(
+                    type: type, publishID: id,
+                    identifier: try reader.readBytes(length, "Security Context Info attribute: identifier")))
         }
         entries = list
     }
@@ -189,7 +194,9 @@ public struct SharedKeyDescriptorAttribute: NANAttributeBody {
     /// The RSNA key descriptor.
     public var keyDescriptor: ArraySlice<UInt8>
     /// Creates the attribute.
-    public init(publishID: InstanceID, keyDescriptor: ArraySlice<UInt8>) { self.publishID = publishID; self.keyDescriptor = keyDescriptor }
+    public init(publishID: InstanceID, keyDescriptor: ArraySlice<UInt8>) {
+        self.publishID = publishID; self.keyDescriptor = keyDescriptor
+    }
     /// Decodes the body.
     public init(decodingBody reader: inout ByteReader) throws(NANWireError) {
         publishID = InstanceID(try reader.readU8("Shared-Key Descriptor attribute: publish ID"))
@@ -224,7 +231,8 @@ public struct IdentityResolutionAttribute: NANAttributeBody {
         let offset = reader.offset
         cipherVersion = try reader.readU8("NAN Identity Resolution attribute: cipher version")
         guard cipherVersion == 0 else {
-            throw NANWireError(.outOfRange, at: offset, "NAN Identity Resolution attribute: unknown cipher version \(cipherVersion)")
+            throw NANWireError(
+                .outOfRange, at: offset, "NAN Identity Resolution attribute: unknown cipher version \(cipherVersion)")
         }
         nonce = try reader.readBytes(8, "NAN Identity Resolution attribute: nonce")
         tag = try reader.readBytes(8, "NAN Identity Resolution attribute: tag")
@@ -232,7 +240,8 @@ public struct IdentityResolutionAttribute: NANAttributeBody {
     /// Encodes the body.
     public func encodeBody(into writer: inout ByteWriter) throws(NANWireError) {
         guard nonce.count == 8, tag.count == 8 else {
-            throw NANWireError(.outOfRange, at: writer.count, "NAN Identity Resolution attribute: nonce and tag must be 8 bytes each")
+            throw NANWireError(
+                .outOfRange, at: writer.count, "NAN Identity Resolution attribute: nonce and tag must be 8 bytes each")
         }
         writer.writeU8(cipherVersion)
         writer.writeBytes(nonce)
@@ -332,8 +341,10 @@ public struct PairingBootstrappingAttribute: NANAttributeBody {
     public var methods: Methods
 
     /// Creates the attribute.
-    public init(dialogToken: UInt8, type: BootstrappingType, status: Status = .accepted, reasonCode: NANReasonCode = .none,
-                comeback: Comeback? = nil, methods: Methods) {
+    public init(
+        dialogToken: UInt8, type: BootstrappingType, status: Status = .accepted, reasonCode: NANReasonCode = .none,
+        comeback: Comeback? = nil, methods: Methods
+    ) {
         self.dialogToken = dialogToken
         self.type = type
         self.status = status
@@ -367,11 +378,15 @@ public struct PairingBootstrappingAttribute: NANAttributeBody {
         writer.writeU8(type.rawValue | status.rawValue << 4)
         writer.writeU8(reasonCode.rawValue)
         guard (comeback != nil) == (status == .comeback) else {
-            throw NANWireError(.outOfRange, at: writer.count, "\(what): comeback information goes with status comeback, and only with it")
+            throw NANWireError(
+                .outOfRange, at: writer.count,
+                "\(what): comeback information goes with status comeback, and only with it")
         }
         if let comeback {
             guard (comeback.after != nil) == (type == .response) else {
-                throw NANWireError(.outOfRange, at: writer.count, "\(what): comeback-after is carried by responses only, and always by them")
+                throw NANWireError(
+                    .outOfRange, at: writer.count,
+                    "\(what): comeback-after is carried by responses only, and always by them")
             }
             if let after = comeback.after { writer.writeLE16(after) }
             try writer.writeLV8(comeback.cookie, "\(what): cookie")
@@ -400,7 +415,9 @@ public struct ElementContainerAttribute: NANAttributeBody {
     /// The elements.
     public var elements: [InformationElement]
     /// Creates the attribute.
-    public init(mapIDField: UInt8 = 0, elements: [InformationElement]) { self.mapIDField = mapIDField; self.elements = elements }
+    public init(mapIDField: UInt8 = 0, elements: [InformationElement]) {
+        self.mapIDField = mapIDField; self.elements = elements
+    }
     /// The map the elements apply to (bits 1–4 of the Map ID field), nil when bit 0 says there is none (they
     /// apply to every map).
     public var mapID: UInt8? { mapIDField & 0x01 != 0 ? (mapIDField >> 1) & 0x0F : nil }
@@ -411,7 +428,9 @@ public struct ElementContainerAttribute: NANAttributeBody {
         while !reader.isAtEnd {
             let id = try reader.readU8("Element Container attribute: element ID")
             let length = Int(try reader.readU8("Element Container attribute: element length"))
-            list.append(InformationElement(id: id, body: try reader.readBytes(length, "Element Container attribute: element body")))
+            list.append(
+                InformationElement(
+                    id: id, body: try reader.readBytes(length, "Element Container attribute: element body")))
         }
         elements = list
     }

@@ -41,10 +41,12 @@ public struct ServiceDescriptorAttribute: NANAttributeBody {
     public var serviceInfo: ArraySlice<UInt8>?
 
     /// Creates a Service Descriptor attribute.
-    public init(serviceID: ServiceID, instanceID: InstanceID, requestorInstanceID: InstanceID = .none,
-                controlType: ControlType, discoveryRangeLimited: Bool = false, serviceIDRandomized: Bool = false,
-                bindingBitmap: UInt16? = nil, matchingFilter: MatchingFilter? = nil,
-                serviceResponseFilter: ServiceResponseFilter? = nil, serviceInfo: ArraySlice<UInt8>? = nil) {
+    public init(
+        serviceID: ServiceID, instanceID: InstanceID, requestorInstanceID: InstanceID = .none,
+        controlType: ControlType, discoveryRangeLimited: Bool = false, serviceIDRandomized: Bool = false,
+        bindingBitmap: UInt16? = nil, matchingFilter: MatchingFilter? = nil,
+        serviceResponseFilter: ServiceResponseFilter? = nil, serviceInfo: ArraySlice<UInt8>? = nil
+    ) {
         self.serviceID = serviceID
         self.instanceID = instanceID
         self.requestorInstanceID = requestorInstanceID
@@ -67,7 +69,8 @@ public struct ServiceDescriptorAttribute: NANAttributeBody {
         let controlOffset = reader.offset
         let control = try reader.readU8("Service Descriptor attribute: service control")
         guard let type = ControlType(rawValue: control & 0x03) else {
-            throw NANWireError(.outOfRange, at: controlOffset, "Service Descriptor attribute: reserved service control type 3")
+            throw NANWireError(
+                .outOfRange, at: controlOffset, "Service Descriptor attribute: reserved service control type 3")
         }
         controlType = type
         discoveryRangeLimited = control & 0x20 != 0
@@ -109,9 +112,12 @@ public struct ServiceDescriptorAttribute: NANAttributeBody {
         if serviceIDRandomized { control |= 0x80 }
         writer.writeU8(control)
         if let bindingBitmap { writer.writeLE16(bindingBitmap) }
-        if let matchingFilter { try writer.writeLV8(matchingFilter.bytes, "Service Descriptor attribute: matching filter") }
+        if let matchingFilter {
+            try writer.writeLV8(matchingFilter.bytes, "Service Descriptor attribute: matching filter")
+        }
         if let serviceResponseFilter {
-            try writer.lengthPrefixedU8("Service Descriptor attribute: service response filter") { (w: inout ByteWriter) throws(NANWireError) in
+            try writer.lengthPrefixedU8("Service Descriptor attribute: service response filter") {
+                (w: inout ByteWriter) throws(NANWireError) in
                 serviceResponseFilter.encode(into: &w)
             }
         }

@@ -98,8 +98,10 @@ public struct ServiceDescriptorExtensionAttribute: NANAttributeBody {
     public var serviceInfo: ServiceInfo?
 
     /// Creates an SDEA.
-    public init(instanceID: InstanceID, control: Control = [], rangeLimit: RangeLimit? = nil,
-                serviceUpdateIndicator: UInt8? = nil, serviceInfo: ServiceInfo? = nil) {
+    public init(
+        instanceID: InstanceID, control: Control = [], rangeLimit: RangeLimit? = nil,
+        serviceUpdateIndicator: UInt8? = nil, serviceInfo: ServiceInfo? = nil
+    ) {
         self.instanceID = instanceID
         self.control = control
         self.rangeLimit = rangeLimit
@@ -119,7 +121,8 @@ public struct ServiceDescriptorExtensionAttribute: NANAttributeBody {
         } else {
             rangeLimit = nil
         }
-        serviceUpdateIndicator = raw & Control.updateIndicatorPresent != 0
+        serviceUpdateIndicator =
+            raw & Control.updateIndicatorPresent != 0
             ? try reader.readU8("Service Descriptor Extension attribute: service update indicator") : nil
         if reader.isAtEnd {
             serviceInfo = nil
@@ -128,12 +131,15 @@ public struct ServiceDescriptorExtensionAttribute: NANAttributeBody {
         let lengthOffset = reader.offset
         let length = Int(try reader.readLE16("Service Descriptor Extension attribute: service info length"))
         guard length >= 4 else {
-            throw NANWireError(.outOfRange, at: lengthOffset,
-                               "Service Descriptor Extension attribute: service info length \(length), needs OUI and protocol type (4)")
+            throw NANWireError(
+                .outOfRange, at: lengthOffset,
+                "Service Descriptor Extension attribute: service info length \(length), needs OUI and protocol type (4)"
+            )
         }
         var info = try reader.subReader(length, "Service Descriptor Extension attribute: service info")
         let oui = OUI(rawValue: try info.readBE24("Service Descriptor Extension attribute: service info OUI"))
-        let type = ServiceProtocolType(rawValue: try info.readU8("Service Descriptor Extension attribute: service protocol type"))
+        let type = ServiceProtocolType(
+            rawValue: try info.readU8("Service Descriptor Extension attribute: service protocol type"))
         serviceInfo = ServiceInfo(oui: oui, protocolType: type, info: info.readRest())
     }
 
@@ -150,7 +156,8 @@ public struct ServiceDescriptorExtensionAttribute: NANAttributeBody {
         }
         if let serviceUpdateIndicator { writer.writeU8(serviceUpdateIndicator) }
         if let serviceInfo {
-            try writer.lengthPrefixedLE16("Service Descriptor Extension attribute: service info") { (w: inout ByteWriter) throws(NANWireError) in
+            try writer.lengthPrefixedLE16("Service Descriptor Extension attribute: service info") {
+                (w: inout ByteWriter) throws(NANWireError) in
                 w.writeBE24(serviceInfo.oui.rawValue)
                 w.writeU8(serviceInfo.protocolType.rawValue)
                 w.writeBytes(serviceInfo.info)

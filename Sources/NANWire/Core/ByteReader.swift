@@ -93,7 +93,9 @@ public struct ByteReader: Sendable {
     }
 
     /// Reads `count` bytes as a slice sharing the input's storage.
-    public mutating func readBytes(_ count: Int, _ context: @autoclosure () -> String) throws(NANWireError) -> ArraySlice<UInt8> {
+    public mutating func readBytes(
+        _ count: Int, _ context: @autoclosure () -> String
+    ) throws(NANWireError) -> ArraySlice<UInt8> {
         try need(count, context())
         let slice = bytes[index..<(index + count)]
         index += count
@@ -110,14 +112,17 @@ public struct ByteReader: Sendable {
     /// Reads a 6-byte MAC address.
     public mutating func readMAC(_ context: @autoclosure () -> String) throws(NANWireError) -> MACAddress {
         try need(6, context())
-        let mac = MACAddress(bytes[index], bytes[index + 1], bytes[index + 2],
-                             bytes[index + 3], bytes[index + 4], bytes[index + 5])
+        let mac = MACAddress(
+            bytes[index], bytes[index + 1], bytes[index + 2],
+            bytes[index + 3], bytes[index + 4], bytes[index + 5])
         index += 6
         return mac
     }
 
     /// A cursor over the next `count` bytes (keeping this cursor's origin), advancing past them.
-    public mutating func subReader(_ count: Int, _ context: @autoclosure () -> String) throws(NANWireError) -> ByteReader {
+    public mutating func subReader(
+        _ count: Int, _ context: @autoclosure () -> String
+    ) throws(NANWireError) -> ByteReader {
         let slice = try readBytes(count, context())
         return ByteReader(slice, origin: origin)
     }

@@ -65,7 +65,8 @@ public struct ByteWriter: Sendable {
     }
 
     /// Appends a one-byte length followed by `data`; throws if `data` is longer than 255 bytes.
-    public mutating func writeLV8<C: Collection>(_ data: C, _ context: @autoclosure () -> String) throws(NANWireError) where C.Element == UInt8 {
+    public mutating func writeLV8<C: Collection>(_ data: C, _ context: @autoclosure () -> String) throws(NANWireError)
+    where C.Element == UInt8 {
         guard data.count <= 255 else {
             throw NANWireError(.tooLarge, at: count, "\(context()): \(data.count) bytes do not fit a 1-byte length")
         }
@@ -74,7 +75,9 @@ public struct ByteWriter: Sendable {
     }
 
     /// Writes a NAN attribute header (id, 2-byte length), runs `body`, then back-fills the length.
-    public mutating func attribute(_ id: NANAttributeID, _ body: (inout ByteWriter) throws(NANWireError) -> Void) throws(NANWireError) {
+    public mutating func attribute(
+        _ id: NANAttributeID, _ body: (inout ByteWriter) throws(NANWireError) -> Void
+    ) throws(NANWireError) {
         let start = bytes.count
         writeU8(id.rawValue)
         writeLE16(0)
@@ -83,7 +86,9 @@ public struct ByteWriter: Sendable {
     }
 
     /// Writes a 2-byte length placeholder, runs `body`, then back-fills the number of bytes it wrote.
-    public mutating func lengthPrefixedLE16(_ context: @autoclosure () -> String, _ body: (inout ByteWriter) throws(NANWireError) -> Void) throws(NANWireError) {
+    public mutating func lengthPrefixedLE16(
+        _ context: @autoclosure () -> String, _ body: (inout ByteWriter) throws(NANWireError) -> Void
+    ) throws(NANWireError) {
         let start = bytes.count
         writeLE16(0)
         try body(&self)
@@ -91,7 +96,9 @@ public struct ByteWriter: Sendable {
     }
 
     /// Writes a 1-byte length placeholder, runs `body`, then back-fills the number of bytes it wrote.
-    public mutating func lengthPrefixedU8(_ context: @autoclosure () -> String, _ body: (inout ByteWriter) throws(NANWireError) -> Void) throws(NANWireError) {
+    public mutating func lengthPrefixedU8(
+        _ context: @autoclosure () -> String, _ body: (inout ByteWriter) throws(NANWireError) -> Void
+    ) throws(NANWireError) {
         let start = bytes.count
         writeU8(0)
         try body(&self)
@@ -102,7 +109,9 @@ public struct ByteWriter: Sendable {
         bytes[start] = UInt8(length)
     }
 
-    private mutating func backfillLE16(at position: Int, length: Int, _ context: @autoclosure () -> String) throws(NANWireError) {
+    private mutating func backfillLE16(
+        at position: Int, length: Int, _ context: @autoclosure () -> String
+    ) throws(NANWireError) {
         guard length <= Int(UInt16.max) else {
             throw NANWireError(.tooLarge, at: position, "\(context()): \(length) bytes do not fit a 2-byte length")
         }

@@ -14,7 +14,9 @@ public enum Hex {
     ///   - separators: The characters allowed between groups, e.g. `":"` or `" \t\r\n:-"`.
     ///   - allowsPrefix: Whether groups may start with `0x`.
     /// - Returns: The bytes, or `nil` if the text is malformed or holds no digits.
-    public static func bytes(_ text: some StringProtocol, separators: String = "", allowsPrefix: Bool = false) -> [UInt8]? {
+    public static func bytes(
+        _ text: some StringProtocol, separators: String = "", allowsPrefix: Bool = false
+    ) -> [UInt8]? {
         let separatorBytes = Array(separators.utf8)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count / 2)

@@ -2,7 +2,9 @@
 ///
 /// On the wire any value is possible; 0 means "none" (e.g. a Requestor Instance ID of 0 in an
 /// unsolicited publish) and is never valid as the ID of a local instance.
-public struct InstanceID: RawRepresentable, Hashable, Sendable, Comparable, CustomStringConvertible, ExpressibleByIntegerLiteral {
+public struct InstanceID: RawRepresentable, Hashable, Sendable, Comparable, CustomStringConvertible,
+    ExpressibleByIntegerLiteral
+{
     /// The raw byte.
     public let rawValue: UInt8
 

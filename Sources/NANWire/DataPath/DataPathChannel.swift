@@ -21,19 +21,27 @@ public struct DataPathChannel: Hashable, Sendable, CustomStringConvertible {
     /// 2.4 GHz channel 6 (2437 MHz), the NAN social channel.
     public static let channel6 = DataPathChannel(frequency: 2437, number: 6, operatingClass: 81, channelBitmap: 1 << 5)
     /// 5 GHz channel 44 (5220 MHz).
-    public static let channel44 = DataPathChannel(frequency: 5220, number: 44, operatingClass: 115, channelBitmap: 1 << 2)
+    public static let channel44 = DataPathChannel(
+        frequency: 5220, number: 44, operatingClass: 115, channelBitmap: 1 << 2)
     /// 5 GHz channel 149 (5745 MHz), the 5 GHz NAN discovery channel.
-    public static let channel149 = DataPathChannel(frequency: 5745, number: 149, operatingClass: 124, channelBitmap: 1 << 0)
+    public static let channel149 = DataPathChannel(
+        frequency: 5745, number: 149, operatingClass: 124, channelBitmap: 1 << 0)
 
     /// The 20 MHz 5 GHz channels outside the DFS range that a peer may commit (UNII-1: 36–48, operating class
     /// 115; UNII-3: 149–161, class 124, and 165, class 125), in that order. Deployed stacks schedule data
     /// links on them (wpa_supplicant's own tests use channel 36); the regulatory domain decides which the
     /// kernel takes.
     public static let nonDFS5GHz: [DataPathChannel] =
-        [36, 40, 44, 48].enumerated().map { DataPathChannel(frequency: 5000 + 5 * $0.element, number: $0.element, operatingClass: 115,
-                                                            channelBitmap: 1 << UInt16($0.offset)) }
-        + [149, 153, 157, 161].enumerated().map { DataPathChannel(frequency: 5000 + 5 * $0.element, number: $0.element,
-                                                                  operatingClass: 124, channelBitmap: 1 << UInt16($0.offset)) }
+        [36, 40, 44, 48].enumerated().map {
+            DataPathChannel(
+                frequency: 5000 + 5 * $0.element, number: $0.element, operatingClass: 115,
+                channelBitmap: 1 << UInt16($0.offset))
+        }
+        + [149, 153, 157, 161].enumerated().map {
+            DataPathChannel(
+                frequency: 5000 + 5 * $0.element, number: $0.element,
+                operatingClass: 124, channelBitmap: 1 << UInt16($0.offset))
+        }
         + [DataPathChannel(frequency: 5825, number: 165, operatingClass: 125, channelBitmap: 1 << 4)]
 
     /// Whether the channel is in the 5 GHz band.
@@ -72,17 +80,22 @@ public struct DataPathChannel: Hashable, Sendable, CustomStringConvertible {
         case 128: channels = [42, 58, 106, 122, 138, 155, 171]
         default: return nil
         }
-        guard let index = (0..<16).first(where: { (bit: Int) in entry.channelBitmap & UInt16(1 << bit) != 0 }), index < channels.count else {
+        guard let index = (0..<16).first(where: { (bit: Int) in entry.channelBitmap & UInt16(1 << bit) != 0 }),
+            index < channels.count
+        else {
             return nil
         }
         var number = channels[index]
         if entry.operatingClass == 128 {
             // 80 MHz block: the primary channel bitmap picks one of its four 20 MHz channels (lowest if none).
             let lowest = number - 6
-            let primary: Int = (0..<4).first(where: { (bit: Int) in entry.primaryChannelBitmap & UInt8(1 << bit) != 0 }) ?? 0
+            let primary: Int =
+                (0..<4).first(where: { (bit: Int) in entry.primaryChannelBitmap & UInt8(1 << bit) != 0 }) ?? 0
             number = lowest + 4 * primary
         }
         let frequency = number <= 14 ? 2407 + 5 * number : 5000 + 5 * number
-        self.init(frequency: frequency, number: number, operatingClass: entry.operatingClass, channelBitmap: entry.channelBitmap)
+        self.init(
+            frequency: frequency, number: number, operatingClass: entry.operatingClass,
+            channelBitmap: entry.channelBitmap)
     }
 }

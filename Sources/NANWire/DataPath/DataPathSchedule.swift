@@ -88,13 +88,16 @@ public struct DataPathSchedule: Hashable, Sendable {
     /// Our schedule after taking a peer's counter-proposal: the peer's committed channel in each slot
     /// outside the DWs where it commits one of `usable` (matched by frequency), with the next sequence ID
     /// after `previous`; nil when no such slot is left.
-    public static func adopting(_ peer: PeerAvailability, usable: [DataPathChannel], after previous: UInt8) -> DataPathSchedule? {
+    public static func adopting(
+        _ peer: PeerAvailability, usable: [DataPathChannel], after previous: UInt8
+    ) -> DataPathSchedule? {
         var channels: [DataPathChannel] = []
         var slots = [Int?](repeating: nil, count: slotCount)
         for slot in 0..<slotCount where !discoveryWindowSlots.contains(slot) {
             for map in peer.maps {
                 guard let position = map.slots[slot], peer.channels.indices.contains(position),
-                      let channel = usable.first(where: { $0.frequency == peer.channels[position].channel.frequency }) else { continue }
+                    let channel = usable.first(where: { $0.frequency == peer.channels[position].channel.frequency })
+                else { continue }
                 if let known = channels.firstIndex(of: channel) {
                     slots[slot] = known
                 } else {
@@ -133,8 +136,9 @@ public struct DataPathSchedule: Hashable, Sendable {
             let committed = slots(of: position)
             guard !committed.isEmpty else { return nil }
             // Type committed (bit 0), RX NSS 1 (bits 8–11).
-            return AvailabilityEntry(control: 0x0001 | 1 << 8, timeBitmap: Self.timeBitmap(committed),
-                                     bandChannels: .channels([channels[position].channelEntry]))
+            return AvailabilityEntry(
+                control: 0x0001 | 1 << 8, timeBitmap: Self.timeBitmap(committed),
+                bandChannels: .channels([channels[position].channelEntry]))
         }
         // Map ID, committed changed (bit 4).
         return NANAvailabilityAttribute(sequenceID: sequenceID, control: UInt16(Self.mapID) | 1 << 4, entries: entries)
@@ -150,8 +154,9 @@ public struct DataPathSchedule: Hashable, Sendable {
     /// The NDC attribute proposing `ndcID` with its schedule in ``ndcSlot``.
     public func ndcAttribute(ndcID: MACAddress) -> NDCAttribute {
         let slot = ndcSlot.map { [$0] } ?? []
-        return NDCAttribute(ndcID: ndcID, selected: true,
-                            schedule: [ScheduleEntry(mapID: Self.mapID, timeBitmap: Self.timeBitmap(slot))])
+        return NDCAttribute(
+            ndcID: ndcID, selected: true,
+            schedule: [ScheduleEntry(mapID: Self.mapID, timeBitmap: Self.timeBitmap(slot))])
     }
 }
 

@@ -38,10 +38,13 @@ public struct PeerAvailability: Hashable, Sendable {
             var slots = [Int?](repeating: nil, count: DataPathSchedule.slotCount)
             for entry in attribute.entries where entry.availabilityType & 0x01 != 0 {
                 guard case .channels(let list) = entry.bandChannels, let first = list.first,
-                      let channel = DataPathChannel(first) else { continue }
-                let kernelEntry = [first.operatingClass, UInt8(first.channelBitmap & 0xff), UInt8(first.channelBitmap >> 8),
-                                   first.primaryChannelBitmap,
-                                   UInt8((first.auxiliaryChannelBitmap ?? 0) & 0xff), UInt8((first.auxiliaryChannelBitmap ?? 0) >> 8)]
+                    let channel = DataPathChannel(first)
+                else { continue }
+                let kernelEntry = [
+                    first.operatingClass, UInt8(first.channelBitmap & 0xff), UInt8(first.channelBitmap >> 8),
+                    first.primaryChannelBitmap,
+                    UInt8((first.auxiliaryChannelBitmap ?? 0) & 0xff), UInt8((first.auxiliaryChannelBitmap ?? 0) >> 8),
+                ]
                 let position: Int
                 if let found = channels.firstIndex(where: { $0.kernelChannelEntry == kernelEntry }) {
                     position = found

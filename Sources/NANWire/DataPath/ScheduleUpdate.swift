@@ -20,7 +20,8 @@ public struct ScheduleUpdate: Hashable, Sendable {
             throw NANWireError(.missing, at: 0, "schedule update notification without a NAN Availability attribute")
         }
         guard message.availability.allSatisfy({ $0.sequenceID == first.sequenceID }) else {
-            throw NANWireError(.outOfRange, at: 0, "schedule update notification: availability maps with different sequence IDs")
+            throw NANWireError(
+                .outOfRange, at: 0, "schedule update notification: availability maps with different sequence IDs")
         }
         let availability = PeerAvailability(message.availability)
         guard !availability.maps.isEmpty else {

@@ -22,8 +22,9 @@ public struct MatchingFilter: Hashable, Sendable, CustomStringConvertible {
         while !reader.isAtEnd {
             let length = Int(try reader.readU8("matching filter element length"))
             guard length <= reader.remaining else {
-                throw NANWireError(.overlong, at: reader.offset - 1,
-                                   "matching filter element length \(length) exceeds the \(reader.remaining) bytes left")
+                throw NANWireError(
+                    .overlong, at: reader.offset - 1,
+                    "matching filter element length \(length) exceeds the \(reader.remaining) bytes left")
             }
             _ = try reader.readBytes(length, "matching filter element")
         }
@@ -40,7 +41,8 @@ public struct MatchingFilter: Hashable, Sendable, CustomStringConvertible {
         while !reader.isAtEnd {
             // Validated at construction, so these reads cannot fail; stop quietly if they ever did.
             guard let length = try? reader.readU8("length"),
-                  let value = try? reader.readBytes(Int(length), "value") else { break }
+                let value = try? reader.readBytes(Int(length), "value")
+            else { break }
             result.append(value)
         }
         return result
@@ -51,9 +53,10 @@ public struct MatchingFilter: Hashable, Sendable, CustomStringConvertible {
 
     /// Elements as hex, `*` for wildcards.
     public var description: String {
-        "[" + elements.map { e in
-            e.isEmpty ? "*" : Hex.string(e)
-        }.joined(separator: ", ") + "]"
+        "["
+            + elements.map { e in
+                e.isEmpty ? "*" : Hex.string(e)
+            }.joined(separator: ", ") + "]"
     }
 
     /// Equality by the listed bytes (not by slice indices).

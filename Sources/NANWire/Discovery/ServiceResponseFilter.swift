@@ -50,7 +50,9 @@ public struct ServiceResponseFilter: Hashable, Sendable {
             }
         } else {
             guard reader.remaining % 6 == 0 else {
-                throw reader.error(.malformed, "service response filter address list of \(reader.remaining) bytes is not a multiple of 6")
+                throw reader.error(
+                    .malformed,
+                    "service response filter address list of \(reader.remaining) bytes is not a multiple of 6")
             }
             var list: [MACAddress] = []
             list.reserveCapacity(reader.remaining / 6)

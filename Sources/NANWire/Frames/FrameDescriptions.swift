@@ -10,7 +10,8 @@ extension NANAttribute: CustomStringConvertible {
             if let srf = a.serviceResponseFilter {
                 switch srf.addressSet {
                 case .addresses(let list): text += " srf \(srf.include ? "include" : "exclude") \(list.count) addresses"
-                case .bloomFilter(let bf): text += " srf \(srf.include ? "include" : "exclude") bloom[\(bf.index)] \(bf.bits.count) bytes"
+                case .bloomFilter(let bf):
+                    text += " srf \(srf.include ? "include" : "exclude") bloom[\(bf.index)] \(bf.bits.count) bytes"
                 }
             }
             if let info = a.serviceInfo { text += " info \(info.count) bytes" }
@@ -22,7 +23,8 @@ extension NANAttribute: CustomStringConvertible {
         case .ndp(let a):
             return "NDP type \(a.type.rawValue) status \(a.status.rawValue) ndp \(a.ndpID) initiator \(a.initiatorNDI)"
         case .ndpExtension(let a):
-            return "NDPE type \(a.type.rawValue) status \(a.status.rawValue) ndp \(a.ndpID) initiator \(a.initiatorNDI) \(a.tlvs.count) TLVs"
+            return
+                "NDPE type \(a.type.rawValue) status \(a.status.rawValue) ndp \(a.ndpID) initiator \(a.initiatorNDI) \(a.tlvs.count) TLVs"
         case .masterIndication(let a):
             return "Master Indication preference \(a.masterPreference) random \(a.randomFactor)"
         case .cluster(let a):
@@ -61,7 +63,8 @@ extension NANAttribute: CustomStringConvertible {
         case .identityResolution(let a):
             return "NIRA cipher version \(a.cipherVersion)"
         case .pairingBootstrapping(let a):
-            return "NPBA type \(a.type.rawValue) status \(a.status.rawValue) methods 0x\(String(a.methods.rawValue, radix: 16))"
+            return
+                "NPBA type \(a.type.rawValue) status \(a.status.rawValue) methods 0x\(String(a.methods.rawValue, radix: 16))"
         case .vendorSpecific(let a):
             return "Vendor Specific \(a.oui) \(a.body.count) bytes"
         case .unknown(let a):

@@ -25,8 +25,10 @@ public struct ManagementHeader: Hashable, Sendable {
     public var sequenceControl: UInt16
 
     /// Creates a header; defaults make an action frame.
-    public init(frameControl: UInt16 = ManagementHeader.actionFrameControl, duration: UInt16 = 0,
-                destination: MACAddress, source: MACAddress, bssid: MACAddress, sequenceControl: UInt16 = 0) {
+    public init(
+        frameControl: UInt16 = ManagementHeader.actionFrameControl, duration: UInt16 = 0,
+        destination: MACAddress, source: MACAddress, bssid: MACAddress, sequenceControl: UInt16 = 0
+    ) {
         self.frameControl = frameControl
         self.duration = duration
         self.destination = destination
@@ -80,8 +82,9 @@ public struct NANManagementFrame: Hashable, Sendable {
         var reader = ByteReader(bytes)
         header = try ManagementHeader(reading: &reader)
         guard header.isAction else {
-            throw NANWireError(.notThisFrame, at: 0,
-                               "frame control 0x\(String(header.frameControl, radix: 16)) is not a management action frame")
+            throw NANWireError(
+                .notThisFrame, at: 0,
+                "frame control 0x\(String(header.frameControl, radix: 16)) is not a management action frame")
         }
         if header.frameControl & 0x4000 != 0 {
             // A protected frame the kernel decrypted (a protected SDF or NAF from a paired peer, keyed by its
@@ -90,7 +93,8 @@ public struct NANManagementFrame: Hashable, Sendable {
             // (the third byte of a CCMP/GCMP header is reserved, zero). Anything else is still encrypted.
             let rest = reader.bytes[reader.index...]
             guard rest.starts(with: Self.decryptedProtectedPrefix) else {
-                throw NANWireError(.notThisFrame, at: 0, "frame is still encrypted (protected bit set in frame control)")
+                throw NANWireError(
+                    .notThisFrame, at: 0, "frame is still encrypted (protected bit set in frame control)")
             }
         }
         body = try NANFrame(reading: &reader)

@@ -7,39 +7,66 @@ public enum NDPDescriptor: Hashable, Sendable {
 
     /// Request, response, confirm, security install or terminate.
     public var type: NDPMessageType {
-        switch self { case .ndp(let a): return a.type; case .ndpExtension(let a): return a.type }
+        switch self {
+        case .ndp(let a): return a.type;
+        case .ndpExtension(let a): return a.type
+        }
     }
     /// Continued, accepted or rejected.
     public var status: NDPStatus {
-        switch self { case .ndp(let a): return a.status; case .ndpExtension(let a): return a.status }
+        switch self {
+        case .ndp(let a): return a.status;
+        case .ndpExtension(let a): return a.status
+        }
     }
     /// Reason code.
     public var reasonCode: NANReasonCode {
-        switch self { case .ndp(let a): return a.reasonCode; case .ndpExtension(let a): return a.reasonCode }
+        switch self {
+        case .ndp(let a): return a.reasonCode;
+        case .ndpExtension(let a): return a.reasonCode
+        }
     }
     /// Dialog token.
     public var dialogToken: UInt8 {
-        switch self { case .ndp(let a): return a.dialogToken; case .ndpExtension(let a): return a.dialogToken }
+        switch self {
+        case .ndp(let a): return a.dialogToken;
+        case .ndpExtension(let a): return a.dialogToken
+        }
     }
     /// NDP ID.
     public var ndpID: UInt8 {
-        switch self { case .ndp(let a): return a.ndpID; case .ndpExtension(let a): return a.ndpID }
+        switch self {
+        case .ndp(let a): return a.ndpID;
+        case .ndpExtension(let a): return a.ndpID
+        }
     }
     /// Initiator NDI.
     public var initiatorNDI: MACAddress {
-        switch self { case .ndp(let a): return a.initiatorNDI; case .ndpExtension(let a): return a.initiatorNDI }
+        switch self {
+        case .ndp(let a): return a.initiatorNDI;
+        case .ndpExtension(let a): return a.initiatorNDI
+        }
     }
     /// Responder NDI, if present.
     public var responderNDI: MACAddress? {
-        switch self { case .ndp(let a): return a.responderNDI; case .ndpExtension(let a): return a.responderNDI }
+        switch self {
+        case .ndp(let a): return a.responderNDI;
+        case .ndpExtension(let a): return a.responderNDI
+        }
     }
     /// Publish ID, if present.
     public var publishID: InstanceID? {
-        switch self { case .ndp(let a): return a.publishID; case .ndpExtension(let a): return a.publishID }
+        switch self {
+        case .ndp(let a): return a.publishID;
+        case .ndpExtension(let a): return a.publishID
+        }
     }
 
     var attribute: NANAttribute {
-        switch self { case .ndp(let a): return .ndp(a); case .ndpExtension(let a): return .ndpExtension(a) }
+        switch self {
+        case .ndp(let a): return .ndp(a);
+        case .ndpExtension(let a): return .ndpExtension(a)
+        }
     }
 }
 
@@ -71,7 +98,8 @@ struct NAFAttributeSet {
             case .deviceCapability(let a): try once(&deviceCapability, a, attribute.id)
             case .availability(let a):
                 if availability.contains(where: { $0.mapID == a.mapID }) {
-                    throw NANWireError(.duplicate, at: 0, "\(frame.subtype) NAF: two NAN Availability attributes for map \(a.mapID)")
+                    throw NANWireError(
+                        .duplicate, at: 0, "\(frame.subtype) NAF: two NAN Availability attributes for map \(a.mapID)")
                 }
                 availability.append(a)
             case .ndl(let a): try once(&ndl, a, attribute.id)
@@ -155,11 +183,13 @@ public struct DataPathMessage: Hashable, Sendable {
     }
 
     /// Creates a message.
-    public init(subtype: NANActionSubtype, ndp: NDPDescriptor, deviceCapability: DeviceCapabilityAttribute? = nil,
-                availability: [NANAvailabilityAttribute] = [], ndl: NDLAttribute? = nil, ndlQoS: NDLQoSAttribute? = nil,
-                ndc: NDCAttribute? = nil, elementContainer: ElementContainerAttribute? = nil,
-                cipherSuiteInfo: CipherSuiteInfoAttribute? = nil, securityContextInfo: SecurityContextInfoAttribute? = nil,
-                sharedKeyDescriptor: SharedKeyDescriptorAttribute? = nil, other: [NANAttribute] = []) {
+    public init(
+        subtype: NANActionSubtype, ndp: NDPDescriptor, deviceCapability: DeviceCapabilityAttribute? = nil,
+        availability: [NANAvailabilityAttribute] = [], ndl: NDLAttribute? = nil, ndlQoS: NDLQoSAttribute? = nil,
+        ndc: NDCAttribute? = nil, elementContainer: ElementContainerAttribute? = nil,
+        cipherSuiteInfo: CipherSuiteInfoAttribute? = nil, securityContextInfo: SecurityContextInfoAttribute? = nil,
+        sharedKeyDescriptor: SharedKeyDescriptorAttribute? = nil, other: [NANAttribute] = []
+    ) {
         self.subtype = subtype
         self.ndp = ndp
         self.deviceCapability = deviceCapability
@@ -239,9 +269,11 @@ public struct ScheduleMessage: Hashable, Sendable {
     }
 
     /// Creates a message.
-    public init(subtype: NANActionSubtype, ndl: NDLAttribute?, deviceCapability: DeviceCapabilityAttribute? = nil,
-                availability: [NANAvailabilityAttribute] = [], ndlQoS: NDLQoSAttribute? = nil, ndc: NDCAttribute? = nil,
-                elementContainer: ElementContainerAttribute? = nil, other: [NANAttribute] = []) {
+    public init(
+        subtype: NANActionSubtype, ndl: NDLAttribute?, deviceCapability: DeviceCapabilityAttribute? = nil,
+        availability: [NANAvailabilityAttribute] = [], ndlQoS: NDLQoSAttribute? = nil, ndc: NDCAttribute? = nil,
+        elementContainer: ElementContainerAttribute? = nil, other: [NANAttribute] = []
+    ) {
         self.subtype = subtype
         self.ndl = ndl
         self.deviceCapability = deviceCapability

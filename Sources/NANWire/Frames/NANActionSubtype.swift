@@ -41,10 +41,12 @@ public struct NANActionSubtype: RawRepresentable, Hashable, Sendable, CustomStri
 
     /// A readable name.
     public var description: String {
-        let names = [1: "ranging request", 2: "ranging response", 3: "ranging termination", 4: "ranging report",
-                     5: "data path request", 6: "data path response", 7: "data path confirm",
-                     8: "data path key install", 9: "data path termination", 10: "schedule request",
-                     11: "schedule response", 12: "schedule confirm", 13: "schedule update notification"]
+        let names = [
+            1: "ranging request", 2: "ranging response", 3: "ranging termination", 4: "ranging report",
+            5: "data path request", 6: "data path response", 7: "data path confirm",
+            8: "data path key install", 9: "data path termination", 10: "schedule request",
+            11: "schedule response", 12: "schedule confirm", 13: "schedule update notification",
+        ]
         return names[Int(rawValue)] ?? "subtype \(rawValue)"
     }
 }

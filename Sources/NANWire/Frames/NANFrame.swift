@@ -15,12 +15,14 @@ enum ActionHeader {
     static func read(_ reader: inout ByteReader) throws(NANWireError) -> (isProtected: Bool, ouiType: UInt8) {
         let category = try reader.readU8("action category")
         guard category == publicAction || category == protectedDualOfPublicAction else {
-            throw NANWireError(.notThisFrame, at: reader.offset - 1,
-                               "action category \(category), expected 4 (public) or 9 (protected dual)")
+            throw NANWireError(
+                .notThisFrame, at: reader.offset - 1,
+                "action category \(category), expected 4 (public) or 9 (protected dual)")
         }
         let action = try reader.readU8("public action field")
         guard action == vendorSpecific else {
-            throw NANWireError(.notThisFrame, at: reader.offset - 1, "public action \(action), expected 9 (vendor specific)")
+            throw NANWireError(
+                .notThisFrame, at: reader.offset - 1, "public action \(action), expected 9 (vendor specific)")
         }
         let oui = try reader.readBE24("OUI")
         guard oui == OUI.wifiAlliance.rawValue else {
@@ -31,12 +33,14 @@ enum ActionHeader {
 
     /// Reads the header of a frame that must carry `ouiType` (called `name` in the error); returns whether
     /// it is protected. Another OUI type is `.notThisFrame` at the OUI type byte.
-    static func read(_ reader: inout ByteReader, expecting ouiType: UInt8, _ name: String) throws(NANWireError) -> Bool {
+    static func read(_ reader: inout ByteReader, expecting ouiType: UInt8, _ name: String) throws(NANWireError) -> Bool
+    {
         let start = reader.offset
         let header = try read(&reader)
         guard header.ouiType == ouiType else {
-            throw NANWireError(.notThisFrame, at: start + 5,
-                               "OUI type \(header.ouiType), expected 0x\(String(ouiType, radix: 16)) (\(name))")
+            throw NANWireError(
+                .notThisFrame, at: start + 5,
+                "OUI type \(header.ouiType), expected 0x\(String(ouiType, radix: 16)) (\(name))")
         }
         return header.isProtected
     }
@@ -154,7 +158,8 @@ public enum NANFrame: Hashable, Sendable {
         case ActionHeader.sdfType: self = .serviceDiscovery(try ServiceDiscoveryFrame(reading: &reader))
         case ActionHeader.nafType: self = .action(try NANActionFrame(reading: &reader))
         default:
-            throw NANWireError(.notThisFrame, at: peek.offset - 1, "OUI type \(header.ouiType), expected 0x13 (SDF) or 0x18 (NAF)")
+            throw NANWireError(
+                .notThisFrame, at: peek.offset - 1, "OUI type \(header.ouiType), expected 0x13 (SDF) or 0x18 (NAF)")
         }
     }
 

@@ -118,8 +118,12 @@ public struct PASNParameters: Hashable, Sendable {
     public static let wrappedSAE: UInt8 = 3
 
     /// Creates parameters.
-    public init(wrappedDataFormat: UInt8, comeback: PairingBootstrappingAttribute.Comeback? = nil, group: UInt16?, publicKey: ArraySlice<UInt8> = [][...]) {
-        self.wrappedDataFormat = wrappedDataFormat; self.comeback = comeback; self.group = group; self.publicKey = publicKey
+    public init(
+        wrappedDataFormat: UInt8, comeback: PairingBootstrappingAttribute.Comeback? = nil, group: UInt16?,
+        publicKey: ArraySlice<UInt8> = [][...]
+    ) {
+        self.wrappedDataFormat = wrappedDataFormat; self.comeback = comeback; self.group = group;
+        self.publicKey = publicKey
     }
 
     /// Decodes the body (after the extension ID).
@@ -127,7 +131,9 @@ public struct PASNParameters: Hashable, Sendable {
         let what = "PASN Parameters element"
         let control = try r.readU8("\(what): control")
         wrappedDataFormat = try r.readU8("\(what): wrapped data format")
-        guard wrappedDataFormat <= 3 else { throw r.error(.outOfRange, "\(what): wrapped data format \(wrappedDataFormat)") }
+        guard wrappedDataFormat <= 3 else {
+            throw r.error(.outOfRange, "\(what): wrapped data format \(wrappedDataFormat)")
+        }
         if control & 0x01 != 0 {
             let after = fromResponder ? try r.readLE16("\(what): comeback after") : nil
             let length = Int(try r.readU8("\(what): cookie length"))
@@ -153,7 +159,8 @@ public struct PASNParameters: Hashable, Sendable {
         w.writeU8(wrappedDataFormat)
         if let comeback {
             guard (comeback.after != nil) == fromResponder else {
-                throw NANWireError(.outOfRange, at: w.count, "\(what): comeback-after goes in responder frames, and only there")
+                throw NANWireError(
+                    .outOfRange, at: w.count, "\(what): comeback-after goes in responder frames, and only there")
             }
             if let after = comeback.after { w.writeLE16(after) }
             try w.writeLV8(comeback.cookie, "\(what): cookie")
@@ -168,8 +175,11 @@ public struct PASNParameters: Hashable, Sendable {
     /// The whole element (ID 255, extension ID 100) for a frame of `sequence`.
     public func element(sequence: UInt16) throws(NANWireError) -> InformationElement {
         let body = try encodeBody(fromResponder: sequence == 2)
-        guard body.count < 255 else { throw NANWireError(.tooLarge, at: 0, "PASN Parameters element: \(body.count) bytes") }
-        return InformationElement(id: PASNAuthenticationFrame.ElementID.extensionElement,
-                                  body: ([PASNAuthenticationFrame.ElementID.pasnParameters] + body)[...])
+        guard body.count < 255 else {
+            throw NANWireError(.tooLarge, at: 0, "PASN Parameters element: \(body.count) bytes")
+        }
+        return InformationElement(
+            id: PASNAuthenticationFrame.ElementID.extensionElement,
+            body: ([PASNAuthenticationFrame.ElementID.pasnParameters] + body)[...])
     }
 }

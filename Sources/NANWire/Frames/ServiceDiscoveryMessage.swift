@@ -7,7 +7,8 @@ public struct ServiceDiscoveryMessage: Hashable, Sendable {
     public var descriptorExtension: ServiceDescriptorExtensionAttribute?
 
     /// Creates a message.
-    public init(descriptor: ServiceDescriptorAttribute, descriptorExtension: ServiceDescriptorExtensionAttribute? = nil) {
+    public init(descriptor: ServiceDescriptorAttribute, descriptorExtension: ServiceDescriptorExtensionAttribute? = nil)
+    {
         self.descriptor = descriptor
         self.descriptorExtension = descriptorExtension
     }
@@ -38,7 +39,9 @@ extension ServiceDiscoveryFrame {
                 descriptors.append(sda)
             case .serviceDescriptorExtension(let sdea):
                 if extensions.updateValue(sdea, forKey: sdea.instanceID) != nil {
-                    throw NANWireError(.duplicate, at: 0, "SDF: two Service Descriptor Extension attributes for instance \(sdea.instanceID)")
+                    throw NANWireError(
+                        .duplicate, at: 0,
+                        "SDF: two Service Descriptor Extension attributes for instance \(sdea.instanceID)")
                 }
             default:
                 break
@@ -47,7 +50,9 @@ extension ServiceDiscoveryFrame {
         guard !descriptors.isEmpty else {
             throw NANWireError(.missing, at: 0, "SDF: no Service Descriptor attribute")
         }
-        return descriptors.map { ServiceDiscoveryMessage(descriptor: $0, descriptorExtension: extensions[$0.instanceID]) }
+        return descriptors.map {
+            ServiceDiscoveryMessage(descriptor: $0, descriptorExtension: extensions[$0.instanceID])
+        }
     }
 
     /// An SDF carrying `messages` (each descriptor followed by its extension) and then `extra` attributes.

@@ -25,7 +25,9 @@ struct PlainChannel: ConnectionChannel {
     }
 
     func receive(maximum: Int) async throws(WAError) -> [UInt8] {
-        do { return try await socket.receive(maximum: maximum) } catch { throw ConnectionErrors.transport(error, while: "receive") }
+        do { return try await socket.receive(maximum: maximum) } catch {
+            throw ConnectionErrors.transport(error, while: "receive")
+        }
     }
 
     func closeWrite() async { socket.shutdownWrite() }
@@ -36,9 +38,12 @@ struct PlainChannel: ConnectionChannel {
 /// How socket failures become ``WAError``s.
 enum ConnectionErrors {
     static func transport(_ error: StreamSocketError, while action: String) -> WAError {
-        if error.isCancelled { return WAError(.connectionTerminated, message: "the connection was cancelled", underlying: error) }
-        return WAError(.connectionTerminated, message: "the connection to the peer ended (\(action): \(error))",
-                       errno: error.errno?.rawValue, underlying: error)
+        if error.isCancelled {
+            return WAError(.connectionTerminated, message: "the connection was cancelled", underlying: error)
+        }
+        return WAError(
+            .connectionTerminated, message: "the connection to the peer ended (\(action): \(error))",
+            errno: error.errno?.rawValue, underlying: error)
     }
 
     static let endedByPeer = WAError(.connectionTerminated, message: "the peer closed the connection")

@@ -38,7 +38,10 @@ struct ConnectionFrame: Hashable, Sendable {
     /// A frame header for a payload of `length` bytes.
     static func header(_ kind: Kind, length: Int) -> [UInt8] {
         let n = UInt32(truncatingIfNeeded: length)
-        return [kind.rawValue, UInt8(n >> 24), UInt8(truncatingIfNeeded: n >> 16), UInt8(truncatingIfNeeded: n >> 8), UInt8(truncatingIfNeeded: n)]
+        return [
+            kind.rawValue, UInt8(n >> 24), UInt8(truncatingIfNeeded: n >> 16), UInt8(truncatingIfNeeded: n >> 8),
+            UInt8(truncatingIfNeeded: n),
+        ]
     }
 }
 
@@ -87,7 +90,8 @@ struct ConnectionFrameDecoder: Sendable {
         var length = 0
         for i in 1...4 { length = length << 8 | Int(buffer[start + i]) }
         guard length <= maximumPayload else {
-            throw ConnectionFrameError(reason: "\(length) bytes, more than the limit of \(maximumPayload)", kind: kind.rawValue)
+            throw ConnectionFrameError(
+                reason: "\(length) bytes, more than the limit of \(maximumPayload)", kind: kind.rawValue)
         }
         guard pendingCount >= ConnectionFrame.headerSize + length else { return nil }
         let body = start + ConnectionFrame.headerSize

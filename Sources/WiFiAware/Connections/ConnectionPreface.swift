@@ -22,14 +22,18 @@ struct ConnectionPreface: Hashable, Sendable {
             throw WAError(.connectionFailed, message: "the peer is not a waware connection (no WAWC preface)")
         }
         guard bytes[4] == Self.version else {
-            throw WAError(.connectionFailed, message: "the peer speaks connection version \(bytes[4]), this waware speaks \(Self.version)")
+            throw WAError(
+                .connectionFailed,
+                message: "the peer speaks connection version \(bytes[4]), this waware speaks \(Self.version)")
         }
         peer = WAPeerIdentifier(bytes: Array(bytes[5..<21]))
         offersDatagrams = bytes[21] & 0x80 != 0
         switch bytes[21] & 0x7f {
         case 0: mode = .messages
         case 1: mode = .byteStream
-        default: throw WAError(.connectionFailed, message: "the peer asked for an unknown connection mode \(bytes[21] & 0x7f)")
+        default:
+            throw WAError(
+                .connectionFailed, message: "the peer asked for an unknown connection mode \(bytes[21] & 0x7f)")
         }
     }
 

@@ -1,4 +1,4 @@
-public import NANWire
+import NANWire
 
 /// Per ``WASystem``: the data paths shared by outgoing connections (one per peer, ended when its last
 /// connection ends) and the live connections by peer identifier, for de-duplication.
@@ -16,8 +16,10 @@ actor ConnectionRegistry {
 
     /// The data path to the endpoint's device: the one already up (or coming up) for another connection,
     /// or a new one. Pair each successful call with ``releaseDataPath(to:)``.
-    func acquireDataPath(system: WASystem, endpoint: WAEndpoint, security: WADataPathSecurity,
-                         idleTimeout: Duration?) async throws -> WADataPathConnection {
+    func acquireDataPath(
+        system: WASystem, endpoint: WAEndpoint, security: WADataPathSecurity,
+        idleTimeout: Duration?
+    ) async throws -> WADataPathConnection {
         let peer = endpoint.address
         if var shared = dataPaths[peer] {
             shared.users += 1
@@ -30,11 +32,15 @@ actor ConnectionRegistry {
         generation += 1
         let mine = generation
         let (released, release) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        let endConnections: @Sendable (String) async -> Void = { [weak self] reason in await self?.endConnections(to: peer, because: reason) }
-        let (up, upContinuation) = AsyncThrowingStream.makeStream(of: WADataPathConnection.self, bufferingPolicy: .bufferingNewest(1))
+        let endConnections: @Sendable (String) async -> Void = { [weak self] reason in
+            await self?.endConnections(to: peer, because: reason)
+        }
+        let (up, upContinuation) = AsyncThrowingStream.makeStream(
+            of: WADataPathConnection.self, bufferingPolicy: .bufferingNewest(1))
         Task {
             do {
-                try await system.withDataPath(to: endpoint, security: security, idleTimeout: idleTimeout) { connection, events in
+                try await system.withDataPath(to: endpoint, security: security, idleTimeout: idleTimeout) {
+                    connection, events in
                     upContinuation.yield(connection)
                     // Held until the last connection releases it, or the data path ends by itself.
                     await withTaskGroup(of: Void.self) { group in
@@ -56,7 +62,7 @@ actor ConnectionRegistry {
             } catch {
                 upContinuation.finish(throwing: error)
             }
-            await self.forget(peer, generation: mine)
+            self.forget(peer, generation: mine)
         }
         let ready = Task<WADataPathConnection, any Error> {
             for try await connection in up { return connection }

@@ -18,7 +18,9 @@ enum ConnectionServiceInfo {
         while index >= 0 {
             if Array(info[index..<index + key.count]) == key {
                 let digits = info[(index + key.count)...]
-                guard !digits.isEmpty, digits.count <= 5, digits.allSatisfy({ (48...57).contains($0) }) else { return nil }
+                guard !digits.isEmpty, digits.count <= 5, digits.allSatisfy({ (48...57).contains($0) }) else {
+                    return nil
+                }
                 let value = digits.reduce(0) { $0 * 10 + Int($1 - 48) }
                 return value > 0 && value <= 65535 ? UInt16(value) : nil
             }

@@ -1,19 +1,22 @@
 internal import NANSystem
-public import NANWire
+import NANWire
 
 /// The steps both ends run on a fresh TCP socket: the transport (plain, or the TLS handshake), then the
 /// preface each way, giving a ready ``WAConnection``.
 enum ConnectionSetup {
     /// `tls`: the TLS side (``ConnectionTLS/forParameters(_:store:localPeer:)``); nil: plain TCP.
-    static func establish(socket: StreamSocket, isInitiator: Bool, parameters: WAConnectionParameters,
-                          localPeer: WAPeerIdentifier, peerAddress: MACAddress, device: WAPairedDevice?,
-                          dataPath: WADataPathConnection, tls: ConnectionTLS?) async throws(WAError) -> WAConnection {
+    static func establish(
+        socket: StreamSocket, isInitiator: Bool, parameters: WAConnectionParameters,
+        localPeer: WAPeerIdentifier, peerAddress: MACAddress, device: WAPairedDevice?,
+        dataPath: WADataPathConnection, tls: ConnectionTLS?
+    ) async throws(WAError) -> WAConnection {
         let channel: any ConnectionChannel
         var certificate: WAPeerCertificate?
         var basis: WAConnectionTrust.Basis?
         if let tls {
-            let secured = try await tls.handshake(on: socket, isInitiator: isInitiator, peer: peerAddress,
-                                                  device: device, dataPath: dataPath, timeout: parameters.setupTimeout)
+            let secured = try await tls.handshake(
+                on: socket, isInitiator: isInitiator, peer: peerAddress,
+                device: device, dataPath: dataPath, timeout: parameters.setupTimeout)
             channel = secured.0
             certificate = secured.1
             basis = secured.2
@@ -23,43 +26,55 @@ enum ConnectionSetup {
         let transport = tls == nil ? WAConnectionTransport.plain.description : WAConnectionTransport.tls.description
         // A learned pin is in the store now: hand out the device as it is there.
         var device = device
-        if basis == .learnedOverPairing, let known = device, let store = tls?.store, let fresh = try? store.devices()[known.id] {
+        if basis == .learnedOverPairing, let known = device, let store = tls?.store,
+            let fresh = try? store.devices()[known.id]
+        {
             device = fresh
         }
         // Trusted on first use, the peer is unpaired as far as we know: the paired device whose address it
         // used is not vouched for by the data path's key, and the connection is not handed out as that device's.
         if basis == .firstUse { device = nil }
         let datagrams = try DatagramSetup.prepare(parameters.datagrams, dataPath: dataPath)
-        try await channel.send(ConnectionPreface(peer: localPeer, mode: parameters.mode, offersDatagrams: datagrams != nil).encoded
-            + (datagrams?.offer.encoded ?? []))
+        try await channel.send(
+            ConnectionPreface(peer: localPeer, mode: parameters.mode, offersDatagrams: datagrams != nil).encoded
+                + (datagrams?.offer.encoded ?? []))
         var received: [UInt8] = []
         try await DatagramSetup.fill(&received, to: ConnectionPreface.size, from: channel, what: "preface")
         let preface = try ConnectionPreface(decoding: Array(received.prefix(ConnectionPreface.size)))
         var used = ConnectionPreface.size
         var peerOffer: DatagramOffer?
         if preface.offersDatagrams {
-            try await DatagramSetup.fill(&received, to: used + DatagramOffer.size, from: channel, what: "datagram offer")
+            try await DatagramSetup.fill(
+                &received, to: used + DatagramOffer.size, from: channel, what: "datagram offer")
             peerOffer = try DatagramOffer(decoding: Array(received[used..<used + DatagramOffer.size]))
             used += DatagramOffer.size
         }
         guard preface.mode == parameters.mode else {
-            throw WAError(.connectionFailed, message: "the peer wants a \(preface.mode.rawValue) connection, this side \(parameters.mode.rawValue)")
+            throw WAError(
+                .connectionFailed,
+                message: "the peer wants a \(preface.mode.rawValue) connection, this side \(parameters.mode.rawValue)")
         }
         guard preface.peer != localPeer else {
-            throw WAError(.connectionFailed, message: "the peer has this device's own peer identifier \(localPeer) (a copied state folder?)")
+            throw WAError(
+                .connectionFailed,
+                message: "the peer has this device's own peer identifier \(localPeer) (a copied state folder?)")
         }
-        let datagramChannel = try await DatagramSetup.finish(datagrams, peerOffer: peerOffer, isInitiator: isInitiator,
-                                                             channel: channel, dataPath: dataPath)
-        return WAConnection(channel: channel, localPeer: localPeer, remotePeer: preface.peer, peerAddress: peerAddress,
-                            device: device, dataPath: dataPath, isInitiator: isInitiator, mode: parameters.mode,
-                            maximumMessageSize: parameters.maximumMessageSize, transportDescription: transport,
-                            datagrams: datagramChannel, pending: Array(received.dropFirst(used)),
-                            peerCertificate: certificate, trustBasis: basis)
+        let datagramChannel = try await DatagramSetup.finish(
+            datagrams, peerOffer: peerOffer, isInitiator: isInitiator,
+            channel: channel, dataPath: dataPath)
+        return WAConnection(
+            channel: channel, localPeer: localPeer, remotePeer: preface.peer, peerAddress: peerAddress,
+            device: device, dataPath: dataPath, isInitiator: isInitiator, mode: parameters.mode,
+            maximumMessageSize: parameters.maximumMessageSize, transportDescription: transport,
+            datagrams: datagramChannel, pending: Array(received.dropFirst(used)),
+            peerCertificate: certificate, trustBasis: basis)
     }
 
     /// Runs `body` within `timeout`, or throws `connectionFailed` naming `what`.
-    static func within<T: Sendable>(_ timeout: Duration, _ what: String,
-                                    _ body: @escaping @Sendable () async throws(WAError) -> T) async throws(WAError) -> T {
+    static func within<T: Sendable>(
+        _ timeout: Duration, _ what: String,
+        _ body: @escaping @Sendable () async throws(WAError) -> T
+    ) async throws(WAError) -> T {
         do {
             return try await withThrowingTaskGroup(of: T?.self) { group in
                 group.addTask { try await body() }
@@ -83,9 +98,11 @@ enum ConnectionSetup {
 
 extension WADataPathConnection {
     /// A data path described by hand (tests of the layer above, over loopback).
-    init(peer: MACAddress, ndpID: UInt8, interfaceName: String, localInterfaceAddress: MACAddress,
-         peerInterfaceAddress: MACAddress, localAddress: String, peerAddress: String, cipherSuite: String,
-         peerServiceInfo: [UInt8]) {
+    init(
+        peer: MACAddress, ndpID: UInt8, interfaceName: String, localInterfaceAddress: MACAddress,
+        peerInterfaceAddress: MACAddress, localAddress: String, peerAddress: String, cipherSuite: String,
+        peerServiceInfo: [UInt8]
+    ) {
         self.peer = peer
         self.ndpID = ndpID
         self.interfaceName = interfaceName

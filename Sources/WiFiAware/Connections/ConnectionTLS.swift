@@ -25,8 +25,10 @@ struct ConnectionTLS: Sendable {
     ///
     /// - Throws: ``WAError/Code/storageFailed`` or ``WAError/Code/permissionDenied`` when the identity file
     ///   cannot be read or written, or holds something else.
-    static func forParameters(_ parameters: WAConnectionParameters, store: WADeviceStore,
-                              localPeer: WAPeerIdentifier) throws(WAError) -> ConnectionTLS? {
+    static func forParameters(
+        _ parameters: WAConnectionParameters, store: WADeviceStore,
+        localPeer: WAPeerIdentifier
+    ) throws(WAError) -> ConnectionTLS? {
         guard !parameters.transport.isPlain else { return nil }
         let path = identityPath(parameters, store: store)
         let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
@@ -40,10 +42,13 @@ struct ConnectionTLS: Sendable {
     }
 
     /// This device's certificate in the identity file for `parameters` (made on first use).
-    static func localCertificate(_ parameters: WAConnectionParameters, store: WADeviceStore) throws(WAError) -> WAPeerCertificate {
+    static func localCertificate(
+        _ parameters: WAConnectionParameters, store: WADeviceStore
+    ) throws(WAError) -> WAPeerCertificate {
         var tls = parameters
         tls.transport = .tls
-        guard let loaded = try forParameters(tls, store: store, localPeer: try WAPeerIdentifier.local(for: store)) else {
+        guard let loaded = try forParameters(tls, store: store, localPeer: try WAPeerIdentifier.local(for: store))
+        else {
             throw WAError(.invalidArgument, message: "no TLS identity for plain TCP")
         }
         return WAPeerCertificate(loaded.identity.certificate)
@@ -54,21 +59,25 @@ struct ConnectionTLS: Sendable {
     ///
     /// - Throws: ``WAError/Code/connectionFailed`` naming why: the peer's certificate refused (and why), ours
     ///   refused by the peer, or the handshake failing otherwise.
-    func handshake(on socket: StreamSocket, isInitiator: Bool, peer: MACAddress, device: WAPairedDevice?,
-                   dataPath: WADataPathConnection, timeout: Duration) async throws(WAError) -> (TLSChannel, WAPeerCertificate, WAConnectionTrust.Basis) {
+    func handshake(
+        on socket: StreamSocket, isInitiator: Bool, peer: MACAddress, device: WAPairedDevice?,
+        dataPath: WADataPathConnection, timeout: Duration
+    ) async throws(WAError) -> (TLSChannel, WAPeerCertificate, WAConnectionTrust.Basis) {
         let keyedByPairing = dataPath.cipherSuite.hasPrefix("NCS-PK-PASN")
         let decision = VerdictBox()
         let trust = self.trust
         let tlsTrust = TLSTrust.custom { certificate in
-            let verdict = trust.verdict(on: WAPeerCertificate(certificate), from: device, peer: peer, dataPathKeyedByPairing: keyedByPairing)
+            let verdict = trust.verdict(
+                on: WAPeerCertificate(certificate), from: device, peer: peer, dataPathKeyedByPairing: keyedByPairing)
             decision.value.withLock { $0 = verdict }
             if case .refused = verdict { return false }
             return true
         }
         let stream: TLSStream
         do throws(TLSError) {
-            stream = try await TLSStream.handshake(isInitiator ? .client : .server, over: socket, identity: identity,
-                                                   trust: tlsTrust, timeout: timeout)
+            stream = try await TLSStream.handshake(
+                isInitiator ? .client : .server, over: socket, identity: identity,
+                trust: tlsTrust, timeout: timeout)
         } catch {
             throw Self.handshakeError(error, verdict: decision.value.withLock { $0 }, peer: peer, device: device)
         }
@@ -81,7 +90,9 @@ struct ConnectionTLS: Sendable {
             if let store, let device {
                 do throws(WAError) { try store.pinCertificate(certificate.fingerprint, to: device.id) } catch {
                     stream.abort()
-                    throw WAError(.connectionFailed, message: "refused the peer's certificate: \(error.message)", underlying: error)
+                    throw WAError(
+                        .connectionFailed, message: "refused the peer's certificate: \(error.message)",
+                        underlying: error)
                 }
             }
         case .refused(let reason)?:
@@ -89,26 +100,35 @@ struct ConnectionTLS: Sendable {
             throw WAError(.connectionFailed, message: "refused the peer's certificate: \(reason)")
         case nil:
             stream.abort()
-            throw WAError(.connectionFailed, message: "the TLS handshake finished without judging the peer's certificate")
+            throw WAError(
+                .connectionFailed, message: "the TLS handshake finished without judging the peer's certificate")
         }
         return (TLSChannel(stream: stream), certificate, basis)
     }
 
-    static func handshakeError(_ error: TLSError, verdict: TrustVerdict?, peer: MACAddress, device: WAPairedDevice?) -> WAError {
+    static func handshakeError(
+        _ error: TLSError, verdict: TrustVerdict?, peer: MACAddress, device: WAPairedDevice?
+    ) -> WAError {
         let who = device.map { "paired device '\($0.name)' (\(peer))" } ?? "\(peer)"
         if error.code == .untrustedPeer, case .refused(let reason)? = verdict {
             return WAError(.connectionFailed, message: "refused the peer's certificate: \(reason)", underlying: error)
         }
         if error.code == .refusedByPeer {
-            return WAError(.connectionFailed, message: "\(who) refused our certificate (it pins another one for this device, "
-                + "or does not trust unpaired peers: pair with it, or both sides ask for --tofu)", underlying: error)
+            return WAError(
+                .connectionFailed,
+                message: "\(who) refused our certificate (it pins another one for this device, "
+                    + "or does not trust unpaired peers: pair with it, or both sides ask for --tofu)", underlying: error
+            )
         }
         if error.code == .cancelled {
             return WAError(.connectionFailed, message: "the TLS handshake with \(who) was cancelled", underlying: error)
         }
-        let hint = [TLSError.Code.protocolError, .handshakeFailed, .unexpectedEndOfStream, .unsupportedVersion].contains(error.code)
+        let hint =
+            [TLSError.Code.protocolError, .handshakeFailed, .unexpectedEndOfStream, .unsupportedVersion].contains(
+                error.code)
             ? " (does the peer use plain TCP, --plain, while this side uses TLS?)" : ""
-        return WAError(.connectionFailed, message: "the TLS handshake with \(who) failed: \(error)\(hint)", underlying: error)
+        return WAError(
+            .connectionFailed, message: "the TLS handshake with \(who) failed: \(error)\(hint)", underlying: error)
     }
 }
 
@@ -123,15 +143,18 @@ extension WAPeerCertificate {
     ///
     /// - Throws: ``WAError/Code/storageFailed`` or ``WAError/Code/permissionDenied`` when the file cannot be
     ///   read or written, or holds something else.
-    public static func local(for store: WADeviceStore = .default, identityFile: String? = nil) throws(WAError) -> WAPeerCertificate {
+    public static func local(
+        for store: WADeviceStore = .default, identityFile: String? = nil
+    ) throws(WAError) -> WAPeerCertificate {
         var parameters = WAConnectionParameters(dataPathSecurity: .open)
         parameters.identityFile = identityFile
         return try ConnectionTLS.localCertificate(parameters, store: store)
     }
 
     init(_ certificate: PeerCertificate) {
-        self.init(der: certificate.der, subject: certificate.subject, commonName: certificate.commonName,
-                  fingerprint: WACertificateFingerprint(bytes: certificate.fingerprint.bytes)!)
+        self.init(
+            der: certificate.der, subject: certificate.subject, commonName: certificate.commonName,
+            fingerprint: WACertificateFingerprint(bytes: certificate.fingerprint.bytes)!)
     }
 }
 
@@ -144,7 +167,9 @@ struct TLSChannel: ConnectionChannel {
     }
 
     func receive(maximum: Int) async throws(WAError) -> [UInt8] {
-        do throws(TLSError) { return try await stream.read(maximum: maximum) } catch { throw Self.error(error, while: "receive") }
+        do throws(TLSError) { return try await stream.read(maximum: maximum) } catch {
+            throw Self.error(error, while: "receive")
+        }
     }
 
     func closeWrite() async { await stream.close() }
@@ -153,7 +178,9 @@ struct TLSChannel: ConnectionChannel {
 
     /// The datagram keys' material, exported from this TLS session (dgram; docs/datagrams.md).
     func exportKeyingMaterial(label: String, context: [UInt8], count: Int) async throws(WAError) -> [UInt8]? {
-        do throws(TLSError) { return try await stream.exportKeyingMaterial(label: label, context: context, count: count) } catch {
+        do throws(TLSError) {
+            return try await stream.exportKeyingMaterial(label: label, context: context, count: count)
+        } catch {
             throw WAError(.connectionFailed, message: "TLS keying material for datagrams: \(error)", underlying: error)
         }
     }
@@ -163,10 +190,14 @@ struct TLSChannel: ConnectionChannel {
         case .cancelled, .closed:
             return WAError(.connectionTerminated, message: "the connection was cancelled", underlying: error)
         case .unexpectedEndOfStream:
-            return WAError(.connectionTerminated, message: "the peer's side ended without closing TLS (the peer stopped or the link broke)",
-                           underlying: error)
+            return WAError(
+                .connectionTerminated,
+                message: "the peer's side ended without closing TLS (the peer stopped or the link broke)",
+                underlying: error)
         default:
-            return WAError(.connectionTerminated, message: "the connection to the peer ended (\(action): \(error))", underlying: error)
+            return WAError(
+                .connectionTerminated, message: "the connection to the peer ended (\(action): \(error))",
+                underlying: error)
         }
     }
 }

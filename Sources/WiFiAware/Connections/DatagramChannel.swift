@@ -18,14 +18,17 @@ final class DatagramChannel: Sendable {
     private let continuation: AsyncStream<[UInt8]>.Continuation
 
     /// Starts receiving at once (datagrams that come before the connection is handed out wait in the queue).
-    init(socket: PeerDatagramSocket, keys: DatagramKeys, options: WADatagramOptions, peerMaximumSize: Int) throws(WAError) {
+    init(
+        socket: PeerDatagramSocket, keys: DatagramKeys, options: WADatagramOptions, peerMaximumSize: Int
+    ) throws(WAError) {
         self.socket = socket
         self.peerMaximumSize = peerMaximumSize
         protection = keys.protection
         let sealing = try DatagramSealer(key: keys.sendKey, salt: keys.sendSalt)
         sealer = Mutex(sealing)
         let opener = try DatagramOpener(key: keys.receiveKey, salt: keys.receiveSalt, maximumSize: options.maximumSize)
-        (received, continuation) = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingNewest(options.queueLimit))
+        (received, continuation) = AsyncStream.makeStream(
+            of: [UInt8].self, bufferingPolicy: .bufferingNewest(options.queueLimit))
         let (tally, queue, limit) = (counts, continuation, options.maximumSize + DatagramPacket.overhead)
         BlockingWork.detach {
             var opener = opener
@@ -49,13 +52,19 @@ final class DatagramChannel: Sendable {
     /// Seals and sends one datagram without waiting.
     func send(_ payload: [UInt8]) throws(WAError) {
         guard payload.count <= peerMaximumSize else {
-            throw WAError(.invalidArgument, message: "a datagram is at most \(peerMaximumSize) bytes (the peer's limit), not \(payload.count)")
+            throw WAError(
+                .invalidArgument,
+                message: "a datagram is at most \(peerMaximumSize) bytes (the peer's limit), not \(payload.count)")
         }
         let packet = try sealer.withLock { s throws(WAError) -> [UInt8] in try s.seal(payload) }
         let sent: Bool
         do { sent = try socket.send(packet) } catch {
-            if error.isCancelled { throw WAError(.connectionTerminated, message: "the connection ended; its datagrams with it") }
-            throw WAError(.connectionTerminated, message: "sending a datagram failed: \(error)", errno: error.errno?.rawValue, underlying: error)
+            if error.isCancelled {
+                throw WAError(.connectionTerminated, message: "the connection ended; its datagrams with it")
+            }
+            throw WAError(
+                .connectionTerminated, message: "sending a datagram failed: \(error)", errno: error.errno?.rawValue,
+                underlying: error)
         }
         counts.state.withLock {
             if sent { $0.sent += 1 } else { $0.sendFailed += 1 }

@@ -20,7 +20,8 @@ struct DatagramOffer: Hashable, Sendable {
 
     var encoded: [UInt8] {
         let size = UInt16(clamping: maximumSize)
-        return Self.magic + [Self.version, UInt8(port >> 8), UInt8(port & 0xff), UInt8(size >> 8), UInt8(size & 0xff)] + random
+        return Self.magic + [Self.version, UInt8(port >> 8), UInt8(port & 0xff), UInt8(size >> 8), UInt8(size & 0xff)]
+            + random
     }
 
     /// Decodes an offer (total: every malformed input is an error naming what is wrong).
@@ -29,14 +30,19 @@ struct DatagramOffer: Hashable, Sendable {
             throw WAError(.connectionFailed, message: "the peer's datagram offer is malformed (no WAWD)")
         }
         guard bytes[4] == Self.version else {
-            throw WAError(.connectionFailed, message: "the peer offers datagram version \(bytes[4]), this waware speaks \(Self.version)")
+            throw WAError(
+                .connectionFailed,
+                message: "the peer offers datagram version \(bytes[4]), this waware speaks \(Self.version)")
         }
         port = UInt16(bytes[5]) << 8 | UInt16(bytes[6])
         maximumSize = Int(bytes[7]) << 8 | Int(bytes[8])
         random = Array(bytes[9..<Self.size])
         guard port != 0 else { throw WAError(.connectionFailed, message: "the peer's datagram offer has port 0") }
         guard (1...WADatagramOptions.largestSize).contains(maximumSize) else {
-            throw WAError(.connectionFailed, message: "the peer's datagram offer accepts \(maximumSize) bytes (1 to \(WADatagramOptions.largestSize))")
+            throw WAError(
+                .connectionFailed,
+                message:
+                    "the peer's datagram offer accepts \(maximumSize) bytes (1 to \(WADatagramOptions.largestSize))")
         }
     }
 }

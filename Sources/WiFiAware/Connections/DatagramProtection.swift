@@ -20,7 +20,9 @@ struct DatagramKeys: Sendable {
     /// The keys for one side: the initiator sends with the first key and salt, the responder with the second.
     init(material: [UInt8], isInitiator: Bool, protection: String) throws(WAError) {
         guard material.count == Self.materialSize else {
-            throw WAError(.connectionFailed, message: "datagram keying material of \(material.count) bytes, not \(Self.materialSize)")
+            throw WAError(
+                .connectionFailed,
+                message: "datagram keying material of \(material.count) bytes, not \(Self.materialSize)")
         }
         let first = Array(material[0..<32]), second = Array(material[32..<64])
         let firstSalt = Array(material[64..<68]), secondSalt = Array(material[68..<72])
@@ -37,10 +39,12 @@ struct DatagramKeys: Sendable {
     /// Keying material for plain TCP: HKDF-SHA-256 over both offers' random bytes.
     static func plainMaterial(initiator: DatagramOffer, responder: DatagramOffer) throws(WAError) -> [UInt8] {
         do {
-            let key = try HKDF.extract(.sha256, salt: Array("waware datagrams v1 plain".utf8),
-                                       inputKeyMaterial: initiator.random + responder.random)
-            return try HKDF.expand(.sha256, pseudorandomKey: key, info: context(initiator: initiator, responder: responder),
-                                   length: materialSize)
+            let key = try HKDF.extract(
+                .sha256, salt: Array("waware datagrams v1 plain".utf8),
+                inputKeyMaterial: initiator.random + responder.random)
+            return try HKDF.expand(
+                .sha256, pseudorandomKey: key, info: context(initiator: initiator, responder: responder),
+                length: materialSize)
         } catch {
             throw WAError(.connectionFailed, message: "deriving the datagram keys failed: \(error)", underlying: error)
         }
@@ -84,19 +88,23 @@ struct DatagramSealer: Sendable {
     private(set) var nextSequence: UInt64 = 0
 
     init(key: [UInt8], salt: [UInt8]) throws(WAError) {
-        do { aead = try AESGCM(key: key) } catch { throw WAError(.connectionFailed, message: "datagram key: \(error)", underlying: error) }
+        do { aead = try AESGCM(key: key) } catch {
+            throw WAError(.connectionFailed, message: "datagram key: \(error)", underlying: error)
+        }
         self.salt = salt
     }
 
     mutating func seal(_ payload: [UInt8]) throws(WAError) -> [UInt8] {
         guard nextSequence < UInt64.max else {
-            throw WAError(.connectionTerminated, message: "this connection sent every datagram sequence number; make a new one")
+            throw WAError(
+                .connectionTerminated, message: "this connection sent every datagram sequence number; make a new one")
         }
         let sequence = nextSequence
         nextSequence += 1
         let header = DatagramPacket.header(sequence)
         do {
-            let sealed = try aead.seal(payload, nonce: DatagramPacket.nonce(salt: salt, sequence: sequence), authenticating: header)
+            let sealed = try aead.seal(
+                payload, nonce: DatagramPacket.nonce(salt: salt, sequence: sequence), authenticating: header)
             return header + sealed
         } catch {
             throw WAError(.connectionFailed, message: "sealing a datagram failed: \(error)", underlying: error)
@@ -112,19 +120,26 @@ struct DatagramOpener: Sendable {
     private var window = ReplayWindow()
 
     init(key: [UInt8], salt: [UInt8], maximumSize: Int) throws(WAError) {
-        do { aead = try AESGCM(key: key) } catch { throw WAError(.connectionFailed, message: "datagram key: \(error)", underlying: error) }
+        do { aead = try AESGCM(key: key) } catch {
+            throw WAError(.connectionFailed, message: "datagram key: \(error)", underlying: error)
+        }
         self.salt = salt
         self.maximumSize = maximumSize
     }
 
     mutating func open(_ packet: [UInt8]) -> Result<[UInt8], DatagramRejection> {
-        guard packet.count >= DatagramPacket.overhead, packet[0] == DatagramPacket.version else { return .failure(.malformed) }
+        guard packet.count >= DatagramPacket.overhead, packet[0] == DatagramPacket.version else {
+            return .failure(.malformed)
+        }
         guard packet.count - DatagramPacket.overhead <= maximumSize else { return .failure(.tooLarge) }
         let sequence = packet[1..<9].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         guard window.isFresh(sequence) else { return .failure(.replayed) }
         let header = Array(packet.prefix(DatagramPacket.headerSize))
-        guard let payload = try? aead.open(Array(packet.dropFirst(DatagramPacket.headerSize)),
-                                           nonce: DatagramPacket.nonce(salt: salt, sequence: sequence), authenticating: header) else {
+        guard
+            let payload = try? aead.open(
+                Array(packet.dropFirst(DatagramPacket.headerSize)),
+                nonce: DatagramPacket.nonce(salt: salt, sequence: sequence), authenticating: header)
+        else {
             return .failure(.unauthenticated)
         }
         window.record(sequence)

@@ -20,21 +20,32 @@ enum DatagramSetup {
         try options.check()
         let address = String(dataPath.localAddress.prefix { $0 != "%" })
         let socket: PeerDatagramSocket
-        do { socket = try PeerDatagramSocket.bind(to: LinkLocalEndpoint(address: address, interface: dataPath.interfaceName, port: 0)) } catch {
-            throw WAError(.connectionFailed, message: "cannot open a UDP socket for datagrams on \(dataPath.interfaceName): \(error)",
-                          errno: error.errno?.rawValue, underlying: error)
+        do {
+            socket = try PeerDatagramSocket.bind(
+                to: LinkLocalEndpoint(address: address, interface: dataPath.interfaceName, port: 0))
+        } catch {
+            throw WAError(
+                .connectionFailed,
+                message: "cannot open a UDP socket for datagrams on \(dataPath.interfaceName): \(error)",
+                errno: error.errno?.rawValue, underlying: error)
         }
         let random: [UInt8]
         do { random = try SecureRandom.bytes(32) } catch {
-            throw WAError(.connectionFailed, message: "no random bytes for the datagram offer: \(error)", underlying: error)
+            throw WAError(
+                .connectionFailed, message: "no random bytes for the datagram offer: \(error)", underlying: error)
         }
-        return Local(socket: socket, offer: DatagramOffer(port: socket.localPort, maximumSize: options.maximumSize, random: random), options: options)
+        return Local(
+            socket: socket,
+            offer: DatagramOffer(port: socket.localPort, maximumSize: options.maximumSize, random: random),
+            options: options)
     }
 
     /// The datagram channel once both prefaces (and offers) are exchanged; nil when either side did not
     /// offer (this side's socket is closed then).
-    static func finish(_ local: Local?, peerOffer: DatagramOffer?, isInitiator: Bool, channel: any ConnectionChannel,
-                       dataPath: WADataPathConnection) async throws(WAError) -> DatagramChannel? {
+    static func finish(
+        _ local: Local?, peerOffer: DatagramOffer?, isInitiator: Bool, channel: any ConnectionChannel,
+        dataPath: WADataPathConnection
+    ) async throws(WAError) -> DatagramChannel? {
         guard let local else { return nil }
         guard let peerOffer else {
             local.socket.cancel()
@@ -43,21 +54,30 @@ enum DatagramSetup {
         let (initiator, responder) = isInitiator ? (local.offer, peerOffer) : (peerOffer, local.offer)
         let context = DatagramKeys.context(initiator: initiator, responder: responder)
         let keys: DatagramKeys
-        if let exported = try await channel.exportKeyingMaterial(label: DatagramKeys.exporterLabel, context: context,
-                                                                count: DatagramKeys.materialSize) {
-            keys = try DatagramKeys(material: exported, isInitiator: isInitiator, protection: "AES-256-GCM, keys exported from TLS 1.3")
+        if let exported = try await channel.exportKeyingMaterial(
+            label: DatagramKeys.exporterLabel, context: context,
+            count: DatagramKeys.materialSize)
+        {
+            keys = try DatagramKeys(
+                material: exported, isInitiator: isInitiator, protection: "AES-256-GCM, keys exported from TLS 1.3")
         } else {
-            keys = try DatagramKeys(material: DatagramKeys.plainMaterial(initiator: initiator, responder: responder), isInitiator: isInitiator,
-                                    protection: "AES-256-GCM, keys from the plain-TCP offers (no secrecy)")
+            keys = try DatagramKeys(
+                material: DatagramKeys.plainMaterial(initiator: initiator, responder: responder),
+                isInitiator: isInitiator,
+                protection: "AES-256-GCM, keys from the plain-TCP offers (no secrecy)")
         }
-        let peer = LinkLocalEndpoint(address: String(dataPath.peerAddress.prefix { $0 != "%" }), interface: dataPath.interfaceName,
-                                     port: peerOffer.port)
+        let peer = LinkLocalEndpoint(
+            address: String(dataPath.peerAddress.prefix { $0 != "%" }), interface: dataPath.interfaceName,
+            port: peerOffer.port)
         do { try local.socket.connect(to: peer) } catch {
             local.socket.cancel()
-            throw WAError(.connectionFailed, message: "cannot aim the datagram socket at \(peer): \(error)", errno: error.errno?.rawValue, underlying: error)
+            throw WAError(
+                .connectionFailed, message: "cannot aim the datagram socket at \(peer): \(error)",
+                errno: error.errno?.rawValue, underlying: error)
         }
         do {
-            return try DatagramChannel(socket: local.socket, keys: keys, options: local.options, peerMaximumSize: peerOffer.maximumSize)
+            return try DatagramChannel(
+                socket: local.socket, keys: keys, options: local.options, peerMaximumSize: peerOffer.maximumSize)
         } catch {
             local.socket.cancel()
             throw error
@@ -65,11 +85,15 @@ enum DatagramSetup {
     }
 
     /// Reads from `channel` until `received` holds at least `count` bytes.
-    static func fill(_ received: inout [UInt8], to count: Int, from channel: any ConnectionChannel, what: String) async throws(WAError) {
+    static func fill(
+        _ received: inout [UInt8], to count: Int, from channel: any ConnectionChannel, what: String
+    ) async throws(WAError) {
         while received.count < count {
             let bytes = try await channel.receive(maximum: 4096)
             guard !bytes.isEmpty else {
-                throw WAError(.connectionFailed, message: "the peer closed the connection before its \(what) (\(received.count) of \(count) bytes)")
+                throw WAError(
+                    .connectionFailed,
+                    message: "the peer closed the connection before its \(what) (\(received.count) of \(count) bytes)")
             }
             received += bytes
         }

@@ -31,7 +31,8 @@ public struct WAResourceOffer: Hashable, Sendable {
 
     /// One path component: not empty, no `/` or NUL, not `.` or `..`, at most 255 bytes.
     static func isAcceptable(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.count <= 255 && !name.contains("/") && !name.contains("\0") && name != "." && name != ".."
+        !name.isEmpty && name.utf8.count <= 255 && !name.contains("/") && !name.contains("\0") && name != "."
+            && name != ".."
     }
 }
 
@@ -55,11 +56,14 @@ extension WAConnection {
     ///
     /// - Throws: ``WAError/Code/storageFailed`` or ``WAError/Code/permissionDenied`` when the file cannot
     ///   be read, ``WAError/Code/connectionTerminated`` when the connection ends before the end.
-    public func sendResource(at path: String, named name: String? = nil,
-                             progress: (@Sendable (WAResourceProgress) -> Void)? = nil) async throws(WAError) {
+    public func sendResource(
+        at path: String, named name: String? = nil,
+        progress: (@Sendable (WAResourceProgress) -> Void)? = nil
+    ) async throws(WAError) {
         let name = name ?? String(path.split(separator: "/").last ?? "file")
         guard WAResourceOffer.isAcceptable(name) else {
-            throw WAError(.invalidArgument, message: "'\(name)' cannot be a resource name (one path component of 1 to 255 bytes)")
+            throw WAError(
+                .invalidArgument, message: "'\(name)' cannot be a resource name (one path component of 1 to 255 bytes)")
         }
         let opened: (file: StreamingFile, size: UInt64)
         do throws(FileError) { opened = try StreamingFile.openForReading(path) } catch {
@@ -69,7 +73,8 @@ extension WAConnection {
         do throws(CryptoError) { digest = try DigestStream(.sha256) } catch {
             throw WAError(.storageFailed, message: "SHA-256 is unavailable: \(error)")
         }
-        try await sendFrame(ConnectionFrame(kind: .resourceBegin, payload: WAResourceOffer(name: name, size: opened.size).encoded))
+        try await sendFrame(
+            ConnectionFrame(kind: .resourceBegin, payload: WAResourceOffer(name: name, size: opened.size).encoded))
         var sent: UInt64 = 0
         while sent < opened.size {
             let piece: [UInt8]
@@ -77,7 +82,9 @@ extension WAConnection {
                 throw WAError.file(error, action: "read the file to send", path: path)
             }
             guard !piece.isEmpty else {
-                throw WAError(.storageFailed, message: "\(path) became shorter while it was sent (\(sent) of \(opened.size) bytes)")
+                throw WAError(
+                    .storageFailed,
+                    message: "\(path) became shorter while it was sent (\(sent) of \(opened.size) bytes)")
             }
             try? digest.update(piece)
             try await sendFrame(ConnectionFrame(kind: .resourceData, payload: piece))
@@ -103,18 +110,23 @@ extension WAConnection {
     /// - Throws: ``WAError/Code/connectionTerminated`` (cut, or a checksum or size mismatch),
     ///   ``WAError/Code/storageFailed``/``WAError/Code/permissionDenied`` (the file, its size, the space).
     @discardableResult
-    public func receiveResource(_ offer: WAResourceOffer, to path: String, maximumSize: UInt64? = nil,
-                                progress: (@Sendable (WAResourceProgress) -> Void)? = nil) async throws(WAError) -> String {
+    public func receiveResource(
+        _ offer: WAResourceOffer, to path: String, maximumSize: UInt64? = nil,
+        progress: (@Sendable (WAResourceProgress) -> Void)? = nil
+    ) async throws(WAError) -> String {
         let partial = path + ".partial"
         if FileSystem.exists(path) {
             throw WAError(.storageFailed, message: "\(path) exists already; not overwritten")
         }
         if let maximumSize, offer.size > maximumSize {
-            throw WAError(.storageFailed, message: "\(offer.name) is \(offer.size) bytes, more than the \(maximumSize) allowed; refused")
+            throw WAError(
+                .storageFailed,
+                message: "\(offer.name) is \(offer.size) bytes, more than the \(maximumSize) allowed; refused")
         }
         let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
         if let free = FileSystem.availableBytes(at: folder.isEmpty ? "/" : folder), offer.size > free {
-            throw WAError(.storageFailed, message: "\(offer.name) is \(offer.size) bytes and \(folder) has \(free) free; refused")
+            throw WAError(
+                .storageFailed, message: "\(offer.name) is \(offer.size) bytes and \(folder) has \(free) free; refused")
         }
         let file: StreamingFile
         do throws(FileError) { file = try StreamingFile.create(partial) } catch {
@@ -133,18 +145,28 @@ extension WAConnection {
                 // When the connection was ended from outside (its data path went), that says why.
                 let cause = if case .failed(let final) = currentState { final.message } else { error.message }
                 end(.failed(error))
-                throw WAError(.connectionTerminated, message: "the transfer of \(offer.name) was cut after \(received) of \(offer.size) bytes (\(cause)); the partial file was removed", underlying: error)
+                throw WAError(
+                    .connectionTerminated,
+                    message:
+                        "the transfer of \(offer.name) was cut after \(received) of \(offer.size) bytes (\(cause)); the partial file was removed",
+                    underlying: error)
             }
             guard let frame else {
                 end(.cancelled)
-                throw WAError(.connectionTerminated, message: "the peer closed the connection after \(received) of \(offer.size) bytes of \(offer.name); the partial file was removed")
+                throw WAError(
+                    .connectionTerminated,
+                    message:
+                        "the peer closed the connection after \(received) of \(offer.size) bytes of \(offer.name); the partial file was removed"
+                )
             }
             switch frame.kind {
             case .resourceData:
                 received += UInt64(frame.payload.count)
                 guard received <= offer.size else {
                     end(.failed(WAError(.connectionTerminated)))
-                    throw WAError(.connectionTerminated, message: "the peer sent more than the \(offer.size) bytes it announced for \(offer.name)")
+                    throw WAError(
+                        .connectionTerminated,
+                        message: "the peer sent more than the \(offer.size) bytes it announced for \(offer.name)")
                 }
                 try? digest.update(frame.payload)
                 do throws(FileError) { try file.write(frame.payload) } catch {
@@ -154,16 +176,28 @@ extension WAConnection {
             case .resourceEnd:
                 let sum = (try? digest.finish()) ?? []
                 guard received == offer.size else {
-                    throw WAError(.connectionTerminated, message: "\(offer.name): \(received) bytes arrived, \(offer.size) were announced; the partial file was removed")
+                    throw WAError(
+                        .connectionTerminated,
+                        message:
+                            "\(offer.name): \(received) bytes arrived, \(offer.size) were announced; the partial file was removed"
+                    )
                 }
                 guard frame.payload == sum else {
-                    throw WAError(.connectionTerminated, message: "\(offer.name): the SHA-256 of the bytes received differs from the sender's; the partial file was removed")
+                    throw WAError(
+                        .connectionTerminated,
+                        message:
+                            "\(offer.name): the SHA-256 of the bytes received differs from the sender's; the partial file was removed"
+                    )
                 }
                 do throws(FileError) {
                     try file.synchronize()
                     try FileSystem.renameWithoutReplacing(partial, to: path)
-                } catch where error.errno == .fileExists {
-                    throw WAError(.storageFailed, message: "\(path) appeared while \(offer.name) was received; not overwritten, the partial file was removed")
+                } catch  where error.errno == .fileExists {
+                    throw WAError(
+                        .storageFailed,
+                        message:
+                            "\(path) appeared while \(offer.name) was received; not overwritten, the partial file was removed"
+                    )
                 } catch {
                     throw WAError.file(error, action: "keep the received file", path: path)
                 }
@@ -172,7 +206,8 @@ extension WAConnection {
                 return Hex.string(sum)
             default:
                 end(.failed(WAError(.connectionTerminated)))
-                throw WAError(.connectionTerminated, message: "the peer sent another frame in the middle of \(offer.name)")
+                throw WAError(
+                    .connectionTerminated, message: "the peer sent another frame in the middle of \(offer.name)")
             }
         }
     }

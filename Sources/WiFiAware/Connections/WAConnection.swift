@@ -49,10 +49,13 @@ public final class WAConnection: Sendable, CustomStringConvertible {
     /// sequence ends after `failed` or `cancelled`. One consumer; the newest 16 are kept.
     public let states: AsyncStream<WAConnectionState>
 
-    init(channel: any ConnectionChannel, localPeer: WAPeerIdentifier, remotePeer: WAPeerIdentifier, peerAddress: MACAddress,
-         device: WAPairedDevice?, dataPath: WADataPathConnection, isInitiator: Bool, mode: WAConnectionMode,
-         maximumMessageSize: Int, transportDescription: String, datagrams: DatagramChannel? = nil, pending: [UInt8],
-         peerCertificate: WAPeerCertificate? = nil, trustBasis: WAConnectionTrust.Basis? = nil) {
+    init(
+        channel: any ConnectionChannel, localPeer: WAPeerIdentifier, remotePeer: WAPeerIdentifier,
+        peerAddress: MACAddress,
+        device: WAPairedDevice?, dataPath: WADataPathConnection, isInitiator: Bool, mode: WAConnectionMode,
+        maximumMessageSize: Int, transportDescription: String, datagrams: DatagramChannel? = nil, pending: [UInt8],
+        peerCertificate: WAPeerCertificate? = nil, trustBasis: WAConnectionTrust.Basis? = nil
+    ) {
         self.peerCertificate = peerCertificate
         self.trustBasis = trustBasis
         self.channel = channel
@@ -69,7 +72,8 @@ public final class WAConnection: Sendable, CustomStringConvertible {
         reader = ConnectionReader(channel: channel, maximumPayload: maximumMessageSize, pending: pending)
         writer = ConnectionWriter(channel: channel)
         state = Mutex((.ready, nil))
-        (states, stateContinuation) = AsyncStream.makeStream(of: WAConnectionState.self, bufferingPolicy: .bufferingNewest(16))
+        (states, stateContinuation) = AsyncStream.makeStream(
+            of: WAConnectionState.self, bufferingPolicy: .bufferingNewest(16))
         stateContinuation.yield(.ready)
     }
 
@@ -91,7 +95,9 @@ public final class WAConnection: Sendable, CustomStringConvertible {
         let runNow = state.withLock { s -> Bool in
             if s.current.isFinal { return true }
             let previous = s.onEnd
-            s.onEnd = { previous?(); action() }
+            s.onEnd = {
+                previous?(); action()
+            }
             return false
         }
         if runNow { action() }
@@ -125,7 +131,11 @@ public final class WAConnection: Sendable, CustomStringConvertible {
 
     private func requireMode(_ wanted: WAConnectionMode) throws(WAError) {
         guard mode == wanted else {
-            throw WAError(.invalidArgument, message: "this connection carries \(mode.rawValue == "messages" ? "messages" : "a byte stream"); use the \(wanted == .messages ? "message" : "byte-stream") calls on a \(wanted.rawValue) connection")
+            throw WAError(
+                .invalidArgument,
+                message:
+                    "this connection carries \(mode.rawValue == "messages" ? "messages" : "a byte stream"); use the \(wanted == .messages ? "message" : "byte-stream") calls on a \(wanted.rawValue) connection"
+            )
         }
     }
 
@@ -136,9 +146,12 @@ public final class WAConnection: Sendable, CustomStringConvertible {
     public func send(_ message: [UInt8]) async throws(WAError) {
         try requireMode(.messages)
         guard message.count <= maximumMessageSize else {
-            throw WAError(.invalidArgument, message: "a message is at most \(maximumMessageSize) bytes, not \(message.count)")
+            throw WAError(
+                .invalidArgument, message: "a message is at most \(maximumMessageSize) bytes, not \(message.count)")
         }
-        try await failing { () async throws(WAError) in try await writer.write(ConnectionFrame(kind: .message, payload: message).encoded) }
+        try await failing { () async throws(WAError) in
+            try await writer.write(ConnectionFrame(kind: .message, payload: message).encoded)
+        }
     }
 
     /// Sends frames in order (resources); internal.
@@ -164,7 +177,9 @@ public final class WAConnection: Sendable, CustomStringConvertible {
                 let duplicate = frame.payload.first == ConnectionFrame.CloseReason.duplicate.rawValue
                 end(.cancelled)
                 if duplicate {
-                    throw WAError(.connectionTerminated, message: "the peer closed this connection: another connection between the two devices survives")
+                    throw WAError(
+                        .connectionTerminated,
+                        message: "the peer closed this connection: another connection between the two devices survives")
                 }
                 return nil
             default:
@@ -188,17 +203,25 @@ public final class WAConnection: Sendable, CustomStringConvertible {
     /// Ends our direction: the peer receives nil (messages) or the end of the stream (bytes) once it
     /// has read what we sent; we can still receive.
     public func finishSending() async {
-        if mode == .messages { try? await writer.write(ConnectionFrame(kind: .close, payload: [ConnectionFrame.CloseReason.normal.rawValue]).encoded) }
+        if mode == .messages {
+            try? await writer.write(
+                ConnectionFrame(kind: .close, payload: [ConnectionFrame.CloseReason.normal.rawValue]).encoded)
+        }
         await writer.finish(channel)
     }
 
     /// Closes because another connection to the same peer survives (de-duplication).
     func closeAsDuplicate() async {
         if mode == .messages {
-            try? await writer.write(ConnectionFrame(kind: .close, payload: [ConnectionFrame.CloseReason.duplicate.rawValue]).encoded)
+            try? await writer.write(
+                ConnectionFrame(kind: .close, payload: [ConnectionFrame.CloseReason.duplicate.rawValue]).encoded)
         }
         await writer.finish(channel)
-        end(.failed(WAError(.connectionTerminated, message: "closed as a duplicate: another connection to peer \(remotePeer) survives")))
+        end(
+            .failed(
+                WAError(
+                    .connectionTerminated,
+                    message: "closed as a duplicate: another connection to peer \(remotePeer) survives")))
     }
 
     /// Ends the connection now (state `cancelled`); calls waiting on it fail with
@@ -256,12 +279,14 @@ actor ConnectionReader {
             do throws(ConnectionFrameError) {
                 if let frame = try decoder.next() { return frame }
             } catch {
-                throw WAError(.connectionTerminated, message: "the peer sent a malformed frame: \(error)", underlying: error)
+                throw WAError(
+                    .connectionTerminated, message: "the peer sent a malformed frame: \(error)", underlying: error)
             }
             let bytes = try await channel.receive(maximum: 65536)
             if bytes.isEmpty {
                 if decoder.pendingCount > 0 {
-                    throw WAError(.connectionTerminated, message: "the peer closed the connection in the middle of a frame")
+                    throw WAError(
+                        .connectionTerminated, message: "the peer closed the connection in the middle of a frame")
                 }
                 return nil
             }

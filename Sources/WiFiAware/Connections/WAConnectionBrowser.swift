@@ -25,7 +25,8 @@ public struct WAConnectionBrowser: AsyncSequence, Sendable {
 
     /// Starts subscribing.
     public func makeAsyncIterator() -> AsyncIterator {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: WABrowserEvent.self, bufferingPolicy: .bufferingNewest(64))
+        let (stream, continuation) = AsyncThrowingStream.makeStream(
+            of: WABrowserEvent.self, bufferingPolicy: .bufferingNewest(64))
         var parameters = WASubscriberParameters()
         parameters.active = active
         let subscriber = system.subscribe(to: service, from: devices, parameters: parameters)
@@ -34,9 +35,13 @@ public struct WAConnectionBrowser: AsyncSequence, Sendable {
                 for try await event in subscriber {
                     switch event {
                     case .discovered(let endpoint), .updated(let endpoint):
-                        if ConnectionServiceInfo.port(in: endpoint.serviceInfo) != nil { continuation.yield(.found(endpoint)) }
+                        if ConnectionServiceInfo.port(in: endpoint.serviceInfo) != nil {
+                            continuation.yield(.found(endpoint))
+                        }
                     case .lost(let endpoint):
-                        if ConnectionServiceInfo.port(in: endpoint.serviceInfo) != nil { continuation.yield(.lost(endpoint)) }
+                        if ConnectionServiceInfo.port(in: endpoint.serviceInfo) != nil {
+                            continuation.yield(.lost(endpoint))
+                        }
                     case .terminated(let reason):
                         throw WAError(.connectionTerminated, message: "browsing for \(service.name) ended (\(reason))")
                     default: break

@@ -37,7 +37,8 @@ public struct WAConnectionListener: AsyncSequence, Sendable {
 
     /// Starts publishing and listening.
     public func makeAsyncIterator() -> AsyncIterator {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: WAListenerEvent.self, bufferingPolicy: .bufferingNewest(64))
+        let (stream, continuation) = AsyncThrowingStream.makeStream(
+            of: WAListenerEvent.self, bufferingPolicy: .bufferingNewest(64))
         let task = Task { await run(continuation) }
         continuation.onTermination = { _ in task.cancel() }
         return stream.makeAsyncIterator()
@@ -50,16 +51,22 @@ public struct WAConnectionListener: AsyncSequence, Sendable {
             let tls = try ConnectionTLS.forParameters(parameters, store: system.store, localPeer: localPeer)
             let socket: StreamSocket
             do { socket = try StreamSocket.listen(port: parameters.listenerPort) } catch {
-                throw WAError(.connectionFailed, message: "cannot listen on TCP port \(parameters.listenerPort): \(error)", underlying: error)
+                throw WAError(
+                    .connectionFailed, message: "cannot listen on TCP port \(parameters.listenerPort): \(error)",
+                    underlying: error)
             }
             defer { socket.cancel() }
             guard let info = ConnectionServiceInfo.adding(port: socket.localPort, to: service.serviceInfo) else {
-                throw WAError(.invalidArgument, message: "the service info leaves no room for the connection port (at most 255 bytes in all)")
+                throw WAError(
+                    .invalidArgument,
+                    message: "the service info leaves no room for the connection port (at most 255 bytes in all)")
             }
-            let published = try WAPublishableService(name: service.name, serviceInfo: info, matchFilter: service.matchFilter, wantsDataPath: true)
+            let published = try WAPublishableService(
+                name: service.name, serviceInfo: info, matchFilter: service.matchFilter, wantsDataPath: true)
             let publisher = system.publish(published, to: devices)
             let up = DataPathTable()
-            let (started, startedContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+            let (started, startedContinuation) = AsyncStream.makeStream(
+                of: Void.self, bufferingPolicy: .bufferingNewest(1))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     for await _ in started {
@@ -74,12 +81,15 @@ public struct WAConnectionListener: AsyncSequence, Sendable {
                             output.yield(.ready(port: socket.localPort))
                             startedContinuation.yield()
                         case .terminated(let reason):
-                            throw WAError(.connectionTerminated, message: "publishing \(service.name) ended (\(reason))")
+                            throw WAError(
+                                .connectionTerminated, message: "publishing \(service.name) ended (\(reason))")
                         default: break
                         }
                     }
                 }
-                group.addTask { try await acceptConnections(on: socket, localPeer: localPeer, tls: tls, dataPaths: up, output) }
+                group.addTask {
+                    try await acceptConnections(on: socket, localPeer: localPeer, tls: tls, dataPaths: up, output)
+                }
                 try await group.next()
                 group.cancelAll()
             }
@@ -91,10 +101,14 @@ public struct WAConnectionListener: AsyncSequence, Sendable {
         }
     }
 
-    private func acceptDataPaths(for publisher: WAPublisher, into table: DataPathTable,
-                                 _ output: AsyncThrowingStream<WAListenerEvent, any Error>.Continuation) async throws {
-        for try await event in system.acceptDataPaths(for: publisher, from: devices, security: parameters.dataPathSecurity,
-                                                      idleTimeout: parameters.idleTimeout) {
+    private func acceptDataPaths(
+        for publisher: WAPublisher, into table: DataPathTable,
+        _ output: AsyncThrowingStream<WAListenerEvent, any Error>.Continuation
+    ) async throws {
+        for try await event in system.acceptDataPaths(
+            for: publisher, from: devices, security: parameters.dataPathSecurity,
+            idleTimeout: parameters.idleTimeout)
+        {
             switch event {
             case .connected(let connection):
                 table.add(connection)
@@ -102,7 +116,8 @@ public struct WAConnectionListener: AsyncSequence, Sendable {
             case .terminated(let peer, let ndpID, let reason):
                 // Its connections cannot go on (a killed peer's TCP may never say so): end them now.
                 for connection in table.remove(peer: peer, ndpID: ndpID) {
-                    connection.end(.failed(WAError(.connectionTerminated, message: "the data path to \(peer) ended (\(reason))")))
+                    connection.end(
+                        .failed(WAError(.connectionTerminated, message: "the data path to \(peer) ended (\(reason))")))
                 }
                 output.yield(.dataPathDown(peer: peer, reason: reason))
             case .requested: break
@@ -110,27 +125,39 @@ public struct WAConnectionListener: AsyncSequence, Sendable {
         }
     }
 
-    private func acceptConnections(on socket: StreamSocket, localPeer: WAPeerIdentifier, tls: ConnectionTLS?, dataPaths: DataPathTable,
-                                   _ output: AsyncThrowingStream<WAListenerEvent, any Error>.Continuation) async throws {
+    private func acceptConnections(
+        on socket: StreamSocket, localPeer: WAPeerIdentifier, tls: ConnectionTLS?, dataPaths: DataPathTable,
+        _ output: AsyncThrowingStream<WAListenerEvent, any Error>.Continuation
+    ) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             while true {
                 let accepted: StreamSocket
                 do { accepted = try await socket.accept() } catch let error as StreamSocketError {
                     if error.isCancelled || Task.isCancelled { throw CancellationError() }
-                    throw WAError(.connectionFailed, message: "accepting connections failed: \(error)", underlying: error)
+                    throw WAError(
+                        .connectionFailed, message: "accepting connections failed: \(error)", underlying: error)
                 }
                 guard let from = accepted.peer, let dataPath = dataPaths.dataPath(forPeerAddress: from.address) else {
                     accepted.cancel()
-                    output.yield(.refused(WAError(.connectionFailed, message: "refused a TCP connection from \(accepted.peer.map { "\($0)" } ?? "?"): no data path of this listener comes from there")))
+                    output.yield(
+                        .refused(
+                            WAError(
+                                .connectionFailed,
+                                message:
+                                    "refused a TCP connection from \(accepted.peer.map { "\($0)" } ?? "?"): no data path of this listener comes from there"
+                            )))
                     continue
                 }
                 let device = try? system.store.devices().values.first { $0.managementAddresses.contains(dataPath.peer) }
                 let (parameters, system) = (parameters, system)
                 group.addTask {
                     do {
-                        let connection = try await ConnectionSetup.within(parameters.setupTimeout, "setting up the connection from \(dataPath.peer)") { () async throws(WAError) -> WAConnection in
-                            try await ConnectionSetup.establish(socket: accepted, isInitiator: false, parameters: parameters, localPeer: localPeer,
-                                                               peerAddress: dataPath.peer, device: device, dataPath: dataPath, tls: tls)
+                        let connection = try await ConnectionSetup.within(
+                            parameters.setupTimeout, "setting up the connection from \(dataPath.peer)"
+                        ) { () async throws(WAError) -> WAConnection in
+                            try await ConnectionSetup.establish(
+                                socket: accepted, isInitiator: false, parameters: parameters, localPeer: localPeer,
+                                peerAddress: dataPath.peer, device: device, dataPath: dataPath, tls: tls)
                         }
                         let registry = system.connections
                         dataPaths.track(connection)

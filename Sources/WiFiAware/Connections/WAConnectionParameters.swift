@@ -32,7 +32,8 @@ public struct WAConnectionParameters: Sendable {
 
     func check() throws(WAError) {
         guard (1...(16 << 20)).contains(maximumMessageSize) else {
-            throw WAError(.invalidArgument, message: "the largest message is 1 byte to 16 MiB, not \(maximumMessageSize)")
+            throw WAError(
+                .invalidArgument, message: "the largest message is 1 byte to 16 MiB, not \(maximumMessageSize)")
         }
         try datagrams?.check()
     }

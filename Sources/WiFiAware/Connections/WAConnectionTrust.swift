@@ -93,35 +93,45 @@ public struct WAConnectionTrust: Sendable {
     /// The application decides (Apple's TN3213 verify block): `validator` gets the peer's certificate and
     /// the paired device the data path comes from (nil for an unpaired peer) and returns whether to trust
     /// it. It runs during the handshake and must be quick. Pins are neither checked nor learned.
-    public static func custom(_ validator: @escaping @Sendable (WAPeerCertificate, WAPairedDevice?) -> Bool) -> WAConnectionTrust {
+    public static func custom(
+        _ validator: @escaping @Sendable (WAPeerCertificate, WAPairedDevice?) -> Bool
+    ) -> WAConnectionTrust {
         WAConnectionTrust(trustsOnFirstUse: false, validator: validator)
     }
 
     /// What the trust says about `certificate` from `device` (nil: not a paired device) over a data path
     /// keyed by that device's pairing or not.
-    func verdict(on certificate: WAPeerCertificate, from device: WAPairedDevice?, peer: MACAddress,
-                 dataPathKeyedByPairing: Bool) -> TrustVerdict {
+    func verdict(
+        on certificate: WAPeerCertificate, from device: WAPairedDevice?, peer: MACAddress,
+        dataPathKeyedByPairing: Bool
+    ) -> TrustVerdict {
         if let validator {
-            return validator(certificate, device) ? .trusted(.validator)
-                : .refused("the application's validator refused the peer's certificate (fingerprint \(certificate.fingerprint))")
+            return validator(certificate, device)
+                ? .trusted(.validator)
+                : .refused(
+                    "the application's validator refused the peer's certificate (fingerprint \(certificate.fingerprint))"
+                )
         }
         guard let device else {
             if trustsOnFirstUse { return .trusted(.firstUse) }
-            return .refused("\(peer) is not a paired device (certificate fingerprint \(certificate.fingerprint)): "
-                + "pair with it first, or ask for trust on first use (--tofu)")
+            return .refused(
+                "\(peer) is not a paired device (certificate fingerprint \(certificate.fingerprint)): "
+                    + "pair with it first, or ask for trust on first use (--tofu)")
         }
         if let pinned = device.certificateFingerprint {
             if pinned == certificate.fingerprint { return .trusted(.pinned) }
-            return .refused("paired device '\(device.name)' presented certificate \(certificate.fingerprint), not the one "
-                + "pinned to it (\(pinned)); if its identity was replaced on purpose, pair with it again")
+            return .refused(
+                "paired device '\(device.name)' presented certificate \(certificate.fingerprint), not the one "
+                    + "pinned to it (\(pinned)); if its identity was replaced on purpose, pair with it again")
         }
         if dataPathKeyedByPairing { return .learn(.learnedOverPairing) }
         // Only the data path's key proves which device this is; its address is the peer's own say. Trusted
         // on first use as any unpaired peer: nothing pinned to the device, and the connection not its.
         if trustsOnFirstUse { return .trusted(.firstUse) }
-        return .refused("paired device '\(device.name)' has no certificate pinned yet and this data path is not keyed by "
-            + "its pairing (NCS-PK-PASN), so its certificate cannot be learned: connect once over the paired data path "
-            + "(no --passphrase, --pmk or --open), or ask for trust on first use (--tofu)")
+        return .refused(
+            "paired device '\(device.name)' has no certificate pinned yet and this data path is not keyed by "
+                + "its pairing (NCS-PK-PASN), so its certificate cannot be learned: connect once over the paired data path "
+                + "(no --passphrase, --pmk or --open), or ask for trust on first use (--tofu)")
     }
 }
 

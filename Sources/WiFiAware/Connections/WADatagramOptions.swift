@@ -17,7 +17,8 @@ public struct WADatagramOptions: Hashable, Sendable {
 
     func check() throws(WAError) {
         guard (1...Self.largestSize).contains(maximumSize) else {
-            throw WAError(.invalidArgument, message: "the largest datagram is 1 to \(Self.largestSize) bytes, not \(maximumSize)")
+            throw WAError(
+                .invalidArgument, message: "the largest datagram is 1 to \(Self.largestSize) bytes, not \(maximumSize)")
         }
         guard (1...4096).contains(queueLimit) else {
             throw WAError(.invalidArgument, message: "the datagram queue holds 1 to 4096 datagrams, not \(queueLimit)")

@@ -8,14 +8,21 @@ extension WADeviceStore {
     ///   ``WAError/Code/connectionFailed`` if another certificate was pinned to it meanwhile; a store error
     ///   otherwise.
     @discardableResult
-    public func pinCertificate(_ fingerprint: WACertificateFingerprint, to id: WAPairedDevice.ID) throws(WAError) -> WAPairedDevice {
+    public func pinCertificate(
+        _ fingerprint: WACertificateFingerprint, to id: WAPairedDevice.ID
+    ) throws(WAError) -> WAPairedDevice {
         try modify { (devices: inout WAPairedDevice.Devices) throws(WAError) -> WAPairedDevice in
             guard var device = devices[id] else {
-                throw WAError(.deviceInvalid, message: "device \(id) is no longer paired; its certificate was not pinned")
+                throw WAError(
+                    .deviceInvalid, message: "device \(id) is no longer paired; its certificate was not pinned")
             }
             if let pinned = device.certificateFingerprint {
                 guard pinned == fingerprint else {
-                    throw WAError(.connectionFailed, message: "paired device '\(device.name)' got certificate \(pinned) pinned meanwhile, not \(fingerprint)")
+                    throw WAError(
+                        .connectionFailed,
+                        message:
+                            "paired device '\(device.name)' got certificate \(pinned) pinned meanwhile, not \(fingerprint)"
+                    )
                 }
                 return device
             }

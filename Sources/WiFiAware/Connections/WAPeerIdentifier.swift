@@ -16,7 +16,9 @@ public struct WAPeerIdentifier: Hashable, Sendable, Comparable, CustomStringConv
     init(bytes: [UInt8]) {
         var b = [UInt8](repeating: 0, count: 16)
         for (i, byte) in bytes.prefix(16).enumerated() { b[i] = byte }
-        uuid = UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+        uuid = UUID(
+            uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])
+        )
     }
 
     /// The 16 bytes, in the UUID's order.
@@ -47,7 +49,8 @@ public struct WAPeerIdentifier: Hashable, Sendable, Comparable, CustomStringConv
         // Made under the store's lock, read again inside it: two programs starting at once must not each save
         // their own (the second file would replace the first, and the first program would go on with an
         // identifier nobody else will see again).
-        return try FileLock.withExclusiveLock(at: store.url.path + ".lock", timeout: store.lockTimeout) { () throws(WAError) -> WAPeerIdentifier in
+        return try FileLock.withExclusiveLock(at: store.url.path + ".lock", timeout: store.lockTimeout) {
+            () throws(WAError) -> WAPeerIdentifier in
             if let existing = try read(path) { return existing }
             let made = WAPeerIdentifier(uuid: UUID())
             do throws(FileError) {
@@ -70,7 +73,9 @@ public struct WAPeerIdentifier: Hashable, Sendable, Comparable, CustomStringConv
         guard let existing else { return nil }
         let text = String(String(decoding: existing, as: UTF8.self).filter { !$0.isWhitespace })
         guard let uuid = UUID(uuidString: text) else {
-            throw WAError(.deviceStoreCorrupt, message: "\(path) does not hold a peer identifier (a UUID); remove it to make a new one")
+            throw WAError(
+                .deviceStoreCorrupt,
+                message: "\(path) does not hold a peer identifier (a UUID); remove it to make a new one")
         }
         return WAPeerIdentifier(uuid: uuid)
     }

@@ -4,15 +4,19 @@ extension WASystem {
     /// A listener for a publishable service: publishes it to `devices`, accepts their data paths and the
     /// connections over them (Apple's `NetworkListener` for Wi-Fi Aware). Nothing happens until it is
     /// iterated.
-    public func listener(for service: WAPublishableService, from devices: WADeviceSelection = .allPairedDevices,
-                         parameters: WAConnectionParameters) -> WAConnectionListener {
+    public func listener(
+        for service: WAPublishableService, from devices: WADeviceSelection = .allPairedDevices,
+        parameters: WAConnectionParameters
+    ) -> WAConnectionListener {
         WAConnectionListener(service: service, devices: devices, parameters: parameters, system: self)
     }
 
     /// A browser for a subscribable service: the listeners of `devices` as they are found and lost
     /// (Apple's `NetworkBrowser` for Wi-Fi Aware). Nothing happens until it is iterated.
-    public func browser(for service: WASubscribableService, from devices: WADeviceSelection = .allPairedDevices,
-                        active: Bool = true) -> WAConnectionBrowser {
+    public func browser(
+        for service: WASubscribableService, from devices: WADeviceSelection = .allPairedDevices,
+        active: Bool = true
+    ) -> WAConnectionBrowser {
         WAConnectionBrowser(service: service, devices: devices, active: active, system: self)
     }
 
@@ -42,26 +46,35 @@ extension WASystem {
         do {
             try parameters.check()
             guard let port = ConnectionServiceInfo.port(in: endpoint.serviceInfo) else {
-                throw WAError(.connectionFailed, message: "\(endpoint) announces no connection port in its service info (it is not a waware listener)")
+                throw WAError(
+                    .connectionFailed,
+                    message:
+                        "\(endpoint) announces no connection port in its service info (it is not a waware listener)")
             }
             let localPeer = try WAPeerIdentifier.local(for: store)
             let tls = try ConnectionTLS.forParameters(parameters, store: store, localPeer: localPeer)
             onStateUpdate?(.preparing)
-            let dataPath = try await connections.acquireDataPath(system: self, endpoint: endpoint, security: parameters.dataPathSecurity,
-                                                                 idleTimeout: parameters.idleTimeout)
+            let dataPath = try await connections.acquireDataPath(
+                system: self, endpoint: endpoint, security: parameters.dataPathSecurity,
+                idleTimeout: parameters.idleTimeout)
             let registry = connections
             let connection: WAConnection
             do {
-                let socket = try await Self.connectTCP(to: LinkLocalEndpoint(address: dataPath.peerAddress, interface: dataPath.interfaceName, port: port),
-                                                       within: parameters.setupTimeout, onStateUpdate: onStateUpdate)
+                let socket = try await Self.connectTCP(
+                    to: LinkLocalEndpoint(address: dataPath.peerAddress, interface: dataPath.interfaceName, port: port),
+                    within: parameters.setupTimeout, onStateUpdate: onStateUpdate)
                 // Read after the data path is up: a pairing verification may have noted the device's address,
                 // and another connection may have pinned its certificate.
                 let devices = (try? store.devices()) ?? [:]
-                let device = endpoint.device.flatMap { devices[$0.id] ?? $0 }
+                let device =
+                    endpoint.device.flatMap { devices[$0.id] ?? $0 }
                     ?? devices.values.first { $0.managementAddresses.contains(endpoint.address) }
-                connection = try await ConnectionSetup.within(parameters.setupTimeout, "setting up the connection to \(endpoint)") { () async throws(WAError) -> WAConnection in
-                    try await ConnectionSetup.establish(socket: socket, isInitiator: true, parameters: parameters, localPeer: localPeer,
-                                                        peerAddress: endpoint.address, device: device, dataPath: dataPath, tls: tls)
+                connection = try await ConnectionSetup.within(
+                    parameters.setupTimeout, "setting up the connection to \(endpoint)"
+                ) { () async throws(WAError) -> WAConnection in
+                    try await ConnectionSetup.establish(
+                        socket: socket, isInitiator: true, parameters: parameters, localPeer: localPeer,
+                        peerAddress: endpoint.address, device: device, dataPath: dataPath, tls: tls)
                 }
             } catch {
                 await registry.releaseDataPath(to: endpoint.address)
@@ -76,7 +89,11 @@ extension WASystem {
                 }
             }
             guard await registry.register(connection) else {
-                throw WAError(.connectionTerminated, message: "both devices connected at once; the connection peer \(connection.remotePeer) made survives (take it from the listener)")
+                throw WAError(
+                    .connectionTerminated,
+                    message:
+                        "both devices connected at once; the connection peer \(connection.remotePeer) made survives (take it from the listener)"
+                )
             }
             onStateUpdate?(.ready)
             do {
@@ -95,8 +112,10 @@ extension WASystem {
 
     /// TCP to the peer, trying again while its link-local address is not usable yet (duplicate address
     /// detection on a fresh data interface, reported as `waiting`).
-    static func connectTCP(to endpoint: LinkLocalEndpoint, within timeout: Duration,
-                           onStateUpdate: (@Sendable (WAConnectionState) -> Void)?) async throws(WAError) -> StreamSocket {
+    static func connectTCP(
+        to endpoint: LinkLocalEndpoint, within timeout: Duration,
+        onStateUpdate: (@Sendable (WAConnectionState) -> Void)?
+    ) async throws(WAError) -> StreamSocket {
         let deadline = ContinuousClock.now + timeout
         var lastReason = ""
         while true {
@@ -104,9 +123,13 @@ extension WASystem {
             do {
                 return try await StreamSocket.connect(to: endpoint, timeout: min(left, .seconds(20)))
             } catch {
-                if error.isCancelled || Task.isCancelled { throw WAError(.connectionFailed, message: "cancelled while connecting to \(endpoint)") }
+                if error.isCancelled || Task.isCancelled {
+                    throw WAError(.connectionFailed, message: "cancelled while connecting to \(endpoint)")
+                }
                 guard ContinuousClock.now + .milliseconds(500) < deadline else {
-                    throw WAError(.connectionFailed, message: "TCP to \(endpoint) failed for \(timeout): \(error)", underlying: error)
+                    throw WAError(
+                        .connectionFailed, message: "TCP to \(endpoint) failed for \(timeout): \(error)",
+                        underlying: error)
                 }
                 let reason = "TCP to \(endpoint): \(error)"
                 if reason != lastReason {

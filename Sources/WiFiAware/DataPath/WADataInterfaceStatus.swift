@@ -42,13 +42,15 @@ extension WASystem {
                     for interface in phy.interfaces where interface.type == .nanData {
                         guard let index = interface.index else { continue }
                         let stations = (try? await session.stations(on: index)) ?? []
-                        result.append(WADataInterfaceStatus(
-                            adapter: phy.name, name: interface.name ?? "?", address: interface.address,
-                            peers: stations.map {
-                                WADataInterfaceStatus.Peer(address: $0.peer, signal: $0.signalDBM.map(Int.init),
-                                                           receivedBytes: $0.receivedBytes, transmittedBytes: $0.transmittedBytes,
-                                                           inactiveMilliseconds: $0.inactiveMilliseconds)
-                            }))
+                        result.append(
+                            WADataInterfaceStatus(
+                                adapter: phy.name, name: interface.name ?? "?", address: interface.address,
+                                peers: stations.map {
+                                    WADataInterfaceStatus.Peer(
+                                        address: $0.peer, signal: $0.signalDBM.map(Int.init),
+                                        receivedBytes: $0.receivedBytes, transmittedBytes: $0.transmittedBytes,
+                                        inactiveMilliseconds: $0.inactiveMilliseconds)
+                                }))
                     }
                 }
                 return result

@@ -107,21 +107,22 @@ public struct WADataPathEndReason: Hashable, Sendable, CustomStringConvertible {
 extension WADataPathEndReason.Kind {
     /// The engine's kind, one for one.
     init(_ kind: DataPathEndReason.Kind) {
-        self = switch kind {
-        case .localRequest: .localRequest
-        case .peerRequest: .peerRequest
-        case .rejected: .rejected
-        case .timeout: .timeout
-        case .peerLost: .peerLost
-        case .idle: .idle
-        case .kernelFailure: .kernelFailure
-        case .scheduleChanged: .scheduleChanged
-        case .protocolError: .protocolError
-        case .resourceLimit: .resourceLimit
-        case .crossedRequests: .crossedRequests
-        case .addressInUse: .addressInUse
-        case .securityFailure: .securityFailure
-        }
+        self =
+            switch kind {
+            case .localRequest: .localRequest
+            case .peerRequest: .peerRequest
+            case .rejected: .rejected
+            case .timeout: .timeout
+            case .peerLost: .peerLost
+            case .idle: .idle
+            case .kernelFailure: .kernelFailure
+            case .scheduleChanged: .scheduleChanged
+            case .protocolError: .protocolError
+            case .resourceLimit: .resourceLimit
+            case .crossedRequests: .crossedRequests
+            case .addressInUse: .addressInUse
+            case .securityFailure: .securityFailure
+            }
     }
 }
 

@@ -1,6 +1,6 @@
 import NANEngine
 import NANCrypto
-public import NANWire
+import NANWire
 
 /// How a data path is protected: NCS-PK-PASN with the pairing key of a paired device (``pairing``, the
 /// default between paired devices in the CLI), NCS-SK with a passphrase or a PMK, or open (which must be
@@ -22,7 +22,9 @@ public struct WADataPathSecurity: Hashable, Sendable, CustomStringConvertible {
     /// NCS-SK with a PMK derived from `passphrase` (1 to 63 bytes of UTF-8), as Wi-Fi Aware and
     /// wpa_supplicant derive it (PBKDF2 salted with the suite, the service and the publisher).
     /// `cipherSuites`: a requester asks for the first; a publisher accepts any (default: both, 128 first).
-    public static func passphrase(_ passphrase: String, cipherSuites: [WACipherSuite] = [.ncsSK128, .ncsSK256]) -> WADataPathSecurity {
+    public static func passphrase(
+        _ passphrase: String, cipherSuites: [WACipherSuite] = [.ncsSK128, .ncsSK256]
+    ) -> WADataPathSecurity {
         WADataPathSecurity(kind: .passphrase(passphrase), cipherSuites: cipherSuites)
     }
 
@@ -36,7 +38,9 @@ public struct WADataPathSecurity: Hashable, Sendable, CustomStringConvertible {
     public static let pairing = WADataPathSecurity(kind: .pairing, cipherSuites: [.ncsPKPASN128, .ncsPKPASN256])
 
     /// NCS-SK with a raw 32-byte PMK; `cipherSuites` as for ``passphrase(_:cipherSuites:)``.
-    public static func pmk(_ bytes: [UInt8], cipherSuites: [WACipherSuite] = [.ncsSK128, .ncsSK256]) -> WADataPathSecurity {
+    public static func pmk(
+        _ bytes: [UInt8], cipherSuites: [WACipherSuite] = [.ncsSK128, .ncsSK256]
+    ) -> WADataPathSecurity {
         WADataPathSecurity(kind: .pmk(bytes), cipherSuites: cipherSuites)
     }
 
@@ -62,25 +66,34 @@ public struct WADataPathSecurity: Hashable, Sendable, CustomStringConvertible {
         case .open, .pairing: return
         case .passphrase(let text):
             guard (1...63).contains(text.utf8.count) else {
-                throw WAError(.invalidArgument, message: "a data-path passphrase is 1 to 63 bytes, not \(text.utf8.count)")
+                throw WAError(
+                    .invalidArgument, message: "a data-path passphrase is 1 to 63 bytes, not \(text.utf8.count)")
             }
         case .pmk(let bytes):
-            guard bytes.count == 32 else { throw WAError(.invalidArgument, message: "a data-path PMK is 32 bytes, not \(bytes.count)") }
+            guard bytes.count == 32 else {
+                throw WAError(.invalidArgument, message: "a data-path PMK is 32 bytes, not \(bytes.count)")
+            }
         }
-        guard !cipherSuites.isEmpty else { throw WAError(.invalidArgument, message: "a secure data path needs a cipher suite") }
+        guard !cipherSuites.isEmpty else {
+            throw WAError(.invalidArgument, message: "a secure data path needs a cipher suite")
+        }
     }
 
     /// The engine's policy for `service` (whose ID salts the passphrase's PMK and enters the PMKID); nil for
     /// an open data path. `pairedKeys`: where pairing leaves the ND-PMKs (for ``pairing``); `peer`: the
     /// requester's peer, whose pairing's suite it asks for.
-    func policy(service: String, pairedKeys: PairedDataPathKeys? = nil, peer: MACAddress? = nil) throws(WAError) -> NDPSecurityPolicy? {
+    func policy(
+        service: String, pairedKeys: PairedDataPathKeys? = nil, peer: MACAddress? = nil
+    ) throws(WAError) -> NDPSecurityPolicy? {
         try check()
         let credential: NDPCredential
         switch kind {
         case .open: return nil
         case .pairing:
             guard let pairedKeys else {
-                throw WAError(.invalidArgument, message: "a data path keyed by pairing needs a device that has paired (`waware pair`)")
+                throw WAError(
+                    .invalidArgument,
+                    message: "a data path keyed by pairing needs a device that has paired (`waware pair`)")
             }
             credential = .paired(pairedKeys)
         case .passphrase(let text): credential = .passphrase(text)

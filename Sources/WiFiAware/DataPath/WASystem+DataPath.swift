@@ -1,6 +1,6 @@
 internal import Synchronization
 import NANEngine
-public import NANWire
+import NANWire
 
 extension WASystem {
     var dataPathEngine: NANEngine? { backend as? NANEngine }
@@ -22,9 +22,12 @@ extension WASystem {
     ///     `security-failure`, and so is, with pairing, a peer that fails verification (NDP ID 0).
     ///   - idleTimeout: Each accepted data path ends (reason `idle`) after this long with no packet either
     ///     way; nil: never.
-    public func acceptDataPaths(for publisher: WAPublisher, from devices: WADeviceSelection = .anyDevice,
-                                security: WADataPathSecurity, idleTimeout: Duration? = nil) -> AsyncThrowingStream<WADataPathEvent, any Error> {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: WADataPathEvent.self, bufferingPolicy: .bufferingNewest(64))
+    public func acceptDataPaths(
+        for publisher: WAPublisher, from devices: WADeviceSelection = .anyDevice,
+        security: WADataPathSecurity, idleTimeout: Duration? = nil
+    ) -> AsyncThrowingStream<WADataPathEvent, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(
+            of: WADataPathEvent.self, bufferingPolicy: .bufferingNewest(64))
         let handle = publisher.handle
         let serviceName = publisher.service.name.rawValue
         let store = store
@@ -39,24 +42,30 @@ extension WASystem {
                 }
                 // The selection must resolve now (a paired selection with no paired device is an error, as
                 // for sessions); after that the store is read again at each request.
-                let admission = try devices.resolve(in: try store.devices()) == nil
-                    ? DataPathAdmission.anyone : PairedDataPathAdmission(store: store, selection: devices).dataPathAdmission
+                let admission =
+                    try devices.resolve(in: try store.devices()) == nil
+                    ? DataPathAdmission.anyone
+                    : PairedDataPathAdmission(store: store, selection: devices).dataPathAdmission
                 var publishID = handle.instanceID
                 while publishID == nil {
                     try await Task.sleep(for: .milliseconds(20))
                     publishID = handle.instanceID
                 }
                 guard let publishID else { return }
-                let events = try await engine.acceptDataPaths(publishID: publishID, admitting: admission, security: policy,
-                                                              idleTimeout: idleTimeout)
+                let events = try await engine.acceptDataPaths(
+                    publishID: publishID, admitting: admission, security: policy,
+                    idleTimeout: idleTimeout)
                 var connections: [NDPIdentifier: WADataPathConnection] = [:]
                 // A peer that fails pairing verification is refused before it can ask: say so here.
                 let refusals = failures.map { failures in
                     Task {
                         for await case .failed(let peer, let reason) in failures {
-                            continuation.yield(.terminated(peer: peer, ndpID: 0, reason: WADataPathEndReason(
-                                .securityFailure, reasonCode: NANReasonCode.securityPolicy.rawValue,
-                                detail: "pairing verification failed: \(reason)")))
+                            continuation.yield(
+                                .terminated(
+                                    peer: peer, ndpID: 0,
+                                    reason: WADataPathEndReason(
+                                        .securityFailure, reasonCode: NANReasonCode.securityPolicy.rawValue,
+                                        detail: "pairing verification failed: \(reason)")))
                         }
                     }
                 }
@@ -96,12 +105,14 @@ extension WASystem {
             throw WAError(.wifiAwareUnsupported, message: "this adapter cannot carry NAN data paths")
         }
         if security.isPairing { _ = try await verify(endpoint) }
-        let policy = try security.policy(service: endpoint.service.rawValue, pairedKeys: pairedDataPathKeys, peer: endpoint.address)
+        let policy = try security.policy(
+            service: endpoint.service.rawValue, pairedKeys: pairedDataPathKeys, peer: endpoint.address)
         let id: NDPIdentifier
         let events: AsyncStream<DataPathEvent>
         do {
-            (id, events) = try await engine.requestDataPath(to: endpoint.address, publishID: endpoint.instanceID,
-                                                            security: policy, idleTimeout: idleTimeout)
+            (id, events) = try await engine.requestDataPath(
+                to: endpoint.address, publishID: endpoint.instanceID,
+                security: policy, idleTimeout: idleTimeout)
         } catch let error as DataPathError where error == .tooManyDataPaths {
             throw WAError(.noRadioResources, message: "too many data paths are up on \(adapterName)", underlying: error)
         } catch {
@@ -114,10 +125,14 @@ extension WASystem {
             switch WADataPathEvent(event, connections: &connections) {
             case .connected(let c): connection = c
             case .terminated(_, _, let reason):
-                let hint = reason.isSecurityFailure
-                    ? (security.isPairing ? " (the peer did not verify our pairing, or accepts another security)"
-                        : " (the peer uses another passphrase or PMK, another cipher suite, or open against secure)") : ""
-                throw WAError(.connectionFailed, message: "the data path to \(endpoint.address) failed: \(reason)\(hint)")
+                let hint =
+                    reason.isSecurityFailure
+                    ? (security.isPairing
+                        ? " (the peer did not verify our pairing, or accepts another security)"
+                        : " (the peer uses another passphrase or PMK, another cipher suite, or open against secure)")
+                    : ""
+                throw WAError(
+                    .connectionFailed, message: "the data path to \(endpoint.address) failed: \(reason)\(hint)")
             case .requested: break
             }
         }
@@ -125,10 +140,13 @@ extension WASystem {
             await engine.endDataPath(id)
             throw WAError(.connectionFailed, message: "the data path to \(endpoint.address) did not come up")
         }
-        let (rest, continuation) = AsyncStream.makeStream(of: WADataPathEvent.self, bufferingPolicy: .bufferingNewest(16))
+        let (rest, continuation) = AsyncStream.makeStream(
+            of: WADataPathEvent.self, bufferingPolicy: .bufferingNewest(16))
         let forward = Task {
             var connections = connections
-            while let event = await iterator.next() { continuation.yield(WADataPathEvent(event, connections: &connections)) }
+            while let event = await iterator.next() {
+                continuation.yield(WADataPathEvent(event, connections: &connections))
+            }
             continuation.finish()
         }
         defer { forward.cancel() }

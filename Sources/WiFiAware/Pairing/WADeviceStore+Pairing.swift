@@ -12,7 +12,10 @@ extension WADeviceStore {
     ///
     /// - Throws: a store error.
     public func ownIdentityKey() throws(WAError) -> WAPairedDevice.IdentityKey {
-        try modifyStore { (_: inout WAPairedDevice.Devices, own: inout WAPairedDevice.IdentityKey?) throws(WAError) -> WAPairedDevice.IdentityKey in
+        try modifyStore {
+            (
+                _: inout WAPairedDevice.Devices, own: inout WAPairedDevice.IdentityKey?
+            ) throws(WAError) -> WAPairedDevice.IdentityKey in
             if let own { return own }
             let fresh: NANIdentityKey
             do { fresh = try NANIdentityKey.random() } catch {
@@ -53,12 +56,14 @@ extension WADeviceStore {
         try WAPairedDevice.validateName(name)
         let expiry = identityKeyLifetime.map { Date().addingTimeInterval(Double($0.components.seconds)) }
         return try modify { (devices: inout WAPairedDevice.Devices) throws(WAError) -> WAPairedDevice in
-            let existing = devices.values.first { identityKey != nil && $0.identityKey == identityKey }
+            let existing =
+                devices.values.first { identityKey != nil && $0.identityKey == identityKey }
                 ?? devices.values.first { $0.holdsNoKey && $0.managementAddresses.contains(managementAddress) }
             if var device = existing {
                 try Self.takeAddress(managementAddress, for: device.id, from: &devices)
-                device.managementAddresses = Array(([managementAddress] + device.managementAddresses.filter { $0 != managementAddress })
-                    .prefix(Self.maximumAddressesPerDevice))
+                device.managementAddresses = Array(
+                    ([managementAddress] + device.managementAddresses.filter { $0 != managementAddress })
+                        .prefix(Self.maximumAddressesPerDevice))
                 if let identityKey {
                     device.identityKey = identityKey
                     device.identityKeyExpiry = expiry
@@ -69,8 +74,11 @@ extension WADeviceStore {
                 devices[device.id] = device
                 return device
             }
-            if devices.values.contains(where: { WAPairedDevice.lookalikeKey($0.name) == WAPairedDevice.lookalikeKey(name) }) {
-                throw WAError(.invalidArgument, message: "a paired device is already named '\(name)'; choose another name")
+            if devices.values.contains(where: {
+                WAPairedDevice.lookalikeKey($0.name) == WAPairedDevice.lookalikeKey(name)
+            }) {
+                throw WAError(
+                    .invalidArgument, message: "a paired device is already named '\(name)'; choose another name")
             }
             var device = WAPairedDevice(
                 id: WAPairedDevice.ID(UUID()), name: name, pairingInfo: pairingInfo,
@@ -86,12 +94,16 @@ extension WADeviceStore {
     /// Moves `address` to the device `id` (an address belongs to one device): it leaves every other entry,
     /// and a hand-typed entry left with no address goes. A keyed entry keeps its key, name and pin; one whose
     /// only address this is stays whole, and the pairing is refused.
-    private static func takeAddress(_ address: MACAddress, for id: WAPairedDevice.ID, from devices: inout WAPairedDevice.Devices) throws(WAError) {
+    private static func takeAddress(
+        _ address: MACAddress, for id: WAPairedDevice.ID, from devices: inout WAPairedDevice.Devices
+    ) throws(WAError) {
         for (other, entry) in devices where other != id && entry.managementAddresses.contains(address) {
             let left = entry.managementAddresses.filter { $0 != address }
             if left.isEmpty && !entry.holdsNoKey {
-                throw WAError(.invalidArgument, message: "\(address) is the address of paired device '\(entry.name)' (\(entry.id)), "
-                    + "and this pairing did not prove to be that device; unpair '\(entry.name)' first if it is")
+                throw WAError(
+                    .invalidArgument,
+                    message: "\(address) is the address of paired device '\(entry.name)' (\(entry.id)), "
+                        + "and this pairing did not prove to be that device; unpair '\(entry.name)' first if it is")
             }
             devices[other]?.managementAddresses = left
             if left.isEmpty { devices[other] = nil }
@@ -110,7 +122,9 @@ extension WADeviceStore {
                 devices[other]?.managementAddresses.removeAll { $0 == address }
                 if devices[other]?.managementAddresses.isEmpty == true { devices[other] = nil }
             }
-            device.managementAddresses = Array(([address] + device.managementAddresses.filter { $0 != address }).prefix(Self.maximumAddressesPerDevice))
+            device.managementAddresses = Array(
+                ([address] + device.managementAddresses.filter { $0 != address }).prefix(Self.maximumAddressesPerDevice)
+            )
             device.dateLastSeen = Date()
             devices[id] = device
             return device

@@ -1,4 +1,4 @@
-public import FoundationEssentials
+import FoundationEssentials
 public import NANLogging
 public import NANWire
 import NANCrypto
@@ -56,7 +56,9 @@ public enum WAPairing {
     /// Six random decimal digits, for the accepting side to show.
     public static func randomPIN() throws(WAError) -> String {
         let bytes: [UInt8]
-        do { bytes = try SecureRandom.bytes(8) } catch { throw WAError(.storageFailed, message: "no random bytes for a PIN: \(error)") }
+        do { bytes = try SecureRandom.bytes(8) } catch {
+            throw WAError(.storageFailed, message: "no random bytes for a PIN: \(error)")
+        }
         let value = bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } % 1_000_000
         let digits = String(value)
         return String(repeating: "0", count: 6 - digits.count) + digits
@@ -90,7 +92,8 @@ public enum WAPairing {
         progress: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> Outcome {
         guard cipherSuite.isPairing else {
-            throw WAError(.invalidArgument, message: "\(cipherSuite) is not a NAN pairing cipher suite (NCS-PK-PASN-128 or -256)")
+            throw WAError(
+                .invalidArgument, message: "\(cipherSuite) is not a NAN pairing cipher suite (NCS-PK-PASN-128 or -256)")
         }
         let suite = cipherSuite.suite
         let chosen: Adapter
@@ -101,7 +104,9 @@ public enum WAPairing {
             throw WAError.from(error, while: "list Wi-Fi adapters")
         }
         let own = try store.ownIdentityKey()
-        guard let identity = NANIdentityKey(bytes: own.bytes) else { throw WAError(.deviceStoreCorrupt, message: "our identity key is not 16 bytes") }
+        guard let identity = NANIdentityKey(bytes: own.bytes) else {
+            throw WAError(.deviceStoreCorrupt, message: "our identity key is not 16 bytes")
+        }
         let serviceID: ServiceID
         do { serviceID = try ServiceID(serviceName: serviceName) } catch {
             throw WAError(.invalidServiceName, message: "'\(serviceName)' is not a service name: \(error)")
@@ -112,37 +117,51 @@ public enum WAPairing {
         // The accepting side goes on after a failed attempt; its timeout then says how the last one failed.
         let lastFailure = LastFailure()
         do {
-            found = try await NANRuntime.run(on: chosen, address: keepsAdapterAddress ? nil : .randomManagementAddress(), logger: logger) { runtime in
+            found = try await NANRuntime.run(
+                on: chosen, address: keepsAdapterAddress ? nil : .randomManagementAddress(), logger: logger
+            ) { runtime in
                 let frames: AsyncThrowingStream<NL80211Event, any Error>
                 do { frames = try await runtime.events(for: PairingEngine.runtimeInterest) } catch {
-                    throw WAError(.wifiAwareUnsupported, message: "\(chosen.name) does not pass Authentication frames to user space, so NAN pairing cannot run on it (\(error))")
+                    throw WAError(
+                        .wifiAwareUnsupported,
+                        message:
+                            "\(chosen.name) does not pass Authentication frames to user space, so NAN pairing cannot run on it (\(error))"
+                    )
                 }
                 var options = DiscoveryOptions()
                 options.logger = logger
                 return try await NANEngine.run(on: runtime, options: options) { engine in
                     try await runtime.start(NANStartOptions())
-                    guard let cluster = await runtime.waitForCluster(timeout: .seconds(10)) else { throw DiscoveryError.noCluster }
+                    guard let cluster = await runtime.waitForCluster(timeout: .seconds(10)) else {
+                        throw DiscoveryError.noCluster
+                    }
                     let link = RuntimePairingLink(runtime: runtime, engine: engine)
-                    let pairing = PairingEngine(localAddress: runtime.localAddress, cluster: cluster, identity: identity, link: link,
-                                                devices: known, limits: .init(attemptLifetime: timeout),
-                                                bootstrappingLimits: .init(responseTimeout: .seconds(8)), logger: logger)
+                    let pairing = PairingEngine(
+                        localAddress: runtime.localAddress, cluster: cluster, identity: identity, link: link,
+                        devices: known, limits: .init(attemptLifetime: timeout),
+                        bootstrappingLimits: .init(responseTimeout: .seconds(8)), logger: logger)
                     await engine.setIdentityResolution(try identity.identityResolution(nmi: runtime.localAddress))
                     let server = Task { try? await pairing.serve(frames) }
                     defer { server.cancel() }
                     return try await withDeadline(timeout, what: "no peer paired") {
                         switch role {
                         case .accept(let pin):
-                            return try await accept(pin: pin.map { .fixed($0) } ?? .none, suite: suite, serviceID: serviceID, engine: engine,
-                                                    pairing: pairing, link: link, lastFailure: lastFailure, progress: progress)
+                            return try await accept(
+                                pin: pin.map { .fixed($0) } ?? .none, suite: suite, serviceID: serviceID,
+                                engine: engine,
+                                pairing: pairing, link: link, lastFailure: lastFailure, progress: progress)
                         case .acceptShowingPIN(let display):
-                            return try await accept(pin: .perRequest(display), suite: suite, serviceID: serviceID, engine: engine,
-                                                    pairing: pairing, link: link, lastFailure: lastFailure, progress: progress)
+                            return try await accept(
+                                pin: .perRequest(display), suite: suite, serviceID: serviceID, engine: engine,
+                                pairing: pairing, link: link, lastFailure: lastFailure, progress: progress)
                         case .initiate(let pin):
-                            return try await initiate(peer: nil, pin: pin.map { .fixed($0) } ?? .none, suite: suite, serviceID: serviceID,
-                                                      engine: engine, pairing: pairing, link: link, progress: progress)
+                            return try await initiate(
+                                peer: nil, pin: pin.map { .fixed($0) } ?? .none, suite: suite, serviceID: serviceID,
+                                engine: engine, pairing: pairing, link: link, progress: progress)
                         case .initiateAskingPIN(let peer, let entry):
-                            return try await initiate(peer: peer, pin: .asked(entry), suite: suite, serviceID: serviceID,
-                                                      engine: engine, pairing: pairing, link: link, progress: progress)
+                            return try await initiate(
+                                peer: peer, pin: .asked(entry), suite: suite, serviceID: serviceID,
+                                engine: engine, pairing: pairing, link: link, progress: progress)
                         }
                     }
                 }
@@ -152,8 +171,9 @@ public enum WAPairing {
         } catch let error as PairingError {
             let translated = translate(error)
             guard error.code == .timedOut, let last = lastFailure.text else { throw translated }
-            throw WAError(translated.code, message: "\(translated.message) (the last attempt failed: \(last))", underlying: error,
-                          pairingFailure: translated.pairingFailure)
+            throw WAError(
+                translated.code, message: "\(translated.message) (the last attempt failed: \(last))", underlying: error,
+                pairingFailure: translated.pairingFailure)
         } catch let error as CancellationError {
             throw error
         } catch {
@@ -165,14 +185,18 @@ public enum WAPairing {
             }
             return Outcome(device: try store.noteAddress(found.keys.lastAddress, of: device.id), verified: true)
         }
-        guard let pairingKey = try? WAPairedDevice.PairingKey(bytes: found.keys.pairing.npk, method: found.keys.pairing.akm == .sae ? .sae : .pasn,
-                                                              cipherSuite: WACipherSuite(found.keys.pairing.suite)) else {
+        guard
+            let pairingKey = try? WAPairedDevice.PairingKey(
+                bytes: found.keys.pairing.npk, method: found.keys.pairing.akm == .sae ? .sae : .pasn,
+                cipherSuite: WACipherSuite(found.keys.pairing.suite))
+        else {
             throw WAError(.connectionFailed, message: "pairing gave no usable key", pairingFailure: .other)
         }
         let nik = try found.keys.nik.map { nik throws(WAError) in try WAPairedDevice.IdentityKey(bytes: nik.bytes) }
-        let device = try store.recordPairing(name: deviceName ?? "NAN \(found.keys.lastAddress)", managementAddress: found.keys.lastAddress,
-                                             identityKey: nik, pairingKey: pairingKey,
-                                             identityKeyLifetime: found.keys.nikLifetime.map { .seconds(Int64($0)) })
+        let device = try store.recordPairing(
+            name: deviceName ?? "NAN \(found.keys.lastAddress)", managementAddress: found.keys.lastAddress,
+            identityKey: nik, pairingKey: pairingKey,
+            identityKeyLifetime: found.keys.nikLifetime.map { .seconds(Int64($0)) })
         return Outcome(device: device, verified: false)
     }
 
@@ -180,9 +204,13 @@ public enum WAPairing {
     /// nil for an entry without a pairing key (typed by hand).
     static func pairedKeys(_ device: WAPairedDevice) -> PairedDeviceKeys? {
         guard let key = device.pairingKey, let address = device.managementAddresses.first,
-              let pairing = CachedPairing(npk: key.bytes, akm: key.method == .sae ? .sae : .pasn, suite: key.cipherSuite.suite) else { return nil }
-        return PairedDeviceKeys(id: address, lastAddress: address, nik: device.identityKey(validAt: Date()).flatMap { NANIdentityKey(bytes: $0.bytes) },
-                                pairing: pairing)
+            let pairing = CachedPairing(
+                npk: key.bytes, akm: key.method == .sae ? .sae : .pasn, suite: key.cipherSuite.suite)
+        else { return nil }
+        return PairedDeviceKeys(
+            id: address, lastAddress: address,
+            nik: device.identityKey(validAt: Date()).flatMap { NANIdentityKey(bytes: $0.bytes) },
+            pairing: pairing)
     }
 
     /// How the accepting side's last failed attempt failed (set by `accept`, read when its timeout ends it).
@@ -218,14 +246,19 @@ public enum WAPairing {
     /// reported through `progress` and noted in `lastFailure`, and the wait goes on: a failure may be an
     /// attacker's (a forged frame carries any address), and one must not end the pairing of the device the user
     /// is holding. Only the timeout ends it.
-    private static func accept(pin: ShownPIN, suite: NDPCipherSuite, serviceID: ServiceID, engine: NANEngine, pairing: PairingEngine,
-                               link: RuntimePairingLink, lastFailure: LastFailure,
-                               progress: @escaping @Sendable (String) -> Void) async throws -> (keys: PairedDeviceKeys, verified: Bool) {
+    private static func accept(
+        pin: ShownPIN, suite: NDPCipherSuite, serviceID: ServiceID, engine: NANEngine, pairing: PairingEngine,
+        link: RuntimePairingLink, lastFailure: LastFailure,
+        progress: @escaping @Sendable (String) -> Void
+    ) async throws -> (keys: PairedDeviceKeys, verified: Bool) {
         let usesPIN: Bool
         switch pin {
         case .none: usesPIN = false; await pairing.setPolicy(password: nil, allowsOpportunistic: true, suites: [suite])
-        case .fixed(let shown): usesPIN = true; await pairing.setPolicy(password: Array(shown.utf8), allowsOpportunistic: false, suites: [suite])
-        case .perRequest: usesPIN = true; await pairing.setPolicy(password: nil, allowsOpportunistic: false, suites: [suite])
+        case .fixed(let shown):
+            usesPIN = true;
+            await pairing.setPolicy(password: Array(shown.utf8), allowsOpportunistic: false, suites: [suite])
+        case .perRequest:
+            usesPIN = true; await pairing.setPolicy(password: nil, allowsOpportunistic: false, suites: [suite])
         }
         let method: BootstrappingMethods = usesPIN ? .pinDisplay : .opportunistic
         await pairing.setBootstrapping(supported: method, autoAccept: usesPIN ? [] : .opportunistic)
@@ -234,10 +267,16 @@ public enum WAPairing {
         let session: DiscoverySession = try await engine.publish(configuration)
         let forward = Task {
             for await event in session {
-                guard case .messageReceived(let message) = event, message.keyDescriptor != nil || message.bootstrapping != nil else { continue }
+                guard case .messageReceived(let message) = event,
+                    message.keyDescriptor != nil || message.bootstrapping != nil
+                else { continue }
                 link.route(message.peer, local: session.instanceID, peerInstanceID: message.peerInstanceID)
-                if let request = message.bootstrapping { await pairing.handle(bootstrapping: request, from: message.peer) }
-                if let descriptor = message.keyDescriptor { await pairing.handle(keyDescriptor: descriptor, from: message.peer) }
+                if let request = message.bootstrapping {
+                    await pairing.handle(bootstrapping: request, from: message.peer)
+                }
+                if let descriptor = message.keyDescriptor {
+                    await pairing.handle(keyDescriptor: descriptor, from: message.peer)
+                }
             }
         }
         defer { forward.cancel() }
@@ -268,9 +307,11 @@ public enum WAPairing {
         throw CancellationError()
     }
 
-    private static func initiate(peer wanted: MACAddress?, pin: TypedPIN, suite: NDPCipherSuite, serviceID: ServiceID, engine: NANEngine,
-                                 pairing: PairingEngine, link: RuntimePairingLink,
-                                 progress: @escaping @Sendable (String) -> Void) async throws -> (keys: PairedDeviceKeys, verified: Bool) {
+    private static func initiate(
+        peer wanted: MACAddress?, pin: TypedPIN, suite: NDPCipherSuite, serviceID: ServiceID, engine: NANEngine,
+        pairing: PairingEngine, link: RuntimePairingLink,
+        progress: @escaping @Sendable (String) -> Void
+    ) async throws -> (keys: PairedDeviceKeys, verified: Bool) {
         let session: DiscoverySession = try await engine.subscribe(SubscribeConfiguration(serviceID: serviceID))
         let (discovered, sink) = AsyncStream<DiscoveryResult>.makeStream(bufferingPolicy: .bufferingOldest(1))
         let forward = Task {
@@ -281,8 +322,12 @@ public enum WAPairing {
                     link.route(result.peer, local: session.instanceID, peerInstanceID: result.peerInstanceID)
                     sink.yield(result)
                 case .messageReceived(let message):
-                    if let answer = message.bootstrapping { await pairing.handle(bootstrapping: answer, from: message.peer) }
-                    if let descriptor = message.keyDescriptor { await pairing.handle(keyDescriptor: descriptor, from: message.peer) }
+                    if let answer = message.bootstrapping {
+                        await pairing.handle(bootstrapping: answer, from: message.peer)
+                    }
+                    if let descriptor = message.keyDescriptor {
+                        await pairing.handle(keyDescriptor: descriptor, from: message.peer)
+                    }
                 default:
                     continue
                 }
@@ -293,9 +338,12 @@ public enum WAPairing {
         progress(wanted.map { "looking for \($0) offering pairing" } ?? "looking for a device offering pairing")
         for await result in discovered {
             do {
-                if case .none = pin, let nira = result.identityResolution, let device = await pairing.resolve(nira, from: result.peer) {
+                if case .none = pin, let nira = result.identityResolution,
+                    let device = await pairing.resolve(nira, from: result.peer)
+                {
                     progress("\(result.peer) is a paired device; verifying it with the stored key")
-                    let verified = try await pairing.verify(device.id, at: result.peer, publishID: result.peerInstanceID)
+                    let verified = try await pairing.verify(
+                        device.id, at: result.peer, publishID: result.peerInstanceID)
                     await session.stop()
                     return (verified, true)
                 }
@@ -311,7 +359,8 @@ public enum WAPairing {
                 case .asked(let entry): method = .password(Array(try await entry(result.peer).utf8))
                 }
                 progress("pairing with \(result.peer)")
-                let device = try await pairing.pair(with: result.peer, publishID: result.peerInstanceID, method: method, suite: suite)
+                let device = try await pairing.pair(
+                    with: result.peer, publishID: result.peerInstanceID, method: method, suite: suite)
                 await session.stop()
                 return (device, false)
             } catch let error as PairingError {
@@ -323,20 +372,27 @@ public enum WAPairing {
 
     static func translate(_ error: PairingError, peer: MACAddress? = nil) -> WAError {
         let with = peer.map { " with \($0)" } ?? ""
-        let (failure, message): (WAPairingFailure, String) = switch error.code {
-        case .wrongPassword: (.wrongPIN, "pairing\(with) failed: wrong PIN (the two PINs differ)")
-        case .cipherSuiteMismatch:
-            (.cipherSuiteMismatch, "pairing\(with) failed: cipher suite mismatch (\(error.detail)); use the same --cipher-suite on both sides")
-        case .timedOut: (.timedOut, "pairing\(with) timed out: \(error.detail)")
-        case .rejected: (.refused, "pairing\(with) refused by the peer: \(error.detail)")
-        case .methodMismatch: (.noCommonMethod, "pairing\(with) failed: no bootstrapping method fits both sides (\(error.detail))")
-        default: (.other, "pairing\(with) failed: \(error)")
-        }
+        let (failure, message): (WAPairingFailure, String) =
+            switch error.code {
+            case .wrongPassword: (.wrongPIN, "pairing\(with) failed: wrong PIN (the two PINs differ)")
+            case .cipherSuiteMismatch:
+                (
+                    .cipherSuiteMismatch,
+                    "pairing\(with) failed: cipher suite mismatch (\(error.detail)); use the same --cipher-suite on both sides"
+                )
+            case .timedOut: (.timedOut, "pairing\(with) timed out: \(error.detail)")
+            case .rejected: (.refused, "pairing\(with) refused by the peer: \(error.detail)")
+            case .methodMismatch:
+                (.noCommonMethod, "pairing\(with) failed: no bootstrapping method fits both sides (\(error.detail))")
+            default: (.other, "pairing\(with) failed: \(error)")
+            }
         return WAError(.connectionFailed, message: message, underlying: error, pairingFailure: failure)
     }
 
     /// Runs `body`, failing with a "timed out" pairing error after `timeout`.
-    private static func withDeadline<T: Sendable>(_ timeout: Duration, what: String, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    private static func withDeadline<T: Sendable>(
+        _ timeout: Duration, what: String, _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
         try await withThrowingTaskGroup(of: T.self) { group in
             group.addTask { try await body() }
             group.addTask {

@@ -32,26 +32,32 @@ extension WASystem {
     /// (``WADataPathSecurity/pairing`` data paths, sessions that select paired devices) and those paired
     /// peers started with it.
     public func verifications() -> AsyncStream<WAVerificationEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: WAVerificationEvent.self, bufferingPolicy: .bufferingNewest(64))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: WAVerificationEvent.self, bufferingPolicy: .bufferingNewest(64))
         let key = verificationListeners.withLock { listeners in
             listeners.next += 1
             listeners.sinks[listeners.next] = continuation
             return listeners.next
         }
-        continuation.onTermination = { [weak self] _ in _ = self?.verificationListeners.withLock { $0.sinks.removeValue(forKey: key) } }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.verificationListeners.withLock { $0.sinks.removeValue(forKey: key) }
+        }
         return stream
     }
 
     /// Makes the pairing engine of a device that has paired: it answers verifications of its stored
     /// pairings (no new pairing setup: that is `WAPairing`), and runs ours; its outcomes go to the store
     /// (the address a verified device was seen at) and to ``verifications()``.
-    func startPairing(identity: NANIdentityKey, runtime: NANRuntime, engine: NANEngine,
-                      frames: AsyncThrowingStream<NL80211Event, any Error>) {
+    func startPairing(
+        identity: NANIdentityKey, runtime: NANRuntime, engine: NANEngine,
+        frames: AsyncThrowingStream<NL80211Event, any Error>
+    ) {
         let known = ((try? store.devices())?.values.compactMap(WAPairing.pairedKeys)) ?? []
         let link = RuntimePairingLink(runtime: runtime, engine: engine)
-        let engine = PairingEngine(localAddress: runtime.localAddress, cluster: runtime.cluster ?? runtime.localAddress, identity: identity,
-                                   link: link, devices: known, limits: .init(attemptLifetime: Self.verificationLifetime),
-                                   dataPathKeys: pairedDataPathKeys, logger: runtime.logger)
+        let engine = PairingEngine(
+            localAddress: runtime.localAddress, cluster: runtime.cluster ?? runtime.localAddress, identity: identity,
+            link: link, devices: known, limits: .init(attemptLifetime: Self.verificationLifetime),
+            dataPathKeys: pairedDataPathKeys, logger: runtime.logger)
         pairing.withLock { $0 = engine }
         _ = startTask { try? await engine.serve(frames) }
         // A device paired (or unpaired) by another process while this system runs: the engine learns it.
@@ -60,15 +66,17 @@ extension WASystem {
             var updates = store.allDevices.makeAsyncIterator()
             while let devices = try? await updates.next() {
                 let held = await engine.pairedDevices
-                await engine.replaceDevices(devices.values.compactMap { device in
-                    guard var record = WAPairing.pairedKeys(device) else { return nil }
-                    // Keep the id the engine knows the device by (an address it had when first read).
-                    if let known = held.first(where: { device.managementAddresses.contains($0.id) }) {
-                        record = PairedDeviceKeys(id: known.id, lastAddress: known.lastAddress, nik: record.nik,
-                                                  pairing: record.pairing, nikLifetime: known.nikLifetime)
-                    }
-                    return record
-                })
+                await engine.replaceDevices(
+                    devices.values.compactMap { device in
+                        guard var record = WAPairing.pairedKeys(device) else { return nil }
+                        // Keep the id the engine knows the device by (an address it had when first read).
+                        if let known = held.first(where: { device.managementAddresses.contains($0.id) }) {
+                            record = PairedDeviceKeys(
+                                id: known.id, lastAddress: known.lastAddress, nik: record.nik,
+                                pairing: record.pairing, nikLifetime: known.nikLifetime)
+                        }
+                        return record
+                    })
             }
         }
         _ = startTask { [weak self] in
@@ -90,29 +98,45 @@ extension WASystem {
     ///   (or this device never paired), ``WAError/Code/connectionFailed`` when verification fails.
     func verify(_ endpoint: WAEndpoint) async throws(WAError) -> WAPairedDevice {
         guard let engine = pairing.withLock({ $0 }) else {
-            throw WAError(.deviceInvalid, message: "this device has no pairing (pair first with `waware pair`), so no data path can be keyed by one")
+            throw WAError(
+                .deviceInvalid,
+                message:
+                    "this device has no pairing (pair first with `waware pair`), so no data path can be keyed by one")
         }
         let devices = try store.devices()
         let records = await engine.pairedDevices
-        guard let device = endpoint.device ?? devices.values.first(where: { $0.managementAddresses.contains(endpoint.address) }),
-              device.pairingKey != nil,
-              let record = records.first(where: { device.managementAddresses.contains($0.id) }) else {
+        guard
+            let device = endpoint.device
+                ?? devices.values.first(where: { $0.managementAddresses.contains(endpoint.address) }),
+            device.pairingKey != nil,
+            let record = records.first(where: { device.managementAddresses.contains($0.id) })
+        else {
             broadcast(.failed(address: endpoint.address, reason: "no pairing key stored for it"))
-            throw WAError(.deviceInvalid, message: "\(endpoint.address) is not a paired device with a pairing key: pair with it first (`waware pair`), or use a passphrase")
+            throw WAError(
+                .deviceInvalid,
+                message:
+                    "\(endpoint.address) is not a paired device with a pairing key: pair with it first (`waware pair`), or use a passphrase"
+            )
         }
         do {
             _ = try await engine.verify(record.id, at: endpoint.address, publishID: endpoint.instanceID)
         } catch {
-            let hint = error.code == .timedOut ? "the peer did not answer: is it running, and has it paired with us?"
+            let hint =
+                error.code == .timedOut
+                ? "the peer did not answer: is it running, and has it paired with us?"
                 : "not paired: the two devices hold different pairing keys; pair them again"
-            throw WAError(.connectionFailed, message: "\(device.name) (\(endpoint.address)) failed pairing verification: \(error) (\(hint))")
+            throw WAError(
+                .connectionFailed,
+                message: "\(device.name) (\(endpoint.address)) failed pairing verification: \(error) (\(hint))")
         }
         return (try? store.devices())?[device.id] ?? device
     }
 
     private func report(verified keys: PairedDeviceKeys) {
         guard let devices = try? store.devices(),
-              let device = devices.values.first(where: { $0.managementAddresses.contains(keys.id) || $0.managementAddresses.contains(keys.lastAddress) })
+            let device = devices.values.first(where: {
+                $0.managementAddresses.contains(keys.id) || $0.managementAddresses.contains(keys.lastAddress)
+            })
         else { return }
         let noted = (try? store.noteAddress(keys.lastAddress, of: device.id)) ?? device
         broadcast(.verified(noted, address: keys.lastAddress))

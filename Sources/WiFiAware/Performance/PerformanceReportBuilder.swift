@@ -22,7 +22,8 @@ enum PHYRate {
     /// nil for what the table does not cover (HE/EHT, legacy, odd widths).
     static func megabitsPerSecond(_ rate: BitRate) -> Double? {
         guard let mcs = rate.mcs, rate.modulation == .ht || rate.modulation == .vht,
-              let subcarriers = dataSubcarriers(widthMHz: rate.widthMHz) else { return nil }
+            let subcarriers = dataSubcarriers(widthMHz: rate.widthMHz)
+        else { return nil }
         let index = rate.modulation == .ht ? Int(mcs) % 8 : Int(mcs)
         guard bitsPerSubcarrier.indices.contains(index) else { return nil }
         let symbolMicroseconds = rate.shortGuardInterval ? 3.6 : 4.0
@@ -32,9 +33,10 @@ enum PHYRate {
 
 extension WABitRate {
     init(_ rate: BitRate) {
-        self.init(megabitsPerSecond: rate.megabitsPerSecond ?? PHYRate.megabitsPerSecond(rate),
-                  modulation: rate.modulation.rawValue, mcs: rate.mcs.map(Int.init), spatialStreams: rate.streams,
-                  widthMHz: rate.widthMHz, shortGuardInterval: rate.shortGuardInterval)
+        self.init(
+            megabitsPerSecond: rate.megabitsPerSecond ?? PHYRate.megabitsPerSecond(rate),
+            modulation: rate.modulation.rawValue, mcs: rate.mcs.map(Int.init), spatialStreams: rate.streams,
+            widthMHz: rate.widthMHz, shortGuardInterval: rate.shortGuardInterval)
     }
 }
 
@@ -43,20 +45,23 @@ extension WALinkMetrics {
         self.init(
             interface: interface,
             signal: station.signalDBM.map(Int.init), averageSignal: station.averageSignalDBM.map(Int.init),
-            transmitRate: station.transmitRate.map(WABitRate.init), receiveRate: station.receiveRate.map(WABitRate.init),
+            transmitRate: station.transmitRate.map(WABitRate.init),
+            receiveRate: station.receiveRate.map(WABitRate.init),
             expectedThroughput: station.expectedThroughputKbps.map { Double($0) / 1000 },
             transmittedBytes: station.transmittedBytes, receivedBytes: station.receivedBytes,
             transmittedPackets: station.transmittedPackets, receivedPackets: station.receivedPackets,
             transmitRetries: station.transmitRetries, transmitFailures: station.transmitFailures,
             inactiveMilliseconds: station.inactiveMilliseconds, connectedSeconds: station.connectedSeconds,
             tids: station.tidStatistics.filter(\.isActive).map {
-                WATIDCounters(tid: $0.tid, received: $0.receivedMSDUs, transmitted: $0.transmittedMSDUs,
-                              retries: $0.transmitRetries, failures: $0.transmitFailures)
+                WATIDCounters(
+                    tid: $0.tid, received: $0.receivedMSDUs, transmitted: $0.transmittedMSDUs,
+                    retries: $0.transmitRetries, failures: $0.transmitFailures)
             },
             committedSlots: schedule?.localCommittedSlots, commonSlots: schedule?.commonSlots,
             airtimeShare: schedule?.airtimeShare,
             channels: schedule?.channels.map {
-                WAScheduledChannel(frequency: $0.frequency, number: $0.number, slots: $0.localSlots, commonSlots: $0.commonSlots)
+                WAScheduledChannel(
+                    frequency: $0.frequency, number: $0.number, slots: $0.localSlots, commonSlots: $0.commonSlots)
             } ?? [])
     }
 }
@@ -73,8 +78,9 @@ extension WAPerformanceReport {
         let link = WALinkMetrics(interface: interface, station: station, schedule: schedule)
         let signal = link.averageSignal ?? link.signal
         let inactive = Duration.milliseconds(Int64(station.inactiveMilliseconds ?? 0))
-        var report = WAPerformanceReport(signalStrength: link.signal ?? link.averageSignal, frequency: nil,
-                                         discoveryWindowsHeard: 0, lastHeard: now - inactive)
+        var report = WAPerformanceReport(
+            signalStrength: link.signal ?? link.averageSignal, frequency: nil,
+            discoveryWindowsHeard: 0, lastHeard: now - inactive)
         report.timestamp = wallClock
         report.localTimestamp = now
         report.signalQuality = signal.map { Self.signalQuality(dBm: $0) }

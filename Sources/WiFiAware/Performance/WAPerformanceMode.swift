@@ -70,7 +70,11 @@ public enum WAAccessCategory: String, Hashable, Sendable, CaseIterable, CustomSt
     /// Reads `be`, `bk`, `vi`, `vo` or a case name (any case).
     public init?(name: String) {
         let lowered = name.lowercased()
-        guard let found = Self.allCases.first(where: { $0.shortName.lowercased() == lowered || $0.rawValue.lowercased() == lowered }) else {
+        guard
+            let found = Self.allCases.first(where: {
+                $0.shortName.lowercased() == lowered || $0.rawValue.lowercased() == lowered
+            })
+        else {
             return nil
         }
         self = found

@@ -99,8 +99,10 @@ public struct WATransmitLatencyMetrics: Hashable, Sendable {
     public var probesAnswered: Int
 
     /// Creates metrics.
-    public init(accessCategory: WAAccessCategory, average: Duration?, median: Duration?, percentile95: Duration?,
-                probesSent: Int, probesAnswered: Int) {
+    public init(
+        accessCategory: WAAccessCategory, average: Duration?, median: Duration?, percentile95: Duration?,
+        probesSent: Int, probesAnswered: Int
+    ) {
         self.accessCategory = accessCategory
         self.average = average
         self.median = median

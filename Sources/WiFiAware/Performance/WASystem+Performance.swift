@@ -1,6 +1,6 @@
 import NANEngine
 import NANSystem
-public import NANWire
+import NANWire
 
 /// Which active probes a data-path performance report runs, and how far they may go. Every probe is
 /// bounded in time and bytes; the peer must answer them (``WAPerformanceResponder``, `waware perf --serve`).
@@ -60,10 +60,12 @@ extension WASystem {
         var receive: ProbeClient.Capacity?
         var latency: [WAAccessCategory: ProbeClient.Latency] = [:]
         if let probes {
-            let endpoint = LinkLocalEndpoint(address: String(connection.peerAddress.prefix { $0 != "%" }),
-                                             interface: connection.interfaceName, port: probes.port)
-            let steps = Double((probes.measuresCapacity ? (probes.bothDirections ? 2 : 1) : 0)
-                + (probes.latencyProbes > 0 ? probes.accessCategories.count : 0))
+            let endpoint = LinkLocalEndpoint(
+                address: String(connection.peerAddress.prefix { $0 != "%" }),
+                interface: connection.interfaceName, port: probes.port)
+            let steps = Double(
+                (probes.measuresCapacity ? (probes.bothDirections ? 2 : 1) : 0)
+                    + (probes.latencyProbes > 0 ? probes.accessCategories.count : 0))
             var done = 0.0
             func report(_ step: String) -> (@Sendable (Double) -> Void)? {
                 guard let progress else { return nil }
@@ -75,9 +77,10 @@ extension WASystem {
                     let step = report(clientSends ? "capacity-tx" : "capacity-rx")
                     step?(0)
                     let measured = try await Self.probe(connection, endpoint) { () async throws(StreamSocketError) in
-                        try await ProbeClient.capacity(to: endpoint, clientSends: clientSends, maximumBytes: probes.capacityBytes,
-                                                 duration: probes.capacityDuration, connectTimeout: probes.connectTimeout,
-                                                 progress: step)
+                        try await ProbeClient.capacity(
+                            to: endpoint, clientSends: clientSends, maximumBytes: probes.capacityBytes,
+                            duration: probes.capacityDuration, connectTimeout: probes.connectTimeout,
+                            progress: step)
                     }
                     if clientSends { transmit = measured } else { receive = measured }
                     done += 1
@@ -86,13 +89,18 @@ extension WASystem {
             if probes.latencyProbes > 0 {
                 for category in probes.accessCategories {
                     report("latency-\(category.shortName)")?(0)
-                    latency[category] = try await Self.probe(connection, endpoint) { () async throws(StreamSocketError) in
-                        try await ProbeClient.latency(to: endpoint, trafficClass: category.trafficClass, count: probes.latencyProbes,
-                                                spacing: probes.latencySpacing)
+                    latency[category] = try await Self.probe(connection, endpoint) {
+                        () async throws(StreamSocketError) in
+                        try await ProbeClient.latency(
+                            to: endpoint, trafficClass: category.trafficClass, count: probes.latencyProbes,
+                            spacing: probes.latencySpacing)
                     }
                     guard let measured = latency[category], !measured.samples.isEmpty else {
-                        throw WAError(.connectionTerminated, message: "the peer \(connection.peer) answered none of \(probes.latencyProbes) "
-                            + "latency probes (\(category.shortName)) at \(endpoint): it is gone or its responder stopped")
+                        throw WAError(
+                            .connectionTerminated,
+                            message: "the peer \(connection.peer) answered none of \(probes.latencyProbes) "
+                                + "latency probes (\(category.shortName)) at \(endpoint): it is gone or its responder stopped"
+                        )
                     }
                     done += 1
                 }
@@ -103,8 +111,9 @@ extension WASystem {
         let station = try await Self.station(of: connection)
         let schedule = await dataPathEngine?.linkSchedule(peer: connection.peer, ndpID: connection.ndpID)
         progress?(WAPerformanceProgress(step: "done", fraction: 1))
-        return .dataPath(interface: connection.interfaceName, station: station, schedule: schedule,
-                         transmitCapacity: transmit, receiveCapacity: receive, latency: latency, mode: mode)
+        return .dataPath(
+            interface: connection.interfaceName, station: station, schedule: schedule,
+            transmitCapacity: transmit, receiveCapacity: receive, latency: latency, mode: mode)
     }
 
     /// A report every `interval` (each as ``performanceReport(for:probes:mode:progress:)``) until the task
@@ -115,12 +124,14 @@ extension WASystem {
         probes: WAPerformanceProbes? = WAPerformanceProbes(), mode: WAPerformanceMode? = nil,
         progress: (@Sendable (WAPerformanceProgress) -> Void)? = nil
     ) -> AsyncThrowingStream<WAPerformanceReport, any Error> {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: WAPerformanceReport.self, bufferingPolicy: .bufferingNewest(8))
+        let (stream, continuation) = AsyncThrowingStream.makeStream(
+            of: WAPerformanceReport.self, bufferingPolicy: .bufferingNewest(8))
         let task = Task {
             do {
                 while !Task.isCancelled {
                     let started = ContinuousClock.now
-                    continuation.yield(try await performanceReport(for: connection, probes: probes, mode: mode, progress: progress))
+                    continuation.yield(
+                        try await performanceReport(for: connection, probes: probes, mode: mode, progress: progress))
                     let next = started + interval
                     if next > .now { try await Task.sleep(until: next) }
                 }
@@ -146,8 +157,11 @@ extension WASystem {
             throw WAError.from(error, while: "read the statistics of the data path to \(connection.peer)")
         }
         guard let found else {
-            throw WAError(.connectionTerminated, message: "the data path to \(connection.peer) is gone "
-                + "(no station for its interface \(connection.peerInterfaceAddress) on \(connection.interfaceName))")
+            throw WAError(
+                .connectionTerminated,
+                message: "the data path to \(connection.peer) is gone "
+                    + "(no station for its interface \(connection.peerInterfaceAddress) on \(connection.interfaceName))"
+            )
         }
         return found
     }
@@ -160,10 +174,13 @@ extension WASystem {
         do throws(StreamSocketError) {
             return try await body()
         } catch {
-            let hint = error.isPeerUnreachable ? ": the peer is gone or does not answer probes ('waware perf --serve' there)" : ""
-            throw WAError(.connectionTerminated,
-                          message: "performance probe to \(connection.peer) at \(endpoint) failed: \(error)\(hint)",
-                          errno: error.errno?.rawValue, underlying: error)
+            let hint =
+                error.isPeerUnreachable
+                ? ": the peer is gone or does not answer probes ('waware perf --serve' there)" : ""
+            throw WAError(
+                .connectionTerminated,
+                message: "performance probe to \(connection.peer) at \(endpoint) failed: \(error)\(hint)",
+                errno: error.errno?.rawValue, underlying: error)
         }
     }
 }
@@ -180,14 +197,18 @@ public final class WAPerformanceResponder: Sendable {
     /// checked for duplicates, up to 15 s).
     ///
     /// - Throws: ``WAError/Code/kernel`` (with the errno) when the port cannot be bound (in use, no address).
-    public static func start(on connection: WADataPathConnection, port: UInt16 = 5301) async throws(WAError) -> WAPerformanceResponder {
-        let endpoint = LinkLocalEndpoint(address: String(connection.localAddress.prefix { $0 != "%" }),
-                                         interface: connection.interfaceName, port: port)
+    public static func start(
+        on connection: WADataPathConnection, port: UInt16 = 5301
+    ) async throws(WAError) -> WAPerformanceResponder {
+        let endpoint = LinkLocalEndpoint(
+            address: String(connection.localAddress.prefix { $0 != "%" }),
+            interface: connection.interfaceName, port: port)
         do throws(StreamSocketError) {
             return WAPerformanceResponder(try await ProbeResponder.start(on: endpoint))
         } catch {
-            throw WAError(.kernel, message: "cannot answer performance probes on \(endpoint): \(error)",
-                          errno: error.errno?.rawValue, underlying: error)
+            throw WAError(
+                .kernel, message: "cannot answer performance probes on \(endpoint): \(error)",
+                errno: error.errno?.rawValue, underlying: error)
         }
     }
 

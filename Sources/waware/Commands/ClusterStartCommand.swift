@@ -53,10 +53,12 @@ struct ClusterStartCommand: Command {
     init(from values: ParsedValues) throws {
         adapter = values.option(Self.adapterOption)
         masterPreference =
-            try values.option(Self.masterPrefOption, expected: "a number from 1 to 255", ArgumentValues.masterPreference)
+            try values.option(
+                Self.masterPrefOption, expected: "a number from 1 to 255", ArgumentValues.masterPreference)
             ?? Self.defaultMasterPreference
         bands = try values.option(Self.bandsOption, expected: "a list such as 2.4,5", ArgumentValues.bands)
-        clusterID = try values.option(Self.clusterIdOption, expected: "50:6f:9a:01:xx:xx or its last two bytes xx:xx", ArgumentValues.clusterID)
+        clusterID = try values.option(
+            Self.clusterIdOption, expected: "50:6f:9a:01:xx:xx or its last two bytes xx:xx", ArgumentValues.clusterID)
         verbose = values.flag(Self.verboseFlag)
         notifyDW = values.flag(Self.notifyDwFlag) || verbose
         json = values.flag(FlagKey.json)
@@ -77,10 +79,16 @@ struct ClusterStartCommand: Command {
 
 /// The typed keys of the arguments `ClusterStartCommand` declares: listed in `arguments` by their `spec`, read with them.
 extension ClusterStartCommand {
-    static let adapterOption = OptionKey("adapter", short: "a", value: "adapter", help: "Phy name, wiphy index or interface name.")
-    static let masterPrefOption = OptionKey("master-pref", value: "1-255", help: "NAN master preference (default \(defaultMasterPreference)).")
-    static let bandsOption = OptionKey("bands", value: "bands", help: "Comma-separated bands: 2.4 (always), 5, 6 (default: 2.4).")
-    static let clusterIdOption = OptionKey("cluster-id", value: "id", help: "Cluster to create if none is found: 50:6f:9a:01:xx:xx or xx:xx.")
-    static let notifyDwFlag = FlagKey("notify-dw", help: "Ask the kernel for a notification before each discovery window.")
-    static let verboseFlag = FlagKey("verbose", short: "v", help: "Also print discovery-window notifications (implies --notify-dw).")
+    static let adapterOption = OptionKey(
+        "adapter", short: "a", value: "adapter", help: "Phy name, wiphy index or interface name.")
+    static let masterPrefOption = OptionKey(
+        "master-pref", value: "1-255", help: "NAN master preference (default \(defaultMasterPreference)).")
+    static let bandsOption = OptionKey(
+        "bands", value: "bands", help: "Comma-separated bands: 2.4 (always), 5, 6 (default: 2.4).")
+    static let clusterIdOption = OptionKey(
+        "cluster-id", value: "id", help: "Cluster to create if none is found: 50:6f:9a:01:xx:xx or xx:xx.")
+    static let notifyDwFlag = FlagKey(
+        "notify-dw", help: "Ask the kernel for a notification before each discovery window.")
+    static let verboseFlag = FlagKey(
+        "verbose", short: "v", help: "Also print discovery-window notifications (implies --notify-dw).")
 }

@@ -40,6 +40,7 @@ struct ClusterStopCommand: Command {
 
 /// The typed keys of the arguments `ClusterStopCommand` declares: listed in `arguments` by their `spec`, read with them.
 extension ClusterStopCommand {
-    static let adapterOption = OptionKey("adapter", short: "a", value: "adapter", help: "Phy name, wiphy index or interface name.")
+    static let adapterOption = OptionKey(
+        "adapter", short: "a", value: "adapter", help: "Phy name, wiphy index or interface name.")
     static let deleteFlag = FlagKey("delete", help: "Also delete the NAN interfaces.")
 }

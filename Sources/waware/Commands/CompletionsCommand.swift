@@ -8,9 +8,11 @@ struct CompletionsCommand: Command {
                 + "option of this version. It completes subcommands and options; option values complete as file names."
         ],
         examples: [
-            Example("waware completions bash > /etc/bash_completion.d/waware", "Install bash completion for every user."),
+            Example(
+                "waware completions bash > /etc/bash_completion.d/waware", "Install bash completion for every user."),
             Example("waware completions zsh > /usr/local/share/zsh/site-functions/_waware", "Install zsh completion."),
-            Example("waware completions fish > ~/.config/fish/completions/waware.fish", "Install fish completion for you."),
+            Example(
+                "waware completions fish > ~/.config/fish/completions/waware.fish", "Install fish completion for you."),
         ]
     )
 
@@ -25,7 +27,8 @@ struct CompletionsCommand: Command {
         let word = values.positional(Self.shellPositional) ?? ""
         guard let shell = CompletionScript.Shell(rawValue: word) else {
             let known = CompletionScript.Shell.allCases.map(\.rawValue).joined(separator: ", ")
-            throw ValidationError("unknown shell '\(TerminalText.escaped(String(word.prefix(40))))': expected one of \(known)")
+            throw ValidationError(
+                "unknown shell '\(TerminalText.escaped(String(word.prefix(40))))': expected one of \(known)")
         }
         self.shell = shell
     }

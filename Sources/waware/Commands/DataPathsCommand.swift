@@ -9,7 +9,7 @@ struct DataPathsCommand: Command {
         discussion: [
             "Asks the kernel for every NAN data interface (NDI) on the adapter, whichever process owns it, and the "
                 + "peer NDI stations on each: one line per interface, then one per peer with signal and byte counts. "
-                + "Data paths are set up by 'waware publish --accept-data-paths' and 'waware subscribe --data-path'.",
+                + "Data paths are set up by 'waware publish --accept-data-paths' and 'waware subscribe --data-path'."
         ],
         examples: [
             Example("waware data-paths", "Every NAN data interface on every adapter."),
@@ -17,7 +17,8 @@ struct DataPathsCommand: Command {
         ]
     )
 
-    static let adapterOption = OptionKey("adapter", short: "a", value: "adapter", help: "Phy name, wiphy index or interface name.")
+    static let adapterOption = OptionKey(
+        "adapter", short: "a", value: "adapter", help: "Phy name, wiphy index or interface name.")
     static let arguments: [ArgumentSpec] = [adapterOption.spec, .json]
 
     var adapter: String?
@@ -50,11 +51,13 @@ struct DataPathsCommand: Command {
 
     func run(_ output: Output) async throws {
         let records = try await WASystem.dataInterfaces(adapter: adapter).map { status in
-            InterfaceRecord(adapter: status.adapter, interface: status.name, address: status.address?.description,
-                            peers: status.peers.map {
-                                PeerRecord(address: $0.address.description, signal: $0.signal, receivedBytes: $0.receivedBytes,
-                                           transmittedBytes: $0.transmittedBytes, inactiveMilliseconds: $0.inactiveMilliseconds)
-                            })
+            InterfaceRecord(
+                adapter: status.adapter, interface: status.name, address: status.address?.description,
+                peers: status.peers.map {
+                    PeerRecord(
+                        address: $0.address.description, signal: $0.signal, receivedBytes: $0.receivedBytes,
+                        transmittedBytes: $0.transmittedBytes, inactiveMilliseconds: $0.inactiveMilliseconds)
+                })
         }
         if json {
             try output.writeJSON(Listing(dataInterfaces: records))
@@ -62,7 +65,8 @@ struct DataPathsCommand: Command {
         }
         if records.isEmpty { output.write("no NAN data interfaces up") }
         for record in records {
-            output.write("\(record.interface) on \(record.adapter) address \(record.address ?? "?") peers \(record.peers.count)")
+            output.write(
+                "\(record.interface) on \(record.adapter) address \(record.address ?? "?") peers \(record.peers.count)")
             for peer in record.peers {
                 var parts = ["  peer \(peer.address)"]
                 if let signal = peer.signal { parts.append("signal \(signal) dBm") }

@@ -18,9 +18,15 @@ struct DecodeCommand: Command {
                 + "codec rejects prints 'waware: malformed frame: <what and where>' and exits 16.",
         ],
         examples: [
-            Example("waware decode 0409506f9a13030e0092fc3befbd7b0101120470696e67", "Decode an SDF action body given as hex (a follow-up saying 'ping')."),
-            Example("waware decode --service _chat._tcp --file sdf.bin", "Decode a frame file, naming _chat._tcp's service ID."),
-            Example("waware decode --nlmsgs /tmp/rec --json", "Every received frame of a recording, one JSON object per line."),
+            Example(
+                "waware decode 0409506f9a13030e0092fc3befbd7b0101120470696e67",
+                "Decode an SDF action body given as hex (a follow-up saying 'ping')."),
+            Example(
+                "waware decode --service _chat._tcp --file sdf.bin",
+                "Decode a frame file, naming _chat._tcp's service ID."),
+            Example(
+                "waware decode --nlmsgs /tmp/rec --json",
+                "Every received frame of a recording, one JSON object per line."),
         ]
     )
 
@@ -59,15 +65,17 @@ struct DecodeCommand: Command {
             } else if let bytes = DecodeInput.bytes(hex: frame) {
                 sources.append(.bytes(bytes))
             } else {
-                throw ValidationError("'\(frame.prefix(40))' is not hex: expected pairs of hex digits, e.g. 'd0 00 3a 01 …'")
+                throw ValidationError(
+                    "'\(frame.prefix(40))' is not hex: expected pairs of hex digits, e.g. 'd0 00 3a 01 …'")
             }
         }
         if let path = values.option(Self.fileOption) { sources.append(.file(path)) }
         if let path = values.option(Self.nlmsgsOption) { sources.append(.recording(path)) }
         guard sources.count == 1, let source = sources.first else {
-            throw ValidationError(sources.isEmpty
-                ? "give the frame as hex, '-' for standard input, --file or --nlmsgs"
-                : "give only one of: hex, '-', --file, --nlmsgs")
+            throw ValidationError(
+                sources.isEmpty
+                    ? "give the frame as hex, '-' for standard input, --file or --nlmsgs"
+                    : "give only one of: hex, '-', --file, --nlmsgs")
         }
         self.source = source
         var names: [ServiceID: String] = [:]
@@ -115,12 +123,16 @@ struct DecodeCommand: Command {
             do {
                 let report = try DecodeInput.report(entry.frame.bytes, serviceNames: serviceNames)
                 if json {
-                    try output.writeJSON(RecordedFrameReport(file: file, frequency: Int(entry.frame.frequency.rawValue),
-                                                             signalDBM: entry.frame.signalDBM.map(Int.init),
-                                                             hex: FrameReport.hex(entry.frame.bytes), frame: report))
+                    try output.writeJSON(
+                        RecordedFrameReport(
+                            file: file, frequency: Int(entry.frame.frequency.rawValue),
+                            signalDBM: entry.frame.signalDBM.map(Int.init),
+                            hex: FrameReport.hex(entry.frame.bytes), frame: report))
                 } else {
                     let signal = entry.frame.signalDBM.map { ", \($0) dBm" } ?? ""
-                    output.write("frame \(number + 1) (\(file), \(entry.frame.frequency)\(signal)): " + (report.lines.first ?? ""))
+                    output.write(
+                        "frame \(number + 1) (\(file), \(entry.frame.frequency)\(signal)): "
+                            + (report.lines.first ?? ""))
                     for line in report.lines.dropFirst() { output.write(line) }
                 }
             } catch let failure as CommandFailure {
@@ -128,8 +140,9 @@ struct DecodeCommand: Command {
             }
         }
         if let first = failures.first {
-            throw CommandFailure("\(first.failure.message) (in \(first.file); \(failures.count) of \(frames.count) frames malformed)",
-                                 code: .malformedFrame)
+            throw CommandFailure(
+                "\(first.failure.message) (in \(first.file); \(failures.count) of \(frames.count) frames malformed)",
+                code: .malformedFrame)
         }
     }
 }
@@ -146,8 +159,12 @@ private struct RecordedFrameReport: Encodable {
 
 /// The typed keys of the arguments `DecodeCommand` declares: listed in `arguments` by their `spec`, read with them.
 extension DecodeCommand {
-    static let framePositional = PositionalKey("frame", optional: true, help: "The frame in hex (spaces and colons allowed), or '-' to read standard input.")
-    static let fileOption = OptionKey("file", value: "path", help: "Read the frame from a file (raw bytes or hex text).")
-    static let nlmsgsOption = OptionKey("nlmsgs", value: "path", help: "Decode the received frames of a WAWARE_NL_RECORD recording (file or folder).")
-    static let serviceOption = OptionKey("service", value: "names", help: "Service names to recognise, comma-separated (_chat._tcp,_print._tcp).")
+    static let framePositional = PositionalKey(
+        "frame", optional: true, help: "The frame in hex (spaces and colons allowed), or '-' to read standard input.")
+    static let fileOption = OptionKey(
+        "file", value: "path", help: "Read the frame from a file (raw bytes or hex text).")
+    static let nlmsgsOption = OptionKey(
+        "nlmsgs", value: "path", help: "Decode the received frames of a WAWARE_NL_RECORD recording (file or folder).")
+    static let serviceOption = OptionKey(
+        "service", value: "names", help: "Service names to recognise, comma-separated (_chat._tcp,_print._tcp).")
 }

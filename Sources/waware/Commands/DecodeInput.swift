@@ -42,7 +42,8 @@ enum DecodeInput {
     static func report(_ bytes: [UInt8], serviceNames: [ServiceID: String]) throws -> FrameReport {
         do {
             if let first = bytes.first, first == 0x04 || first == 0x09 {
-                return FrameReport(try NANFrame(actionBody: bytes), header: nil, length: bytes.count, serviceNames: serviceNames)
+                return FrameReport(
+                    try NANFrame(actionBody: bytes), header: nil, length: bytes.count, serviceNames: serviceNames)
             }
             let frame = try NANManagementFrame(bytes: bytes)
             return FrameReport(frame.body, header: frame.header, length: bytes.count, serviceNames: serviceNames)
@@ -56,7 +57,8 @@ enum DecodeInput {
     static func read(_ path: String) throws -> [UInt8] {
         let contents: [UInt8]?
         do throws(FileError) {
-            contents = try FileContents.readRegularFile(at: path, limit: maximumInput, what: "", followingSymbolicLinks: true)
+            contents = try FileContents.readRegularFile(
+                at: path, limit: maximumInput, what: "", followingSymbolicLinks: true)
         } catch {
             throw CommandFailure(
                 "cannot read '\(path)': \(error.problem ?? error.errno.description)",

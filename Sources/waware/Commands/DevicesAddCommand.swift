@@ -69,7 +69,8 @@ struct DevicesAddCommand: Command {
 
 /// The typed keys of the arguments `DevicesAddCommand` declares: listed in `arguments` by their `spec`, read with them.
 extension DevicesAddCommand {
-    static let addressPositional = PositionalKey("address", help: "The peer's NAN management address, e.g. 02:00:00:00:01:00 (',' for several).")
+    static let addressPositional = PositionalKey(
+        "address", help: "The peer's NAN management address, e.g. 02:00:00:00:01:00 (',' for several).")
     static let namePositional = PositionalKey("name", help: "A name for it, unique among paired devices.")
     static let vendorOption = OptionKey("vendor", value: "text", help: "The vendor's name, if known.")
     static let modelOption = OptionKey("model", value: "text", help: "The model's name, if known.")

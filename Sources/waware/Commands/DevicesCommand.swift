@@ -32,7 +32,9 @@ struct DevicesCommand: Command {
     static func store(from values: ParsedValues) throws -> WADeviceStore {
         var store = WADeviceStore.default
         if let path = values.option(Self.storeOption) {
-            guard !path.isEmpty else { throw ValidationError("--store needs the path of a store file, e.g. ./devices.json") }
+            guard !path.isEmpty else {
+                throw ValidationError("--store needs the path of a store file, e.g. ./devices.json")
+            }
             store = WADeviceStore(url: URL(fileURLWithPath: path))
         }
         let seconds = store.lockTimeout.components.seconds
@@ -102,5 +104,6 @@ struct DeviceRecord: Codable, Equatable, Sendable {
 
 extension DevicesCommand {
     /// The `--store` option every devices command takes.
-    static let storeOption = OptionKey("store", value: "file", help: "Use this store file instead of the default (see 'waware devices --help').")
+    static let storeOption = OptionKey(
+        "store", value: "file", help: "Use this store file instead of the default (see 'waware devices --help').")
 }

@@ -54,8 +54,11 @@ struct DiagnoseCommand: Command {
         adapter = values.positional(Self.adapterPositional)
         selfTest = values.flag(Self.selfTestFlag)
         twoRadio = values.flag(Self.twoRadioFlag)
-        timeout = try values.option(Self.timeoutOption, expected: "a whole number of seconds from 1 to 600",
-                                    ArgumentValues.integer(in: 1...600)).map { Duration.seconds($0) } ?? Self.defaultTimeout
+        timeout =
+            try values.option(
+                Self.timeoutOption, expected: "a whole number of seconds from 1 to 600",
+                ArgumentValues.integer(in: 1...600)
+            ).map { Duration.seconds($0) } ?? Self.defaultTimeout
         json = values.flag(FlagKey.json)
     }
 
@@ -67,16 +70,28 @@ struct DiagnoseCommand: Command {
             for line in DiagnosisText.lines(report) { output.write(line) }
         }
         if report.adapters.contains(where: { $0.selfTest?.permissionDenied == true })
-            || report.twoRadio?.remedy == TwoRadioTest.needsPrivilege {
-            throw CommandFailure("the self-test was not permitted; run as root or with CAP_NET_ADMIN", code: .permissionDenied)
+            || report.twoRadio?.remedy == TwoRadioTest.needsPrivilege
+        {
+            throw CommandFailure(
+                "the self-test was not permitted; run as root or with CAP_NET_ADMIN", code: .permissionDenied)
         }
     }
 }
 
 /// The typed keys of the arguments `DiagnoseCommand` declares: listed in `arguments` by their `spec`, read with them.
 extension DiagnoseCommand {
-    static let adapterPositional = PositionalKey("adapter", optional: true, help: "Phy name (phy0), wiphy index or interface name; default: every adapter.")
-    static let selfTestFlag = FlagKey("self-test", help: "Also start NAN, time the cluster join, and stop it (needs CAP_NET_ADMIN).")
-    static let twoRadioFlag = FlagKey("two-radio", help: "Also test discovery and a follow-up between two simulated radios made for it (needs mac80211_hwsim, CAP_NET_ADMIN).")
-    static let timeoutOption = OptionKey("timeout", value: "seconds", help: "How long the self-test waits for the cluster event, and the two-radio test for its clusters and for its exchange (default 10).")
+    static let adapterPositional = PositionalKey(
+        "adapter", optional: true, help: "Phy name (phy0), wiphy index or interface name; default: every adapter.")
+    static let selfTestFlag = FlagKey(
+        "self-test", help: "Also start NAN, time the cluster join, and stop it (needs CAP_NET_ADMIN).")
+    static let twoRadioFlag = FlagKey(
+        "two-radio",
+        help:
+            "Also test discovery and a follow-up between two simulated radios made for it (needs mac80211_hwsim, CAP_NET_ADMIN)."
+    )
+    static let timeoutOption = OptionKey(
+        "timeout", value: "seconds",
+        help:
+            "How long the self-test waits for the cluster event, and the two-radio test for its clusters and for its exchange (default 10)."
+    )
 }

@@ -39,5 +39,6 @@ struct InfoCommand: Command {
 
 /// The typed keys of the arguments `InfoCommand` declares: listed in `arguments` by their `spec`, read with them.
 extension InfoCommand {
-    static let adapterPositional = PositionalKey("adapter", optional: true, help: "Phy name (phy0), wiphy index or interface name.")
+    static let adapterPositional = PositionalKey(
+        "adapter", optional: true, help: "Phy name (phy0), wiphy index or interface name.")
 }

@@ -8,7 +8,9 @@ struct ListCommand: Command {
                 + "NAN support includes, or 'NAN: no (...)' with the reason."
         ],
         examples: [
-            Example("waware list", "phy0  mac80211_hwsim  02:00:00:00:00:00  NAN: yes (user-space discovery engine, 2.4+5 GHz, data path)"),
+            Example(
+                "waware list",
+                "phy0  mac80211_hwsim  02:00:00:00:00:00  NAN: yes (user-space discovery engine, 2.4+5 GHz, data path)"),
             Example("waware list --json", "{\"adapters\":[{\"phy\":\"phy0\",...}]}"),
         ]
     )

@@ -31,17 +31,22 @@ struct PairCommand: Command {
         ],
         examples: [
             Example("waware pair", "Show a PIN and accept one device."),
-            Example("waware pair --pin 123456 --name Laptop", "Pair with the device showing 123456, store it as 'Laptop'."),
+            Example(
+                "waware pair --pin 123456 --name Laptop", "Pair with the device showing 123456, store it as 'Laptop'."),
             Example("waware pair --cipher-suite 256", "Show a PIN and accept one device pairing with NCS-PK-PASN-256."),
             Example("waware pair --pin-on-request", "Show a fresh PIN when a device asks to pair, then accept it."),
-            Example("waware pair --ask-pin --peer 02:11:22:33:44:55", "Pair with that device; type the PIN it shows when asked."),
+            Example(
+                "waware pair --ask-pin --peer 02:11:22:33:44:55",
+                "Pair with that device; type the PIN it shows when asked."),
         ]
     )
 
     static let arguments: [ArgumentSpec] = [
-        Self.adapterOption.spec, Self.pinOption.spec, Self.opportunisticFlag.spec, Self.findFlag.spec, Self.nameOption.spec,
+        Self.adapterOption.spec, Self.pinOption.spec, Self.opportunisticFlag.spec, Self.findFlag.spec,
+        Self.nameOption.spec,
         Self.timeoutOption.spec, Self.cipherOption.spec,
-        Self.askPINFlag.spec, Self.pinOnRequestFlag.spec, Self.peerOption.spec, DiscoveryArguments.fixedAddressFlag.spec, DevicesCommand.storeOption.spec, .json,
+        Self.askPINFlag.spec, Self.pinOnRequestFlag.spec, Self.peerOption.spec,
+        DiscoveryArguments.fixedAddressFlag.spec, DevicesCommand.storeOption.spec, .json,
     ]
 
     var adapter: String?
@@ -90,18 +95,25 @@ struct PairCommand: Command {
             break
         }
         let pinGiven = pin != nil || pinFromStandardInput
-        peer = try values.option(Self.peerOption, expected: "a NAN address such as 02:11:22:33:44:55") { MACAddress($0) }
-        let modes = [pinGiven ? "--pin" : nil, opportunistic ? "--opportunistic" : nil, askPIN ? "--ask-pin" : nil,
-                     pinOnRequest ? "--pin-on-request" : nil].compactMap { $0 }
+        peer = try values.option(Self.peerOption, expected: "a NAN address such as 02:11:22:33:44:55") {
+            MACAddress($0)
+        }
+        let modes = [
+            pinGiven ? "--pin" : nil, opportunistic ? "--opportunistic" : nil, askPIN ? "--ask-pin" : nil,
+            pinOnRequest ? "--pin-on-request" : nil,
+        ].compactMap { $0 }
         if modes.count > 1 { throw ValidationError("\(modes.joined(separator: " and ")) exclude each other") }
         find = values.flag(Self.findFlag) || pinGiven || askPIN || peer != nil
         if peer != nil, !pinGiven, !askPIN { throw ValidationError("--peer needs --pin or --ask-pin") }
-        if find, pinOnRequest { throw ValidationError("--pin-on-request is for the accepting side; it excludes --find and --peer") }
+        if find, pinOnRequest {
+            throw ValidationError("--pin-on-request is for the accepting side; it excludes --find and --peer")
+        }
         name = values.option(Self.nameOption)
         if let name { try DevicesCommand.checkName(name) }
-        timeout = try values.option(Self.timeoutOption, expected: "a number of seconds from 1 to 3600, such as 60") { text in
-            Double(text).flatMap { $0 >= 1 && $0 <= 3600 ? $0 : nil }
-        } ?? 60
+        timeout =
+            try values.option(Self.timeoutOption, expected: "a number of seconds from 1 to 3600, such as 60") { text in
+                Double(text).flatMap { $0 >= 1 && $0 <= 3600 ? $0 : nil }
+            } ?? 60
         store = try DevicesCommand.store(from: values)
         json = values.flag(FlagKey.json)
         fixedAddress = values.flag(DiscoveryArguments.fixedAddressFlag)
@@ -127,7 +139,9 @@ struct PairCommand: Command {
         switch text.lowercased() {
         case "128", "ncs-pk-pasn-128": return .ncsPKPASN128
         case "256", "ncs-pk-pasn-256": return .ncsPKPASN256
-        default: throw ValidationError("--cipher-suite must be 128 or 256 (NCS-PK-PASN-128 or NCS-PK-PASN-256), not '\(text)'")
+        default:
+            throw ValidationError(
+                "--cipher-suite must be 128 or 256 (NCS-PK-PASN-128 or NCS-PK-PASN-256), not '\(text)'")
         }
     }
 
@@ -138,7 +152,8 @@ struct PairCommand: Command {
         if pinFromStandardInput {
             // One line, its surrounding spaces dropped; read before the radio is touched.
             let line = await StandardInput.nextLine() ?? ""
-            pin = try Self.checkedPIN(String(line.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()))
+            pin = try Self.checkedPIN(
+                String(line.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()))
         }
         if askPIN {
             role = .initiateAskingPIN(peer: peer) { found in
@@ -153,8 +168,11 @@ struct PairCommand: Command {
             role = .initiate(pin: pin)
         } else if pinOnRequest {
             role = .acceptShowingPIN { shown, asking in
-                if json { Output.emit("{\"pin\":\"\(shown)\",\"peer\":\"\(asking)\"}\n", to: .standardOutput) }
-                else { Output.emit("PIN \(shown) for \(asking): type it on that device\n", to: .standardOutput) }
+                if json {
+                    Output.emit("{\"pin\":\"\(shown)\",\"peer\":\"\(asking)\"}\n", to: .standardOutput)
+                } else {
+                    Output.emit("PIN \(shown) for \(asking): type it on that device\n", to: .standardOutput)
+                }
             }
         } else if opportunistic {
             role = .accept(pin: nil)
@@ -164,28 +182,45 @@ struct PairCommand: Command {
             role = .accept(pin: shown)
         }
         let outcome = try await SignalCancellation.run {
-            try await WAPairing.run(adapter: adapter, role: role, deviceName: name, store: store,
-                                    timeout: .milliseconds(Int64(timeout * 1000)), keepsAdapterAddress: fixedAddress,
-                                    cipherSuite: cipherSuite, logger: Diagnostics.logger()) { line in
+            try await WAPairing.run(
+                adapter: adapter, role: role, deviceName: name, store: store,
+                timeout: .milliseconds(Int64(timeout * 1000)), keepsAdapterAddress: fixedAddress,
+                cipherSuite: cipherSuite, logger: Diagnostics.logger()
+            ) { line in
                 if !json { Output.emit(line + "\n", to: .standardError) }
             }
         }
         let record = DeviceRecord(outcome.device)
-        if json { try output.writeJSON(record) } else { output.write((outcome.verified ? "verified " : "paired ") + record.text) }
+        if json {
+            try output.writeJSON(record)
+        } else {
+            output.write((outcome.verified ? "verified " : "paired ") + record.text)
+        }
     }
 }
 
 /// The typed keys of the arguments `PairCommand` declares.
 extension PairCommand {
-    static let adapterOption = OptionKey("adapter", short: "a", value: "adapter", help: "Phy name, wiphy index or interface name.")
-    static let pinOption = OptionKey("pin", value: "pin", help: "The PIN the other device shows; pairs as the initiating side. '-' reads it from standard input (one line); also WAWARE_PIN. A PIN in the command line is visible to other local users.")
+    static let adapterOption = OptionKey(
+        "adapter", short: "a", value: "adapter", help: "Phy name, wiphy index or interface name.")
+    static let pinOption = OptionKey(
+        "pin", value: "pin",
+        help:
+            "The PIN the other device shows; pairs as the initiating side. '-' reads it from standard input (one line); also WAWARE_PIN. A PIN in the command line is visible to other local users."
+    )
     static let opportunisticFlag = FlagKey("opportunistic", help: "Pair without a PIN (both sides must ask for it).")
-    static let nameOption = OptionKey("name", value: "name", help: "Store the peer under this name (default 'NAN <address>').")
+    static let nameOption = OptionKey(
+        "name", value: "name", help: "Store the peer under this name (default 'NAN <address>').")
     static let findFlag = FlagKey("find", help: "Find a device offering pairing and pair with it (implied by --pin).")
-    static let timeoutOption = OptionKey("timeout", value: "seconds", help: "How long to wait for the peer (default 60).")
-    static let askPINFlag = FlagKey("ask-pin", help: "Pair as the initiating side and ask for the PIN the other device shows (standard input).")
-    static let pinOnRequestFlag = FlagKey("pin-on-request", help: "Accept, showing a fresh PIN only when a device asks to pair.")
-    static let peerOption = OptionKey("peer", value: "address", help: "Pair only with the publisher at this NAN address (implies --find).")
-    static let cipherOption = OptionKey("cipher-suite", value: "128|256",
-                                        help: "NCS-PK-PASN-128 (P-256, CCMP-128; default) or NCS-PK-PASN-256 (P-384, GCMP-256); both sides the same.")
+    static let timeoutOption = OptionKey(
+        "timeout", value: "seconds", help: "How long to wait for the peer (default 60).")
+    static let askPINFlag = FlagKey(
+        "ask-pin", help: "Pair as the initiating side and ask for the PIN the other device shows (standard input).")
+    static let pinOnRequestFlag = FlagKey(
+        "pin-on-request", help: "Accept, showing a fresh PIN only when a device asks to pair.")
+    static let peerOption = OptionKey(
+        "peer", value: "address", help: "Pair only with the publisher at this NAN address (implies --find).")
+    static let cipherOption = OptionKey(
+        "cipher-suite", value: "128|256",
+        help: "NCS-PK-PASN-128 (P-256, CCMP-128; default) or NCS-PK-PASN-256 (P-384, GCMP-256); both sides the same.")
 }

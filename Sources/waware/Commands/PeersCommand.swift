@@ -30,7 +30,9 @@ struct PeersCommand: Command {
 
     init(from parsed: ParsedValues) throws {
         adapter = parsed.option(Self.adapterOption)
-        duration = try parsed.option(Self.durationOption, expected: "a number of seconds above 0 and below 1000000, such as 5") { text in
+        duration =
+            try parsed.option(Self.durationOption, expected: "a number of seconds above 0 and below 1000000, such as 5")
+        { text in
             Double(text).flatMap { $0 > 0 && $0 < 1e6 ? $0 : nil }
         } ?? 5
         json = parsed.flag(FlagKey.json)
@@ -56,6 +58,7 @@ struct PeersCommand: Command {
 
 /// The typed keys of the arguments `PeersCommand` declares: listed in `arguments` by their `spec`, read with them.
 extension PeersCommand {
-    static let adapterOption = OptionKey("adapter", short: "a", value: "adapter", help: "Phy name, wiphy index or interface name.")
+    static let adapterOption = OptionKey(
+        "adapter", short: "a", value: "adapter", help: "Phy name, wiphy index or interface name.")
     static let durationOption = OptionKey("duration", value: "seconds", help: "How long to listen (default 5).")
 }

@@ -31,41 +31,71 @@ struct PerfCommand: Command {
                 + "(peerLost); a publisher not found within --timeout with status 1.",
         ],
         examples: [
-            Example("waware perf _perf._tcp --serve --open", "Publish _perf._tcp, accept open data paths, answer probes."),
+            Example(
+                "waware perf _perf._tcp --serve --open", "Publish _perf._tcp, accept open data paths, answer probes."),
             Example("waware perf _perf._tcp --open", "Set up a data path to the publisher and print one report."),
-            Example("waware perf _perf._tcp --open --watch", "A live view, refreshed after every report, until Ctrl-C."),
-            Example("waware perf _perf._tcp --passphrase-file nan.pass --count 5 --json --svg perf.svg",
-                    "Five reports over NCS-SK as JSON lines, plotted into perf.svg."),
-            Example("waware perf _perf._tcp --open --passive --count 10 --interval 1", "Kernel statistics only, every second."),
-            Example("waware perf _perf._tcp --open --peer 42:00:00:00:01:00", "Measure the link to the publisher with this NAN address."),
-            Example("waware perf _perf._tcp --passphrase-file nan.pass --device kitchen", "Measure the link to the paired device 'kitchen'."),
-            Example("waware perf _perf._tcp --open --access-category vo,be --duration 1",
-                    "Latency in voice and best effort only, 1-second transfers."),
+            Example(
+                "waware perf _perf._tcp --open --watch", "A live view, refreshed after every report, until Ctrl-C."),
+            Example(
+                "waware perf _perf._tcp --passphrase-file nan.pass --count 5 --json --svg perf.svg",
+                "Five reports over NCS-SK as JSON lines, plotted into perf.svg."),
+            Example(
+                "waware perf _perf._tcp --open --passive --count 10 --interval 1",
+                "Kernel statistics only, every second."),
+            Example(
+                "waware perf _perf._tcp --open --peer 42:00:00:00:01:00",
+                "Measure the link to the publisher with this NAN address."),
+            Example(
+                "waware perf _perf._tcp --passphrase-file nan.pass --device kitchen",
+                "Measure the link to the paired device 'kitchen'."),
+            Example(
+                "waware perf _perf._tcp --open --access-category vo,be --duration 1",
+                "Latency in voice and best effort only, 1-second transfers."),
         ]
     )
 
     static let servicePositional = PositionalKey("service", help: "The service, e.g. _perf._tcp.")
-    static let serveFlag = FlagKey("serve", help: "Publish the service, accept data paths and answer probes (the peer side).")
-    static let countOption = OptionKey("count", short: "n", value: "count", help: "Make this many reports (default 1; with --watch, until Ctrl-C).")
-    static let intervalOption = OptionKey("interval", value: "seconds", help: "Start a report at most this often (default 1).")
-    static let durationOption = OptionKey("duration", value: "seconds", help: "Longest capacity transfer each way (default 2, at most 10).")
-    static let maxBytesOption = OptionKey("max-bytes", value: "MiB", help: "Most bytes each capacity transfer moves (default 64).")
-    static let latencyProbesOption = OptionKey("latency-probes", value: "count", help: "Latency probes per access category (default 20, 0 none).")
-    static let categoriesOption = OptionKey("access-category", value: "list", help: "Access categories to probe: be,bk,vi,vo (default all).")
+    static let serveFlag = FlagKey(
+        "serve", help: "Publish the service, accept data paths and answer probes (the peer side).")
+    static let countOption = OptionKey(
+        "count", short: "n", value: "count", help: "Make this many reports (default 1; with --watch, until Ctrl-C).")
+    static let intervalOption = OptionKey(
+        "interval", value: "seconds", help: "Start a report at most this often (default 1).")
+    static let durationOption = OptionKey(
+        "duration", value: "seconds", help: "Longest capacity transfer each way (default 2, at most 10).")
+    static let maxBytesOption = OptionKey(
+        "max-bytes", value: "MiB", help: "Most bytes each capacity transfer moves (default 64).")
+    static let latencyProbesOption = OptionKey(
+        "latency-probes", value: "count", help: "Latency probes per access category (default 20, 0 none).")
+    static let categoriesOption = OptionKey(
+        "access-category", value: "list", help: "Access categories to probe: be,bk,vi,vo (default all).")
     static let passiveFlag = FlagKey("passive", help: "No probes: kernel statistics and schedule only (no traffic).")
     static let portOption = OptionKey("port", value: "port", help: "The probe port, TCP and UDP (default 5301).")
-    static let modeOption = OptionKey("mode", value: "bulk|realtime", help: "bulk: one block of 15 slots; realtime: 30 slots spread over the period (default: neither, every slot but the DWs; both sides should use the same).")
-    static let timeoutOption = OptionKey("timeout", value: "seconds", help: "Give up finding the publisher after this long (default 120; the data-path set-up has its own 120 s); with --serve, stop after this long.")
+    static let modeOption = OptionKey(
+        "mode", value: "bulk|realtime",
+        help:
+            "bulk: one block of 15 slots; realtime: 30 slots spread over the period (default: neither, every slot but the DWs; both sides should use the same)."
+    )
+    static let timeoutOption = OptionKey(
+        "timeout", value: "seconds",
+        help:
+            "Give up finding the publisher after this long (default 120; the data-path set-up has its own 120 s); with --serve, stop after this long."
+    )
     static let watchFlag = FlagKey("watch", short: "w", help: "A live view refreshed after every report, until Ctrl-C.")
-    static let svgOption = OptionKey("svg", value: "file", help: "Write a plot of throughput and latency over time (SVG) after each report.")
-    static let peerOption = OptionKey("peer", value: "address", help: "Only the publisher with this NAN address, e.g. 42:00:00:00:01:00.")
+    static let svgOption = OptionKey(
+        "svg", value: "file", help: "Write a plot of throughput and latency over time (SVG) after each report.")
+    static let peerOption = OptionKey(
+        "peer", value: "address", help: "Only the publisher with this NAN address, e.g. 42:00:00:00:01:00.")
 
-    static let arguments: [ArgumentSpec] = [
-        servicePositional.spec, DiscoveryArguments.adapterOption.spec, serveFlag.spec, countOption.spec, intervalOption.spec,
-        durationOption.spec, maxBytesOption.spec, latencyProbesOption.spec, categoriesOption.spec, passiveFlag.spec,
-        portOption.spec, modeOption.spec, timeoutOption.spec, watchFlag.spec, svgOption.spec, peerOption.spec,
-        DiscoveryArguments.pairedFlag.spec, DiscoveryArguments.deviceOption.spec, DiscoveryArguments.fixedAddressFlag.spec, .json,
-    ] + DataPathArguments.security
+    static let arguments: [ArgumentSpec] =
+        [
+            servicePositional.spec, DiscoveryArguments.adapterOption.spec, serveFlag.spec, countOption.spec,
+            intervalOption.spec,
+            durationOption.spec, maxBytesOption.spec, latencyProbesOption.spec, categoriesOption.spec, passiveFlag.spec,
+            portOption.spec, modeOption.spec, timeoutOption.spec, watchFlag.spec, svgOption.spec, peerOption.spec,
+            DiscoveryArguments.pairedFlag.spec, DiscoveryArguments.deviceOption.spec,
+            DiscoveryArguments.fixedAddressFlag.spec, .json,
+        ] + DataPathArguments.security
 
     var serviceName: WAServiceName
     var adapter: String?
@@ -95,9 +125,12 @@ struct PerfCommand: Command {
         adapter = parsed.option(DiscoveryArguments.adapterOption)
         serve = parsed.flag(Self.serveFlag)
         guard DataPathArguments.givesCredential(parsed) else {
-            throw ValidationError("perf needs a passphrase or PMK (--passphrase-file, --pmk-file, WAWARE_PASSPHRASE or WAWARE_PMK) or, for an unencrypted data path, --open (as on the peer)")
+            throw ValidationError(
+                "perf needs a passphrase or PMK (--passphrase-file, --pmk-file, WAWARE_PASSPHRASE or WAWARE_PMK) or, for an unencrypted data path, --open (as on the peer)"
+            )
         }
-        guard let chosen = try DataPathArguments.security(from: parsed, required: true, flag: serve ? "serve" : "perf") else {
+        guard let chosen = try DataPathArguments.security(from: parsed, required: true, flag: serve ? "serve" : "perf")
+        else {
             throw ValidationError("choose --open, --passphrase or --pmk")
         }
         security = chosen
@@ -105,18 +138,33 @@ struct PerfCommand: Command {
         watch = parsed.flag(Self.watchFlag)
         svg = parsed.option(Self.svgOption)
         if watch && json { throw ValidationError("give --watch or --json, not both") }
-        count = try parsed.option(Self.countOption, expected: "a number of reports from 1 to 1000000", ArgumentValues.integer(in: 1...1_000_000))
-        interval = .milliseconds(Int64((try parsed.option(Self.intervalOption, expected: "seconds from 0.1 to 3600", Self.seconds(0.1, 3600)) ?? 1) * 1000))
-        timeout = try parsed.option(Self.timeoutOption, expected: "seconds from 1 to 86400", Self.seconds(1, 86400)) ?? (serve ? 0 : 120)
-        mode = try parsed.option(Self.modeOption, expected: "bulk or realtime") { WAPerformanceMode(rawValue: $0.lowercased()) }
+        count = try parsed.option(
+            Self.countOption, expected: "a number of reports from 1 to 1000000",
+            ArgumentValues.integer(in: 1...1_000_000))
+        interval = .milliseconds(
+            Int64(
+                (try parsed.option(Self.intervalOption, expected: "seconds from 0.1 to 3600", Self.seconds(0.1, 3600))
+                    ?? 1) * 1000))
+        timeout =
+            try parsed.option(Self.timeoutOption, expected: "seconds from 1 to 86400", Self.seconds(1, 86400))
+            ?? (serve ? 0 : 120)
+        mode = try parsed.option(Self.modeOption, expected: "bulk or realtime") {
+            WAPerformanceMode(rawValue: $0.lowercased())
+        }
         var p = WAPerformanceProbes()
-        if let duration = try parsed.option(Self.durationOption, expected: "seconds from 0.1 to 10", Self.seconds(0.1, 10)) {
+        if let duration = try parsed.option(
+            Self.durationOption, expected: "seconds from 0.1 to 10", Self.seconds(0.1, 10))
+        {
             p.capacityDuration = .milliseconds(Int64(duration * 1000))
         }
-        if let mebibytes = try parsed.option(Self.maxBytesOption, expected: "MiB from 1 to 256", ArgumentValues.integer(in: 1...256)) {
+        if let mebibytes = try parsed.option(
+            Self.maxBytesOption, expected: "MiB from 1 to 256", ArgumentValues.integer(in: 1...256))
+        {
             p.capacityBytes = UInt64(mebibytes) << 20
         }
-        if let probes = try parsed.option(Self.latencyProbesOption, expected: "a count from 0 to 1000", ArgumentValues.integer(in: 0...1000)) {
+        if let probes = try parsed.option(
+            Self.latencyProbesOption, expected: "a count from 0 to 1000", ArgumentValues.integer(in: 0...1000))
+        {
             p.latencyProbes = probes
         }
         if let list = parsed.option(Self.categoriesOption) {
@@ -127,10 +175,14 @@ struct PerfCommand: Command {
                 }
                 if !categories.contains(category) { categories.append(category) }
             }
-            guard !categories.isEmpty else { throw ValidationError("--access-category needs at least one of be, bk, vi, vo") }
+            guard !categories.isEmpty else {
+                throw ValidationError("--access-category needs at least one of be, bk, vi, vo")
+            }
             p.accessCategories = categories
         }
-        if let port = try parsed.option(Self.portOption, expected: "a port from 1 to 65535", ArgumentValues.integer(in: 1...65535)) {
+        if let port = try parsed.option(
+            Self.portOption, expected: "a port from 1 to 65535", ArgumentValues.integer(in: 1...65535))
+        {
             p.port = UInt16(port)
         }
         probes = parsed.flag(Self.passiveFlag) ? nil : p
@@ -140,9 +192,14 @@ struct PerfCommand: Command {
         devices = try DiscoveryArguments.deviceChoice(from: parsed)
         fixedAddress = parsed.flag(DiscoveryArguments.fixedAddressFlag)
         if serve {
-            let measuring: [(Bool, String)] = [(count != nil, "--count"), (watch, "--watch"), (svg != nil, "--svg"), (parsed.flag(Self.passiveFlag), "--passive"),
-                                               (peer != nil, "--peer")]
-            if let (_, flag) = measuring.first(where: { $0.0 }) { throw ValidationError("\(flag) goes with the measuring side, not --serve") }
+            let measuring: [(Bool, String)] = [
+                (count != nil, "--count"), (watch, "--watch"), (svg != nil, "--svg"),
+                (parsed.flag(Self.passiveFlag), "--passive"),
+                (peer != nil, "--peer"),
+            ]
+            if let (_, flag) = measuring.first(where: { $0.0 }) {
+                throw ValidationError("\(flag) goes with the measuring side, not --serve")
+            }
         }
     }
 
@@ -156,7 +213,9 @@ struct PerfCommand: Command {
 
     func run(_ output: Output) async throws {
         try await SignalCancellation.run {
-            try await DiscoveryRun.withSystem(adapter: adapter, masterPreference: 2, performanceMode: mode, fixedAddress: fixedAddress) { system, report in
+            try await DiscoveryRun.withSystem(
+                adapter: adapter, masterPreference: 2, performanceMode: mode, fixedAddress: fixedAddress
+            ) { system, report in
                 // Mapped here, inside the run, so that a teardown cut short by its bound exits with the same code.
                 do {
                     if serve {

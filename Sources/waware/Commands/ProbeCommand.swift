@@ -60,5 +60,6 @@ struct ProbeCommand: Command {
 
 /// The typed keys of the arguments `ProbeCommand` declares: listed in `arguments` by their `spec`, read with them.
 extension ProbeCommand {
-    static let devicePositional = PositionalKey("device", help: "Phy name (phy0, udev's %k), sysfs path, wiphy index or interface name.")
+    static let devicePositional = PositionalKey(
+        "device", help: "Phy name (phy0, udev's %k), sysfs path, wiphy index or interface name.")
 }

@@ -20,11 +20,20 @@ struct PublishCommand: Command {
         ],
         examples: [
             Example("waware publish _chat._tcp --info hello", "Publish with service info 'hello'."),
-            Example("waware publish _chat._tcp --solicited --answer pong --json", "Answer only active subscribes; reply 'pong' to each message."),
+            Example(
+                "waware publish _chat._tcp --solicited --answer pong --json",
+                "Answer only active subscribes; reply 'pong' to each message."),
             Example("waware publish _chat._tcp --ttl 10", "Publish for 10 seconds."),
-            Example("waware publish _chat._tcp --accept-data-paths --passphrase-file nan.pass", "Accept secure (NCS-SK) data paths from peers with the same passphrase (the first line of nan.pass); print interface, addresses and cipher suite."),
-            Example("waware publish _chat._tcp --accept-data-paths --open", "Accept open data paths; print each one's interface and addresses."),
-            Example("waware publish _chat._tcp --accept-data-paths --open --idle-timeout 60", "Accept open data paths; end each after a minute without traffic."),
+            Example(
+                "waware publish _chat._tcp --accept-data-paths --passphrase-file nan.pass",
+                "Accept secure (NCS-SK) data paths from peers with the same passphrase (the first line of nan.pass); print interface, addresses and cipher suite."
+            ),
+            Example(
+                "waware publish _chat._tcp --accept-data-paths --open",
+                "Accept open data paths; print each one's interface and addresses."),
+            Example(
+                "waware publish _chat._tcp --accept-data-paths --open --idle-timeout 60",
+                "Accept open data paths; end each after a minute without traffic."),
         ]
     )
 
@@ -88,15 +97,18 @@ struct PublishCommand: Command {
 
     func run(_ output: Output) async throws {
         try await SignalCancellation.run {
-            try await DiscoveryRun.withSystem(adapter: values.adapter, masterPreference: values.masterPreference, fixedAddress: values.fixedAddress) { system, report in
+            try await DiscoveryRun.withSystem(
+                adapter: values.adapter, masterPreference: values.masterPreference, fixedAddress: values.fixedAddress
+            ) { system, report in
                 let devices = try values.devices.selection(in: system.store)
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     for (index, (name, serviceName)) in values.services.enumerated() {
                         let publisher = system.publish(try service(serviceName), to: devices, parameters: parameters)
                         let start = ContinuousClock.now
                         group.addTask {
-                            try await publish(publisher, name: name, since: start, system: system, phy: report.phy,
-                                              reportsVerifications: index == 0, output: output)
+                            try await publish(
+                                publisher, name: name, since: start, system: system, phy: report.phy,
+                                reportsVerifications: index == 0, output: output)
                         }
                     }
                     try await group.waitForAll()
@@ -129,20 +141,26 @@ struct PublishCommand: Command {
                 records.instance = Int(id.rawValue)
                 try records.started(phy: phy, address: system.localAddress).write(json: values.json, to: output)
                 if let acceptSecurity {
-                    let (json, devices, idleTimeout) = (values.json, try values.devices.selection(in: system.store), idleTimeout)
+                    let (json, devices, idleTimeout) = (
+                        values.json, try values.devices.selection(in: system.store), idleTimeout
+                    )
                     accepting = Task {
                         var evacuation = Diagnostics.dataPathEvacuation()
                         var evacuating: Task<Void, Never>?
                         defer { evacuating?.cancel() }
-                        for try await event in system.acceptDataPaths(for: publisher, from: devices, security: acceptSecurity,
-                                                                      idleTimeout: idleTimeout) {
+                        for try await event in system.acceptDataPaths(
+                            for: publisher, from: devices, security: acceptSecurity,
+                            idleTimeout: idleTimeout)
+                        {
                             try DataPathRecord.from(event, service: name, since: start).write(json: json, to: output)
                             if case .connected = event, let (frequency, delay) = evacuation {
                                 evacuation = nil
                                 evacuating = Task {
                                     guard (try? await Task.sleep(for: delay)) != nil else { return }
                                     let left = await system.evacuate(frequency: frequency)
-                                    output.fail("evacuated \(frequency) MHz (WAWARE_DP_EVACUATE): data-path schedule now on \(left.map(String.init).joined(separator: ", ")) MHz")
+                                    output.fail(
+                                        "evacuated \(frequency) MHz (WAWARE_DP_EVACUATE): data-path schedule now on \(left.map(String.init).joined(separator: ", ")) MHz"
+                                    )
                                 }
                             }
                         }
@@ -205,6 +223,7 @@ struct PublishCommand: Command {
 extension PublishCommand {
     static let solicitedFlag = FlagKey("solicited", help: "Answer active subscribes.")
     static let unsolicitedFlag = FlagKey("unsolicited", help: "Announce in discovery windows without being asked.")
-    static let answerOption = OptionKey("answer", value: "text", help: "Send this follow-up to every subscriber that asks or writes.")
+    static let answerOption = OptionKey(
+        "answer", value: "text", help: "Send this follow-up to every subscriber that asks or writes.")
     static let dataPathFlag = FlagKey("data-path", help: "Advertise that a data path can be set up for this service.")
 }

@@ -14,7 +14,9 @@ struct SimAddCommand: Command {
             Example("waware sim add --count 2", "Two NAN radios, named phyN by the kernel."),
             Example("waware sim add --name nanA --channels 3", "One radio called nanA with 3 concurrent channels."),
             Example("waware sim add --temporary", "One radio that lasts until Ctrl-C."),
-            Example("waware sim add --no-nan", "One radio without NAN, like an ordinary Wi-Fi card (to see 'waware diagnose' say so)."),
+            Example(
+                "waware sim add --no-nan",
+                "One radio without NAN, like an ordinary Wi-Fi card (to see 'waware diagnose' say so)."),
         ]
     )
 
@@ -51,11 +53,15 @@ struct SimAddCommand: Command {
     var json: Bool
 
     init(from values: ParsedValues) throws {
-        count = try values.option(Self.countOption, expected: "a number from 1 to \(Self.maxCount)",
-                                  ArgumentValues.integer(in: 1...Self.maxCount)) ?? 1
+        count =
+            try values.option(
+                Self.countOption, expected: "a number from 1 to \(Self.maxCount)",
+                ArgumentValues.integer(in: 1...Self.maxCount)) ?? 1
         name = values.option(Self.nameOption)
-        channels = try values.option(Self.channelsOption, expected: "a number from 1 to \(Self.maxChannels)",
-                                     ArgumentValues.integer(in: 1...Self.maxChannels)) ?? Self.defaultChannels
+        channels =
+            try values.option(
+                Self.channelsOption, expected: "a number from 1 to \(Self.maxChannels)",
+                ArgumentValues.integer(in: 1...Self.maxChannels)) ?? Self.defaultChannels
         keep = values.flag(Self.keepFlag)
         temporary = values.flag(Self.temporaryFlag)
         nan = !values.flag(Self.noNanFlag)
@@ -88,9 +94,12 @@ struct SimAddCommand: Command {
 
 /// The typed keys of the arguments `SimAddCommand` declares: listed in `arguments` by their `spec`, read with them.
 extension SimAddCommand {
-    static let countOption = OptionKey("count", short: "n", value: "n", help: "How many radios to create (1-\(maxCount), default 1).")
-    static let nameOption = OptionKey("name", value: "name", help: "Radio and phy name (a number is appended when --count > 1).")
-    static let channelsOption = OptionKey("channels", value: "n", help: "Concurrent channels per radio (1-\(maxChannels), default \(defaultChannels)).")
+    static let countOption = OptionKey(
+        "count", short: "n", value: "n", help: "How many radios to create (1-\(maxCount), default 1).")
+    static let nameOption = OptionKey(
+        "name", value: "name", help: "Radio and phy name (a number is appended when --count > 1).")
+    static let channelsOption = OptionKey(
+        "channels", value: "n", help: "Concurrent channels per radio (1-\(maxChannels), default \(defaultChannels)).")
     static let keepFlag = FlagKey("keep", help: "Keep the radios after waware exits (the default).")
     static let noNanFlag = FlagKey("no-nan", help: "Create radios without NAN support, like an ordinary Wi-Fi card.")
     static let temporaryFlag = FlagKey("temporary", help: "Delete the radios when waware exits; waits for Ctrl-C.")

@@ -20,11 +20,20 @@ struct SubscribeCommand: Command {
         ],
         examples: [
             Example("waware subscribe _chat._tcp --count 1", "Wait for one publisher."),
-            Example("waware subscribe _chat._tcp --active --timeout 5 --json", "Ask actively for 5 seconds, JSON lines."),
-            Example("waware subscribe _chat._tcp --count 1 --send ping --messages 1", "Send 'ping' to the publisher found and wait for its answer."),
-            Example("waware subscribe _chat._tcp --count 1 --data-path --passphrase-file nan.pass --cipher-suite 256", "Set up an NCS-SK-256 data path to the publisher found; keep it until Ctrl-C."),
-            Example("waware subscribe _chat._tcp --count 1 --data-path --open", "Set up an open data path to the publisher found; keep it until Ctrl-C."),
-            Example("waware subscribe _chat._tcp --count 1 --data-path --open --idle-timeout 30", "The same, ended after 30 seconds without traffic."),
+            Example(
+                "waware subscribe _chat._tcp --active --timeout 5 --json", "Ask actively for 5 seconds, JSON lines."),
+            Example(
+                "waware subscribe _chat._tcp --count 1 --send ping --messages 1",
+                "Send 'ping' to the publisher found and wait for its answer."),
+            Example(
+                "waware subscribe _chat._tcp --count 1 --data-path --passphrase-file nan.pass --cipher-suite 256",
+                "Set up an NCS-SK-256 data path to the publisher found; keep it until Ctrl-C."),
+            Example(
+                "waware subscribe _chat._tcp --count 1 --data-path --open",
+                "Set up an open data path to the publisher found; keep it until Ctrl-C."),
+            Example(
+                "waware subscribe _chat._tcp --count 1 --data-path --open --idle-timeout 30",
+                "The same, ended after 30 seconds without traffic."),
         ]
     )
 
@@ -71,24 +80,36 @@ struct SubscribeCommand: Command {
             from: parsed, required: parsed.flag(DataPathArguments.requestFlag), flag: "data-path")
         idleTimeout = try DataPathArguments.idleTimeout(
             from: parsed, required: parsed.flag(DataPathArguments.requestFlag), flag: "data-path")
-        delay = try parsed.option(Self.delayOption, expected: "a number of seconds from 0 to 999999, such as 0.25") { text in
+        delay = try parsed.option(Self.delayOption, expected: "a number of seconds from 0 to 999999, such as 0.25") {
+            text in
             Double(text).flatMap { $0 >= 0 && $0 < 1e6 ? $0 : nil }
         }
         active = parsed.flag(Self.activeFlag)
-        let lost = try parsed.option(Self.lostAfterOption, expected: "a number of DW periods from 0 to 1000000", ArgumentValues.integer(in: 0...1_000_000))
+        let lost =
+            try parsed.option(
+                Self.lostAfterOption, expected: "a number of DW periods from 0 to 1000000",
+                ArgumentValues.integer(in: 0...1_000_000))
             ?? Self.defaultLostAfter
         lostAfter = lost == 0 ? nil : lost
-        count = try parsed.option(Self.countOption, expected: "a number from 1 to 100000", ArgumentValues.integer(in: 1...100_000))
-        timeout = try parsed.option(Self.timeoutOption, expected: "a number of seconds above 0 and below 10000000, such as 5 or 0.5") { text in
+        count = try parsed.option(
+            Self.countOption, expected: "a number from 1 to 100000", ArgumentValues.integer(in: 1...100_000))
+        timeout = try parsed.option(
+            Self.timeoutOption, expected: "a number of seconds above 0 and below 10000000, such as 5 or 0.5"
+        ) { text in
             Double(text).flatMap { $0 > 0 && $0 < 1e7 ? $0 : nil }
         }
         send = parsed.option(Self.sendOption).map { Array($0.utf8) }
         if let send, send.count > 255 {
             throw ValidationError("--send is \(send.count) bytes; at most 255 fit in a follow-up")
         }
-        messages = try parsed.option(Self.messagesOption, expected: "a number from 0 to 100000", ArgumentValues.integer(in: 0...100_000)) ?? 0
-        let include = try parsed.option(Self.srfIncludeOption, expected: "MAC addresses separated by ','", DiscoveryArguments.addresses)
-        let exclude = try parsed.option(Self.srfExcludeOption, expected: "MAC addresses separated by ','", DiscoveryArguments.addresses)
+        messages =
+            try parsed.option(
+                Self.messagesOption, expected: "a number from 0 to 100000", ArgumentValues.integer(in: 0...100_000))
+            ?? 0
+        let include = try parsed.option(
+            Self.srfIncludeOption, expected: "MAC addresses separated by ','", DiscoveryArguments.addresses)
+        let exclude = try parsed.option(
+            Self.srfExcludeOption, expected: "MAC addresses separated by ','", DiscoveryArguments.addresses)
         if include != nil && exclude != nil {
             throw ValidationError("give --srf-include or --srf-exclude, not both")
         }
@@ -96,7 +117,8 @@ struct SubscribeCommand: Command {
             let set: ServiceResponseFilter.AddressSet
             if parsed.flag(Self.srfBloomFlag) {
                 do {
-                    set = .bloomFilter(try BloomFilter(index: 0, length: min(254, max(8, list.count * 2)), addresses: list))
+                    set = .bloomFilter(
+                        try BloomFilter(index: 0, length: min(254, max(8, list.count * 2)), addresses: list))
                 } catch {
                     throw ValidationError("cannot build a Bloom filter of \(list.count) addresses: \(error)")
                 }
@@ -104,7 +126,8 @@ struct SubscribeCommand: Command {
                 guard list.count <= Self.maximumResponseFilterAddresses else {
                     throw ValidationError(
                         "--srf-\(include != nil ? "include" : "exclude") lists \(list.count) addresses; at most "
-                            + "\(Self.maximumResponseFilterAddresses) fit in a discovery frame (add --srf-bloom to send a Bloom filter)")
+                            + "\(Self.maximumResponseFilterAddresses) fit in a discovery frame (add --srf-bloom to send a Bloom filter)"
+                    )
                 }
                 set = .addresses(list)
             }
@@ -137,15 +160,19 @@ struct SubscribeCommand: Command {
 
     func run(_ output: Output) async throws {
         try await SignalCancellation.run {
-            try await DiscoveryRun.withSystem(adapter: values.adapter, masterPreference: values.masterPreference, fixedAddress: values.fixedAddress) { system, report in
+            try await DiscoveryRun.withSystem(
+                adapter: values.adapter, masterPreference: values.masterPreference, fixedAddress: values.fixedAddress
+            ) { system, report in
                 let devices = try values.devices.selection(in: system.store)
                 if let delay { try await Task.sleep(for: .milliseconds(Int64(delay * 1000))) }
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     for (name, serviceName) in values.services {
-                        let subscriber = system.subscribe(to: try service(serviceName), from: devices, parameters: parameters)
+                        let subscriber = system.subscribe(
+                            to: try service(serviceName), from: devices, parameters: parameters)
                         let start = ContinuousClock.now
                         group.addTask {
-                            try await subscribe(subscriber, name: name, since: start, system: system, phy: report.phy, output: output)
+                            try await subscribe(
+                                subscriber, name: name, since: start, system: system, phy: report.phy, output: output)
                         }
                     }
                     try await group.waitForAll()
@@ -161,7 +188,9 @@ struct SubscribeCommand: Command {
         phy: String, output: Output
     ) async throws {
         try await SubscriptionTimeout.run(subscriber, timeout: timeout) { timedOut in
-            try await receive(from: subscriber, name: name, since: start, system: system, phy: phy, timedOut: timedOut, output: output)
+            try await receive(
+                from: subscriber, name: name, since: start, system: system, phy: phy, timedOut: timedOut, output: output
+            )
         }
     }
 
@@ -193,10 +222,14 @@ struct SubscribeCommand: Command {
                 if let dataPathSecurity, dataPath == nil {
                     let (json, idleTimeout) = (values.json, idleTimeout)
                     dataPath = Task {
-                        try await system.withDataPath(to: endpoint, security: dataPathSecurity, idleTimeout: idleTimeout) { connection, events in
-                            try DataPathRecord.from(.connected(connection), service: name, since: start).write(json: json, to: output)
+                        try await system.withDataPath(
+                            to: endpoint, security: dataPathSecurity, idleTimeout: idleTimeout
+                        ) { connection, events in
+                            try DataPathRecord.from(.connected(connection), service: name, since: start).write(
+                                json: json, to: output)
                             for await event in events {
-                                try DataPathRecord.from(event, service: name, since: start).write(json: json, to: output)
+                                try DataPathRecord.from(event, service: name, since: start).write(
+                                    json: json, to: output)
                             }
                         }
                     }
@@ -260,12 +293,19 @@ struct SubscribeCommand: Command {
 extension SubscribeCommand {
     static let activeFlag = FlagKey("active", help: "Send subscribe messages until answered (default: passive).")
     static let countOption = OptionKey("count", short: "n", value: "count", help: "Stop after this many publishers.")
-    static let timeoutOption = OptionKey("timeout", value: "seconds", help: "Stop after this many seconds (status 1 if --count was not reached).")
+    static let timeoutOption = OptionKey(
+        "timeout", value: "seconds", help: "Stop after this many seconds (status 1 if --count was not reached).")
     static let sendOption = OptionKey("send", value: "text", help: "Send this follow-up to each publisher found.")
-    static let messagesOption = OptionKey("messages", value: "count", help: "With --count: also wait for this many messages.")
-    static let srfIncludeOption = OptionKey("srf-include", value: "macs", help: "Only these publishers (NMI addresses, comma-separated) may answer.")
+    static let messagesOption = OptionKey(
+        "messages", value: "count", help: "With --count: also wait for this many messages.")
+    static let srfIncludeOption = OptionKey(
+        "srf-include", value: "macs", help: "Only these publishers (NMI addresses, comma-separated) may answer.")
     static let srfExcludeOption = OptionKey("srf-exclude", value: "macs", help: "These publishers may not answer.")
-    static let srfBloomFlag = FlagKey("srf-bloom", help: "Send the service response filter as a Bloom filter rather than a list.")
-    static let delayOption = OptionKey("delay", value: "seconds", help: "Wait this long after NAN is up before subscribing.")
-    static let lostAfterOption = OptionKey("lost-after", value: "DWs", help: "Print 'lost' for a publisher not heard for this many DW periods (0.524 s each; default 20, 0 never).")
+    static let srfBloomFlag = FlagKey(
+        "srf-bloom", help: "Send the service response filter as a Bloom filter rather than a list.")
+    static let delayOption = OptionKey(
+        "delay", value: "seconds", help: "Wait this long after NAN is up before subscribing.")
+    static let lostAfterOption = OptionKey(
+        "lost-after", value: "DWs",
+        help: "Print 'lost' for a publisher not heard for this many DW periods (0.524 s each; default 20, 0 never).")
 }

@@ -21,8 +21,10 @@ struct Waware: Command {
         ],
         version: version,
         subcommands: [
-            ListCommand.self, InfoCommand.self, DiagnoseCommand.self, ClusterCommand.self, EventsCommand.self, ProbeCommand.self, SimCommand.self,
-            PublishCommand.self, SubscribeCommand.self, DataPathsCommand.self, PerfCommand.self, ListenCommand.self, ConnectCommand.self, PeersCommand.self, PairCommand.self, DevicesCommand.self, DecodeCommand.self,
+            ListCommand.self, InfoCommand.self, DiagnoseCommand.self, ClusterCommand.self, EventsCommand.self,
+            ProbeCommand.self, SimCommand.self,
+            PublishCommand.self, SubscribeCommand.self, DataPathsCommand.self, PerfCommand.self, ListenCommand.self,
+            ConnectCommand.self, PeersCommand.self, PairCommand.self, DevicesCommand.self, DecodeCommand.self,
             CompletionsCommand.self, ManualCommand.self,
         ]
     )

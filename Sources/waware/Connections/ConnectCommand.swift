@@ -31,20 +31,28 @@ struct ConnectCommand: Command {
             Example("waware connect _chat._tcp", "Type lines to a paired listener over TLS; see its answers."),
             Example("waware connect _chat._tcp --send ping --messages 1", "Send 'ping', print the answer, end."),
             Example("waware connect _files._tcp --send-file photo.jpg", "Send a file with a progress bar."),
-            Example("waware connect _chat._tcp --open --plain --send ping --messages 1", "Plain TCP over an open data path."),
-            Example("waware connect _game._udp --datagram ping --datagram-count 10 --wait-datagrams 1 --send hi --messages 1 --json",
-                    "Ten best-effort datagrams and a message to a 'listen --datagrams --echo'; print what comes back."),
+            Example(
+                "waware connect _chat._tcp --open --plain --send ping --messages 1", "Plain TCP over an open data path."
+            ),
+            Example(
+                "waware connect _game._udp --datagram ping --datagram-count 10 --wait-datagrams 1 --send hi --messages 1 --json",
+                "Ten best-effort datagrams and a message to a 'listen --datagrams --echo'; print what comes back."),
         ]
     )
 
-    static let sendOption = OptionKey("send", value: "text", help: "Send this message instead of reading standard input.")
-    static let messagesOption = OptionKey("messages", value: "n", help: "Wait for this many messages from the peer, then finish.")
-    static let sendFileOption = OptionKey("send-file", value: "path", help: "Send this file (with a progress bar on a terminal).")
-    static let timeoutOption = OptionKey("timeout", value: "seconds", help: "Give up if no connection is ready within this many seconds.")
+    static let sendOption = OptionKey(
+        "send", value: "text", help: "Send this message instead of reading standard input.")
+    static let messagesOption = OptionKey(
+        "messages", value: "n", help: "Wait for this many messages from the peer, then finish.")
+    static let sendFileOption = OptionKey(
+        "send-file", value: "path", help: "Send this file (with a progress bar on a terminal).")
+    static let timeoutOption = OptionKey(
+        "timeout", value: "seconds", help: "Give up if no connection is ready within this many seconds.")
 
-    static let arguments: [ArgumentSpec] = ConnectionArguments.common + [
-        sendOption.spec, messagesOption.spec, sendFileOption.spec, timeoutOption.spec,
-    ] + DatagramArguments.connect
+    static let arguments: [ArgumentSpec] =
+        ConnectionArguments.common + [
+            sendOption.spec, messagesOption.spec, sendFileOption.spec, timeoutOption.spec,
+        ] + DatagramArguments.connect
 
     var values: ConnectionArguments.Values
     var send: String?
@@ -58,12 +66,15 @@ struct ConnectCommand: Command {
         datagrams = try DatagramArguments.plan(from: parsed, parameters: &values.parameters)
         send = parsed.option(Self.sendOption)
         sendFile = parsed.option(Self.sendFileOption)
-        messages = try parsed.option(Self.messagesOption, expected: "a number from 0 to 100000", ArgumentValues.integer(in: 0...100_000))
+        messages = try parsed.option(
+            Self.messagesOption, expected: "a number from 0 to 100000", ArgumentValues.integer(in: 0...100_000))
         timeout = try parsed.option(Self.timeoutOption, expected: "a number of seconds above 0, such as 60") { text in
             Double(text).flatMap { $0 > 0 && $0 < 1e7 ? $0 : nil }
         }
         if send != nil && sendFile != nil { throw ValidationError("give --send or --send-file, not both") }
-        if sendFile != nil && values.parameters.mode == .byteStream { throw ValidationError("--send-file needs message mode (no --byte-stream)") }
+        if sendFile != nil && values.parameters.mode == .byteStream {
+            throw ValidationError("--send-file needs message mode (no --byte-stream)")
+        }
         if sendFile != nil && messages == nil { messages = 1 }
         if let timeout { values.parameters.setupTimeout = .milliseconds(Int64(timeout * 1000)) }
     }
@@ -74,28 +85,31 @@ struct ConnectCommand: Command {
         let (name, json, parameters) = (values.service.rawValue, values.json, values.parameters)
         let start = ContinuousClock.now
         try await ConnectionArguments.withConnectionExitCodes {
-        try await SignalCancellation.run {
-            try await DiscoveryRun.withSystem(adapter: values.adapter, masterPreference: 2) { system, _ in
-                let devices = try values.devices.selection(in: system.store)
-                let endpoint = try await firstListener(system.browser(for: service, from: devices), service: name)
-                var found = ConnectionRecord("found", service: name, since: start)
-                (found.peer, found.device) = (endpoint.address.description, endpoint.device?.name)
-                try found.write(json: json, to: output, textToStandardError: true)
-                try await system.withConnection(to: endpoint, parameters: parameters, onStateUpdate: { state in
-                    if case .waiting = state {
-                        var r = ConnectionRecord("state", service: name, since: start)
-                        r.state = state.description
-                        try? r.write(json: json, to: output, textToStandardError: true)
+            try await SignalCancellation.run {
+                try await DiscoveryRun.withSystem(adapter: values.adapter, masterPreference: 2) { system, _ in
+                    let devices = try values.devices.selection(in: system.store)
+                    let endpoint = try await firstListener(system.browser(for: service, from: devices), service: name)
+                    var found = ConnectionRecord("found", service: name, since: start)
+                    (found.peer, found.device) = (endpoint.address.description, endpoint.device?.name)
+                    try found.write(json: json, to: output, textToStandardError: true)
+                    try await system.withConnection(
+                        to: endpoint, parameters: parameters,
+                        onStateUpdate: { state in
+                            if case .waiting = state {
+                                var r = ConnectionRecord("state", service: name, since: start)
+                                r.state = state.description
+                                try? r.write(json: json, to: output, textToStandardError: true)
+                            }
+                        }
+                    ) { connection in
+                        var r = ConnectionRecord("connected", service: name, since: start)
+                        r.describe(connection)
+                        r.fingerprint = try? ConnectionArguments.localFingerprint(parameters, store: system.store)
+                        try r.write(json: json, to: output, textToStandardError: true)
+                        try await talk(over: connection, since: start, output: output)
                     }
-                }) { connection in
-                    var r = ConnectionRecord("connected", service: name, since: start)
-                    r.describe(connection)
-                    r.fingerprint = try? ConnectionArguments.localFingerprint(parameters, store: system.store)
-                    try r.write(json: json, to: output, textToStandardError: true)
-                    try await talk(over: connection, since: start, output: output)
                 }
             }
-        }
         }
     }
 
@@ -114,20 +128,28 @@ struct ConnectCommand: Command {
             }
             defer { group.cancelAll() }
             guard let first = try await group.next(), let endpoint = first else {
-                throw WAError(.connectionFailed, message: "no listener of \(service) was found" + (timeout.map { " within \(String(format3: $0)) s" } ?? ""))
+                throw WAError(
+                    .connectionFailed,
+                    message: "no listener of \(service) was found"
+                        + (timeout.map { " within \(String(format3: $0)) s" } ?? ""))
             }
             return endpoint
         }
     }
 
-    private func talk(over connection: WAConnection, since start: ContinuousClock.Instant, output: Output) async throws {
+    private func talk(over connection: WAConnection, since start: ContinuousClock.Instant, output: Output) async throws
+    {
         let name = values.service.rawValue
         let json = values.json
-        let printer = Task { await DatagramOutput.printReceived(on: connection, service: name, since: start, json: json, output: output,
-                                                                echo: false, textToStandardError: true) }
+        let printer = Task {
+            await DatagramOutput.printReceived(
+                on: connection, service: name, since: start, json: json, output: output,
+                echo: false, textToStandardError: true)
+        }
         defer {
             printer.cancel()
-            try? DatagramOutput.statistics(of: connection, service: name, since: start)?.write(json: json, to: output, textToStandardError: true)
+            try? DatagramOutput.statistics(of: connection, service: name, since: start)?.write(
+                json: json, to: output, textToStandardError: true)
         }
         try await DatagramOutput.run(datagrams, on: connection)
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -142,7 +164,9 @@ struct ConnectCommand: Command {
                 var received = 0
                 while let content = try await connection.receive() {
                     guard case .message(let bytes) = content else {
-                        throw WAError(.connectionTerminated, message: "the listener sent a file; 'waware connect' does not take files")
+                        throw WAError(
+                            .connectionTerminated,
+                            message: "the listener sent a file; 'waware connect' does not take files")
                     }
                     received += 1
                     if values.json {
@@ -160,7 +184,9 @@ struct ConnectCommand: Command {
                     }
                 }
                 if let messages, received < messages {
-                    throw WAError(.connectionTerminated, message: "the peer closed the connection after \(received) of \(messages) messages")
+                    throw WAError(
+                        .connectionTerminated,
+                        message: "the peer closed the connection after \(received) of \(messages) messages")
                 }
             }
             if let sendFile {
@@ -181,10 +207,16 @@ struct ConnectCommand: Command {
     }
 
     private func write(_ bytes: [UInt8], to connection: WAConnection) async throws {
-        if connection.mode == .byteStream { try await connection.write(bytes) } else { try await connection.send(bytes) }
+        if connection.mode == .byteStream {
+            try await connection.write(bytes)
+        } else {
+            try await connection.send(bytes)
+        }
     }
 
-    private func sendResource(_ path: String, over connection: WAConnection, since start: ContinuousClock.Instant, output: Output) async throws {
+    private func sendResource(
+        _ path: String, over connection: WAConnection, since start: ContinuousClock.Instant, output: Output
+    ) async throws {
         let bar = ProgressBar(enabled: !values.json)
         let sendStart = ContinuousClock.now
         try await connection.sendResource(at: path, progress: { progress in bar.show(progress) })

@@ -7,16 +7,28 @@ import WiFiAware
 /// data path's protection, the transport.
 enum ConnectionArguments {
     static let servicePositional = PositionalKey("service", help: "The service name, e.g. _chat._tcp.")
-    static let plainFlag = FlagKey("plain", help: "Plain TCP instead of mutual TLS: the peer is not authenticated (announced on standard error).")
-    static let tofuFlag = FlagKey("tofu", help: "Trust on first use: accept the certificate of an unpaired peer (or of a paired device without a pinned certificate) as presented.")
-    static let identityOption = OptionKey("identity", value: "path", help: "This device's TLS identity file (key and certificate, PEM, 0600), made on first use (default: tls-identity.pem next to devices.json).")
-    static let byteStreamFlag = FlagKey("byte-stream", help: "A raw byte stream instead of framed messages (both sides must say so).")
+    static let plainFlag = FlagKey(
+        "plain", help: "Plain TCP instead of mutual TLS: the peer is not authenticated (announced on standard error).")
+    static let tofuFlag = FlagKey(
+        "tofu",
+        help:
+            "Trust on first use: accept the certificate of an unpaired peer (or of a paired device without a pinned certificate) as presented."
+    )
+    static let identityOption = OptionKey(
+        "identity", value: "path",
+        help:
+            "This device's TLS identity file (key and certificate, PEM, 0600), made on first use (default: tls-identity.pem next to devices.json)."
+    )
+    static let byteStreamFlag = FlagKey(
+        "byte-stream", help: "A raw byte stream instead of framed messages (both sides must say so).")
 
     /// The options both commands accept.
-    static let common: [ArgumentSpec] = [
-        servicePositional.spec, DiscoveryArguments.adapterOption.spec, DiscoveryArguments.pairedFlag.spec,
-        DiscoveryArguments.deviceOption.spec, plainFlag.spec, tofuFlag.spec, identityOption.spec, byteStreamFlag.spec, DatagramArguments.datagramsFlag.spec, .json,
-    ] + DataPathArguments.security
+    static let common: [ArgumentSpec] =
+        [
+            servicePositional.spec, DiscoveryArguments.adapterOption.spec, DiscoveryArguments.pairedFlag.spec,
+            DiscoveryArguments.deviceOption.spec, plainFlag.spec, tofuFlag.spec, identityOption.spec,
+            byteStreamFlag.spec, DatagramArguments.datagramsFlag.spec, .json,
+        ] + DataPathArguments.security
 
     struct Values: Sendable {
         var service: WAServiceName
@@ -27,7 +39,9 @@ enum ConnectionArguments {
     }
 
     static func values(from parsed: ParsedValues) throws -> Values {
-        guard let name = parsed.positional(servicePositional) else { throw ValidationError("give the service name, e.g. _chat._tcp") }
+        guard let name = parsed.positional(servicePositional) else {
+            throw ValidationError("give the service name, e.g. _chat._tcp")
+        }
         let service: WAServiceName
         do { service = try WAServiceName(name) } catch { throw ValidationError("\(error)") }
         let security = try DataPathArguments.security(from: parsed, required: true, flag: "data path of a connection")
@@ -45,10 +59,14 @@ enum ConnectionArguments {
         var devices = DiscoveryArguments.DeviceChoice.anyDevice
         if parsed.flag(DiscoveryArguments.pairedFlag) { devices = .allPaired }
         if let list = parsed.option(DiscoveryArguments.deviceOption) {
-            devices = .named(list.split(separator: ",").map { String(String($0).drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()) })
+            devices = .named(
+                list.split(separator: ",").map {
+                    String(String($0).drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+                })
         }
-        return Values(service: service, adapter: parsed.option(DiscoveryArguments.adapterOption), devices: devices,
-                      parameters: parameters, json: parsed.flag(.json))
+        return Values(
+            service: service, adapter: parsed.option(DiscoveryArguments.adapterOption), devices: devices,
+            parameters: parameters, json: parsed.flag(.json))
     }
 
     /// This device's certificate fingerprint for TLS connections (made on first use); nil for plain TCP.
@@ -60,7 +78,8 @@ enum ConnectionArguments {
     /// The line that announces plain TCP.
     static func announce(_ parameters: WAConnectionParameters, output: Output) {
         if parameters.transport.isPlain {
-            output.fail("warning: plain TCP (--plain): the peer is not authenticated and only the data path protects the bytes")
+            output.fail(
+                "warning: plain TCP (--plain): the peer is not authenticated and only the data path protects the bytes")
         }
     }
 }
@@ -126,7 +145,9 @@ struct ConnectionRecord: Codable, Sendable {
         if let device { parts.append("device \"\(device)\"") }
         if let direction { parts.append("direction \(direction)") }
         if let port { parts.append("port \(port)") }
-        if let interface, let localAddress, let peerAddress { parts.append("over \(interface) \(localAddress) -> \(peerAddress)") }
+        if let interface, let localAddress, let peerAddress {
+            parts.append("over \(interface) \(localAddress) -> \(peerAddress)")
+        }
         if let transport { parts.append("(\(transport))") }
         if let trust { parts.append("trust \(trust)") }
         if let peerFingerprint { parts.append("peer-certificate \(peerFingerprint)") }

@@ -13,14 +13,19 @@ final class ProgressBar: Sendable {
     func show(_ progress: WAResourceProgress) {
         guard enabled else { return }
         let percent = Int(progress.fraction * 100)
-        guard lastPercent.withLock({ last in
-            defer { last = percent }
-            return last != percent
-        }) else { return }
+        guard
+            lastPercent.withLock({ last in
+                defer { last = percent }
+                return last != percent
+            })
+        else { return }
         let filled = percent / 5
         let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: 20 - filled)
-        let done = String(format3: Double(progress.completed) / 1e6), total = String(format3: Double(progress.total) / 1e6)
-        Output.emit("\r[\(bar)] \(String(repeating: " ", count: 3 - String(percent).count))\(percent)%  \(done) of \(total) MB", to: .standardError)
+        let done = String(format3: Double(progress.completed) / 1e6),
+            total = String(format3: Double(progress.total) / 1e6)
+        Output.emit(
+            "\r[\(bar)] \(String(repeating: " ", count: 3 - String(percent).count))\(percent)%  \(done) of \(total) MB",
+            to: .standardError)
     }
 
     func finish() {

@@ -3,32 +3,60 @@ import WiFiAware
 
 /// The data-path options of `waware publish` and `waware subscribe`: how the data path is protected.
 enum DataPathArguments {
-    static let openFlag = FlagKey("open", help: "An open (unencrypted) data path: anyone in range can read it. Must be asked for.")
-    static let passphraseOption = OptionKey("passphrase", value: "text", help: "Secure data path (NCS-SK) with this passphrase, 1 to 63 bytes (both sides must use the same); visible to other local users, prefer --passphrase-file or WAWARE_PASSPHRASE.")
-    static let passphraseFileOption = OptionKey("passphrase-file", value: "path", help: "As --passphrase, read from this file (one line; also WAWARE_PASSPHRASE).")
-    static let pmkOption = OptionKey("pmk", value: "hex", help: "Secure data path (NCS-SK) with this 32-byte PMK (64 hex digits); visible to other local users, prefer --pmk-file or WAWARE_PMK.")
-    static let pmkFileOption = OptionKey("pmk-file", value: "path", help: "As --pmk, read from this file (64 hex digits, surrounding whitespace ignored; also WAWARE_PMK).")
-    static let cipherOption = OptionKey("cipher-suite", value: "128|256",
-                                        help: "NCS-SK-128 (CCMP-128) or NCS-SK-256 (GCMP-256); default: request 128, accept both.")
-    static let acceptFlag = FlagKey("accept-data-paths", help: "Accept data-path requests (implies --data-path); with a passphrase or PMK (--passphrase-file, --pmk-file, WAWARE_PASSPHRASE, WAWARE_PMK) or --open, or by default from paired devices keyed by the pairing (NCS-PK-PASN-128 or -256, as paired).")
-    static let requestFlag = FlagKey("data-path", help: "Request a data path to the first publisher found and keep it until Ctrl-C, --timeout or the peer ends it; with a passphrase or PMK (--passphrase-file, --pmk-file, WAWARE_PASSPHRASE, WAWARE_PMK) or --open, or by default to a paired device keyed by the pairing (NCS-PK-PASN-128 or -256, as paired; verified first).")
+    static let openFlag = FlagKey(
+        "open", help: "An open (unencrypted) data path: anyone in range can read it. Must be asked for.")
+    static let passphraseOption = OptionKey(
+        "passphrase", value: "text",
+        help:
+            "Secure data path (NCS-SK) with this passphrase, 1 to 63 bytes (both sides must use the same); visible to other local users, prefer --passphrase-file or WAWARE_PASSPHRASE."
+    )
+    static let passphraseFileOption = OptionKey(
+        "passphrase-file", value: "path",
+        help: "As --passphrase, read from this file (one line; also WAWARE_PASSPHRASE).")
+    static let pmkOption = OptionKey(
+        "pmk", value: "hex",
+        help:
+            "Secure data path (NCS-SK) with this 32-byte PMK (64 hex digits); visible to other local users, prefer --pmk-file or WAWARE_PMK."
+    )
+    static let pmkFileOption = OptionKey(
+        "pmk-file", value: "path",
+        help: "As --pmk, read from this file (64 hex digits, surrounding whitespace ignored; also WAWARE_PMK).")
+    static let cipherOption = OptionKey(
+        "cipher-suite", value: "128|256",
+        help: "NCS-SK-128 (CCMP-128) or NCS-SK-256 (GCMP-256); default: request 128, accept both.")
+    static let acceptFlag = FlagKey(
+        "accept-data-paths",
+        help:
+            "Accept data-path requests (implies --data-path); with a passphrase or PMK (--passphrase-file, --pmk-file, WAWARE_PASSPHRASE, WAWARE_PMK) or --open, or by default from paired devices keyed by the pairing (NCS-PK-PASN-128 or -256, as paired)."
+    )
+    static let requestFlag = FlagKey(
+        "data-path",
+        help:
+            "Request a data path to the first publisher found and keep it until Ctrl-C, --timeout or the peer ends it; with a passphrase or PMK (--passphrase-file, --pmk-file, WAWARE_PASSPHRASE, WAWARE_PMK) or --open, or by default to a paired device keyed by the pairing (NCS-PK-PASN-128 or -256, as paired; verified first)."
+    )
 
     /// `--open`, `--passphrase`, `--passphrase-file`, `--pmk`, `--pmk-file`, `--cipher-suite`.
-    static let security: [ArgumentSpec] = [openFlag.spec, passphraseOption.spec, passphraseFileOption.spec, pmkOption.spec,
-                                           pmkFileOption.spec, cipherOption.spec]
+    static let security: [ArgumentSpec] = [
+        openFlag.spec, passphraseOption.spec, passphraseFileOption.spec, pmkOption.spec,
+        pmkFileOption.spec, cipherOption.spec,
+    ]
     /// The environment variables that give a passphrase or PMK when no option does.
     static let passphraseVariable = "WAWARE_PASSPHRASE"
     static let pmkVariable = "WAWARE_PMK"
     /// Below this many bytes a passphrase is easy to guess offline from one captured handshake.
     static let shortPassphrase = 8
-    static let idleTimeoutOption = OptionKey("idle-timeout", value: "seconds",
-                                             help: "End a data path after this many seconds with no packet either way ('data-path-down ... reason idle'); default never.")
+    static let idleTimeoutOption = OptionKey(
+        "idle-timeout", value: "seconds",
+        help:
+            "End a data path after this many seconds with no packet either way ('data-path-down ... reason idle'); default never."
+    )
     /// Every data-path option: the security ones and `--idle-timeout`.
     static let all: [ArgumentSpec] = security + [idleTimeoutOption.spec]
 
     /// `--idle-timeout`, which goes with a data path (`flag`).
     static func idleTimeout(from parsed: ParsedValues, required: Bool, flag: String) throws -> Duration? {
-        let seconds = try parsed.option(idleTimeoutOption, expected: "a number of seconds from 1 to 86400, such as 30") { text in
+        let seconds = try parsed.option(idleTimeoutOption, expected: "a number of seconds from 1 to 86400, such as 30")
+        { text in
             Double(text).flatMap { $0 >= 1 && $0 <= 86400 ? $0 : nil }
         }
         guard let seconds else { return nil }
@@ -44,25 +72,33 @@ enum DataPathArguments {
 
     /// Whether the command line or the environment gives a credential (`--open`, a passphrase or a PMK).
     static func givesCredential(_ parsed: ParsedValues, secrets: SecretInput = .current) -> Bool {
-        parsed.flag(openFlag) || [passphraseOption, passphraseFileOption, pmkOption, pmkFileOption].contains { parsed.option($0) != nil }
+        parsed.flag(openFlag)
+            || [passphraseOption, passphraseFileOption, pmkOption, pmkFileOption].contains { parsed.option($0) != nil }
             || secrets.variable(passphraseVariable) != nil || secrets.variable(pmkVariable) != nil
     }
 
     /// The security chosen; `required` says whether a data path was asked for at all. A passphrase or PMK
     /// comes from `--passphrase-file`/`--pmk-file`, then `WAWARE_PASSPHRASE`/`WAWARE_PMK` when no option
     /// gives one, or from `--passphrase`/`--pmk` (which warn: other local users can read the command line).
-    static func security(from parsed: ParsedValues, required: Bool, flag: String, secrets: SecretInput = .current) throws -> WADataPathSecurity? {
+    static func security(
+        from parsed: ParsedValues, required: Bool, flag: String, secrets: SecretInput = .current
+    ) throws -> WADataPathSecurity? {
         let open = parsed.flag(openFlag)
-        let given = [passphraseOption, passphraseFileOption, pmkOption, pmkFileOption].filter { parsed.option($0) != nil }
+        let given = [passphraseOption, passphraseFileOption, pmkOption, pmkFileOption].filter {
+            parsed.option($0) != nil
+        }
         let chosen = given.count + (open ? 1 : 0)
         let cipher = parsed.option(cipherOption)
         guard required else {
             if chosen > 0 || cipher != nil {
-                throw ValidationError("--open, --passphrase, --passphrase-file, --pmk, --pmk-file and --cipher-suite go with --\(flag)")
+                throw ValidationError(
+                    "--open, --passphrase, --passphrase-file, --pmk, --pmk-file and --cipher-suite go with --\(flag)")
             }
             return nil
         }
-        guard chosen <= 1 else { throw ValidationError("choose one of --open, --passphrase, --passphrase-file, --pmk and --pmk-file") }
+        guard chosen <= 1 else {
+            throw ValidationError("choose one of --open, --passphrase, --passphrase-file, --pmk and --pmk-file")
+        }
         if open {
             if cipher != nil { throw ValidationError("--cipher-suite goes with --passphrase or --pmk, not --open") }
             return .open
@@ -72,18 +108,24 @@ enum DataPathArguments {
             secrets.warnCommandLine("--passphrase", instead: "--passphrase-file or \(passphraseVariable)")
             credential = .passphrase(text, from: "--passphrase")
         } else if let path = parsed.option(passphraseFileOption) {
-            credential = .passphrase(try secrets.textFile(path, for: "--passphrase-file"), from: "the passphrase in \(path)")
+            credential = .passphrase(
+                try secrets.textFile(path, for: "--passphrase-file"), from: "the passphrase in \(path)")
         } else if let text = parsed.option(pmkOption) {
             secrets.warnCommandLine("--pmk", instead: "--pmk-file or \(pmkVariable)")
             credential = .pmk(text, from: "--pmk")
         } else if let path = parsed.option(pmkFileOption) {
-            credential = .pmk(String(decoding: try secrets.file(path, for: "--pmk-file"), as: UTF8.self), from: "the PMK in \(path)")
+            credential = .pmk(
+                String(decoding: try secrets.file(path, for: "--pmk-file"), as: UTF8.self), from: "the PMK in \(path)")
         } else {
             let passphrase = secrets.variable(passphraseVariable), pmk = secrets.variable(pmkVariable)
-            if passphrase != nil && pmk != nil { throw ValidationError("set \(passphraseVariable) or \(pmkVariable), not both") }
-            if let passphrase { credential = .passphrase(passphrase, from: passphraseVariable) }
-            else if let pmk { credential = .pmk(pmk, from: pmkVariable) }
-            else {
+            if passphrase != nil && pmk != nil {
+                throw ValidationError("set \(passphraseVariable) or \(pmkVariable), not both")
+            }
+            if let passphrase {
+                credential = .passphrase(passphrase, from: passphraseVariable)
+            } else if let pmk {
+                credential = .pmk(pmk, from: pmkVariable)
+            } else {
                 // Between paired devices the default: NCS-PK-PASN with the pairing key.
                 if cipher != nil { throw ValidationError("--cipher-suite goes with --passphrase or --pmk") }
                 return .pairing
@@ -93,15 +135,21 @@ enum DataPathArguments {
         switch credential {
         case .passphrase(let passphrase, let source):
             let length = passphrase.utf8.count
-            guard (1...63).contains(length) else { throw ValidationError("\(source) must be 1 to 63 bytes, not \(length)") }
+            guard (1...63).contains(length) else {
+                throw ValidationError("\(source) must be 1 to 63 bytes, not \(length)")
+            }
             if length < shortPassphrase {
-                secrets.warn("the passphrase is \(length) bytes; use \(shortPassphrase) or more, since one captured handshake lets anyone guess it offline")
+                secrets.warn(
+                    "the passphrase is \(length) bytes; use \(shortPassphrase) or more, since one captured handshake lets anyone guess it offline"
+                )
             }
             return .passphrase(passphrase, cipherSuites: suites)
         case .pmk(let text, let source):
             // A file or variable may end in a line break: whitespace around the digits is dropped.
             let digits = text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()
-            guard let bytes = Hex.bytes(String(digits)), bytes.count == 32 else { throw ValidationError("\(source) must be 64 hex digits (32 bytes)") }
+            guard let bytes = Hex.bytes(String(digits)), bytes.count == 32 else {
+                throw ValidationError("\(source) must be 64 hex digits (32 bytes)")
+            }
             return .pmk(bytes, cipherSuites: suites)
         }
     }
@@ -170,7 +218,8 @@ struct DataPathRecord: Codable, Equatable, Sendable {
     }
 
     /// The record for a data-path event.
-    static func from(_ event: WADataPathEvent, service: String?, since start: ContinuousClock.Instant) -> DataPathRecord {
+    static func from(_ event: WADataPathEvent, service: String?, since start: ContinuousClock.Instant) -> DataPathRecord
+    {
         switch event {
         case .requested(let peer):
             var r = DataPathRecord("data-path-requested", service: service, since: start)

@@ -77,7 +77,9 @@ enum DiscoveryArguments {
             throw ValidationError("give --info or --info-hex, not both")
         }
         var info = parsed.option(Self.infoOption).map { Array($0.utf8) } ?? []
-        if let hex = try parsed.option(Self.infoHexOption, expected: "hex bytes such as 01ab or 01:ab", hexBytes) { info = hex }
+        if let hex = try parsed.option(Self.infoHexOption, expected: "hex bytes such as 01ab or 01:ab", hexBytes) {
+            info = hex
+        }
         if info.count > 255 {
             throw ValidationError("service info is \(info.count) bytes; at most 255 fit in a discovery frame")
         }
@@ -89,12 +91,16 @@ enum DiscoveryArguments {
         ) { text in
             Double(text).flatMap { $0.isFinite && $0 >= 0.001 && $0 <= 1e7 ? $0 : nil }
         }
-        let windows = try parsed.option(Self.ttlDwOption, expected: "a number of discovery windows from 1 to 1000000", ArgumentValues.integer(in: 1...1_000_000))
+        let windows = try parsed.option(
+            Self.ttlDwOption, expected: "a number of discovery windows from 1 to 1000000",
+            ArgumentValues.integer(in: 1...1_000_000))
         let devices = try deviceChoice(from: parsed)
         return Values(
             adapter: parsed.option(Self.adapterOption), services: services, info: info,
-            receiveFilter: rx, transmitFilter: tx, timeLimit: seconds.map { .milliseconds(Int64($0 * 1000)) }, discoveryWindowLimit: windows, closeRange: parsed.flag(Self.closeRangeFlag),
-            masterPreference: try parsed.option(Self.masterPrefOption, expected: "a number from 1 to 255", ArgumentValues.masterPreference) ?? 2,
+            receiveFilter: rx, transmitFilter: tx, timeLimit: seconds.map { .milliseconds(Int64($0 * 1000)) },
+            discoveryWindowLimit: windows, closeRange: parsed.flag(Self.closeRangeFlag),
+            masterPreference: try parsed.option(
+                Self.masterPrefOption, expected: "a number from 1 to 255", ArgumentValues.masterPreference) ?? 2,
             json: parsed.flag(FlagKey.json), devices: devices, fixedAddress: parsed.flag(Self.fixedAddressFlag))
     }
 
@@ -103,7 +109,9 @@ enum DiscoveryArguments {
     static func deviceChoice(from parsed: ParsedValues) throws -> DeviceChoice {
         if let names = parsed.option(Self.deviceOption) {
             let list = names.split(separator: ",").map(String.init)
-            guard !list.isEmpty else { throw ValidationError("--device needs paired device names or ids, separated by ','") }
+            guard !list.isEmpty else {
+                throw ValidationError("--device needs paired device names or ids, separated by ','")
+            }
             guard !parsed.flag(Self.pairedFlag) else { throw ValidationError("give --paired or --device, not both") }
             return .named(list)
         }
@@ -138,7 +146,9 @@ enum DiscoveryArguments {
     static func addresses(_ text: String) -> [MACAddress]? {
         var list: [MACAddress] = []
         for part in text.split(separator: ",") {
-            guard let bytes = ArgumentValues.macBytes(String(part)), let address = MACAddress(bytes: bytes) else { return nil }
+            guard let bytes = ArgumentValues.macBytes(String(part)), let address = MACAddress(bytes: bytes) else {
+                return nil
+            }
             list.append(address)
         }
         return list.isEmpty ? nil : list
@@ -147,19 +157,31 @@ enum DiscoveryArguments {
 
 /// The typed keys of the arguments `DiscoveryArguments` declares: listed in `arguments` by their `spec`, read with them.
 extension DiscoveryArguments {
-    static let adapterOption = OptionKey("adapter", short: "a", value: "adapter", help: "Phy name, wiphy index or interface name.")
+    static let adapterOption = OptionKey(
+        "adapter", short: "a", value: "adapter", help: "Phy name, wiphy index or interface name.")
     static let infoOption = OptionKey("info", value: "text", help: "Service specific info as text (at most 255 bytes).")
-    static let infoHexOption = OptionKey("info-hex", value: "hex", help: "Service specific info as hex bytes (at most 255).")
-    static let matchFilterOption = OptionKey("match-filter", value: "list", help: "Matching filter, both ways: elements separated by ',' ('*' = any).")
-    static let rxFilterOption = OptionKey("rx-filter", value: "list", help: "Matching filter applied to what peers send (overrides --match-filter).")
-    static let txFilterOption = OptionKey("tx-filter", value: "list", help: "Matching filter sent to peers (overrides --match-filter).")
+    static let infoHexOption = OptionKey(
+        "info-hex", value: "hex", help: "Service specific info as hex bytes (at most 255).")
+    static let matchFilterOption = OptionKey(
+        "match-filter", value: "list", help: "Matching filter, both ways: elements separated by ',' ('*' = any).")
+    static let rxFilterOption = OptionKey(
+        "rx-filter", value: "list", help: "Matching filter applied to what peers send (overrides --match-filter).")
+    static let txFilterOption = OptionKey(
+        "tx-filter", value: "list", help: "Matching filter sent to peers (overrides --match-filter).")
     static let ttlOption = OptionKey("ttl", value: "seconds", help: "End after this many seconds (reason: ttl).")
-    static let ttlDwOption = OptionKey("ttl-dw", value: "count", help: "End after this many discovery windows (reason: ttl).")
-    static let closeRangeFlag = FlagKey("close-range", help: "Only act on peers close by (signal of -60 dBm or better).")
+    static let ttlDwOption = OptionKey(
+        "ttl-dw", value: "count", help: "End after this many discovery windows (reason: ttl).")
+    static let closeRangeFlag = FlagKey(
+        "close-range", help: "Only act on peers close by (signal of -60 dBm or better).")
     static let masterPrefOption = OptionKey("master-pref", value: "1-255", help: "NAN master preference (default 2).")
-    static let fixedAddressFlag = FlagKey("fixed-address", help: "Keep the adapter's NAN address (default: a random one at every start; paired devices still recognise this one).")
+    static let fixedAddressFlag = FlagKey(
+        "fixed-address",
+        help:
+            "Keep the adapter's NAN address (default: a random one at every start; paired devices still recognise this one)."
+    )
     static let pairedFlag = FlagKey("paired", help: "Only deal with paired devices (see 'waware devices list').")
-    static let deviceOption = OptionKey("device", value: "names", help: "Only these paired devices: names or ids, separated by ','.")
+    static let deviceOption = OptionKey(
+        "device", value: "names", help: "Only these paired devices: names or ids, separated by ','.")
     static let servicePositional = PositionalKey(
         "service", help: "The service name, e.g. _chat._tcp (hashed to a service ID); several separated by commas.")
 }

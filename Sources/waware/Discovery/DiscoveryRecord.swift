@@ -66,7 +66,9 @@ struct DiscoveryRecord: Codable, Equatable, Sendable {
     mutating func setInfo(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
         infoHex = Hex.string(bytes)
-        if let text = String(validating: bytes, as: UTF8.self), text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0 != "\u{7f}" }) {
+        if let text = String(validating: bytes, as: UTF8.self),
+            text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0 != "\u{7f}" })
+        {
             info = text
         }
     }
@@ -82,7 +84,11 @@ struct DiscoveryRecord: Codable, Equatable, Sendable {
         if let peer { parts.append(event == "peer" ? peer : "peer \(peer)") }
         if let peerInstance { parts.append("peer-instance \(peerInstance)") }
         if let device { parts.append("device \"\(TerminalText.escaped(device))\"") }
-        if let info { parts.append("info \"\(TerminalText.escaped(info))\"") } else if let infoHex { parts.append("info-hex \(infoHex)") }
+        if let info {
+            parts.append("info \"\(TerminalText.escaped(info))\"")
+        } else if let infoHex {
+            parts.append("info-hex \(infoHex)")
+        }
         if let dataPath, dataPath { parts.append("data-path") }
         if let signal { parts.append("signal \(signal) dBm") }
         if let frequency { parts.append("\(frequency) MHz") }

@@ -12,7 +12,8 @@ enum DiscoveryRun {
     /// - Throws: ``CommandFailure`` for a missing or NAN-less adapter, `WAError` (ErrorTranslation maps it to
     ///   the exit code of the kernel refusal behind it), or what `body` throws.
     static func withSystem<Result: Sendable>(
-        adapter reference: String?, masterPreference: UInt8, performanceMode: WAPerformanceMode? = nil, fixedAddress: Bool = false,
+        adapter reference: String?, masterPreference: UInt8, performanceMode: WAPerformanceMode? = nil,
+        fixedAddress: Bool = false,
         _ body: (WASystem, AdapterReport) async throws -> Result
     ) async throws -> Result {
         let adapters = try await NL80211.withSession { session in try await session.adapters() }

@@ -17,13 +17,16 @@ final class TeardownBound: Sendable {
     private let ended = Mutex(false)
 
     /// Starts the clock for a command whose work ended with `outcome` (nil: success).
-    init(outcome: (any Error)?, limit: Duration = TeardownBound.limit, output: Output = Output(),
-         exit: @escaping @Sendable (Int32) -> Void = { ProcessControl.exit($0) }) {
+    init(
+        outcome: (any Error)?, limit: Duration = TeardownBound.limit, output: Output = Output(),
+        exit: @escaping @Sendable (Int32) -> Void = { ProcessControl.exit($0) }
+    ) {
         let delay = DispatchTimeInterval.nanoseconds(Int(clamping: limit.inNanoseconds))
         DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [self] in
             guard ended.withLock({ !$0 }) else { return }
-            output.fail("warning: stopping Wi-Fi Aware took more than \(limit.components.seconds) s after the command "
-                + "ended; exiting anyway (the kernel removes this process's interfaces)")
+            output.fail(
+                "warning: stopping Wi-Fi Aware took more than \(limit.components.seconds) s after the command "
+                    + "ended; exiting anyway (the kernel removes this process's interfaces)")
             let code = outcome.map { CommandRunner.report($0, output: output) } ?? .success
             exit(code.rawValue)
         }

@@ -133,7 +133,8 @@ enum CommandLineParser {
             }
         }
 
-        if let missing = positionals.dropFirst(nextPositional).first(where: { $0.kind == .positional(optional: false) }) {
+        if let missing = positionals.dropFirst(nextPositional).first(where: { $0.kind == .positional(optional: false) })
+        {
             throw UsageError(message: "missing argument <\(missing.name)>", helpPath: pathText)
         }
         return values

@@ -24,23 +24,30 @@ enum Diagnostics {
 
     /// `WAWARE_DP_SCHEDULE=channel6`: a test knob (docs/data-path.md) that commits our data-path schedule on
     /// channel 6 only, as a 2.4 GHz-only device, so a dual-band peer commits channels we lack.
-    static func limitsDataPathScheduleToChannel6(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+    static func limitsDataPathScheduleToChannel6(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> Bool {
         environment["WAWARE_DP_SCHEDULE"] == "channel6"
     }
 
     /// `WAWARE_DP_NDL_TX=1`: an experiment (docs/benchmarks.md) that sends the frame completing a data-path
     /// setup (open confirm, key install) on the data link's channel once the peer's schedule is in.
-    static func transmitsDataPathSetupOnDataLink(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+    static func transmitsDataPathSetupOnDataLink(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> Bool {
         environment["WAWARE_DP_NDL_TX"] == "1"
     }
 
     /// `WAWARE_DP_EVACUATE=FREQUENCY:SECONDS`: a test knob (docs/data-path.md) for channel evacuation: that
     /// many seconds after a publisher's first data path is up, the channel on FREQUENCY (MHz) is evacuated
     /// as if the kernel had reported `NAN_CHANNEL_EVAC`. Nil when unset or malformed.
-    static func dataPathEvacuation(environment: [String: String] = ProcessInfo.processInfo.environment) -> (frequency: Int, after: Duration)? {
+    static func dataPathEvacuation(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> (frequency: Int, after: Duration)? {
         guard let text = environment["WAWARE_DP_EVACUATE"] else { return nil }
         let parts = text.split(separator: ":")
-        guard parts.count == 2, let frequency = Int(parts[0]), let seconds = Int(parts[1]), frequency > 0, seconds >= 0 else { return nil }
+        guard parts.count == 2, let frequency = Int(parts[0]), let seconds = Int(parts[1]), frequency > 0, seconds >= 0
+        else { return nil }
         return (frequency, .seconds(seconds))
     }
 

@@ -60,9 +60,18 @@ struct ExitCode: Error, RawRepresentable, Hashable, Sendable, CustomStringConver
         (.hwsimNotLoaded, "hwsimNotLoaded", "the mac80211_hwsim module is not loaded"),
         (.hwsimWithoutNAN, "hwsimWithoutNAN", "mac80211_hwsim cannot create NAN radios (kernel older than 7.2)"),
         (.malformedFrame, "malformedFrame", "decode: the bytes are not a well-formed NAN frame"),
-        (.peerLost, "peerLost", "perf: the peer or its data path went away during the report, or it does not answer probes"),
-        (.connectionFailed, "connectionFailed", "connect/listen: no listener found, or the data path, TCP, TLS or the connection preface failed"),
-        (.connectionTerminated, "connectionTerminated", "connect/listen: the connection ended early (peer gone, refused, transfer cut)"),
+        (
+            .peerLost, "peerLost",
+            "perf: the peer or its data path went away during the report, or it does not answer probes"
+        ),
+        (
+            .connectionFailed, "connectionFailed",
+            "connect/listen: no listener found, or the data path, TCP, TLS or the connection preface failed"
+        ),
+        (
+            .connectionTerminated, "connectionTerminated",
+            "connect/listen: the connection ended early (peer gone, refused, transfer cut)"
+        ),
         (.usage, "usage", "bad command line (EX_USAGE)"),
         (.nl80211Unavailable, "nl80211Unavailable", "the kernel has no nl80211/cfg80211 (EX_UNAVAILABLE)"),
         (.outputFailed, "outputFailed", "writing the output failed (disk full, closed pipe: then quietly) (EX_IOERR)"),

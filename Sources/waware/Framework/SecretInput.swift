@@ -33,8 +33,11 @@ struct SecretInput: Sendable {
     func file(_ path: String, for option: String) throws -> [UInt8] {
         guard !path.isEmpty else { throw ValidationError("\(option) needs the path of a file") }
         do {
-            guard let bytes = try FileContents.readRegularFile(at: path, limit: Self.maximumFileSize, what: option,
-                                                               followingSymbolicLinks: true) else {
+            guard
+                let bytes = try FileContents.readRegularFile(
+                    at: path, limit: Self.maximumFileSize, what: option,
+                    followingSymbolicLinks: true)
+            else {
                 throw FileError(operation: "read \(option) \(path)", path: path, errno: .noSuchFile)
             }
             return bytes
@@ -57,6 +60,7 @@ struct SecretInput: Sendable {
 
     /// Warns that `option` put a secret where every local user can read it, and says what to use instead.
     func warnCommandLine(_ option: String, instead: String) {
-        warn("\(option) on the command line can be read by every local user (/proc/PID/cmdline); use \(instead) instead")
+        warn(
+            "\(option) on the command line can be read by every local user (/proc/PID/cmdline); use \(instead) instead")
     }
 }

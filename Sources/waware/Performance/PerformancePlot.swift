@@ -63,28 +63,38 @@ enum PerformancePlot {
         let maxY = axisTop(series.flatMap { $0.points.map { $0.y } }.max() ?? 0)
         func x(_ t: Double) -> Double { left + (span > 0 ? t / span : 0) * plotWidth }
         func y(_ v: Double) -> Double { top + 30 + height - (v / maxY) * height }
-        var svg = "<g>\n<text x=\"\(coordinate(left))\" y=\"\(coordinate(top + 18))\" font-size=\"14\" font-weight=\"bold\">\(escaped(title))</text>\n"
+        var svg =
+            "<g>\n<text x=\"\(coordinate(left))\" y=\"\(coordinate(top + 18))\" font-size=\"14\" font-weight=\"bold\">\(escaped(title))</text>\n"
         for step in 0...4 {
             let value = maxY * Double(step) / 4
             let yy = coordinate(y(value))
-            svg += "<line x1=\"\(coordinate(left))\" y1=\"\(yy)\" x2=\"\(coordinate(left + plotWidth))\" y2=\"\(yy)\" stroke=\"#ddd\"/>\n"
-            svg += "<text x=\"\(coordinate(left - 6))\" y=\"\(yy)\" font-size=\"11\" text-anchor=\"end\" dominant-baseline=\"middle\">\(escaped(PerformanceRecord.number(value, 2)))</text>\n"
+            svg +=
+                "<line x1=\"\(coordinate(left))\" y1=\"\(yy)\" x2=\"\(coordinate(left + plotWidth))\" y2=\"\(yy)\" stroke=\"#ddd\"/>\n"
+            svg +=
+                "<text x=\"\(coordinate(left - 6))\" y=\"\(yy)\" font-size=\"11\" text-anchor=\"end\" dominant-baseline=\"middle\">\(escaped(PerformanceRecord.number(value, 2)))</text>\n"
         }
-        svg += "<text x=\"14\" y=\"\(coordinate(top + 30 + height / 2))\" font-size=\"11\" transform=\"rotate(-90 14 \(coordinate(top + 30 + height / 2)))\" text-anchor=\"middle\">\(escaped(unit))</text>\n"
-        svg += "<line x1=\"\(coordinate(left))\" y1=\"\(coordinate(y(0)))\" x2=\"\(coordinate(left + plotWidth))\" y2=\"\(coordinate(y(0)))\" stroke=\"#333\"/>\n"
-        svg += "<text x=\"\(coordinate(left + plotWidth))\" y=\"\(coordinate(y(0) + 16))\" font-size=\"11\" text-anchor=\"end\">\(escaped(PerformanceRecord.number(span, 1))) s</text>\n"
+        svg +=
+            "<text x=\"14\" y=\"\(coordinate(top + 30 + height / 2))\" font-size=\"11\" transform=\"rotate(-90 14 \(coordinate(top + 30 + height / 2)))\" text-anchor=\"middle\">\(escaped(unit))</text>\n"
+        svg +=
+            "<line x1=\"\(coordinate(left))\" y1=\"\(coordinate(y(0)))\" x2=\"\(coordinate(left + plotWidth))\" y2=\"\(coordinate(y(0)))\" stroke=\"#333\"/>\n"
+        svg +=
+            "<text x=\"\(coordinate(left + plotWidth))\" y=\"\(coordinate(y(0) + 16))\" font-size=\"11\" text-anchor=\"end\">\(escaped(PerformanceRecord.number(span, 1))) s</text>\n"
         svg += "<text x=\"\(coordinate(left))\" y=\"\(coordinate(y(0) + 16))\" font-size=\"11\">0 s</text>\n"
         for (index, s) in series.enumerated() {
             let path = s.points.map { "\(coordinate(x($0.x))),\(coordinate(y($0.y)))" }.joined(separator: " ")
             if s.points.count > 1 {
-                svg += "<polyline fill=\"none\" stroke=\"\(s.color)\" stroke-width=\"2\"\(s.dashed ? " stroke-dasharray=\"6 4\"" : "") points=\"\(path)\"/>\n"
+                svg +=
+                    "<polyline fill=\"none\" stroke=\"\(s.color)\" stroke-width=\"2\"\(s.dashed ? " stroke-dasharray=\"6 4\"" : "") points=\"\(path)\"/>\n"
             }
             for p in s.points {
-                svg += "<circle cx=\"\(coordinate(x(p.x)))\" cy=\"\(coordinate(y(p.y)))\" r=\"3\" fill=\"\(s.color)\"/>\n"
+                svg +=
+                    "<circle cx=\"\(coordinate(x(p.x)))\" cy=\"\(coordinate(y(p.y)))\" r=\"3\" fill=\"\(s.color)\"/>\n"
             }
             let ly = top + 40 + Double(index) * 18
-            svg += "<line x1=\"\(coordinate(width - right + 12))\" y1=\"\(coordinate(ly))\" x2=\"\(coordinate(width - right + 32))\" y2=\"\(coordinate(ly))\" stroke=\"\(s.color)\" stroke-width=\"2\"\(s.dashed ? " stroke-dasharray=\"6 4\"" : "")/>\n"
-            svg += "<text x=\"\(coordinate(width - right + 38))\" y=\"\(coordinate(ly))\" font-size=\"11\" dominant-baseline=\"middle\">\(escaped(s.name))</text>\n"
+            svg +=
+                "<line x1=\"\(coordinate(width - right + 12))\" y1=\"\(coordinate(ly))\" x2=\"\(coordinate(width - right + 32))\" y2=\"\(coordinate(ly))\" stroke=\"\(s.color)\" stroke-width=\"2\"\(s.dashed ? " stroke-dasharray=\"6 4\"" : "")/>\n"
+            svg +=
+                "<text x=\"\(coordinate(width - right + 38))\" y=\"\(coordinate(ly))\" font-size=\"11\" dominant-baseline=\"middle\">\(escaped(s.name))</text>\n"
         }
         return svg + "</g>\n"
     }
@@ -93,9 +103,14 @@ enum PerformancePlot {
     static func document(_ history: [PerformanceRecord], service: String, peer: String) -> String {
         let origin = history.first?.elapsed ?? 0
         let span = max(1, (history.last?.elapsed ?? 0) - origin)
-        func series(_ name: String, _ color: String, dashed: Bool = false, _ value: (PerformanceRecord) -> Double?) -> Series {
-            Series(name: name, color: color, dashed: dashed,
-                   points: history.compactMap { r in value(r).flatMap { $0.isFinite ? (x: r.elapsed - origin, y: $0) : nil } })
+        func series(
+            _ name: String, _ color: String, dashed: Bool = false, _ value: (PerformanceRecord) -> Double?
+        ) -> Series {
+            Series(
+                name: name, color: color, dashed: dashed,
+                points: history.compactMap { r in
+                    value(r).flatMap { $0.isFinite ? (x: r.elapsed - origin, y: $0) : nil }
+                })
         }
         let throughput = [
             series("capacity to peer", "#1f77b4") { $0.throughputCapacity },
@@ -108,12 +123,15 @@ enum PerformancePlot {
         }
         let height = panelHeight * 2 + 40
         var svg = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        svg += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(coordinate(width))\" height=\"\(coordinate(height))\" viewBox=\"0 0 \(coordinate(width)) \(coordinate(height))\" font-family=\"sans-serif\">\n"
+        svg +=
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(coordinate(width))\" height=\"\(coordinate(height))\" viewBox=\"0 0 \(coordinate(width)) \(coordinate(height))\" font-family=\"sans-serif\">\n"
         svg += "<title>\(escaped("waware perf \(service) peer \(peer)"))</title>\n"
         svg += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-        svg += "<text x=\"\(coordinate(left))\" y=\"22\" font-size=\"13\">\(escaped("waware perf \(service), peer \(peer), \(history.count) reports"))</text>\n"
+        svg +=
+            "<text x=\"\(coordinate(left))\" y=\"22\" font-size=\"13\">\(escaped("waware perf \(service), peer \(peer), \(history.count) reports"))</text>\n"
         svg += panel(title: "Throughput", unit: "Mbit/s", top: 30, span: span, series: throughput)
-        svg += panel(title: "Transmit latency (one way)", unit: "ms", top: 30 + panelHeight, span: span, series: latency)
+        svg += panel(
+            title: "Transmit latency (one way)", unit: "ms", top: 30 + panelHeight, span: span, series: latency)
         return svg + "</svg>\n"
     }
 

@@ -88,8 +88,11 @@ struct PerformanceRecord: Codable, Equatable, Sendable {
         averageSignal = link?.averageSignal
         signalQuality = r.signalQuality
         func rate(_ b: WABitRate?) -> Rate? {
-            b.map { Rate(mbps: $0.megabitsPerSecond, modulation: $0.modulation, mcs: $0.mcs, nss: $0.spatialStreams,
-                         widthMHz: $0.widthMHz, shortGI: $0.shortGuardInterval) }
+            b.map {
+                Rate(
+                    mbps: $0.megabitsPerSecond, modulation: $0.modulation, mcs: $0.mcs, nss: $0.spatialStreams,
+                    widthMHz: $0.widthMHz, shortGI: $0.shortGuardInterval)
+            }
         }
         txRate = rate(link?.transmitRate)
         rxRate = rate(link?.receiveRate)
@@ -100,21 +103,30 @@ struct PerformanceRecord: Codable, Equatable, Sendable {
         receiveCapacity = r.receiveCapacity
         var latency: [String: Latency] = [:]
         for (category, m) in r.transmitLatency {
-            latency[category.shortName] = Latency(averageMs: Self.milliseconds(m.average), p50Ms: Self.milliseconds(m.median),
-                                                  p95Ms: Self.milliseconds(m.percentile95), sent: m.probesSent, answered: m.probesAnswered)
+            latency[category.shortName] = Latency(
+                averageMs: Self.milliseconds(m.average), p50Ms: Self.milliseconds(m.median),
+                p95Ms: Self.milliseconds(m.percentile95), sent: m.probesSent, answered: m.probesAnswered)
         }
         transmitLatency = latency
         committedSlots = link?.committedSlots
         commonSlots = link?.commonSlots
         airtimeShare = link?.airtimeShare
-        channels = link?.channels.map { Channel(frequency: $0.frequency, channel: $0.number, slots: $0.slots, commonSlots: $0.commonSlots) } ?? []
+        channels =
+            link?.channels.map {
+                Channel(frequency: $0.frequency, channel: $0.number, slots: $0.slots, commonSlots: $0.commonSlots)
+            } ?? []
         txBytes = link?.transmittedBytes
         rxBytes = link?.receivedBytes
         txPackets = link?.transmittedPackets
         rxPackets = link?.receivedPackets
         txRetries = link?.transmitRetries
         txFailures = link?.transmitFailures
-        tids = link?.tids.map { TID(tid: $0.tid, rxMsdu: $0.received, txMsdu: $0.transmitted, retries: $0.retries, failures: $0.failures) } ?? []
+        tids =
+            link?.tids.map {
+                TID(
+                    tid: $0.tid, rxMsdu: $0.received, txMsdu: $0.transmitted, retries: $0.retries, failures: $0.failures
+                )
+            } ?? []
     }
 
     /// The access categories in the order they are printed.
@@ -133,7 +145,11 @@ struct PerformanceRecord: Codable, Equatable, Sendable {
     static func rateText(_ r: Rate?) -> String {
         guard let r else { return "?" }
         var parts: [String] = []
-        if let mcs = r.mcs { parts.append("\(r.modulation.uppercased()) MCS \(mcs)") } else { parts.append(r.modulation) }
+        if let mcs = r.mcs {
+            parts.append("\(r.modulation.uppercased()) MCS \(mcs)")
+        } else {
+            parts.append(r.modulation)
+        }
         parts.append("\(r.nss)x\(r.widthMHz) MHz\(r.shortGI ? " SGI" : "")")
         parts.append("\(number(r.mbps)) Mbit/s")
         return parts.joined(separator: " ")
@@ -141,34 +157,45 @@ struct PerformanceRecord: Codable, Equatable, Sendable {
 
     /// The readable report: one heading line, then one indented line per kind of figure.
     var lines: [String] {
-        var out = ["report \(report) \(service) peer \(peer) over \(interface)\(mode.map { " (\($0))" } ?? "") after \(Self.number(elapsed, 3)) s"]
+        var out = [
+            "report \(report) \(service) peer \(peer) over \(interface)\(mode.map { " (\($0))" } ?? "") after \(Self.number(elapsed, 3)) s"
+        ]
         var signalLine = "  signal      \(signal.map { "\($0) dBm" } ?? "?")"
         if let averageSignal { signalLine += ", average \(averageSignal) dBm" }
         if let signalQuality { signalLine += ", quality \(Self.number(signalQuality, 2))" }
         out.append(signalLine)
-        out.append("  rates       tx \(Self.rateText(txRate)); rx \(Self.rateText(rxRate))"
-            + (expectedThroughput.map { "; expected \(Self.number($0)) Mbit/s" } ?? ""))
+        out.append(
+            "  rates       tx \(Self.rateText(txRate)); rx \(Self.rateText(rxRate))"
+                + (expectedThroughput.map { "; expected \(Self.number($0)) Mbit/s" } ?? ""))
         if let committedSlots {
-            let perChannel = channels.map { "ch \($0.channel) \($0.slots) slot\($0.slots == 1 ? "" : "s")" }.joined(separator: ", ")
-            out.append("  schedule    \(committedSlots) of 32 slots committed, \(commonSlots ?? 0) in common with the peer "
-                + "(\(Self.number((airtimeShare ?? 0) * 100, 0)) % airtime): \(perChannel)")
+            let perChannel = channels.map { "ch \($0.channel) \($0.slots) slot\($0.slots == 1 ? "" : "s")" }.joined(
+                separator: ", ")
+            out.append(
+                "  schedule    \(committedSlots) of 32 slots committed, \(commonSlots ?? 0) in common with the peer "
+                    + "(\(Self.number((airtimeShare ?? 0) * 100, 0)) % airtime): \(perChannel)")
         }
-        out.append("  ceiling     \(throughputCeiling.map { "\(Self.number($0)) Mbit/s" } ?? "unknown (no rate or schedule)")")
+        out.append(
+            "  ceiling     \(throughputCeiling.map { "\(Self.number($0)) Mbit/s" } ?? "unknown (no rate or schedule)")")
         if throughputCapacity != nil || receiveCapacity != nil {
-            out.append("  capacity    \(Self.number(throughputCapacity)) Mbit/s to the peer"
-                + (throughputCapacityRatio.map { " (\(Self.number($0 * 100, 0)) % of the ceiling)" } ?? "")
-                + (receiveCapacity.map { ", \(Self.number($0)) Mbit/s from the peer" } ?? ""))
+            out.append(
+                "  capacity    \(Self.number(throughputCapacity)) Mbit/s to the peer"
+                    + (throughputCapacityRatio.map { " (\(Self.number($0 * 100, 0)) % of the ceiling)" } ?? "")
+                    + (receiveCapacity.map { ", \(Self.number($0)) Mbit/s from the peer" } ?? ""))
         }
         for name in Self.categoryOrder {
             guard let l = transmitLatency[name] else { continue }
-            out.append("  latency \(name)  avg \(Self.number(l.averageMs, 2)) ms, p50 \(Self.number(l.p50Ms, 2)) ms, "
-                + "p95 \(Self.number(l.p95Ms, 2)) ms (\(l.answered) of \(l.sent) answered)")
+            out.append(
+                "  latency \(name)  avg \(Self.number(l.averageMs, 2)) ms, p50 \(Self.number(l.p50Ms, 2)) ms, "
+                    + "p95 \(Self.number(l.p95Ms, 2)) ms (\(l.answered) of \(l.sent) answered)")
         }
-        out.append("  counters    tx \(txPackets.map(String.init) ?? "?") packets \(txBytes.map(String.init) ?? "?") bytes, "
-            + "rx \(rxPackets.map(String.init) ?? "?") packets \(rxBytes.map(String.init) ?? "?") bytes, "
-            + "retries \(txRetries.map(String.init) ?? "?"), failures \(txFailures.map(String.init) ?? "?")")
+        out.append(
+            "  counters    tx \(txPackets.map(String.init) ?? "?") packets \(txBytes.map(String.init) ?? "?") bytes, "
+                + "rx \(rxPackets.map(String.init) ?? "?") packets \(rxBytes.map(String.init) ?? "?") bytes, "
+                + "retries \(txRetries.map(String.init) ?? "?"), failures \(txFailures.map(String.init) ?? "?")")
         for t in tids {
-            out.append("  tid \(t.tid)\(t.tid < 10 ? " " : "")     tx \(t.txMsdu ?? 0) rx \(t.rxMsdu ?? 0) retries \(t.retries ?? 0) failures \(t.failures ?? 0)")
+            out.append(
+                "  tid \(t.tid)\(t.tid < 10 ? " " : "")     tx \(t.txMsdu ?? 0) rx \(t.rxMsdu ?? 0) retries \(t.retries ?? 0) failures \(t.failures ?? 0)"
+            )
         }
         return out
     }

@@ -5,33 +5,39 @@ import NANWire
 /// info) decoded.
 extension AttributeFields {
     static func ndp(_ a: NDPAttribute) -> [ReportField] {
-        var fields = ndpCommon(dialogToken: a.dialogToken, type: a.type, status: a.status, reasonCode: a.reasonCode,
-                               initiatorNDI: a.initiatorNDI, ndpID: a.ndpID, control: [
-                                   .flag("confirmRequired", "confirm required", a.confirmRequired),
-                                   .flag("securityPresent", "security present", a.securityPresent),
-                                   .flag("publishIDPresent", "publish ID present", a.publishID != nil),
-                                   .flag("responderNDIPresent", "responder NDI present", a.responderNDI != nil),
-                                   .flag("specificInfoPresent", "NDP specific info present", a.specificInfo != nil),
-                               ], publishID: a.publishID, responderNDI: a.responderNDI)
+        var fields = ndpCommon(
+            dialogToken: a.dialogToken, type: a.type, status: a.status, reasonCode: a.reasonCode,
+            initiatorNDI: a.initiatorNDI, ndpID: a.ndpID,
+            control: [
+                .flag("confirmRequired", "confirm required", a.confirmRequired),
+                .flag("securityPresent", "security present", a.securityPresent),
+                .flag("publishIDPresent", "publish ID present", a.publishID != nil),
+                .flag("responderNDIPresent", "responder NDI present", a.responderNDI != nil),
+                .flag("specificInfoPresent", "NDP specific info present", a.specificInfo != nil),
+            ], publishID: a.publishID, responderNDI: a.responderNDI)
         if let info = a.specificInfo { fields.append(.hex("specificInfo", "NDP specific info", info)) }
         return fields
     }
 
     static func ndpExtension(_ a: NDPExtensionAttribute) -> [ReportField] {
-        ndpCommon(dialogToken: a.dialogToken, type: a.type, status: a.status, reasonCode: a.reasonCode,
-                  initiatorNDI: a.initiatorNDI, ndpID: a.ndpID, control: [
-                      .flag("confirmRequired", "confirm required", a.confirmRequired),
-                      .flag("securityPresent", "security present", a.securityPresent),
-                      .flag("publishIDPresent", "publish ID present", a.publishID != nil),
-                      .flag("responderNDIPresent", "responder NDI present", a.responderNDI != nil),
-                      .flag("gtkRequired", "GTK required", a.gtkRequired),
-                  ], publishID: a.publishID, responderNDI: a.responderNDI)
+        ndpCommon(
+            dialogToken: a.dialogToken, type: a.type, status: a.status, reasonCode: a.reasonCode,
+            initiatorNDI: a.initiatorNDI, ndpID: a.ndpID,
+            control: [
+                .flag("confirmRequired", "confirm required", a.confirmRequired),
+                .flag("securityPresent", "security present", a.securityPresent),
+                .flag("publishIDPresent", "publish ID present", a.publishID != nil),
+                .flag("responderNDIPresent", "responder NDI present", a.responderNDI != nil),
+                .flag("gtkRequired", "GTK required", a.gtkRequired),
+            ], publishID: a.publishID, responderNDI: a.responderNDI)
             + [.list("tlvs", "TLVs", item: "TLV", a.tlvs.map(ndpeTLV))]
     }
 
-    private static func ndpCommon(dialogToken: UInt8, type: NDPMessageType, status: NDPStatus, reasonCode: NANReasonCode,
-                                  initiatorNDI: MACAddress, ndpID: UInt8, control: [ReportField],
-                                  publishID: InstanceID?, responderNDI: MACAddress?) -> [ReportField] {
+    private static func ndpCommon(
+        dialogToken: UInt8, type: NDPMessageType, status: NDPStatus, reasonCode: NANReasonCode,
+        initiatorNDI: MACAddress, ndpID: UInt8, control: [ReportField],
+        publishID: InstanceID?, responderNDI: MACAddress?
+    ) -> [ReportField] {
         var fields: [ReportField] = [
             .number("dialogToken", "dialog token", dialogToken),
             .number("type", "type", type.rawValue, text: "\(type.rawValue) (\(type))"),
@@ -49,15 +55,20 @@ extension AttributeFields {
     static func ndpeTLV(_ tlv: NDPETLV) -> [ReportField] {
         var fields: [ReportField] = [.number("length", "length", tlv.value.count)]
         if let identifier = tlv.interfaceIdentifier, let iid = InterfaceIdentifier(bytes: identifier) {
-            fields.insert(.number("type", "type", tlv.type, text: "\(tlv.type) (IPv6 link-local interface identifier)"), at: 0)
+            fields.insert(
+                .number("type", "type", tlv.type, text: "\(tlv.type) (IPv6 link-local interface identifier)"), at: 0)
             fields.append(.hex("interfaceIdentifier", "interface identifier", identifier))
             fields.append(.string("linkLocalAddress", "link-local address", iid.linkLocalAddress))
         } else if let info = tlv.serviceInfoValue {
             fields.insert(.number("type", "type", tlv.type, text: "\(tlv.type) (service info)"), at: 0)
             fields.append(.string("oui", "OUI", info.oui.description))
-            fields.append(.number("protocolType", "protocol type", info.protocolType.rawValue,
-                                  text: "\(info.protocolType.rawValue) (\(info.protocolType))"))
-            if let text = FrameReport.text(info.info) { fields.append(.string("serviceInfo", "service info text", text)) }
+            fields.append(
+                .number(
+                    "protocolType", "protocol type", info.protocolType.rawValue,
+                    text: "\(info.protocolType.rawValue) (\(info.protocolType))"))
+            if let text = FrameReport.text(info.info) {
+                fields.append(.string("serviceInfo", "service info text", text))
+            }
             fields.append(.hex("serviceInfoHex", "service info", info.info))
         } else {
             fields.insert(.number("type", "type", tlv.type), at: 0)

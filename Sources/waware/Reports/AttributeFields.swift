@@ -43,21 +43,32 @@ enum AttributeFields {
     }
 
     static func masterIndication(_ a: MasterIndicationAttribute) -> [ReportField] {
-        [.number("masterPreference", "master preference", a.masterPreference),
-         .number("randomFactor", "random factor", a.randomFactor)]
+        [
+            .number("masterPreference", "master preference", a.masterPreference),
+            .number("randomFactor", "random factor", a.randomFactor),
+        ]
     }
 
     static func cluster(_ a: ClusterAttribute) -> [ReportField] {
         let rank = String(a.anchorMasterRank, radix: 16)
-        return [.string("anchorMasterRank", "anchor master rank", "0x" + String(repeating: "0", count: 16 - rank.count) + rank),
-                .number("hopCount", "hop count", a.hopCount),
-                .number("anchorMasterBeaconTransmissionTime", "anchor master beacon transmission time",
-                        a.anchorMasterBeaconTransmissionTime, text: "\(a.anchorMasterBeaconTransmissionTime) µs")]
+        return [
+            .string(
+                "anchorMasterRank", "anchor master rank", "0x" + String(repeating: "0", count: 16 - rank.count) + rank),
+            .number("hopCount", "hop count", a.hopCount),
+            .number(
+                "anchorMasterBeaconTransmissionTime", "anchor master beacon transmission time",
+                a.anchorMasterBeaconTransmissionTime, text: "\(a.anchorMasterBeaconTransmissionTime) µs"),
+        ]
     }
 
     static func serviceIDs(_ ids: [ServiceID], _ context: Context) -> [ReportField] {
-        [ReportField(key: "serviceIDs", label: "service IDs", value: .strings(ids.map(\.description)),
-                     text: ids.isEmpty ? "none" : ids.map { id in id.description + (context.serviceNames[id].map { " (\($0))" } ?? "") }
-                        .joined(separator: ", "))]
+        [
+            ReportField(
+                key: "serviceIDs", label: "service IDs", value: .strings(ids.map(\.description)),
+                text: ids.isEmpty
+                    ? "none"
+                    : ids.map { id in id.description + (context.serviceNames[id].map { " (\($0))" } ?? "") }
+                        .joined(separator: ", "))
+        ]
     }
 }

@@ -9,7 +9,8 @@ enum Diagnosis {
 
     /// The report with every verdict filled in and counted.
     static func report(
-        kernel: KernelFacts?, regulatory: RegulatoryReport?, adapters: [AdapterDiagnosis], twoRadio: TwoRadioReport? = nil
+        kernel: KernelFacts?, regulatory: RegulatoryReport?, adapters: [AdapterDiagnosis],
+        twoRadio: TwoRadioReport? = nil
     ) -> DiagnosisReport {
         var machine = machineChecks(kernel: kernel, regulatory: regulatory, adapterCount: adapters.count)
         if let twoRadio { machine.append(twoRadioCheck(twoRadio)) }
@@ -24,26 +25,35 @@ enum Diagnosis {
     }
 
     /// The checks about the machine: kernel release, global regulatory domain, whether there are adapters.
-    static func machineChecks(kernel: KernelFacts?, regulatory: RegulatoryReport?, adapterCount: Int) -> [DiagnosisCheck] {
+    static func machineChecks(
+        kernel: KernelFacts?, regulatory: RegulatoryReport?, adapterCount: Int
+    ) -> [DiagnosisCheck] {
         var checks: [DiagnosisCheck] = []
         if let kernel {
             if let (major, minor) = majorMinor(kernel.release), (major, minor) < (7, 2) {
-                checks.append(DiagnosisCheck(
-                    name: "kernel", verdict: .warning,
-                    detail: "Linux \(kernel.release) is older than 7.2, whose nl80211 has the NAN commands waware uses",
-                    remedy: "install Linux 7.2 or newer"))
+                checks.append(
+                    DiagnosisCheck(
+                        name: "kernel", verdict: .warning,
+                        detail:
+                            "Linux \(kernel.release) is older than 7.2, whose nl80211 has the NAN commands waware uses",
+                        remedy: "install Linux 7.2 or newer"))
             } else {
-                checks.append(DiagnosisCheck(name: "kernel", verdict: .ok, detail: "Linux \(kernel.release) (\(kernel.machine))"))
+                checks.append(
+                    DiagnosisCheck(name: "kernel", verdict: .ok, detail: "Linux \(kernel.release) (\(kernel.machine))"))
             }
         } else {
-            checks.append(DiagnosisCheck(name: "kernel", verdict: .warning, detail: "uname did not answer", remedy: "run 'uname -a' and add it to the report"))
+            checks.append(
+                DiagnosisCheck(
+                    name: "kernel", verdict: .warning, detail: "uname did not answer",
+                    remedy: "run 'uname -a' and add it to the report"))
         }
         checks.append(regulatoryCheck(regulatory, name: "regulatory"))
         if adapterCount == 0 {
-            checks.append(DiagnosisCheck(
-                name: "adapters", verdict: .fail, detail: "no Wi-Fi adapter found",
-                remedy: "load the adapter's driver (see 'dmesg'); for simulated radios: "
-                    + "'modprobe mac80211_hwsim radios=0' then 'waware sim add'"))
+            checks.append(
+                DiagnosisCheck(
+                    name: "adapters", verdict: .fail, detail: "no Wi-Fi adapter found",
+                    remedy: "load the adapter's driver (see 'dmesg'); for simulated radios: "
+                        + "'modprobe mac80211_hwsim radios=0' then 'waware sim add'"))
         }
         return checks
     }
@@ -51,8 +61,9 @@ enum Diagnosis {
     /// The verdict on a regulatory domain.
     static func regulatoryCheck(_ regulatory: RegulatoryReport?, name: String) -> DiagnosisCheck {
         guard let regulatory else {
-            return DiagnosisCheck(name: name, verdict: .warning, detail: "the kernel reported no regulatory domain",
-                                  remedy: setCountry)
+            return DiagnosisCheck(
+                name: name, verdict: .warning, detail: "the kernel reported no regulatory domain",
+                remedy: setCountry)
         }
         if regulatory.country == "00" {
             return DiagnosisCheck(
@@ -68,8 +79,10 @@ enum Diagnosis {
 
     /// The checks about one adapter, in the order printed.
     static func checks(for adapter: AdapterDiagnosis, global: RegulatoryReport?) -> [DiagnosisCheck] {
-        var checks = [driverCheck(adapter), firmwareCheck(adapter), nanCheck(adapter), dataPathCheck(adapter),
-                      secureCheck(adapter)]
+        var checks = [
+            driverCheck(adapter), firmwareCheck(adapter), nanCheck(adapter), dataPathCheck(adapter),
+            secureCheck(adapter),
+        ]
         if let own = adapter.regulatory { checks.append(regulatoryCheck(own, name: "regulatory (\(adapter.phy))")) }
         let domain = adapter.regulatory ?? global
         checks += adapter.channels.map { channelCheck($0, adapter: adapter, domain: domain) }
@@ -88,7 +101,8 @@ enum Diagnosis {
         var detail = driver
         if let module = adapter.module {
             if let name = module.name {
-                let version = module.version.map { "version \($0)" }
+                let version =
+                    module.version.map { "version \($0)" }
                     ?? module.sourceVersion.map { "no version, srcversion \($0)" } ?? "no version"
                 detail += ", module \(name) (\(version))"
             } else {
@@ -106,7 +120,8 @@ enum Diagnosis {
         }
         guard let version = firmware.version else {
             return DiagnosisCheck(
-                name: "firmware", verdict: .ok, detail: "the driver reports no firmware version (on \(firmware.interface))")
+                name: "firmware", verdict: .ok,
+                detail: "the driver reports no firmware version (on \(firmware.interface))")
         }
         let bus = firmware.busInfo.map { ", bus \($0)" } ?? ""
         return DiagnosisCheck(name: "firmware", verdict: .ok, detail: "\(version) (on \(firmware.interface)\(bus))")
@@ -124,8 +139,9 @@ enum Diagnosis {
 
     static func dataPathCheck(_ adapter: AdapterDiagnosis) -> DiagnosisCheck {
         guard adapter.nan.supported else {
-            return DiagnosisCheck(name: "data path", verdict: .fail, detail: "no NAN, so no NAN data path",
-                                  remedy: "see the nan check")
+            return DiagnosisCheck(
+                name: "data path", verdict: .fail, detail: "no NAN, so no NAN data path",
+                remedy: "see the nan check")
         }
         guard adapter.nan.dataPath else {
             return DiagnosisCheck(
@@ -134,7 +150,8 @@ enum Diagnosis {
                 remedy: "data paths need a driver that offers NAN_DATA interfaces")
         }
         let together = adapter.interfaceCombinations.filter { combination in
-            combination.limits.contains { $0.types.contains("NAN") } && combination.limits.contains { $0.types.contains("NAN_DATA") }
+            combination.limits.contains { $0.types.contains("NAN") }
+                && combination.limits.contains { $0.types.contains("NAN_DATA") }
         }
         if !adapter.interfaceCombinations.isEmpty && together.isEmpty {
             return DiagnosisCheck(
@@ -150,8 +167,9 @@ enum Diagnosis {
 
     static func secureCheck(_ adapter: AdapterDiagnosis) -> DiagnosisCheck {
         guard adapter.nan.supported else {
-            return DiagnosisCheck(name: "secure NAN", verdict: .fail, detail: "no NAN, so no secure NAN",
-                                  remedy: "see the nan check")
+            return DiagnosisCheck(
+                name: "secure NAN", verdict: .fail, detail: "no NAN, so no secure NAN",
+                remedy: "see the nan check")
         }
         guard adapter.nan.secure else {
             return DiagnosisCheck(
@@ -159,10 +177,13 @@ enum Diagnosis {
                 detail: "no SECURE_NAN extended feature: pairing and secure data paths are not available",
                 remedy: "they need a driver that reports SECURE_NAN")
         }
-        return DiagnosisCheck(name: "secure NAN", verdict: .ok, detail: "SECURE_NAN: pairing and keys on NAN interfaces")
+        return DiagnosisCheck(
+            name: "secure NAN", verdict: .ok, detail: "SECURE_NAN: pairing and keys on NAN interfaces")
     }
 
-    static func channelCheck(_ channel: NANChannelReport, adapter: AdapterDiagnosis, domain: RegulatoryReport?) -> DiagnosisCheck {
+    static func channelCheck(
+        _ channel: NANChannelReport, adapter: AdapterDiagnosis, domain: RegulatoryReport?
+    ) -> DiagnosisCheck {
         let name = "channel \(channel.channel)"
         let label = "\(channel.frequency) MHz"
         let mandatory = channel.frequency < 3000
@@ -183,8 +204,9 @@ enum Diagnosis {
             remedy = setCountry + "; check 'iw reg get' and 'iw phy \(adapter.phy) channels'"
         }
         let meaning = channel.state == "no-IR" ? " (NAN may not transmit first there, so cannot beacon)" : ""
-        return DiagnosisCheck(name: name, verdict: mandatory ? .fail : .warning,
-                              detail: "\(label): \(channel.state)\(meaning)", remedy: remedy)
+        return DiagnosisCheck(
+            name: name, verdict: mandatory ? .fail : .warning,
+            detail: "\(label): \(channel.state)\(meaning)", remedy: remedy)
     }
 
     static func rfkillCheck(_ switches: [RFKillReport]) -> DiagnosisCheck {
@@ -202,18 +224,21 @@ enum Diagnosis {
                 name: "rfkill", verdict: .fail, detail: "soft-blocked (\(soft.joined(separator: ", ")))",
                 remedy: "run 'rfkill unblock wifi'")
         }
-        return DiagnosisCheck(name: "rfkill", verdict: .ok, detail: "not blocked (\(switches.map(\.name).joined(separator: ", ")))")
+        return DiagnosisCheck(
+            name: "rfkill", verdict: .ok, detail: "not blocked (\(switches.map(\.name).joined(separator: ", ")))")
     }
 
     static func combinationsCheck(_ adapter: AdapterDiagnosis) -> DiagnosisCheck {
         let count = adapter.interfaceCombinations.count
         guard count > 0 else {
-            return DiagnosisCheck(name: "combinations", verdict: .ok,
-                                  detail: adapter.nan.supported ? "none mentions NAN: NAN runs alone on the radio" : "none with NAN")
+            return DiagnosisCheck(
+                name: "combinations", verdict: .ok,
+                detail: adapter.nan.supported ? "none mentions NAN: NAN runs alone on the radio" : "none with NAN")
         }
         let first = AdapterText.describe(adapter.interfaceCombinations[0])
-        return DiagnosisCheck(name: "combinations", verdict: .ok,
-                              detail: "\(count) with NAN" + (count == 1 ? ": \(first)" : "; #1: \(first)"))
+        return DiagnosisCheck(
+            name: "combinations", verdict: .ok,
+            detail: "\(count) with NAN" + (count == 1 ? ": \(first)" : "; #1: \(first)"))
     }
 
     static func selfTestCheck(_ test: SelfTestReport) -> DiagnosisCheck {
@@ -224,8 +249,9 @@ enum Diagnosis {
                 detail: "NAN started, cluster \(test.clusterID ?? "?") joined\(seconds), NAN stopped")
         }
         if test.permissionDenied {
-            return DiagnosisCheck(name: "self-test", verdict: .fail, detail: test.error ?? "not permitted",
-                                  remedy: "run as root or with CAP_NET_ADMIN")
+            return DiagnosisCheck(
+                name: "self-test", verdict: .fail, detail: test.error ?? "not permitted",
+                remedy: "run as root or with CAP_NET_ADMIN")
         }
         return DiagnosisCheck(
             name: "self-test", verdict: .fail, detail: test.error ?? "no cluster event",
@@ -237,20 +263,26 @@ enum Diagnosis {
     static func twoRadioCheck(_ test: TwoRadioReport) -> DiagnosisCheck {
         let radios = test.radios.isEmpty ? "" : " (\(test.radios.joined(separator: " and ")))"
         guard test.error == nil, let seconds = test.discoverySeconds, let windows = test.discoveryWindows,
-              let roundTrip = test.followUpRoundTripSeconds, let roundTripWindows = test.followUpRoundTripWindows else {
-            let cleanup = test.cleanedUp ? "" : "; the radios made for the test were not all removed: 'waware sim list', 'waware sim remove ID'"
+            let roundTrip = test.followUpRoundTripSeconds, let roundTripWindows = test.followUpRoundTripWindows
+        else {
+            let cleanup =
+                test.cleanedUp
+                ? "" : "; the radios made for the test were not all removed: 'waware sim list', 'waware sim remove ID'"
             return DiagnosisCheck(
                 name: "two-radio", verdict: .fail,
                 detail: (test.error ?? "no figures") + radios + cleanup,
-                remedy: test.remedy ?? "look at 'dmesg' for mac80211_hwsim's messages and add them and this report to a bug")
+                remedy: test.remedy
+                    ?? "look at 'dmesg' for mac80211_hwsim's messages and add them and this report to a bug")
         }
         let signal = test.signal.map { ", \($0) dBm" } ?? ""
         let frequency = test.frequency.map { " on \($0) MHz" } ?? ""
-        let detail = "two simulated radios\(radios): discovered after \(formatSeconds(seconds)) s (\(formatWindows(windows)) DW)"
+        let detail =
+            "two simulated radios\(radios): discovered after \(formatSeconds(seconds)) s (\(formatWindows(windows)) DW)"
             + "\(frequency)\(signal), follow-up answered in \(formatSeconds(roundTrip)) s (\(formatWindows(roundTripWindows)) DW)"
         guard test.cleanedUp else {
             return DiagnosisCheck(
-                name: "two-radio", verdict: .warning, detail: detail + "; the radios made for the test were not all removed",
+                name: "two-radio", verdict: .warning,
+                detail: detail + "; the radios made for the test were not all removed",
                 remedy: "remove them with 'waware sim list' and 'waware sim remove ID'")
         }
         return DiagnosisCheck(name: "two-radio", verdict: .ok, detail: detail + ", radios removed")

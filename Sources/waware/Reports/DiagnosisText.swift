@@ -12,7 +12,9 @@ enum DiagnosisText {
             lines.append("")
             lines.append("\(adapter.phy) (wiphy \(adapter.wiphy), \(adapter.driver ?? "driver unknown"))")
             lines += adapter.checks.map(line)
-            lines.append("  interface types: \(adapter.interfaceTypes.isEmpty ? "none" : adapter.interfaceTypes.joined(separator: ", "))")
+            lines.append(
+                "  interface types: \(adapter.interfaceTypes.isEmpty ? "none" : adapter.interfaceTypes.joined(separator: ", "))"
+            )
             for (number, combination) in adapter.interfaceCombinations.enumerated() {
                 lines.append("  combination #\(number + 1): \(AdapterText.describe(combination))")
             }
@@ -20,8 +22,9 @@ enum DiagnosisText {
         }
         lines.append("")
         let s = report.summary
-        lines.append("summary: \(s.ok) ok, \(s.warnings) \(s.warnings == 1 ? "warning" : "warnings"), "
-            + "\(s.failures) \(s.failures == 1 ? "failure" : "failures")")
+        lines.append(
+            "summary: \(s.ok) ok, \(s.warnings) \(s.warnings == 1 ? "warning" : "warnings"), "
+                + "\(s.failures) \(s.failures == 1 ? "failure" : "failures")")
         return lines
     }
 

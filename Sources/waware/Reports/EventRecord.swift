@@ -68,7 +68,8 @@ struct EventRecord: Codable, Equatable, Sendable {
         let place = on.isEmpty ? "" : " on \(on)"
         switch event {
         case "started":
-            let bandText = (bands ?? []).isEmpty ? "bands chosen by the driver" : "bands \((bands ?? []).joined(separator: ","))"
+            let bandText =
+                (bands ?? []).isEmpty ? "bands chosen by the driver" : "bands \((bands ?? []).joined(separator: ","))"
             return "NAN started\(place) (wdev \(wdev ?? "?"), address \(address ?? "?"), master preference "
                 + "\(masterPreference.map(String.init) ?? "?"), \(bandText)); waiting for a cluster..."
         case "clusterJoined":
@@ -80,7 +81,8 @@ struct EventRecord: Codable, Equatable, Sendable {
             return "match\(place): peer \(peer ?? "?") \(peerFunction ?? "function") instance "
                 + "\(peerInstance.map(String.init) ?? "?") for local instance \(localInstance.map(String.init) ?? "?")"
         case "functionTerminated":
-            return "NAN function \(localInstance.map(String.init) ?? "?") (cookie \(cookie ?? "?")) ended: \(reason ?? "?")"
+            return
+                "NAN function \(localInstance.map(String.init) ?? "?") (cookie \(cookie ?? "?")) ended: \(reason ?? "?")"
         case "scheduleUpdateDone":
             return "schedule update\(place) \(success == true ? "succeeded" : "failed")"
         case "unalignedScheduleUpdated":

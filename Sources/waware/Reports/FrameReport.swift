@@ -103,9 +103,10 @@ struct FrameReport: Encodable, Sendable, Equatable {
         }
         self.length = length
         self.header = header.map {
-            Header(frameControl: Self.hex16($0.frameControl), destination: $0.destination.description,
-                   source: $0.source.description, bssid: $0.bssid.description,
-                   sequenceNumber: Int($0.sequenceControl >> 4))
+            Header(
+                frameControl: Self.hex16($0.frameControl), destination: $0.destination.description,
+                source: $0.source.description, bssid: $0.bssid.description,
+                sequenceNumber: Int($0.sequenceControl >> 4))
         }
         let suite = frame.attributes.lazy.compactMap { attribute -> NANCipherSuite? in
             if case .cipherSuiteInfo(let csia) = attribute { return csia.entries.first?.suite }
@@ -117,8 +118,9 @@ struct FrameReport: Encodable, Sendable, Equatable {
 
     private static func attribute(_ attribute: NANAttribute, _ context: AttributeFields.Context) -> Attribute {
         let serviceNames = context.serviceNames
-        var report = Attribute(id: Int(attribute.id.rawValue), name: attribute.id.description,
-                               summary: attribute.description)
+        var report = Attribute(
+            id: Int(attribute.id.rawValue), name: attribute.id.description,
+            summary: attribute.description)
         if let fields = AttributeFields.fields(attribute, context) {
             report.fields = fields
             return report
@@ -150,10 +152,12 @@ struct FrameReport: Encodable, Sendable, Equatable {
             if let srf = sda.serviceResponseFilter {
                 switch srf.addressSet {
                 case .addresses(let list):
-                    report.serviceResponseFilter = ResponseFilter(include: srf.include, addresses: list.map(\.description))
+                    report.serviceResponseFilter = ResponseFilter(
+                        include: srf.include, addresses: list.map(\.description))
                 case .bloomFilter(let bloom):
-                    report.serviceResponseFilter = ResponseFilter(include: srf.include, bloomIndex: Int(bloom.index),
-                                                                  bloomFilter: hex(bloom.bits))
+                    report.serviceResponseFilter = ResponseFilter(
+                        include: srf.include, bloomIndex: Int(bloom.index),
+                        bloomFilter: hex(bloom.bits))
                 }
             }
             if let info = sda.serviceInfo {
@@ -196,7 +200,9 @@ struct FrameReport: Encodable, Sendable, Equatable {
     /// `bytes` as text when they are printable UTF-8 (tabs and line breaks allowed), else nil.
     static func text<C: Collection>(_ bytes: C) -> String? where C.Element == UInt8 {
         guard !bytes.isEmpty, let string = String(validating: Array(bytes), as: UTF8.self) else { return nil }
-        let printable = string.unicodeScalars.allSatisfy { $0 == "\t" || $0 == "\n" || $0 == "\r" || $0.value >= 0x20 && $0.value != 0x7F }
+        let printable = string.unicodeScalars.allSatisfy {
+            $0 == "\t" || $0 == "\n" || $0 == "\r" || $0.value >= 0x20 && $0.value != 0x7F
+        }
         return printable ? string : nil
     }
 
@@ -216,8 +222,9 @@ extension FrameReport {
     var lines: [String] {
         var lines = ["\(kind)\(subtype.map { " \($0)" } ?? ""), \(length) bytes"]
         if let header {
-            lines.append("  from \(header.source) to \(header.destination), cluster/BSSID \(header.bssid), "
-                + "frame control \(header.frameControl), sequence \(header.sequenceNumber)")
+            lines.append(
+                "  from \(header.source) to \(header.destination), cluster/BSSID \(header.bssid), "
+                    + "frame control \(header.frameControl), sequence \(header.sequenceNumber)")
         }
         for attribute in attributes {
             lines.append("  \(attribute.name)")
@@ -234,9 +241,15 @@ extension FrameReport {
             if let id = attribute.requestorInstanceID { fields.append(("requestor instance ID", String(id))) }
             if let control = attribute.control {
                 let bits = attribute.controlBits ?? []
-                fields.append(("control", "0x" + String(control, radix: 16) + (bits.isEmpty ? "" : " (\(bits.joined(separator: ", ")))")))
+                fields.append(
+                    (
+                        "control",
+                        "0x" + String(control, radix: 16) + (bits.isEmpty ? "" : " (\(bits.joined(separator: ", ")))")
+                    ))
             }
-            if let bitmap = attribute.bindingBitmap { fields.append(("binding bitmap", "0x" + String(bitmap, radix: 16))) }
+            if let bitmap = attribute.bindingBitmap {
+                fields.append(("binding bitmap", "0x" + String(bitmap, radix: 16)))
+            }
             if let filter = attribute.matchingFilter {
                 let elements = filter.map { $0.isEmpty ? "*" : ($0.count % 2 == 0 ? Self.quotedOrHex($0) : $0) }
                 fields.append(("matching filter", elements.isEmpty ? "(empty)" : elements.joined(separator: " ")))
@@ -246,11 +259,19 @@ extension FrameReport {
                 if let list = srf.addresses {
                     fields.append(("response filter", "\(mode): \(list.joined(separator: ", "))"))
                 } else {
-                    fields.append(("response filter", "\(mode): Bloom filter index \(srf.bloomIndex ?? 0) \(srf.bloomFilter ?? "")"))
+                    fields.append(
+                        (
+                            "response filter",
+                            "\(mode): Bloom filter index \(srf.bloomIndex ?? 0) \(srf.bloomFilter ?? "")"
+                        ))
                 }
             }
-            if let limit = attribute.rangeLimit { fields.append(("range limit", "ingress \(limit[0]) cm, egress \(limit[1]) cm")) }
-            if let indicator = attribute.serviceUpdateIndicator { fields.append(("service update indicator", String(indicator))) }
+            if let limit = attribute.rangeLimit {
+                fields.append(("range limit", "ingress \(limit[0]) cm, egress \(limit[1]) cm"))
+            }
+            if let indicator = attribute.serviceUpdateIndicator {
+                fields.append(("service update indicator", String(indicator)))
+            }
             if let protocolType = attribute.protocolType {
                 fields.append(("protocol", "\(protocolType) (OUI \(attribute.oui ?? ""))"))
             }
@@ -261,7 +282,9 @@ extension FrameReport {
             if let body = attribute.bodyHex { fields.append(("body", body.isEmpty ? "(empty)" : body)) }
             let width = fields.map(\.0.count).max() ?? 0
             for (name, value) in fields {
-                lines.append("    \(name):" + String(repeating: " ", count: width - name.count + 1) + TerminalText.escaped(value))
+                lines.append(
+                    "    \(name):" + String(repeating: " ", count: width - name.count + 1) + TerminalText.escaped(value)
+                )
             }
         }
         return lines

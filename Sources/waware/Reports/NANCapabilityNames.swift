@@ -3,17 +3,21 @@
 enum NANCapabilityNames {
     /// Operation Mode field (Wi-Fi Aware Table 81): the PHY modes and channel widths the device supports.
     static func operationModes(_ bits: UInt8) -> [String] {
-        names(of: bits, [
-            (0x01, "VHT"), (0x10, "HE"), (0x02, "80+80 MHz"), (0x04, "160 MHz"), (0x08, "paging NDL"),
-        ])
+        names(
+            of: bits,
+            [
+                (0x01, "VHT"), (0x10, "HE"), (0x02, "80+80 MHz"), (0x04, "160 MHz"), (0x08, "paging NDL"),
+            ])
     }
 
     /// Capabilities field of the Device Capability attribute (Wi-Fi Aware Table 79).
     static func deviceCapabilities(_ bits: UInt8) -> [String] {
-        names(of: bits, [
-            (0x01, "DFS master"), (0x02, "extended key ID"), (0x04, "simultaneous NDP reception"),
-            (0x08, "NDPE"), (0x10, "S3"),
-        ])
+        names(
+            of: bits,
+            [
+                (0x01, "DFS master"), (0x02, "extended key ID"), (0x04, "simultaneous NDP reception"),
+                (0x08, "NDPE"), (0x10, "S3"),
+            ])
     }
 
     /// The names of the set bits in `bits`, in the order of `table`, then `bit N` for unknown ones.

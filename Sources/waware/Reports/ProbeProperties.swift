@@ -37,6 +37,9 @@ enum ProbeProperties {
 
     /// Keeps a value safe for udev's parser: no whitespace, quotes or control characters.
     private static func sanitized(_ value: String) -> String {
-        String(value.map { $0.isWhitespace || $0 == "\"" || $0 == "'" || $0.asciiValue.map { $0 < 0x20 } == true ? "_" : $0 })
+        String(
+            value.map {
+                $0.isWhitespace || $0 == "\"" || $0 == "'" || $0.asciiValue.map { $0 < 0x20 } == true ? "_" : $0
+            })
     }
 }

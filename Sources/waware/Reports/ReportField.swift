@@ -43,7 +43,8 @@ struct ReportField: Sendable, Equatable {
 
 extension ReportField {
     /// A number, shown as `text` or in decimal.
-    static func number<T: BinaryInteger>(_ key: String, _ label: String, _ value: T, text: String? = nil) -> ReportField {
+    static func number<T: BinaryInteger>(_ key: String, _ label: String, _ value: T, text: String? = nil) -> ReportField
+    {
         ReportField(key: key, label: label, value: .number(Int(value)), text: text ?? String(value))
     }
 
@@ -70,14 +71,19 @@ extension ReportField {
 
     /// Strings, shown comma-separated (`none` when empty).
     static func strings(_ key: String, _ label: String, _ values: [String]) -> ReportField {
-        ReportField(key: key, label: label, value: .strings(values), text: values.isEmpty ? "none" : values.joined(separator: ", "))
+        ReportField(
+            key: key, label: label, value: .strings(values),
+            text: values.isEmpty ? "none" : values.joined(separator: ", "))
     }
 
     /// An object of sub-fields; with `raw`, the field's bits, shown in hex of `digits` digits unless `text` says more.
-    static func group(_ key: String, _ label: String, raw: Int? = nil, digits: Int = 2, text: String? = nil,
-                      showsChildren: Bool = true, _ children: [ReportField]) -> ReportField {
-        ReportField(key: key, label: label, value: .object(raw: raw, children),
-                    text: text ?? raw.map { hexNumber($0, digits: digits) }, showsChildren: showsChildren)
+    static func group(
+        _ key: String, _ label: String, raw: Int? = nil, digits: Int = 2, text: String? = nil,
+        showsChildren: Bool = true, _ children: [ReportField]
+    ) -> ReportField {
+        ReportField(
+            key: key, label: label, value: .object(raw: raw, children),
+            text: text ?? raw.map { hexNumber($0, digits: digits) }, showsChildren: showsChildren)
     }
 
     /// A list of objects, each headed `item n` in the text (`none` when empty).
@@ -128,8 +134,9 @@ extension ReportField {
         var lines: [String] = []
         for field in fields {
             if let text = field.text {
-                lines.append("\(indent)\(field.label):" + String(repeating: " ", count: width - field.label.count + 1)
-                    + TerminalText.escaped(text))
+                lines.append(
+                    "\(indent)\(field.label):" + String(repeating: " ", count: width - field.label.count + 1)
+                        + TerminalText.escaped(text))
             } else {
                 lines.append("\(indent)\(field.label):")
             }

@@ -11,14 +11,15 @@ struct SimRadioReport: Codable, Equatable, Sendable {
 
     /// One text line per radio, columns aligned: id, name, NAN verdict, channels.
     static func lines(_ radios: [SimRadioReport]) -> [String] {
-        AdapterText.alignColumns(radios.map { radio in
-            [
-                "radio \(radio.id)",
-                radio.name ?? "(no name)",
-                "NAN: " + (radio.nan ? "yes" : "no"),
-                radio.channels.map { "\($0) channel\($0 == 1 ? "" : "s")" } ?? "",
-            ]
-        })
+        AdapterText.alignColumns(
+            radios.map { radio in
+                [
+                    "radio \(radio.id)",
+                    radio.name ?? "(no name)",
+                    "NAN: " + (radio.nan ? "yes" : "no"),
+                    radio.channels.map { "\($0) channel\($0 == 1 ? "" : "s")" } ?? "",
+                ]
+            })
     }
 }
 

@@ -24,7 +24,11 @@ enum TerminalText {
             case "\t": out += "\\t"
             case "\\": out += "\\\\"
             default:
-                if needsEscape(scalar) { out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}" } else { out.unicodeScalars.append(scalar) }
+                if needsEscape(scalar) {
+                    out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
             }
         }
         return out

@@ -35,9 +35,10 @@ struct TwoRadioReport: Codable, Equatable, Sendable {
 extension TwoRadioReport {
     /// A test that could not run or failed before any radio existed.
     static func notRun(_ error: String, remedy: String?) -> TwoRadioReport {
-        TwoRadioReport(radios: [], publisher: nil, subscriber: nil, discovered: false, discoverySeconds: nil,
-                       discoveryWindows: nil, signal: nil, frequency: nil, followUpRoundTripSeconds: nil,
-                       followUpRoundTripWindows: nil, error: error, remedy: remedy, cleanedUp: true)
+        TwoRadioReport(
+            radios: [], publisher: nil, subscriber: nil, discovered: false, discoverySeconds: nil,
+            discoveryWindows: nil, signal: nil, frequency: nil, followUpRoundTripSeconds: nil,
+            followUpRoundTripWindows: nil, error: error, remedy: remedy, cleanedUp: true)
     }
 
     /// `seconds` in DW periods, to the hundredth.

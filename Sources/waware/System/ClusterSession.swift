@@ -59,7 +59,8 @@ enum ClusterSession {
                     try await runtime.stop(deleteInterface: true)
                     stopped.detail = "interface \(nan.name) deleted"
                 } catch {
-                    stopped.detail = "teardown: \(ErrorTranslation.failure(for: error).message); "
+                    stopped.detail =
+                        "teardown: \(ErrorTranslation.failure(for: error).message); "
                         + "the kernel removes the interface as waware exits"
                 }
                 try write(stopped, json: command.json, output: output)
@@ -90,11 +91,12 @@ enum ClusterSession {
                 if stillThere == false {
                     return .removed(radioRemoved(phy))
                 }
-                return .removed(CommandFailure(
-                    "the NAN interface \(nan.name) (wdev \(nan.wdev)) on \(phy) was deleted while NAN was running",
-                    code: .deviceRemoved))
+                return .removed(
+                    CommandFailure(
+                        "the NAN interface \(nan.name) (wdev \(nan.wdev)) on \(phy) was deleted while NAN was running",
+                        code: .deviceRemoved))
             case .clusterJoined(let wdev, _, _) where wdev == nan.wdev,
-                 .scheduleUpdateDone(let wdev, _) where wdev == nan.wdev:
+                .scheduleUpdateDone(let wdev, _) where wdev == nan.wdev:
                 try write(record(event, nan: nan, phy: phy, elapsed: elapsed()), json: command.json, output: output)
             case .nextDiscoveryWindow(let wdev, _) where wdev == nan.wdev && command.verbose:
                 try write(record(event, nan: nan, phy: phy, elapsed: elapsed()), json: command.json, output: output)
@@ -125,7 +127,8 @@ enum ClusterSession {
         }
     }
 
-    private static func record(_ event: NL80211Event, nan: NANInterface, phy: String, elapsed: Duration) -> EventRecord {
+    private static func record(_ event: NL80211Event, nan: NANInterface, phy: String, elapsed: Duration) -> EventRecord
+    {
         var record = EventRecord(event, phyNames: [nan.wiphy.rawValue: phy])
         record.interface = record.wdev == nan.wdev.description ? nan.name : record.interface
         record.elapsedSeconds = seconds(elapsed)
@@ -180,7 +183,9 @@ enum ClusterSession {
 
     /// Throws when the adapter already has a NAN interface: drivers allow one, and it may be running.
     private static func checkNoNANInterface(on adapter: AdapterReport) throws {
-        guard let existing = adapter.interfaces.first(where: { $0.type == InterfaceType.nan.description }) else { return }
+        guard let existing = adapter.interfaces.first(where: { $0.type == InterfaceType.nan.description }) else {
+            return
+        }
         throw CommandFailure(
             "\(adapter.phy) already has a NAN interface (\(existing.label)), so NAN may be "
                 + "running from another program; stop it with 'waware cluster stop --adapter \(adapter.phy) --delete'",
@@ -209,7 +214,8 @@ enum ClusterSession {
     /// Stops NAN on every NAN interface of the chosen adapter and, with `--delete`, deletes them.
     static func stop(_ command: ClusterStopCommand, output: Output) async throws {
         try await NL80211.withSession { session in
-            let report = try AdapterSelection.select(command.adapter, from: try await session.adapters().map(AdapterReport.init))
+            let report = try AdapterSelection.select(
+                command.adapter, from: try await session.adapters().map(AdapterReport.init))
             let nanInterfaces = report.interfaces.filter { $0.type == InterfaceType.nan.description }
             if nanInterfaces.isEmpty {
                 var record = EventRecord("nothingToStop")

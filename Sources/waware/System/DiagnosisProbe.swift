@@ -29,13 +29,16 @@ enum DiagnosisProbe {
             }
             examined.append(diagnosis)
         }
-        let kernel = KernelRelease.current().map { KernelFacts(release: $0.release, version: $0.version, machine: $0.machine) }
+        let kernel = KernelRelease.current().map {
+            KernelFacts(release: $0.release, version: $0.version, machine: $0.machine)
+        }
         let global = domains.first { $0.wiphy == nil }.map { regulatoryReport($0) }
         // After the adapters are examined, so the radios it makes do not show up among them.
         var twoRadio: TwoRadioReport?
         if command.twoRadio {
             let timeout = command.timeout
-            twoRadio = (try? await SignalCancellation.run { await TwoRadioTest.run(timeout: timeout) })
+            twoRadio =
+                (try? await SignalCancellation.run { await TwoRadioTest.run(timeout: timeout) })
                 ?? .notRun("interrupted", remedy: TwoRadioTest.interruptedRemedy)
         }
         return Diagnosis.report(kernel: kernel, regulatory: global, adapters: examined, twoRadio: twoRadio)
@@ -56,15 +59,19 @@ enum DiagnosisProbe {
                 busInfo: info.flatMap { $0.busInfo.isEmpty ? nil : $0.busInfo })
         }
         let nanChannels = Diagnosis.nanChannels.map { entry in
-            NANChannelReport(channel: entry.channel, frequency: entry.frequency,
-                             state: state(of: Frequency(megahertz: UInt32(entry.frequency)), in: channels))
+            NANChannelReport(
+                channel: entry.channel, frequency: entry.frequency,
+                state: state(of: Frequency(megahertz: UInt32(entry.frequency)), in: channels))
         }
         return AdapterDiagnosis(
-            phy: adapter.name, wiphy: adapter.wiphy.rawValue, driver: adapter.driver, module: module, firmware: firmware,
+            phy: adapter.name, wiphy: adapter.wiphy.rawValue, driver: adapter.driver, module: module,
+            firmware: firmware,
             interfaceTypes: report.interfaceTypes, nan: report.nan, interfaceCombinations: report.interfaceCombinations,
             regulatory: domains.first { $0.wiphy == adapter.wiphy }.map { regulatoryReport($0) },
             channels: nanChannels,
-            rfkill: RFKillSwitch.of(phy: adapter.name).map { RFKillReport(name: $0.name, soft: $0.softBlocked, hard: $0.hardBlocked) },
+            rfkill: RFKillSwitch.of(phy: adapter.name).map {
+                RFKillReport(name: $0.name, soft: $0.softBlocked, hard: $0.hardBlocked)
+            },
             selfTest: nil, checks: [])
     }
 
@@ -87,7 +94,8 @@ enum DiagnosisProbe {
                 let power = Double(rule.maxEIRPmBm) / 100
                 let dBm = power == power.rounded() ? String(Int(power)) : String(power)
                 let flags = rule.flags.names
-                return "\(rule.startKHz / 1000) - \(rule.endKHz / 1000) @ \(rule.maxBandwidthKHz / 1000) MHz, \(dBm) dBm"
+                return
+                    "\(rule.startKHz / 1000) - \(rule.endKHz / 1000) @ \(rule.maxBandwidthKHz / 1000) MHz, \(dBm) dBm"
                     + (flags.isEmpty ? "" : ", " + flags.joined(separator: ", "))
             })
     }
@@ -96,8 +104,9 @@ enum DiagnosisProbe {
     /// interface. Never throws: a failure is the test's outcome.
     static func selfTest(_ adapter: Adapter, report: AdapterReport, timeout: Duration) async -> SelfTestReport {
         guard report.nan.supported else {
-            return SelfTestReport(joined: false, joinSeconds: nil, clusterID: nil,
-                                  error: "not run: \(report.phy) has no NAN", permissionDenied: false)
+            return SelfTestReport(
+                joined: false, joinSeconds: nil, clusterID: nil,
+                error: "not run: \(report.phy) has no NAN", permissionDenied: false)
         }
         if let existing = report.interfaces.first(where: { $0.type == InterfaceType.nan.description }) {
             return SelfTestReport(
@@ -107,7 +116,8 @@ enum DiagnosisProbe {
                 permissionDenied: false)
         }
         do {
-            return try await NANRuntime.run(on: adapter, interfaceName: ClusterSession.interfaceName(for: report)) { runtime in
+            return try await NANRuntime.run(on: adapter, interfaceName: ClusterSession.interfaceName(for: report)) {
+                runtime in
                 var options = NANStartOptions()
                 options.bands = .kernelDefault
                 options.clusterID = .randomIfConfigurable
@@ -120,16 +130,19 @@ enum DiagnosisProbe {
                 guard let cluster else {
                     return SelfTestReport(
                         joined: false, joinSeconds: nil, clusterID: nil,
-                        error: "NAN started but no cluster event came within \(Diagnosis.formatSeconds(ClusterSession.seconds(timeout))) s",
+                        error:
+                            "NAN started but no cluster event came within \(Diagnosis.formatSeconds(ClusterSession.seconds(timeout))) s",
                         permissionDenied: false)
                 }
-                return SelfTestReport(joined: true, joinSeconds: ClusterSession.seconds(elapsed),
-                                      clusterID: cluster.description, error: nil, permissionDenied: false)
+                return SelfTestReport(
+                    joined: true, joinSeconds: ClusterSession.seconds(elapsed),
+                    clusterID: cluster.description, error: nil, permissionDenied: false)
             }
         } catch {
             let failure = ErrorTranslation.failure(for: error)
-            return SelfTestReport(joined: false, joinSeconds: nil, clusterID: nil, error: failure.message,
-                                  permissionDenied: failure.code == .permissionDenied)
+            return SelfTestReport(
+                joined: false, joinSeconds: nil, clusterID: nil, error: failure.message,
+                permissionDenied: failure.code == .permissionDenied)
         }
     }
 }

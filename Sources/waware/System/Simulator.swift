@@ -51,7 +51,9 @@ enum Simulator {
             if command.json {
                 try output.writeJSON(SimRadioList(radios: radios))
             } else if radios.isEmpty {
-                output.write("no simulated radios in this network namespace (\(Self.otherNamespaces); create some with 'waware sim add')")
+                output.write(
+                    "no simulated radios in this network namespace (\(Self.otherNamespaces); create some with 'waware sim add')"
+                )
             } else {
                 for line in SimRadioReport.lines(radios) { output.write(line) }
             }
@@ -83,14 +85,16 @@ enum Simulator {
     }
 
     /// hwsim lists only the radios of the caller's network namespace.
-    static let otherNamespaces = "radios moved to other network namespaces are not visible from here; run this in their namespace, e.g. 'ip netns exec NAME waware sim list'"
+    static let otherNamespaces =
+        "radios moved to other network namespaces are not visible from here; run this in their namespace, e.g. 'ip netns exec NAME waware sim list'"
 
     /// The radio `reference` names: a radio id, or a radio (phy) name.
     /// - Throws: ``CommandFailure`` with ``ExitCode/adapterNotFound`` listing the radios.
     static func select(_ reference: String, from radios: [SimRadioReport]) throws -> SimRadioReport {
         if let match = radios.first(where: { $0.name == reference }) { return match }
         if let id = UInt32(reference), let match = radios.first(where: { $0.id == id }) { return match }
-        let known = radios.isEmpty
+        let known =
+            radios.isEmpty
             ? "there are none in this network namespace; \(otherNamespaces)"
             : "radios: " + radios.map { "\($0.id) \($0.name ?? "")" }.joined(separator: ", ")
         throw CommandFailure("no simulated radio '\(reference)' (\(known))", code: .adapterNotFound)

@@ -18,8 +18,9 @@ enum TwoRadioTest {
         do {
             return try await HWSim.withSession { hwsim in
                 guard hwsim.supportsNAN else {
-                    return .notRun("this kernel's mac80211_hwsim cannot simulate NAN radios",
-                                   remedy: "use Linux 7.2 or newer (its mac80211_hwsim has NAN)")
+                    return .notRun(
+                        "this kernel's mac80211_hwsim cannot simulate NAN radios",
+                        remedy: "use Linux 7.2 or newer (its mac80211_hwsim has NAN)")
                 }
                 var created: [HWSimRadioID] = []
                 var report: TwoRadioReport
@@ -54,8 +55,11 @@ enum TwoRadioTest {
     }
 
     /// Starts NAN on both radios, publisher on the first, and measures.
-    private static func exchange(radios ids: [HWSimRadioID], hwsim: HWSimSession, timeout: Duration) async throws -> TwoRadioReport {
-        let names = try await hwsim.radios().filter { ids.contains($0.id) }.sorted { $0.id.rawValue < $1.id.rawValue }.compactMap(\.name)
+    private static func exchange(
+        radios ids: [HWSimRadioID], hwsim: HWSimSession, timeout: Duration
+    ) async throws -> TwoRadioReport {
+        let names = try await hwsim.radios().filter { ids.contains($0.id) }.sorted { $0.id.rawValue < $1.id.rawValue }
+            .compactMap(\.name)
         let adapters = try await NL80211.withSession { session in try await session.adapters() }
         let chosen = names.compactMap { name in adapters.first { $0.name == name } }
         guard chosen.count == 2 else {
@@ -65,8 +69,9 @@ enum TwoRadioTest {
         report.radios = chosen.map(\.name)
         report.error = nil
         // A service no other device publishes: a random ID, so radios already running NAN here do not answer.
-        let service = ServiceID(UInt8.random(in: 0...255), UInt8.random(in: 0...255), UInt8.random(in: 0...255),
-                                UInt8.random(in: 0...255), UInt8.random(in: 0...255), UInt8.random(in: 0...255))
+        let service = ServiceID(
+            UInt8.random(in: 0...255), UInt8.random(in: 0...255), UInt8.random(in: 0...255),
+            UInt8.random(in: 0...255), UInt8.random(in: 0...255), UInt8.random(in: 0...255))
         let outcome: Outcome = try await NANEngine.run(on: chosen[0], clusterTimeout: timeout) { publisher in
             try await NANEngine.run(on: chosen[1], clusterTimeout: timeout) { subscriber in
                 try await measure(publisher: publisher, subscriber: subscriber, service: service, timeout: timeout)
@@ -82,7 +87,9 @@ enum TwoRadioTest {
         report.followUpRoundTripSeconds = outcome.roundTrip.map(ClusterSession.seconds)
         report.followUpRoundTripWindows = report.followUpRoundTripSeconds.map(TwoRadioReport.windows)
         report.error = outcome.error
-        report.remedy = outcome.error == nil ? nil : "look at 'dmesg' for mac80211_hwsim's messages and add them and this report to a bug"
+        report.remedy =
+            outcome.error == nil
+            ? nil : "look at 'dmesg' for mac80211_hwsim's messages and add them and this report to a bug"
         return report
     }
 
@@ -98,14 +105,17 @@ enum TwoRadioTest {
     }
 
     /// Publishes on one engine, subscribes on the other, and times the discovery and a follow-up's answer.
-    private static func measure(publisher: NANEngine, subscriber: NANEngine, service: ServiceID, timeout: Duration) async throws -> Outcome {
+    private static func measure(
+        publisher: NANEngine, subscriber: NANEngine, service: ServiceID, timeout: Duration
+    ) async throws -> Outcome {
         var outcome = Outcome(publisher: publisher.localAddress, subscriber: subscriber.localAddress)
         let published = try await publisher.publish(PublishConfiguration(serviceID: service))
         // The publisher answers every follow-up with the same bytes.
         let echo = Task {
             for await event in published {
                 if case .messageReceived(let message) = event {
-                    _ = try? await published.send(message.payload, to: message.peer, peerInstanceID: message.peerInstanceID)
+                    _ = try? await published.send(
+                        message.payload, to: message.peer, peerInstanceID: message.peerInstanceID)
                 }
             }
         }
@@ -129,7 +139,9 @@ enum TwoRadioTest {
 
     /// Iterates the subscription until the publisher is found, sends it a follow-up and waits for the
     /// same bytes back; the subscription ending first (the time limit stopped it) is the failure reported.
-    private static func discoverAndAsk(_ subscribed: DiscoverySession, publisher: MACAddress, limit: String) async throws -> Outcome {
+    private static func discoverAndAsk(
+        _ subscribed: DiscoverySession, publisher: MACAddress, limit: String
+    ) async throws -> Outcome {
         var outcome = Outcome(publisher: publisher, subscriber: publisher)
         let ping = Array("waware diagnose".utf8)
         let clock = ContinuousClock()
@@ -154,7 +166,8 @@ enum TwoRadioTest {
         if outcome.discovery == nil {
             outcome.error = "the subscriber did not discover the publisher within \(limit) s"
         } else {
-            outcome.error = "the publisher did not answer the follow-up within \(limit) s of the start"
+            outcome.error =
+                "the publisher did not answer the follow-up within \(limit) s of the start"
                 + (status.map { " (the follow-up's delivery status: \($0))" } ?? "")
         }
         return outcome
@@ -169,7 +182,9 @@ enum TwoRadioTest {
     /// The one-line reason for a failure.
     private static func message(for error: any Error) -> String {
         if let failure = error as? TwoRadioFailure { return failure.message }
-        if let netlink = error as? NetlinkError, netlink.code == .hwsimNotLoaded { return "the mac80211_hwsim module is not loaded" }
+        if let netlink = error as? NetlinkError, netlink.code == .hwsimNotLoaded {
+            return "the mac80211_hwsim module is not loaded"
+        }
         if error is CancellationError { return "interrupted" }
         return ErrorTranslation.failure(for: error).message
     }

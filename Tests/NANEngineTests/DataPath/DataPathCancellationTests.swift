@@ -30,7 +30,9 @@ private final class CancellationRefusingRadio: DataPathRadio, @unchecked Sendabl
         try refuseIfCancelled()
         sent.withLock { $0.append(frame.count > 30 ? frame[30] : 0) }
         deliver.withLock { $0 }?(frame)
-        return state.withLock { $0.cookie += 1; return $0.cookie }
+        return state.withLock {
+            $0.cookie += 1; return $0.cookie
+        }
     }
     func createDataInterface() async throws -> DataInterface {
         try refuseIfCancelled()
@@ -56,9 +58,13 @@ private final class CancellationRefusingRadio: DataPathRadio, @unchecked Sendabl
         try refuseIfCancelled()
         state.withLock { _ = $0.stations.insert(link.peerNDI) }
     }
-    func installPairwiseKey(_ key: DataPathPairwiseKey, for peerNDI: MACAddress, of peerNMI: MACAddress,
-                            on interface: DataInterface) async throws { try refuseIfCancelled() }
-    func authorizePeerDataStation(_ peerNDI: MACAddress, of peerNMI: MACAddress, on interface: DataInterface) async throws {
+    func installPairwiseKey(
+        _ key: DataPathPairwiseKey, for peerNDI: MACAddress, of peerNMI: MACAddress,
+        on interface: DataInterface
+    ) async throws { try refuseIfCancelled() }
+    func authorizePeerDataStation(
+        _ peerNDI: MACAddress, of peerNMI: MACAddress, on interface: DataInterface
+    ) async throws {
         try refuseIfCancelled()
     }
     func removePeerDataStation(_ peerNDI: MACAddress, of peerNMI: MACAddress, on interface: DataInterface) async {
@@ -80,8 +86,10 @@ private final class CancellationRefusingRadio: DataPathRadio, @unchecked Sendabl
     let nmiB = MACAddress(0x42, 0, 0, 0, 1, 0)
 
     /// A accepting, B connected to it; both sides' event iterators past `connected`.
-    private func connected() async throws -> (a: DataPathEngine, b: DataPathEngine, radioB: CancellationRefusingRadio,
-                                               id: NDPIdentifier, aEvents: AsyncStream<DataPathEvent>.Iterator) {
+    private func connected() async throws -> (
+        a: DataPathEngine, b: DataPathEngine, radioB: CancellationRefusingRadio,
+        id: NDPIdentifier, aEvents: AsyncStream<DataPathEvent>.Iterator
+    ) {
         let radioA = CancellationRefusingRadio(nmi: nmiA, ndi: MACAddress(0x52, 0, 0, 0, 0, 0))
         let radioB = CancellationRefusingRadio(nmi: nmiB, ndi: MACAddress(0x52, 0, 0, 0, 1, 0))
         let a = DataPathEngine(radio: radioA)

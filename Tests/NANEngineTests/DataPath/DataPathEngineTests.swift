@@ -6,7 +6,8 @@ import Synchronization
 
 /// Holds a kernel step of the fake radio until the test opens it.
 private final class Gate: Sendable {
-    private let state = Mutex<(open: Bool, entered: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, false, []))
+    private let state = Mutex<(open: Bool, entered: Bool, waiters: [CheckedContinuation<Void, Never>])>(
+        (false, false, []))
     /// A step has reached the gate.
     var entered: Bool { state.withLock { $0.entered } }
     func pass() async {
@@ -55,7 +56,9 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
     /// Keys installed per peer NDI, and the NDI stations authorized (only after their key, if secure).
     /// The NMI each peer NDI station belongs to.
     let ndiOwners = Mutex<[MACAddress: MACAddress]>([:])
-    let security = Mutex<(keys: [MACAddress: DataPathPairwiseKey], authorized: Set<MACAddress>, authorizedBeforeKey: Bool)>(([:], [], false))
+    let security = Mutex<
+        (keys: [MACAddress: DataPathPairwiseKey], authorized: Set<MACAddress>, authorizedBeforeKey: Bool)
+    >(([:], [], false))
 
     init(nmi: MACAddress, ndi: MACAddress) {
         localAddress = nmi
@@ -67,7 +70,9 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         (DeviceCapabilityAttribute(committedDWInfo: 1, supportedBands: 0x14), [])
     }
     func transmit(_ frame: [UInt8], frequency: Int?) async throws -> UInt64 {
-        let cookie = state.withLock { $0.cookie += 1; return $0.cookie }
+        let cookie = state.withLock {
+            $0.cookie += 1; return $0.cookie
+        }
         sent.withLock { $0.append((cookie, frame.count > 30 ? frame[30] : 0)) }
         if frame.count > 24, let destination = MACAddress(bytes: Array(frame[4..<10])) {
             categories.withLock { $0.append((destination, frame[24])) }
@@ -86,7 +91,9 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         state.withLock { $0.schedule = true }
     }
     func clearLocalSchedule() async {
-        let stations = state.withLock { $0.schedule = false; return $0.stations }
+        let stations = state.withLock {
+            $0.schedule = false; return $0.stations
+        }
         stationsAtScheduleClear.withLock { $0 = stations }
     }
     func addPeer(_ link: NDPLink, localSchedule: DataPathSchedule) async throws {
@@ -102,7 +109,9 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         await addPeerGate?.pass()
     }
     func updatePeerSchedule(_ link: NDPLink, localSchedule: DataPathSchedule) async throws {
-        guard state.withLock({ $0.stations.contains(link.id.peer) }) else { throw DataPathError(description: "ENOENT: no NMI station") }
+        guard state.withLock({ $0.stations.contains(link.id.peer) }) else {
+            throw DataPathError(description: "ENOENT: no NMI station")
+        }
         let peerSchedule = NL80211DataPathRadio.peerSchedule(link, local: localSchedule)
         let ours = Set(localSchedule.channels.map(\.frequency))
         if peerSchedule.channels.contains(where: { !ours.contains(Int($0.frequency.rawValue)) }) {
@@ -113,29 +122,39 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
     func addPeerDataStation(_ link: NDPLink, on interface: DataInterface) async throws {
         // As the kernel: one station per NDI address, whichever NMI it belongs to.
         try ndiOwners.withLock {
-            if let owner = $0[link.peerNDI], owner != link.id.peer { throw DataPathError(description: "add the peer's NDI station: EEXIST") }
+            if let owner = $0[link.peerNDI], owner != link.id.peer {
+                throw DataPathError(description: "add the peer's NDI station: EEXIST")
+            }
             $0[link.peerNDI] = link.id.peer
         }
         state.withLock { _ = $0.stations.insert(link.peerNDI) }
         // As the real radio: a secure data path's key goes in before the station is authorized.
-        if let key = link.pairwiseKey { try await installPairwiseKey(key, for: link.peerNDI, of: link.id.peer, on: interface) }
+        if let key = link.pairwiseKey {
+            try await installPairwiseKey(key, for: link.peerNDI, of: link.id.peer, on: interface)
+        }
         try await authorizePeerDataStation(link.peerNDI, of: link.id.peer, on: interface)
     }
-    func installPairwiseKey(_ key: DataPathPairwiseKey, for peerNDI: MACAddress, of peerNMI: MACAddress,
-                            on interface: DataInterface) async throws {
+    func installPairwiseKey(
+        _ key: DataPathPairwiseKey, for peerNDI: MACAddress, of peerNMI: MACAddress,
+        on interface: DataInterface
+    ) async throws {
         guard state.withLock({ $0.stations.contains(peerNDI) }) else { throw DataPathError.stopped }
         security.withLock {
             if $0.authorized.contains(peerNDI) { $0.authorizedBeforeKey = true }
             $0.keys[peerNDI] = key
         }
     }
-    func authorizePeerDataStation(_ peerNDI: MACAddress, of peerNMI: MACAddress, on interface: DataInterface) async throws {
+    func authorizePeerDataStation(
+        _ peerNDI: MACAddress, of peerNMI: MACAddress, on interface: DataInterface
+    ) async throws {
         security.withLock { _ = $0.authorized.insert(peerNDI) }
     }
     func removePeerDataStation(_ peerNDI: MACAddress, of peerNMI: MACAddress, on interface: DataInterface) async {
         ndiOwners.withLock { $0[peerNDI] = nil }
         state.withLock { _ = $0.stations.remove(peerNDI) }
-        security.withLock { $0.keys[peerNDI] = nil; _ = $0.authorized.remove(peerNDI) }
+        security.withLock {
+            $0.keys[peerNDI] = nil; _ = $0.authorized.remove(peerNDI)
+        }
     }
     func packetCount(of peerNDI: MACAddress, on interface: DataInterface) async -> UInt64? { 0 }
     func removePeer(_ peerNMI: MACAddress) async { state.withLock { _ = $0.stations.remove(peerNMI) } }
@@ -149,7 +168,9 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
     let nmiA = MACAddress(0x42, 0, 0, 0, 0, 0)
     let nmiB = MACAddress(0x42, 0, 0, 0, 1, 0)
 
-    private func pair(layoutA: DataPathScheduleLayout = .preferred) -> (DataPathEngine, DataPathEngine, FakeDataPathRadio, FakeDataPathRadio) {
+    private func pair(
+        layoutA: DataPathScheduleLayout = .preferred
+    ) -> (DataPathEngine, DataPathEngine, FakeDataPathRadio, FakeDataPathRadio) {
         let radioA = FakeDataPathRadio(nmi: nmiA, ndi: MACAddress(0x52, 0, 0, 0, 0, 0))
         let radioB = FakeDataPathRadio(nmi: nmiB, ndi: MACAddress(0x52, 0, 0, 0, 1, 0))
         let a = DataPathEngine(radio: radioA, scheduleLayout: layoutA)
@@ -259,7 +280,9 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         radioB2.deliver = { bytes in Task { await a.handle(.frameReceived(bytes: bytes)) } }
         let (_, refusedEvents) = try await b2.request(to: nmiA, publishID: InstanceID(1))
         var refused = refusedEvents.makeAsyncIterator()
-        guard case .requested = await aIterator.next(), case .terminated(let refusedID, let reason) = await aIterator.next() else {
+        guard case .requested = await aIterator.next(),
+            case .terminated(let refusedID, let reason) = await aIterator.next()
+        else {
             Issue.record("A did not refuse the new B"); return
         }
         #expect(refusedID.peer == nmiB2 && reason.kind == .addressInUse)
@@ -275,12 +298,16 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         await a.handle(.discoveryWindow(frequency: 2437))
         let probe = try #require(radioA.sent.withLock { $0.last(where: { $0.subtype == 13 }) })
         await a.handle(.transmitStatus(cookie: probe.cookie, acknowledged: false))
-        guard case .terminated(oldID, let lost) = await aIterator.next() else { Issue.record("A did not lose B"); return }
+        guard case .terminated(oldID, let lost) = await aIterator.next() else {
+            Issue.record("A did not lose B"); return
+        }
         #expect(lost.kind == .peerLost)
         await a.setKeepalive(interval: .seconds(3600), misses: 5)
         let (_, events) = try await b2.request(to: nmiA, publishID: InstanceID(1))
         var again = events.makeAsyncIterator()
-        guard case .connected = await again.next() else { Issue.record("the new B not connected once the old one was lost"); return }
+        guard case .connected = await again.next() else {
+            Issue.record("the new B not connected once the old one was lost"); return
+        }
         // B may see its side connected before A has finished its own: wait for A's events, not for time.
         guard case .requested = await aIterator.next(), case .connected = await aIterator.next() else {
             Issue.record("A did not connect the new B"); return
@@ -364,14 +391,17 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
     }
 
     private func policy(_ passphrase: String, _ suites: [NDPCipherSuite]) -> NDPSecurityPolicy {
-        NDPSecurityPolicy(credential: .passphrase(passphrase), suites: suites, serviceID: ServiceID(hex: "c57ed9d5d167")!)
+        NDPSecurityPolicy(
+            credential: .passphrase(passphrase), suites: suites, serviceID: ServiceID(hex: "c57ed9d5d167")!)
     }
 
     @Test(arguments: [NDPCipherSuite.sk128, .sk256])
     func aSecureDataPathComesUpWithTheKeyInstalledBeforeTheStationIsAuthorized(suite: NDPCipherSuite) async throws {
         let (a, b, radioA, radioB) = pair()
-        let accepted = try await a.accept(publishID: InstanceID(1), security: policy("correct horse", [.sk128, .sk256]))
-        let (id, events) = try await b.request(to: nmiA, publishID: InstanceID(1), security: policy("correct horse", [suite]))
+        let accepted = try await a.accept(
+            publishID: InstanceID(1), security: policy("correct horse", [.sk128, .sk256]))
+        let (id, events) = try await b.request(
+            to: nmiA, publishID: InstanceID(1), security: policy("correct horse", [suite]))
         var bIterator = events.makeAsyncIterator()
         guard case .connected(let connection) = await bIterator.next() else { Issue.record("B not connected"); return }
         #expect(connection.cipherSuite == "\(suite)")
@@ -398,7 +428,8 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
     @Test func anUnprotectedTerminationOfASecureDataPathIsIgnoredAndTheProtectedOneEndsIt() async throws {
         let (a, b, radioA, radioB) = pair()
         let accepted = try await a.accept(publishID: InstanceID(1), security: policy("correct horse", [.sk128]))
-        let (id, events) = try await b.request(to: nmiA, publishID: InstanceID(1), security: policy("correct horse", [.sk128]))
+        let (id, events) = try await b.request(
+            to: nmiA, publishID: InstanceID(1), security: policy("correct horse", [.sk128]))
         var bIterator = events.makeAsyncIterator()
         guard case .connected = await bIterator.next() else { Issue.record("B not connected"); return }
         var aIterator = accepted.makeAsyncIterator()
@@ -407,7 +438,8 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         }
         let forged = DataPathMessages.termination(id: id, dialogToken: 1, reason: .unspecified)
         let header = ManagementHeader(destination: nmiA, source: nmiB, bssid: .broadcast, sequenceControl: 0)
-        await a.handle(.frameReceived(bytes: try NANManagementFrame(header: header, body: .action(forged.frame())).encoded()))
+        await a.handle(
+            .frameReceived(bytes: try NANManagementFrame(header: header, body: .action(forged.frame())).encoded()))
         #expect(await a.connections.count == 1)
         #expect(await a.ignoredTerminations == 1)
 
@@ -425,12 +457,15 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
     @Test func aWrongPassphraseFailsOnBothSidesWithAReasonAndLeavesNothing() async throws {
         let (a, b, radioA, radioB) = pair()
         let accepted = try await a.accept(publishID: InstanceID(1), security: policy("correct horse", [.sk128]))
-        let (_, events) = try await b.request(to: nmiA, publishID: InstanceID(1), security: policy("battery staple", [.sk128]))
+        let (_, events) = try await b.request(
+            to: nmiA, publishID: InstanceID(1), security: policy("battery staple", [.sk128]))
         var bIterator = events.makeAsyncIterator()
         guard case .terminated(_, let reason) = await bIterator.next() else { Issue.record("B not failed"); return }
         #expect(reason.kind == .rejected && reason.code == .securityPolicy)
         var aIterator = accepted.makeAsyncIterator()
-        guard case .terminated(_, let refusal) = await aIterator.next() else { Issue.record("A did not report"); return }
+        guard case .terminated(_, let refusal) = await aIterator.next() else {
+            Issue.record("A did not report"); return
+        }
         #expect(refusal.kind == .securityFailure && refusal.code == .securityPolicy)
         let phasesA = await a.negotiations?.phases, phasesB = await b.negotiations?.phases
         #expect(phasesA?.isEmpty == true && phasesB?.isEmpty == true)
@@ -451,11 +486,13 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         await b.setKeepalive(interval: .seconds(3600), misses: 5)
         _ = try await a.accept(publishID: InstanceID(1), security: policy("correct horse", [.sk128]))
         let other = try await a.accept(publishID: InstanceID(2), security: second.map { policy($0, [.sk128]) })
-        let (_, events) = try await b.request(to: nmiA, publishID: InstanceID(1), security: policy("correct horse", [.sk128]))
+        let (_, events) = try await b.request(
+            to: nmiA, publishID: InstanceID(1), security: policy("correct horse", [.sk128]))
         var bIterator = events.makeAsyncIterator()
         guard case .connected = await bIterator.next() else { Issue.record("B not connected"); return }
         let keyOnA = try #require(radioA.security.withLock { $0.keys[radioB.ndi] })
-        let (_, secondEvents) = try await b.request(to: nmiA, publishID: InstanceID(2), security: second.map { policy($0, [.sk128]) })
+        let (_, secondEvents) = try await b.request(
+            to: nmiA, publishID: InstanceID(2), security: second.map { policy($0, [.sk128]) })
         var ends: [DataPathEndReason] = []
         var secondIterator = secondEvents.makeAsyncIterator()
         while let event = await secondIterator.next() {
@@ -478,7 +515,8 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
     @Test func anAdmissionIsAskedAtEachRequestSoAPeerAdmittedLaterConnects() async throws {
         let (a, b, radioA, radioB) = pair()
         let admitted = Mutex<Set<MACAddress>>([])
-        let accepted = try await a.accept(publishID: InstanceID(1), admitting: .checking { peer in admitted.withLock { $0.contains(peer) } })
+        let accepted = try await a.accept(
+            publishID: InstanceID(1), admitting: .checking { peer in admitted.withLock { $0.contains(peer) } })
         let (_, refusedEvents) = try await b.request(to: nmiA, publishID: InstanceID(1))
         var refused = refusedEvents.makeAsyncIterator()
         guard case .terminated(_, let reason) = await refused.next() else { Issue.record("B not refused"); return }
@@ -513,7 +551,10 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         #expect(installed.count == 2 && radioA.schedules.withLock(\.count) == 1)
         let agreed = try #require(installed.last)
         let swapped = DataPathSchedule.swapped(fiveGHz: .channel149)
-        #expect((0..<32).allSatisfy { agreed.slots[$0].map { agreed.channels[$0] } == swapped.slots[$0].map { swapped.channels[$0] } })
+        #expect(
+            (0..<32).allSatisfy {
+                agreed.slots[$0].map { agreed.channels[$0] } == swapped.slots[$0].map { swapped.channels[$0] }
+            })
         await b.end(id)
         guard case .terminated = await bIterator.next(), case .terminated = await aIterator.next() else {
             Issue.record("not ended"); return
@@ -557,7 +598,8 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         guard case .terminated(_, let reason) = await bIterator.next() else { Issue.record("B not ended"); return }
         #expect(reason.kind == .kernelFailure)
         var aIterator = accepted.makeAsyncIterator()
-        guard case .requested = await aIterator.next(), case .terminated(_, let peerReason) = await aIterator.next() else {
+        guard case .requested = await aIterator.next(), case .terminated(_, let peerReason) = await aIterator.next()
+        else {
             Issue.record("A not ended"); return
         }
         #expect(peerReason.kind == .peerRequest)
@@ -582,9 +624,14 @@ extension DataPathEngineTests {
     }
 
     /// A and B connected (A publishes), keepalives off; A's and B's event iterators.
-    private func connected(layoutA: DataPathScheduleLayout = .preferred) async throws
-        -> (DataPathEngine, DataPathEngine, FakeDataPathRadio, FakeDataPathRadio,
-            AsyncStream<DataPathEvent>.AsyncIterator, AsyncStream<DataPathEvent>.AsyncIterator)? {
+    private func connected(
+        layoutA: DataPathScheduleLayout = .preferred
+    ) async throws
+        -> (
+            DataPathEngine, DataPathEngine, FakeDataPathRadio, FakeDataPathRadio,
+            AsyncStream<DataPathEvent>.AsyncIterator, AsyncStream<DataPathEvent>.AsyncIterator
+        )?
+    {
         let (a, b, radioA, radioB) = pair(layoutA: layoutA)
         await a.setKeepalive(interval: .seconds(3600), misses: 5)
         await b.setKeepalive(interval: .seconds(3600), misses: 5)
@@ -599,8 +646,10 @@ extension DataPathEngineTests {
         return (a, b, radioA, radioB, aIterator, bIterator)
     }
 
-    private func notification(from source: MACAddress, to destination: MACAddress, _ message: ScheduleMessage,
-                              protected: Bool = false) throws -> [UInt8] {
+    private func notification(
+        from source: MACAddress, to destination: MACAddress, _ message: ScheduleMessage,
+        protected: Bool = false
+    ) throws -> [UInt8] {
         let header = ManagementHeader(destination: destination, source: source, bssid: .broadcast, sequenceControl: 0)
         return try NANManagementFrame(header: header, body: .action(message.frame(isProtected: protected))).encoded()
     }
@@ -635,7 +684,9 @@ extension DataPathEngineTests {
     }
 
     @Test func anEvacuationThatLeavesNoChannelEndsTheDataPathsOnBothSides() async throws {
-        guard case (let a, let b, let radioA, let radioB, var aIterator, var bIterator)? = try await connected() else { return }
+        guard case (let a, let b, let radioA, let radioB, var aIterator, var bIterator)? = try await connected() else {
+            return
+        }
         await a.evacuate(frequencies: [2437, 5745])
         guard case .terminated(_, let reason) = await aIterator.next() else { Issue.record("A not ended"); return }
         #expect(reason.kind == .scheduleChanged)
@@ -664,64 +715,90 @@ extension DataPathEngineTests {
     @Test func aForgedFrameFromAPeersAddressDoesNotKeepItAlive() async throws {
         guard case (let a, let b, let radioA, _, var aIterator, _)? = try await connected() else { return }
         await a.setKeepalive(interval: .zero, misses: 2)
-        radioA.deliver = nil   // B is gone
+        radioA.deliver = nil  // B is gone
         let current = try #require(radioA.schedules.withLock { $0.last })
         for _ in 0..<2 {
             await a.handle(.discoveryWindow(frequency: 2437))
             let probe = try #require(radioA.sent.withLock { $0.last(where: { $0.subtype == 13 }) })
             await a.handle(.transmitStatus(cookie: probe.cookie, acknowledged: false))
             // In between, a frame from B's address that nobody authenticated (here a keepalive of B's).
-            await a.handle(.frameReceived(bytes: try notification(from: nmiB, to: nmiA, ScheduleUpdate.notification(announcing: current))))
+            await a.handle(
+                .frameReceived(
+                    bytes: try notification(from: nmiB, to: nmiA, ScheduleUpdate.notification(announcing: current))))
         }
         #expect(await a.connections.isEmpty)
-        guard await a.connections.isEmpty, case .terminated(_, let reason) = await aIterator.next() else { Issue.record("A did not lose B"); return }
+        guard await a.connections.isEmpty, case .terminated(_, let reason) = await aIterator.next() else {
+            Issue.record("A did not lose B"); return
+        }
         #expect(reason.kind == .peerLost)
         await a.shutDown()
         await b.shutDown()
     }
 
     @Test func strangersMalformedAndOutOfOrderScheduleUpdatesAreIgnoredAndCounted() async throws {
-        guard case (let a, let b, let radioA, let radioB, var aIterator, var bIterator)? = try await connected() else { return }
+        guard case (let a, let b, let radioA, let radioB, var aIterator, var bIterator)? = try await connected() else {
+            return
+        }
         let installed = radioB.peerSchedules.withLock(\.count)
         let stranger = MACAddress(0x42, 0, 0, 0, 9, 0)
-        let newer = DataPathSchedule(channels: [.channel6], slots: DataPathSchedule.preferred(fiveGHz: nil).slots, sequenceID: 5)
+        let newer = DataPathSchedule(
+            channels: [.channel6], slots: DataPathSchedule.preferred(fiveGHz: nil).slots, sequenceID: 5)
         // From a device with no data path to us.
-        await b.handle(.frameReceived(bytes: try notification(from: stranger, to: nmiB, ScheduleUpdate.notification(announcing: newer))))
+        await b.handle(
+            .frameReceived(
+                bytes: try notification(from: stranger, to: nmiB, ScheduleUpdate.notification(announcing: newer))))
         // No availability at all.
-        await b.handle(.frameReceived(bytes: try notification(from: nmiA, to: nmiB, ScheduleMessage(subtype: .scheduleUpdateNotification, ndl: nil))))
+        await b.handle(
+            .frameReceived(
+                bytes: try notification(
+                    from: nmiA, to: nmiB, ScheduleMessage(subtype: .scheduleUpdateNotification, ndl: nil))))
         // The same map twice.
-        let twice = ScheduleMessage(subtype: .scheduleUpdateNotification, ndl: nil,
-                                    availability: [newer.availabilityAttribute, newer.availabilityAttribute])
+        let twice = ScheduleMessage(
+            subtype: .scheduleUpdateNotification, ndl: nil,
+            availability: [newer.availabilityAttribute, newer.availabilityAttribute])
         await b.handle(.frameReceived(bytes: try notification(from: nmiA, to: nmiB, twice)))
         // An older sequence ID than the schedule B holds (A's is 1): late, out of order.
         var older = newer
         older.sequenceID = 0
-        await b.handle(.frameReceived(bytes: try notification(from: nmiA, to: nmiB, ScheduleUpdate.notification(announcing: older))))
+        await b.handle(
+            .frameReceived(
+                bytes: try notification(from: nmiA, to: nmiB, ScheduleUpdate.notification(announcing: older))))
         // Addressed to someone else.
-        await b.handle(.frameReceived(bytes: try notification(from: nmiA, to: stranger, ScheduleUpdate.notification(announcing: newer))))
+        await b.handle(
+            .frameReceived(
+                bytes: try notification(from: nmiA, to: stranger, ScheduleUpdate.notification(announcing: newer))))
         // A repeat of the schedule B holds (a keepalive): nothing to do, nothing counted.
         let current = try #require(await radioA.schedules.withLock { $0.last })
-        await b.handle(.frameReceived(bytes: try notification(from: nmiA, to: nmiB, ScheduleUpdate.notification(announcing: current))))
+        await b.handle(
+            .frameReceived(
+                bytes: try notification(from: nmiA, to: nmiB, ScheduleUpdate.notification(announcing: current))))
         #expect(await b.ignoredScheduleUpdates == 4)
         #expect(radioB.peerSchedules.withLock(\.count) == installed)
         #expect(await b.connections.count == 1)
         // A newer schedule on a channel B has not (44 only) shares no slot. Unprotected, anyone could have sent
         // it from A's address (security review, issue 24): ignored and counted, the data path stays.
         let elsewhere = DataPathSchedule(channels: [.channel44], slots: newer.slots, sequenceID: 6)
-        await b.handle(.frameReceived(bytes: try notification(from: nmiA, to: nmiB, ScheduleUpdate.notification(announcing: elsewhere))))
+        await b.handle(
+            .frameReceived(
+                bytes: try notification(from: nmiA, to: nmiB, ScheduleUpdate.notification(announcing: elsewhere))))
         #expect(await b.ignoredScheduleUpdates == 5)
         #expect(await b.connections.count == 1 && radioB.peerSchedules.withLock(\.count) == installed)
         // Protected (category 9) from a peer whose NMI station holds a pairing's NM-TK: it is A's, so the data
         // path ends on both sides.
         await b.setProtected(nmiA, true)
-        await b.handle(.frameReceived(bytes: try notification(from: nmiA, to: nmiB, ScheduleUpdate.notification(announcing: elsewhere),
-                                                              protected: true)))
+        await b.handle(
+            .frameReceived(
+                bytes: try notification(
+                    from: nmiA, to: nmiB, ScheduleUpdate.notification(announcing: elsewhere),
+                    protected: true)))
         guard case .terminated(_, let reason) = await bIterator.next() else { Issue.record("B not ended"); return }
         #expect(reason.kind == .scheduleChanged)
         guard case .terminated(_, let peerReason) = await aIterator.next() else { Issue.record("A not told"); return }
         #expect(peerReason.kind == .peerRequest)
         // Once the data path is gone A is a stranger too.
-        await b.handle(.frameReceived(bytes: try notification(from: nmiA, to: nmiB, ScheduleUpdate.notification(announcing: newer))))
+        await b.handle(
+            .frameReceived(
+                bytes: try notification(from: nmiA, to: nmiB, ScheduleUpdate.notification(announcing: newer))))
         #expect(await b.ignoredScheduleUpdates == 6)
         await a.shutDown()
         await b.shutDown()
@@ -739,7 +816,11 @@ extension DataPathEngineTests {
         // The first frame from B (its request) is acknowledged by A's radio but never reaches A's engine.
         let dropped = Mutex(0)
         radioB.deliver = { bytes in
-            guard dropped.withLock({ $0 += 1; return $0 > 1 }) else { return }
+            guard
+                dropped.withLock({
+                    $0 += 1; return $0 > 1
+                })
+            else { return }
             Task { await a.handle(.frameReceived(bytes: bytes)) }
         }
         let accepted = try await a.accept(publishID: InstanceID(1))
@@ -772,8 +853,10 @@ extension DataPathEngineTests {
         let link = try #require(await a.connections.first)
         func termination(protected: Bool, from source: MACAddress) throws -> [UInt8] {
             let message = DataPathMessages.termination(id: link.id, dialogToken: 1, reason: .unspecified)
-            let header = ManagementHeader(destination: radioA.ndi, source: source, bssid: .broadcast, sequenceControl: 0)
-            return try NANManagementFrame(header: header, body: .action(message.frame(isProtected: protected))).encoded()
+            let header = ManagementHeader(
+                destination: radioA.ndi, source: source, bssid: .broadcast, sequenceControl: 0)
+            return try NANManagementFrame(header: header, body: .action(message.frame(isProtected: protected)))
+                .encoded()
         }
         await a.handle(.frameReceived(bytes: try termination(protected: false, from: radioB.ndi)))
         await a.handle(.frameReceived(bytes: try termination(protected: true, from: MACAddress(0x52, 0, 0, 0, 9, 0))))
@@ -791,7 +874,9 @@ extension DataPathEngineTests {
     /// NDP 1 it initiated), addressed here to A's NDI: it ends the data path B requested.
     @Test func theDeployedStacksProtectedTerminationEndsTheDataPath() async throws {
         guard case (let a, let b, let radioA, let radioB, var aIterator, _)? = try await connected() else { return }
-        var bytes = hexBytes("d0000000420000000000520000000100506f9a01a63e00000909506f9a18090f09000049041417220000082a02000003290b000024015200000001000100124c000131000e00e1121800040e00000011512000000e00e112180004f0ffffff11800100012700ea029151ff0700730f000074030000750300007c0f00007d1f00007e0300007f03000080210000")
+        var bytes = hexBytes(
+            "d0000000420000000000520000000100506f9a01a63e00000909506f9a18090f09000049041417220000082a02000003290b000024015200000001000100124c000131000e00e1121800040e00000011512000000e00e112180004f0ffffff11800100012700ea029151ff0700730f000074030000750300007c0f00007d1f00007e0300007f03000080210000"
+        )
         bytes.replaceSubrange(4..<10, with: radioA.ndi.bytes)
         #expect(radioB.ndi == MACAddress(0x52, 0, 0, 0, 1, 0))
         await a.handle(.frameReceived(bytes: bytes))
@@ -818,8 +903,11 @@ extension DataPathEngineTests {
         var older = moved
         older.sequenceID = 6
         await a.peerAnnounced([older.availabilityAttribute], by: nmiB)
-        let potentialOnly = NANAvailabilityAttribute(sequenceID: 9, control: 1 | 1 << 5, entries: [
-            AvailabilityEntry(control: 0x0002, bandChannels: .channels([DataPathChannel.channel6.channelEntry]))])
+        let potentialOnly = NANAvailabilityAttribute(
+            sequenceID: 9, control: 1 | 1 << 5,
+            entries: [
+                AvailabilityEntry(control: 0x0002, bandChannels: .channels([DataPathChannel.channel6.channelEntry]))
+            ])
         await a.peerAnnounced([potentialOnly], by: nmiB)
         await a.peerAnnounced([moved.availabilityAttribute], by: MACAddress(0x42, 0, 0, 0, 9, 0))
         // An SDF is not authenticated: one leaving no slot in common does not end the data path.

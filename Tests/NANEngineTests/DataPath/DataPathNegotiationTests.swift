@@ -16,8 +16,11 @@ private let subscriberNMI = MACAddress(0x42, 0, 0, 0, 1, 0)
 private let publisherNDI = MACAddress(0x52, 0, 0, 0, 0, 0)
 private let subscriberNDI = MACAddress(0x52, 0, 0, 0, 1, 0)
 
-private func begin(_ table: inout DataPathNegotiations, publish: UInt8, info: [UInt8], now: ContinuousClock.Instant) throws
-    -> (NDPIdentifier, [DataPathAction]) {
+private func begin(
+    _ table: inout DataPathNegotiations, publish: UInt8, info: [UInt8], now: ContinuousClock.Instant
+) throws
+    -> (NDPIdentifier, [DataPathAction])
+{
     let started = try table.initiate(to: publisherNMI, publishID: InstanceID(publish), serviceInfo: info, now: now)
     return try #require(started)
 }
@@ -92,11 +95,15 @@ private func begin(_ table: inout DataPathNegotiations, publish: UInt8, info: [U
         let response = try DataPathFixture.overTheAir(try #require(DataPathFixture.sends(answer).first))
         let afterResponse = initiator.receive(response, from: publisherNMI, now: now)
         let confirm = try DataPathFixture.overTheAir(try #require(DataPathFixture.sends(afterResponse).first))
-        guard case .establish(let initiatorLink) = afterResponse.last else { Issue.record("initiator not established"); return }
+        guard case .establish(let initiatorLink) = afterResponse.last else {
+            Issue.record("initiator not established"); return
+        }
         #expect(initiatorLink.peerNDI == publisherNDI)
         #expect(initiatorLink.peerInterfaceID == InterfaceIdentifier(eui64Of: publisherNDI))
         let afterConfirm = responder.receive(confirm, from: subscriberNMI, now: now)
-        guard case .establish(let responderLink) = afterConfirm.first else { Issue.record("responder not established"); return }
+        guard case .establish(let responderLink) = afterConfirm.first else {
+            Issue.record("responder not established"); return
+        }
         #expect(responderLink.peerNDI == subscriberNDI && responderLink.peerServiceInfo == [1, 2])
         #expect(responderLink.peerAvailability.commonSlots(with: responder.local.schedule).count == 30)
         #expect(initiator.phases[id] == .established && responder.phases[id.with(peer: subscriberNMI)] == .established)
@@ -106,7 +113,8 @@ private func begin(_ table: inout DataPathNegotiations, publish: UInt8, info: [U
         var initiator = DataPathNegotiations(local: DataPathFixture.device(subscriberNMI), localNDI: subscriberNDI)
         var responder = DataPathNegotiations(local: DataPathFixture.device(publisherNMI), localNDI: publisherNDI)
         let (_, start) = try begin(&initiator, publish: 3, info: [], now: now)
-        let answer = responder.receive(try DataPathFixture.overTheAir(DataPathFixture.sends(start)[0]), from: subscriberNMI, now: now)
+        let answer = responder.receive(
+            try DataPathFixture.overTheAir(DataPathFixture.sends(start)[0]), from: subscriberNMI, now: now)
         #expect(responder.phases.isEmpty)
         let rejection = try DataPathFixture.overTheAir(try #require(DataPathFixture.sends(answer).first))
         #expect(rejection.ndp.status == .rejected && rejection.ndp.reasonCode == .ndpRejected)
@@ -124,23 +132,34 @@ private func begin(_ table: inout DataPathNegotiations, publish: UInt8, info: [U
         var large = DataPathNegotiations(local: DataPathFixture.device(subscriberNMI), localNDI: subscriberNDI)
         small.acceptingPublishes = [InstanceID(3)]
         large.acceptingPublishes = [InstanceID(4)]
-        let (smallID, fromSmall) = try #require(try small.initiate(to: subscriberNMI, publishID: InstanceID(4), serviceInfo: [], now: now))
-        let (largeID, fromLarge) = try #require(try large.initiate(to: publisherNMI, publishID: InstanceID(3), serviceInfo: [], now: now))
+        let (smallID, fromSmall) = try #require(
+            try small.initiate(to: subscriberNMI, publishID: InstanceID(4), serviceInfo: [], now: now))
+        let (largeID, fromLarge) = try #require(
+            try large.initiate(to: publisherNMI, publishID: InstanceID(3), serviceInfo: [], now: now))
 
-        let declined = large.receive(try DataPathFixture.overTheAir(DataPathFixture.sends(fromSmall)[0]), from: publisherNMI, now: now)
+        let declined = large.receive(
+            try DataPathFixture.overTheAir(DataPathFixture.sends(fromSmall)[0]), from: publisherNMI, now: now)
         let refusal = try DataPathFixture.overTheAir(try #require(DataPathFixture.sends(declined).first))
         #expect(refusal.ndp.status == .rejected)
-        #expect(!declined.contains { if case .refused = $0 { true } else { false } })   // ours goes on: nothing to report
+        // ours goes on: nothing to report
+        #expect(!declined.contains { if case .refused = $0 { true } else { false } })
         #expect(large.phases == [largeID: .requestSent])
 
-        let answered = small.receive(try DataPathFixture.overTheAir(DataPathFixture.sends(fromLarge)[0]), from: subscriberNMI, now: now)
-        guard case .ended(let endedID, let reason, false) = answered.first else { Issue.record("the smaller side kept its request"); return }
+        let answered = small.receive(
+            try DataPathFixture.overTheAir(DataPathFixture.sends(fromLarge)[0]), from: subscriberNMI, now: now)
+        guard case .ended(let endedID, let reason, false) = answered.first else {
+            Issue.record("the smaller side kept its request"); return
+        }
         #expect(endedID == smallID && reason.kind == .crossedRequests)
-        #expect(small.receive(refusal, from: subscriberNMI, now: now).isEmpty)   // the refusal of a request it dropped
+        #expect(small.receive(refusal, from: subscriberNMI, now: now).isEmpty)  // the refusal of a request it dropped
 
-        let afterResponse = large.receive(try DataPathFixture.overTheAir(try #require(DataPathFixture.sends(answered).first)), from: publisherNMI, now: now)
+        let afterResponse = large.receive(
+            try DataPathFixture.overTheAir(try #require(DataPathFixture.sends(answered).first)), from: publisherNMI,
+            now: now)
         guard case .establish = afterResponse.last else { Issue.record("the larger side not established"); return }
-        let afterConfirm = small.receive(try DataPathFixture.overTheAir(try #require(DataPathFixture.sends(afterResponse).first)), from: subscriberNMI, now: now)
+        let afterConfirm = small.receive(
+            try DataPathFixture.overTheAir(try #require(DataPathFixture.sends(afterResponse).first)),
+            from: subscriberNMI, now: now)
         guard case .establish = afterConfirm.first else { Issue.record("the smaller side not established"); return }
         #expect(large.phases == [largeID: .established])
         #expect(small.phases == [largeID.with(peer: subscriberNMI): .established])
@@ -153,10 +172,14 @@ private func begin(_ table: inout DataPathNegotiations, publish: UInt8, info: [U
         var small = DataPathNegotiations(local: DataPathFixture.device(publisherNMI), localNDI: publisherNDI)
         var large = DataPathNegotiations(local: DataPathFixture.device(subscriberNMI), localNDI: subscriberNDI)
         small.acceptingPublishes = [InstanceID(3)]
-        let secure = NDPSecurityPolicy(credential: .passphrase("correct horse"), serviceID: ServiceID(hex: "c57ed9d5d167")!)
+        let secure = NDPSecurityPolicy(
+            credential: .passphrase("correct horse"), serviceID: ServiceID(hex: "c57ed9d5d167")!)
         // Ours is secure, the peer's request is open: not the crossing one, dropped without an answer.
-        let (ours, _) = try #require(try small.initiate(to: subscriberNMI, publishID: InstanceID(4), serviceInfo: [], security: secure, now: now))
-        let (_, forged) = try #require(try large.initiate(to: publisherNMI, publishID: InstanceID(3), serviceInfo: [], now: now))
+        let (ours, _) = try #require(
+            try small.initiate(to: subscriberNMI, publishID: InstanceID(4), serviceInfo: [], security: secure, now: now)
+        )
+        let (_, forged) = try #require(
+            try large.initiate(to: publisherNMI, publishID: InstanceID(3), serviceInfo: [], now: now))
         let open = try DataPathFixture.overTheAir(DataPathFixture.sends(forged)[0])
         #expect(small.receive(open, from: subscriberNMI, now: now).isEmpty)
         #expect(small.phases == [ours: .requestSent])
@@ -175,14 +198,19 @@ private func begin(_ table: inout DataPathNegotiations, publish: UInt8, info: [U
         let (id, start) = try begin(&initiator, publish: 3, info: [], now: now)
         let request = try DataPathFixture.overTheAir(DataPathFixture.sends(start)[0])
         // A confirm before any request, a response nobody asked for, a termination of an unknown NDP.
-        let confirm = DataPathMessages.confirm(DataPathFixture.device(subscriberNMI), id: id, dialogToken: 1, accepted: true)
+        let confirm = DataPathMessages.confirm(
+            DataPathFixture.device(subscriberNMI), id: id, dialogToken: 1, accepted: true)
         #expect(responder.receive(confirm, from: subscriberNMI, now: now).isEmpty)
-        let stray = DataPathMessages.response(DataPathFixture.device(publisherNMI), id: id, dialogToken: 99, responderNDI: publisherNDI,
-                                              accepted: true, interfaceID: nil, serviceInfo: [])
+        let stray = DataPathMessages.response(
+            DataPathFixture.device(publisherNMI), id: id, dialogToken: 99, responderNDI: publisherNDI,
+            accepted: true, interfaceID: nil, serviceInfo: [])
         #expect(initiator.receive(stray, from: publisherNMI, now: now).isEmpty)
         #expect(initiator.receive(stray, from: MACAddress(0x42, 9, 9, 9, 9, 9), now: now).isEmpty)
         let other = NDPIdentifier(peer: publisherNMI, initiatorNDI: subscriberNDI, ndpID: 77)
-        #expect(initiator.receive(DataPathMessages.termination(id: other, dialogToken: 1, reason: .none), from: publisherNMI, now: now).isEmpty)
+        #expect(
+            initiator.receive(
+                DataPathMessages.termination(id: other, dialogToken: 1, reason: .none), from: publisherNMI, now: now
+            ).isEmpty)
         #expect(initiator.phases == [id: .requestSent] && responder.phases.isEmpty)
         // Our own frames echoed back, and a request naming our own NDI as initiator, are ignored.
         #expect(initiator.receive(request, from: subscriberNMI, now: now).isEmpty)
@@ -207,12 +235,16 @@ private func begin(_ table: inout DataPathNegotiations, publish: UInt8, info: [U
         var responder = DataPathNegotiations(local: DataPathFixture.device(publisherNMI), localNDI: publisherNDI)
         responder.acceptingPublishes = [InstanceID(3)]
         let (id, start) = try begin(&initiator, publish: 3, info: [], now: now)
-        let answer = responder.receive(try DataPathFixture.overTheAir(DataPathFixture.sends(start)[0]), from: subscriberNMI, now: now)
-        let confirmActions = initiator.receive(try DataPathFixture.overTheAir(DataPathFixture.sends(answer)[0]), from: publisherNMI, now: now)
-        _ = responder.receive(try DataPathFixture.overTheAir(DataPathFixture.sends(confirmActions)[0]), from: subscriberNMI, now: now)
+        let answer = responder.receive(
+            try DataPathFixture.overTheAir(DataPathFixture.sends(start)[0]), from: subscriberNMI, now: now)
+        let confirmActions = initiator.receive(
+            try DataPathFixture.overTheAir(DataPathFixture.sends(answer)[0]), from: publisherNMI, now: now)
+        _ = responder.receive(
+            try DataPathFixture.overTheAir(DataPathFixture.sends(confirmActions)[0]), from: subscriberNMI, now: now)
         let bye = responder.terminate(id.with(peer: subscriberNMI))
         guard case .ended(_, _, true) = bye.last else { Issue.record("responder did not end"); return }
-        let ended = initiator.receive(try DataPathFixture.overTheAir(DataPathFixture.sends(bye)[0]), from: publisherNMI, now: now)
+        let ended = initiator.receive(
+            try DataPathFixture.overTheAir(DataPathFixture.sends(bye)[0]), from: publisherNMI, now: now)
         guard case .ended(_, let reason, true) = ended.first else { Issue.record("initiator did not end"); return }
         #expect(reason.kind == .peerRequest)
         #expect(initiator.phases.isEmpty && responder.phases.isEmpty)
@@ -240,7 +272,8 @@ extension NDPIdentifier {
 
 /// wpa_supplicant 2.12's open response (../shared/fixtures/wpa_supplicant-2.12/open-ndp-naf-data-path-response-01.hex):
 /// NDP status "continued" (its request asked for a confirm), NDL status accepted.
-private let wpaOpenResponse = "d0000000420000000100420000000000506f9a01ee4000000409506f9a18060f09000049041417220000082a02000003291b000101005200000001000110520000000000010700506f9a02ddeeff124c000131000e00e1121800040e00000011512000000e00e112180004f0ffffff11800100012700ea029151ff0700730f000074030000750300007c0f00007d1f00007e0300007f03000080210000130f00ae4efbdc99890101180004020000001406000111001419001d2b00002d1a72101bffff000000000000000000000100000000000000000000bf0cfa048003aaaa0000aaaa0000"
+private let wpaOpenResponse =
+    "d0000000420000000100420000000000506f9a01ee4000000409506f9a18060f09000049041417220000082a02000003291b000101005200000001000110520000000000010700506f9a02ddeeff124c000131000e00e1121800040e00000011512000000e00e112180004f0ffffff11800100012700ea029151ff0700730f000074030000750300007c0f00007d1f00007e0300007f03000080210000130f00ae4efbdc99890101180004020000001406000111001419001d2b00002d1a72101bffff000000000000000000000100000000000000000000bf0cfa048003aaaa0000aaaa0000"
 
 /// A responder whose schedule is laid out the other way round (5 GHz in slot 1, channel 6 elsewhere).
 private func swappedDevice(_ nmi: MACAddress) -> DataPathLocalDevice {
@@ -260,8 +293,10 @@ private func changes(_ actions: [DataPathAction]) -> [DataPathSchedule] {
 
     /// Request, counter and confirm between a preferred initiator and a swapped responder; the initiator's
     /// actions on the counter are returned with the frames.
-    private func counterRun() throws -> (initiator: DataPathNegotiations, responder: DataPathNegotiations, id: NDPIdentifier,
-                                         request: DataPathMessage, counter: DataPathMessage, onCounter: [DataPathAction]) {
+    private func counterRun() throws -> (
+        initiator: DataPathNegotiations, responder: DataPathNegotiations, id: NDPIdentifier,
+        request: DataPathMessage, counter: DataPathMessage, onCounter: [DataPathAction]
+    ) {
         var initiator = DataPathNegotiations(local: DataPathFixture.device(subscriberNMI), localNDI: subscriberNDI)
         var responder = DataPathNegotiations(local: swappedDevice(publisherNMI), localNDI: publisherNDI)
         responder.acceptingPublishes = [InstanceID(3)]
@@ -288,21 +323,32 @@ private func changes(_ actions: [DataPathAction]) -> [DataPathSchedule] {
     @Test func theInitiatorTakesTheCounterAndConfirmsTheAgreedSchedule() throws {
         var run = try counterRun()
         let adopted = try #require(changes(run.onCounter).first)
-        guard case .changeSchedule = run.onCounter.first else { Issue.record("the schedule must change before the confirm goes out"); return }
-        #expect(adopted.slots == DataPathSchedule.swapped(fiveGHz: .channel149).slots.map { $0.map { $0 == 0 ? 1 : 0 } })
+        guard case .changeSchedule = run.onCounter.first else {
+            Issue.record("the schedule must change before the confirm goes out"); return
+        }
+        #expect(
+            adopted.slots == DataPathSchedule.swapped(fiveGHz: .channel149).slots.map { $0.map { $0 == 0 ? 1 : 0 } })
         #expect(adopted.channels == [.channel149, .channel6] && adopted.sequenceID == 2)
         #expect(run.initiator.local.schedule == adopted)
         let confirm = try DataPathFixture.overTheAir(try #require(DataPathFixture.sends(run.onCounter).first))
         let ndl = try #require(confirm.ndl)
-        #expect(confirm.ndp.status == .accepted && ndl.type == .confirm && ndl.status == .accepted && ndl.ndcAttributePresent)
+        #expect(
+            confirm.ndp.status == .accepted && ndl.type == .confirm && ndl.status == .accepted
+                && ndl.ndcAttributePresent)
         #expect(confirm.ndc?.ndcID == run.counter.ndc?.ndcID)
         #expect(confirm.availability == [adopted.availabilityAttribute])
-        guard case .establish(let initiatorLink) = run.onCounter.last else { Issue.record("initiator not established"); return }
+        guard case .establish(let initiatorLink) = run.onCounter.last else {
+            Issue.record("initiator not established"); return
+        }
         #expect(initiatorLink.peerAvailability.commonSlots(with: adopted).count == 30)
         let afterConfirm = run.responder.receive(confirm, from: subscriberNMI, now: now)
-        guard case .establish(let responderLink) = afterConfirm.first else { Issue.record("responder not established"); return }
+        guard case .establish(let responderLink) = afterConfirm.first else {
+            Issue.record("responder not established"); return
+        }
         #expect(responderLink.peerAvailability.commonSlots(with: run.responder.local.schedule).count == 30)
-        #expect(run.initiator.phases[run.id] == .established && run.responder.phases[run.id.with(peer: subscriberNMI)] == .established)
+        #expect(
+            run.initiator.phases[run.id] == .established
+                && run.responder.phases[run.id.with(peer: subscriberNMI)] == .established)
     }
 
     @Test func aCounterWhileAnotherDataPathNeedsOurScheduleIsRejectedInTheConfirm() throws {
@@ -310,9 +356,13 @@ private func changes(_ actions: [DataPathAction]) -> [DataPathSchedule] {
         var responder = DataPathNegotiations(local: swappedDevice(publisherNMI), localNDI: publisherNDI)
         responder.acceptingPublishes = [InstanceID(3)]
         // A data path to someone else is being set up on our present schedule.
-        _ = try initiator.initiate(to: MACAddress(0x42, 7, 7, 7, 7, 7), publishID: InstanceID(1), serviceInfo: [], now: now)
+        _ = try initiator.initiate(
+            to: MACAddress(0x42, 7, 7, 7, 7, 7), publishID: InstanceID(1), serviceInfo: [], now: now)
         let (id, start) = try begin(&initiator, publish: 3, info: [], now: now)
-        let counter = try DataPathFixture.overTheAir(DataPathFixture.sends(responder.receive(try DataPathFixture.overTheAir(DataPathFixture.sends(start)[0]), from: subscriberNMI, now: now))[0])
+        let counter = try DataPathFixture.overTheAir(
+            DataPathFixture.sends(
+                responder.receive(
+                    try DataPathFixture.overTheAir(DataPathFixture.sends(start)[0]), from: subscriberNMI, now: now))[0])
         let actions = initiator.receive(counter, from: publisherNMI, now: now)
         #expect(changes(actions).isEmpty && initiator.local.schedule == .preferred(fiveGHz: .channel149))
         let refusal = try DataPathFixture.overTheAir(try #require(DataPathFixture.sends(actions).first))
@@ -342,7 +392,9 @@ private func changes(_ actions: [DataPathAction]) -> [DataPathSchedule] {
             var responder = run.responder
             let actions = responder.receive(try DataPathFixture.overTheAir(hostile), from: subscriberNMI, now: now)
             #expect(DataPathFixture.sends(actions).first?.subtype == .dataPathTermination)
-            guard case .ended(_, let reason, false) = actions.last else { Issue.record("responder did not end"); continue }
+            guard case .ended(_, let reason, false) = actions.last else {
+                Issue.record("responder did not end"); continue
+            }
             #expect(reason.code == .ndlUnacceptable && responder.phases[id] == nil)
         }
     }
@@ -365,7 +417,10 @@ private func changes(_ actions: [DataPathAction]) -> [DataPathSchedule] {
         #expect(fresh.receive(run.counter, from: MACAddress(0x42, 9, 9, 9, 9, 9), now: now).isEmpty)
         #expect(fresh.phases == [freshID: .requestSent] && fresh.local.schedule == .preferred(fiveGHz: .channel149))
         // Setups that never finish still expire on both sides.
-        #expect(fresh.tick(now: now.advanced(by: .seconds(600))).contains { if case .ended = $0 { return true } else { return false } })
+        #expect(
+            fresh.tick(now: now.advanced(by: .seconds(600))).contains {
+                if case .ended = $0 { return true } else { return false }
+            })
         var responder = try counterRun().responder
         _ = responder.tick(now: now.advanced(by: .seconds(600)))
         #expect(fresh.phases.isEmpty && responder.phases.isEmpty)
@@ -415,8 +470,15 @@ extension DataPathNegotiationTests {
         #expect(resent.count == 6 && resent.allSatisfy { $0 == request })
         #expect(initiator.phases[id] == .requestSent)
         // The responder answers the first copy and a repeat alike; once answered nothing more is sent.
-        let response = try #require(DataPathFixture.sends(responder.receive(try DataPathFixture.overTheAir(request), from: subscriberNMI, now: now)).first)
-        #expect(DataPathFixture.sends(responder.receive(try DataPathFixture.overTheAir(resent[0]), from: subscriberNMI, now: now)) == [response])
+        let response = try #require(
+            DataPathFixture.sends(
+                responder.receive(try DataPathFixture.overTheAir(request), from: subscriberNMI, now: now)
+            ).first)
+        #expect(
+            DataPathFixture.sends(
+                responder.receive(try DataPathFixture.overTheAir(resent[0]), from: subscriberNMI, now: now)) == [
+                    response
+                ])
         _ = initiator.receive(try DataPathFixture.overTheAir(response), from: publisherNMI, now: now)
         #expect(initiator.phases[id] == .established)
         for _ in 0..<8 { #expect(initiator.discoveryWindow().isEmpty) }

@@ -5,7 +5,8 @@ import Testing
 /// The data path's outgoing frames: a frame not acknowledged goes again at the next DW until its attempts
 /// run out, a keepalive's status goes to liveness, a status before its frame is remembered.
 @Suite struct DataPathTransmitQueueTests {
-    static let ndp = NDPIdentifier(peer: MACAddress(0x42, 0, 0, 0, 0, 1), initiatorNDI: MACAddress(0x42, 0, 0, 0, 0, 2), ndpID: 1)
+    static let ndp = NDPIdentifier(
+        peer: MACAddress(0x42, 0, 0, 0, 0, 1), initiatorNDI: MACAddress(0x42, 0, 0, 0, 0, 2), ndpID: 1)
 
     static func frame(last: Bool = false, keepalive: MACAddress? = nil) -> DataPathTransmitQueue.Outgoing {
         DataPathTransmitQueue.Outgoing(bytes: [1, 2, 3], ndp: ndp, attempts: 0, last: last, keepalive: keepalive)
@@ -49,7 +50,9 @@ import Testing
         let early = queue.status(of: 7, acknowledged: true).0
         #expect(early == .unknown)
         #expect(queue.statusCame(for: 7))
-        for cookie in 100..<(100 + UInt64(DataPathTransmitQueue.maximumUnclaimed)) { _ = queue.status(of: cookie, acknowledged: true) }
+        for cookie in 100..<(100 + UInt64(DataPathTransmitQueue.maximumUnclaimed)) {
+            _ = queue.status(of: cookie, acknowledged: true)
+        }
         #expect(!queue.statusCame(for: 7))
     }
 

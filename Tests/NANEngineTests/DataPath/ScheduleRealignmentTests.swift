@@ -18,7 +18,8 @@ private let subscriberNDI = MACAddress(0x52, 0, 0, 0, 1, 0)
     /// 20 MHz channel outside DFS.
     static func device(_ nmi: MACAddress) -> DataPathLocalDevice {
         var device = DataPathFixture.device(nmi)
-        device.usableChannels = [.channel6, .channel149, .channel44]
+        device.usableChannels =
+            [.channel6, .channel149, .channel44]
             + DataPathChannel.nonDFS5GHz.filter { ![.channel149, .channel44].contains($0) }
         return device
     }
@@ -59,8 +60,10 @@ private let subscriberNDI = MACAddress(0x52, 0, 0, 0, 1, 0)
         var responder = DataPathNegotiations(local: Self.device(publisherNMI), localNDI: publisherNDI)
         responder.acceptingPublishes = [InstanceID(3)]
         let announced = [responder.local.schedule.availabilityAttribute]
-        let started = try #require(try initiator.initiate(to: publisherNMI, publishID: InstanceID(3), serviceInfo: [],
-                                                          peerAvailability: announced, now: now))
+        let started = try #require(
+            try initiator.initiate(
+                to: publisherNMI, publishID: InstanceID(3), serviceInfo: [],
+                peerAvailability: announced, now: now))
         #expect(Self.changes(started.1).isEmpty)
         let request = try DataPathFixture.overTheAir(try #require(DataPathFixture.sends(started.1).first))
         #expect(Self.changes(responder.receive(request, from: subscriberNMI, now: now)).isEmpty)
@@ -69,13 +72,16 @@ private let subscriberNDI = MACAddress(0x52, 0, 0, 0, 1, 0)
     @Test func initiatorProposesAScheduleThatMeetsThePeersAnnouncedOne() throws {
         let announced = try Self.wpaRequest().availability
         var table = DataPathNegotiations(local: Self.device(subscriberNMI), localNDI: subscriberNDI)
-        let (_, actions) = try #require(try table.initiate(to: publisherNMI, publishID: InstanceID(1), serviceInfo: [],
-                                                           peerAvailability: announced, now: now))
+        let (_, actions) = try #require(
+            try table.initiate(
+                to: publisherNMI, publishID: InstanceID(1), serviceInfo: [],
+                peerAvailability: announced, now: now))
         let adopted = try #require(Self.changes(actions).first)
         let request = try #require(DataPathFixture.sends(actions).first)
         #expect(request.availability == [adopted.availabilityAttribute])
-        #expect(PeerAvailability(announced).commonSlots(with: adopted) == [1, 2, 3, 4, 5, 6, 7] + Array(9...31),
-                "\(adopted.slots) \(adopted.channels)")
+        #expect(
+            PeerAvailability(announced).commonSlots(with: adopted) == [1, 2, 3, 4, 5, 6, 7] + Array(9...31),
+            "\(adopted.slots) \(adopted.channels)")
     }
 
     @Test func aScheduleOtherDataPathsUseIsNotChanged() throws {
@@ -92,10 +98,12 @@ private let subscriberNDI = MACAddress(0x52, 0, 0, 0, 1, 0)
         var table = DataPathNegotiations(local: Self.device(subscriberNMI), localNDI: subscriberNDI)
         let before = table.local.schedule
         // A passphrase that cannot be used (empty): the key exchange fails before anything is sent.
-        let policy = NDPSecurityPolicy(credential: .passphrase(""), suites: [.sk128], serviceID: ServiceID(1, 2, 3, 4, 5, 6))
+        let policy = NDPSecurityPolicy(
+            credential: .passphrase(""), suites: [.sk128], serviceID: ServiceID(1, 2, 3, 4, 5, 6))
         #expect(throws: NDPSecurityError.self) {
-            _ = try table.initiate(to: publisherNMI, publishID: InstanceID(1), serviceInfo: [], security: policy,
-                                   peerAvailability: try Self.wpaRequest().availability, now: now)
+            _ = try table.initiate(
+                to: publisherNMI, publishID: InstanceID(1), serviceInfo: [], security: policy,
+                peerAvailability: try Self.wpaRequest().availability, now: now)
         }
         #expect(table.local.schedule == before)
     }
@@ -109,7 +117,8 @@ extension ScheduleRealignmentTests {
         #expect(DataPathSchedule.preferred(fiveGHz: .channel149).ndcSlot == 1)
         let fiveOnly = DataPathSchedule(channels: [.channel149], slots: [nil] + [Int?](repeating: 0, count: 31))
         #expect(fiveOnly.ndcSlot == 1)
-        let ndc = DataPathSchedule.swapped(fiveGHz: .channel149).ndcAttribute(ndcID: MACAddress(0x50, 0x6f, 0x9a, 1, 0, 1))
+        let ndc = DataPathSchedule.swapped(fiveGHz: .channel149).ndcAttribute(
+            ndcID: MACAddress(0x50, 0x6f, 0x9a, 1, 0, 1))
         #expect(ndc.schedule.first?.timeBitmap == DataPathSchedule.timeBitmap([2]))
     }
 }

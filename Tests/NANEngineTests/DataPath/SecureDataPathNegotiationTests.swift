@@ -27,7 +27,8 @@ private struct Sent {
 private func onAir(_ actions: [DataPathAction]) throws -> [Sent] {
     try actions.compactMap { action -> Sent? in
         switch action {
-        case .sendSealed(_, let body, _, _): return Sent(body: body, message: try DataPathMessage(NANActionFrame(actionBody: body)))
+        case .sendSealed(_, let body, _, _):
+            return Sent(body: body, message: try DataPathMessage(NANActionFrame(actionBody: body)))
         case .send(let message, _, _):
             let body = try message.frame().encoded()
             return Sent(body: body, message: try DataPathMessage(NANActionFrame(actionBody: body)))
@@ -55,8 +56,10 @@ private struct Pair {
     }
 
     mutating func request(_ security: NDPSecurityPolicy?) throws -> (NDPIdentifier, Sent) {
-        let (id, actions) = try #require(try initiator.initiate(to: publisherNMI, publishID: InstanceID(1), serviceInfo: [7],
-                                                                security: security, now: now))
+        let (id, actions) = try #require(
+            try initiator.initiate(
+                to: publisherNMI, publishID: InstanceID(1), serviceInfo: [7],
+                security: security, now: now))
         return (id, try #require(try onAir(actions).first))
     }
 
@@ -83,8 +86,9 @@ private func handshake(_ pair: inout Pair, _ suite: NDPCipherSuite) throws -> Ha
     let keyInstall = try #require(try onAir(afterConfirm).first)
     let responderLink = try #require(established(afterConfirm))
     let initiatorLink = try #require(established(pair.toInitiator(keyInstall)))
-    return Handshake(request: request, response: response, confirm: confirm, keyInstall: keyInstall,
-                     initiatorLink: initiatorLink, responderLink: responderLink)
+    return Handshake(
+        request: request, response: response, confirm: confirm, keyInstall: keyInstall,
+        initiatorLink: initiatorLink, responderLink: responderLink)
 }
 
 @Suite struct SecureDataPathNegotiationTests {
@@ -118,7 +122,10 @@ private func handshake(_ pair: inout Pair, _ suite: NDPCipherSuite) throws -> Ha
         pair.responder.maximumEntries = 0
         let (_, first) = try pair.request(policy("correct horse"))
         let refused = pair.toResponder(first)
-        #expect(refused.contains { if case .refused(_, _, let reason) = $0 { reason.kind == .resourceLimit } else { false } })
+        #expect(
+            refused.contains {
+                if case .refused(_, _, let reason) = $0 { reason.kind == .resourceLimit } else { false }
+            })
         #expect(pair.responder.masterKeys.derivations == 0)
         pair.responder.maximumEntries = 16
         for _ in 0..<3 {
@@ -149,7 +156,8 @@ private func handshake(_ pair: inout Pair, _ suite: NDPCipherSuite) throws -> Ha
         let initiatorKey = try #require(run.initiatorLink.pairwiseKey)
         let responderKey = try #require(run.responderLink.pairwiseKey)
         #expect(initiatorKey.cipherSuite == suite && responderKey.cipherSuite == suite)
-        #expect(initiatorKey.temporalKey == responderKey.temporalKey && initiatorKey.temporalKey.count == suite.tkLength)
+        #expect(
+            initiatorKey.temporalKey == responderKey.temporalKey && initiatorKey.temporalKey.count == suite.tkLength)
         #expect(initiatorKey.cipherSuite.keyCipherSelector == (suite == .sk128 ? 0x000F_AC04 : 0x000F_AC09))
         #expect(run.initiatorLink.peerNDI == publisherNDI && run.responderLink.peerNDI == subscriberNDI)
         #expect(run.responderLink.peerServiceInfo == [7])
@@ -160,7 +168,8 @@ private func handshake(_ pair: inout Pair, _ suite: NDPCipherSuite) throws -> Ha
     }
 
     @Test func aRawPMKMeetsTheSamePassphraseOnTheOtherSide() throws {
-        let pmk = try NDPPairwiseMasterKey(passphrase: "correct horse", suite: .sk128, serviceID: Run.serviceID, publisherNMI: publisherNMI)
+        let pmk = try NDPPairwiseMasterKey(
+            passphrase: "correct horse", suite: .sk128, serviceID: Run.serviceID, publisherNMI: publisherNMI)
         var pair = Pair(publisher: NDPSecurityPolicy(credential: .pmk(pmk), serviceID: Run.serviceID))
         let run = try handshake(&pair, .sk128)
         #expect(run.initiatorLink.pairwiseKey?.temporalKey == run.responderLink.pairwiseKey?.temporalKey)
@@ -170,7 +179,9 @@ private func handshake(_ pair: inout Pair, _ suite: NDPCipherSuite) throws -> Ha
         var pair = Pair(publisher: policy("correct horse"))
         let (_, request) = try pair.request(policy("battery staple"))
         let answer = pair.toResponder(request)
-        guard case .refused(_, _, let refusal)? = answer.last else { Issue.record("the responder did not report it"); return }
+        guard case .refused(_, _, let refusal)? = answer.last else {
+            Issue.record("the responder did not report it"); return
+        }
         #expect(refusal.kind == .securityFailure && refusal.code == .securityPolicy)
         #expect(refusal.detail?.contains("PMKID") == true)
         let rejection = try #require(try onAir(answer).first)
@@ -200,7 +211,9 @@ private func handshake(_ pair: inout Pair, _ suite: NDPCipherSuite) throws -> Ha
         let second = openPublisher.toResponder(secure)
         #expect(try onAir(second).first?.message.ndp.reasonCode == .securityPolicy)
         let ended = endings(openPublisher.toInitiator(try #require(try onAir(second).first)))
-        #expect(ended.first?.code == .securityPolicy && openPublisher.initiator.phases.isEmpty && openPublisher.responder.phases.isEmpty)
+        #expect(
+            ended.first?.code == .securityPolicy && openPublisher.initiator.phases.isEmpty
+                && openPublisher.responder.phases.isEmpty)
     }
 
     /// Anyone can send from the responder's address: a response that fails its MIC is dropped and changes
@@ -271,16 +284,17 @@ private func handshake(_ pair: inout Pair, _ suite: NDPCipherSuite) throws -> Ha
         let (id, request) = try pair.request(policy("correct horse"))
         // A key install or a confirm before their time.
         let early = DataPathMessages.keyInstall(DataPathFixture.device(publisherNMI), id: id, dialogToken: 1)
-        #expect(pair.initiator.receive(early, body: try early.frame().encoded(), from: publisherNMI, now: pair.now).isEmpty)
+        #expect(
+            pair.initiator.receive(early, body: try early.frame().encoded(), from: publisherNMI, now: pair.now).isEmpty)
         let responseActions = pair.toResponder(request)
         let response = try #require(try onAir(responseActions).first)
-        #expect(try onAir(pair.toResponder(request)).first?.body == response.body)   // repeated request: same response
+        #expect(try onAir(pair.toResponder(request)).first?.body == response.body)  // repeated request: same response
         let confirm = try #require(try onAir(pair.toInitiator(response)).first)
-        #expect(try onAir(pair.toInitiator(response)).first?.body == confirm.body)   // repeated response: same confirm
+        #expect(try onAir(pair.toInitiator(response)).first?.body == confirm.body)  // repeated response: same confirm
         #expect(pair.initiator.phases.values.first == .confirmSent)
         let afterConfirm = pair.toResponder(confirm)
         let keyInstall = try #require(try onAir(afterConfirm).first)
-        let again = pair.toResponder(confirm)                                         // repeated confirm: same key install
+        let again = pair.toResponder(confirm)  // repeated confirm: same key install
         #expect(try onAir(again).first?.body == keyInstall.body && established(again) == nil)
         #expect(established(pair.toInitiator(keyInstall)) != nil)
         // Replays once up: nothing happens, nothing is installed twice.
@@ -309,9 +323,10 @@ private func handshake(_ pair: inout Pair, _ suite: NDPCipherSuite) throws -> Ha
         for length in [0, 7, 10, response.body.count / 2, response.body.count - 1] {
             var table = pair.initiator
             let cut = Array(response.body.prefix(length))
-            #expect(table.receive(response.message, body: cut, from: publisherNMI, now: pair.now).allSatisfy {
-                if case .establish = $0 { return false } else { return true }
-            })
+            #expect(
+                table.receive(response.message, body: cut, from: publisherNMI, now: pair.now).allSatisfy {
+                    if case .establish = $0 { return false } else { return true }
+                })
         }
     }
 
@@ -327,8 +342,9 @@ private func handshake(_ pair: inout Pair, _ suite: NDPCipherSuite) throws -> Ha
     @Test func aTooLongPassphraseIsRefusedBeforeAnythingIsSent() {
         var table = DataPathNegotiations(local: DataPathFixture.device(subscriberNMI), localNDI: subscriberNDI)
         #expect(throws: NDPSecurityError.self) {
-            _ = try table.initiate(to: publisherNMI, publishID: InstanceID(1), serviceInfo: [],
-                                   security: policy(String(repeating: "x", count: 64)), now: .now)
+            _ = try table.initiate(
+                to: publisherNMI, publishID: InstanceID(1), serviceInfo: [],
+                security: policy(String(repeating: "x", count: 64)), now: .now)
         }
         #expect(table.phases.isEmpty)
     }
@@ -338,13 +354,15 @@ private func handshake(_ pair: inout Pair, _ suite: NDPCipherSuite) throws -> Ha
     /// As the publisher, against the subscriber's real request and confirm (our RNonce set to the one its
     /// peer used, so the PTK is the one of that run): the request is accepted, and its confirm verifies.
     @Test func wpaSupplicantsRequestAndConfirmCompleteOurResponder() throws {
-        let request = try Run.request, response = try Run.response, confirm = try Run.confirm, keyInstall = try Run.keyInstall
+        let request = try Run.request, response = try Run.response, confirm = try Run.confirm,
+            keyInstall = try Run.keyInstall
         var responder = DataPathNegotiations(local: DataPathFixture.device(publisherNMI), localNDI: publisherNDI)
         responder.acceptingPublishes = [InstanceID(1)]
         responder.publishSecurity[InstanceID(1)] = policy(Run.passphrase)
         responder.fixedNonce = Array(response[DescriptorOffsets(response).nonce])
-        let answer = responder.receive(try DataPathMessage(NANActionFrame(actionBody: request)), body: request,
-                                       from: subscriberNMI, now: .now)
+        let answer = responder.receive(
+            try DataPathMessage(NANActionFrame(actionBody: request)), body: request,
+            from: subscriberNMI, now: .now)
         let ours = try #require(try onAir(answer).first)
         #expect(ours.message.ndp.status == .continued)
         // Our message 2's descriptor is wpa_supplicant's but for the MIC (which covers the whole, different, NAF).
@@ -352,16 +370,20 @@ private func handshake(_ pair: inout Pair, _ suite: NDPCipherSuite) throws -> Ha
         let ourDescriptor = try #require(try ours.message.sharedKeyDescriptor?.decodedKeyDescriptor(micLength: 16))
         let theirDescriptor = try #require(try theirs.sharedKeyDescriptor?.decodedKeyDescriptor(micLength: 16))
         #expect(ourDescriptor.keyInformation == theirDescriptor.keyInformation)
-        #expect(ourDescriptor.replayCounter == theirDescriptor.replayCounter && ourDescriptor.nonce == theirDescriptor.nonce)
+        #expect(
+            ourDescriptor.replayCounter == theirDescriptor.replayCounter && ourDescriptor.nonce == theirDescriptor.nonce
+        )
         #expect(ours.message.securityContextInfo == theirs.securityContextInfo)
 
-        let afterConfirm = responder.receive(try DataPathMessage(NANActionFrame(actionBody: confirm)), body: confirm,
-                                             from: subscriberNMI, now: .now)
+        let afterConfirm = responder.receive(
+            try DataPathMessage(NANActionFrame(actionBody: confirm)), body: confirm,
+            from: subscriberNMI, now: .now)
         let link = try #require(established(afterConfirm))
         #expect(link.pairwiseKey?.cipherSuite == .sk128 && link.peerNDI == subscriberNDI)
         let install = try #require(try onAir(afterConfirm).first)
-        let theirInstall = try #require(try DataPathMessage(NANActionFrame(actionBody: keyInstall)).sharedKeyDescriptor?
-            .decodedKeyDescriptor(micLength: 16))
+        let theirInstall = try #require(
+            try DataPathMessage(NANActionFrame(actionBody: keyInstall)).sharedKeyDescriptor?
+                .decodedKeyDescriptor(micLength: 16))
         let ourInstall = try #require(try install.message.sharedKeyDescriptor?.decodedKeyDescriptor(micLength: 16))
         // wpa_supplicant also sends its group key (encrypted key data); we send none.
         #expect(ourInstall.keyInformation == theirInstall.keyInformation.subtracting(.encryptedKeyData))
@@ -374,8 +396,9 @@ private func handshake(_ pair: inout Pair, _ suite: NDPCipherSuite) throws -> Ha
         let request = try Run.request, response = try Run.response, keyInstall = try Run.keyInstall
         var initiator = DataPathNegotiations(local: DataPathFixture.device(subscriberNMI), localNDI: subscriberNDI)
         initiator.fixedNonce = Array(request[DescriptorOffsets(request).nonce])
-        let started = try initiator.initiate(to: publisherNMI, publishID: InstanceID(1), serviceInfo: [],
-                                             security: policy(Run.passphrase), now: .now)
+        let started = try initiator.initiate(
+            to: publisherNMI, publishID: InstanceID(1), serviceInfo: [],
+            security: policy(Run.passphrase), now: .now)
         let (_, requestActions) = try #require(started)
         let ours = try #require(try onAir(requestActions).first)
         let theirs = try DataPathMessage(NANActionFrame(actionBody: request))
@@ -383,12 +406,14 @@ private func handshake(_ pair: inout Pair, _ suite: NDPCipherSuite) throws -> Ha
         #expect(ours.message.securityContextInfo == theirs.securityContextInfo)
         #expect(ours.message.sharedKeyDescriptor == theirs.sharedKeyDescriptor)
 
-        let afterResponse = initiator.receive(try DataPathMessage(NANActionFrame(actionBody: response)), body: response,
-                                              from: publisherNMI, now: .now)
+        let afterResponse = initiator.receive(
+            try DataPathMessage(NANActionFrame(actionBody: response)), body: response,
+            from: publisherNMI, now: .now)
         let confirm = try #require(try onAir(afterResponse).first)
         #expect(confirm.message.subtype == .dataPathConfirm && confirm.message.ndp.status == .continued)
-        let afterInstall = initiator.receive(try DataPathMessage(NANActionFrame(actionBody: keyInstall)), body: keyInstall,
-                                             from: publisherNMI, now: .now)
+        let afterInstall = initiator.receive(
+            try DataPathMessage(NANActionFrame(actionBody: keyInstall)), body: keyInstall,
+            from: publisherNMI, now: .now)
         let link = try #require(established(afterInstall))
         #expect(link.peerNDI == publisherNDI && link.pairwiseKey?.temporalKey.count == 16)
     }

@@ -11,7 +11,8 @@ import Testing
     static func initiatorAwaitingResponse() throws -> NDPKeyExchange {
         let request = try Run.request
         var exchange = try NDPKeyExchange(
-            initiator: .sk128, credential: .passphrase(Run.passphrase), serviceID: Run.serviceID, publishID: InstanceID(1),
+            initiator: .sk128, credential: .passphrase(Run.passphrase), serviceID: Run.serviceID,
+            publishID: InstanceID(1),
             localNMI: Run.subscriberNMI, peerNMI: Run.publisherNMI, localNDI: Run.subscriberNDI,
             nonce: Array(request[DescriptorOffsets(request).nonce]))
         _ = try exchange.requestAttributes()
@@ -25,7 +26,8 @@ import Testing
         let response = try Run.response
         var exchange = try NDPKeyExchange(
             respondingTo: try Run.request, credential: .passphrase(Run.passphrase), acceptedSuites: [.sk128],
-            serviceID: Run.serviceID, localNMI: Run.publisherNMI, peerNMI: Run.subscriberNMI, localNDI: Run.publisherNDI,
+            serviceID: Run.serviceID, localNMI: Run.publisherNMI, peerNMI: Run.subscriberNMI,
+            localNDI: Run.publisherNDI,
             nonce: Array(response[DescriptorOffsets(response).nonce]))
         _ = try exchange.responseAttributes()
         var body = response
@@ -40,8 +42,9 @@ import Testing
     @Test func wrongPassphraseIsAPMKIDMismatchAtTheResponder() throws {
         let request = try Run.request
         let code = Self.code {
-            _ = try NDPKeyExchange(respondingTo: request, credential: .passphrase("not NAN"), serviceID: Run.serviceID,
-                                   localNMI: Run.publisherNMI, peerNMI: Run.subscriberNMI, localNDI: Run.publisherNDI)
+            _ = try NDPKeyExchange(
+                respondingTo: request, credential: .passphrase("not NAN"), serviceID: Run.serviceID,
+                localNMI: Run.publisherNMI, peerNMI: Run.subscriberNMI, localNDI: Run.publisherNDI)
         }
         #expect(code == .pmkidMismatch)
     }
@@ -134,24 +137,32 @@ import Testing
     @Test func requestWithoutSupportedSuiteOrPMKIDIsRefused() throws {
         let request = try DataPathMessage(NANActionFrame(actionBody: try Run.request))
         var onlySK256 = request
-        onlySK256.cipherSuiteInfo = CipherSuiteInfoAttribute(capabilities: 0, entries: [.init(suite: .skGCM256, publishID: 1)])
+        onlySK256.cipherSuiteInfo = CipherSuiteInfoAttribute(
+            capabilities: 0, entries: [.init(suite: .skGCM256, publishID: 1)])
         let noSuite = try onlySK256.frame().encoded()
-        #expect(Self.code {
-            _ = try NDPKeyExchange(respondingTo: noSuite, credential: .passphrase(Run.passphrase), acceptedSuites: [.sk128],
-                                   serviceID: Run.serviceID, localNMI: Run.publisherNMI, peerNMI: Run.subscriberNMI, localNDI: Run.publisherNDI)
-        } == .unsupportedCipherSuite)
+        #expect(
+            Self.code {
+                _ = try NDPKeyExchange(
+                    respondingTo: noSuite, credential: .passphrase(Run.passphrase), acceptedSuites: [.sk128],
+                    serviceID: Run.serviceID, localNMI: Run.publisherNMI, peerNMI: Run.subscriberNMI,
+                    localNDI: Run.publisherNDI)
+            } == .unsupportedCipherSuite)
         var noContext = request
         noContext.securityContextInfo = nil
         let noPMKID = try noContext.frame().encoded()
-        #expect(Self.code {
-            _ = try NDPKeyExchange(respondingTo: noPMKID, credential: .passphrase(Run.passphrase), serviceID: Run.serviceID,
-                                   localNMI: Run.publisherNMI, peerNMI: Run.subscriberNMI, localNDI: Run.publisherNDI)
-        } == .missingAttribute)
+        #expect(
+            Self.code {
+                _ = try NDPKeyExchange(
+                    respondingTo: noPMKID, credential: .passphrase(Run.passphrase), serviceID: Run.serviceID,
+                    localNMI: Run.publisherNMI, peerNMI: Run.subscriberNMI, localNDI: Run.publisherNDI)
+            } == .missingAttribute)
     }
 
     @Test func garbageIsMalformedNeverATrap() throws {
         var exchange = try Self.initiatorAwaitingResponse()
-        for body: [UInt8] in [[], [4], [4, 9, 0x50, 0x6f, 0x9a, 0x18, 6], [4, 9, 0x50, 0x6f, 0x9a, 0x18, 6, 0x24, 0xff, 0xff]] {
+        for body: [UInt8] in [
+            [], [4], [4, 9, 0x50, 0x6f, 0x9a, 0x18, 6], [4, 9, 0x50, 0x6f, 0x9a, 0x18, 6, 0x24, 0xff, 0xff],
+        ] {
             #expect(Self.code { try exchange.receive(body) } != nil)
         }
         #expect(exchange.step == .awaitingResponse)

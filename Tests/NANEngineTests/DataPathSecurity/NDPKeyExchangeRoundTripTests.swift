@@ -15,17 +15,21 @@ import Testing
         return try message.frame().encoded()
     }
 
-    @Test(arguments: [(NDPCipherSuite.sk128, NDPCredential.passphrase("correct horse")),
-                      (.sk256, .passphrase("correct horse")),
-                      (.sk256, .pmk(try! NDPPairwiseMasterKey(bytes: Array(0..<32))))])
+    @Test(arguments: [
+        (NDPCipherSuite.sk128, NDPCredential.passphrase("correct horse")),
+        (.sk256, .passphrase("correct horse")),
+        (.sk256, .pmk(try! NDPPairwiseMasterKey(bytes: Array(0..<32)))),
+    ])
     func handshakeCompletesWithAgreeingKeys(suite: NDPCipherSuite, credential: NDPCredential) throws {
-        var initiator = try NDPKeyExchange(initiator: suite, credential: credential, serviceID: Run.serviceID, publishID: InstanceID(1),
-                                           localNMI: Run.subscriberNMI, peerNMI: Run.publisherNMI, localNDI: Run.subscriberNDI)
+        var initiator = try NDPKeyExchange(
+            initiator: suite, credential: credential, serviceID: Run.serviceID, publishID: InstanceID(1),
+            localNMI: Run.subscriberNMI, peerNMI: Run.publisherNMI, localNDI: Run.subscriberNDI)
         var m1 = try Self.body(try Run.request, try initiator.requestAttributes())
         try initiator.seal(&m1)
 
-        var responder = try NDPKeyExchange(respondingTo: m1, credential: credential, serviceID: Run.serviceID,
-                                           localNMI: Run.publisherNMI, peerNMI: Run.subscriberNMI, localNDI: Run.publisherNDI)
+        var responder = try NDPKeyExchange(
+            respondingTo: m1, credential: credential, serviceID: Run.serviceID,
+            localNMI: Run.publisherNMI, peerNMI: Run.subscriberNMI, localNDI: Run.publisherNDI)
         #expect(responder.suite == suite)
         var m2 = try Self.body(try Run.response, try responder.responseAttributes())
         try responder.seal(&m2)
@@ -46,18 +50,21 @@ import Testing
         #expect(initiatorKey.cipherSelector == (suite == .sk128 ? 0x000F_AC04 : 0x000F_AC09))
         #expect(initiatorKey.peerNDI == Run.publisherNDI && responderKey.peerNDI == Run.subscriberNDI)
         // The MIC field is the suite's length: 16 or 24 bytes.
-        let descriptor = try DataPathMessage(NANActionFrame(actionBody: m2)).sharedKeyDescriptor?.decodedKeyDescriptor(micLength: suite.micLength)
+        let descriptor = try DataPathMessage(NANActionFrame(actionBody: m2)).sharedKeyDescriptor?.decodedKeyDescriptor(
+            micLength: suite.micLength)
         #expect(descriptor?.mic.count == suite.micLength)
     }
 
     @Test func aResponderAcceptingOnlySK256RefusesAnSK128Request() throws {
-        var initiator = try NDPKeyExchange(initiator: .sk128, credential: .passphrase("pw"), serviceID: Run.serviceID, publishID: InstanceID(1),
-                                           localNMI: Run.subscriberNMI, peerNMI: Run.publisherNMI, localNDI: Run.subscriberNDI)
+        var initiator = try NDPKeyExchange(
+            initiator: .sk128, credential: .passphrase("pw"), serviceID: Run.serviceID, publishID: InstanceID(1),
+            localNMI: Run.subscriberNMI, peerNMI: Run.publisherNMI, localNDI: Run.subscriberNDI)
         var m1 = try Self.body(try Run.request, try initiator.requestAttributes())
         try initiator.seal(&m1)
         #expect(throws: NDPSecurityError.self) {
-            _ = try NDPKeyExchange(respondingTo: m1, credential: .passphrase("pw"), acceptedSuites: [.sk256], serviceID: Run.serviceID,
-                                   localNMI: Run.publisherNMI, peerNMI: Run.subscriberNMI, localNDI: Run.publisherNDI)
+            _ = try NDPKeyExchange(
+                respondingTo: m1, credential: .passphrase("pw"), acceptedSuites: [.sk256], serviceID: Run.serviceID,
+                localNMI: Run.publisherNMI, peerNMI: Run.subscriberNMI, localNDI: Run.publisherNDI)
         }
     }
 }

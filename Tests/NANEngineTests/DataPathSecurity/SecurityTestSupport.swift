@@ -19,7 +19,8 @@ enum WPASupplicantRun {
 
     /// The NAF action body (after the 24-byte 802.11 header) of `sk128-ndp-naf-data-path-<kind>-01.hex`.
     static func body(_ kind: String) throws -> [UInt8] {
-        let text = try String(contentsOf: folder.appendingPathComponent("sk128-ndp-naf-data-path-\(kind)-01.hex"), encoding: .utf8)
+        let text = try String(
+            contentsOf: folder.appendingPathComponent("sk128-ndp-naf-data-path-\(kind)-01.hex"), encoding: .utf8)
         return Array(hexBytes(text).dropFirst(24))
     }
 

@@ -10,7 +10,8 @@ import Testing
     typealias Run = WPASupplicantRun
 
     static func pmk() throws -> NDPPairwiseMasterKey {
-        try NDPPairwiseMasterKey(passphrase: Run.passphrase, suite: .sk128, serviceID: Run.serviceID, publisherNMI: Run.publisherNMI)
+        try NDPPairwiseMasterKey(
+            passphrase: Run.passphrase, suite: .sk128, serviceID: Run.serviceID, publisherNMI: Run.publisherNMI)
     }
 
     @Test func pmkFromThePassphraseGivesThePMKIDOfTheRequest() throws {
@@ -18,18 +19,22 @@ import Testing
         let sent = try #require(request.securityContextInfo?.entries.first)
         #expect(sent.type == SecurityContextInfoAttribute.Entry.ndPMKID)
         #expect(hexText(sent.identifier) == "e7790fdc5d894fe65b9619441b29a413")
-        let pmkid = try NDPKeyDerivation.pmkid(try Self.pmk(), suite: .sk128, initiatorNMI: Run.subscriberNMI,
-                                               responderNMI: Run.publisherNMI, serviceID: Run.serviceID)
+        let pmkid = try NDPKeyDerivation.pmkid(
+            try Self.pmk(), suite: .sk128, initiatorNMI: Run.subscriberNMI,
+            responderNMI: Run.publisherNMI, serviceID: Run.serviceID)
         #expect(pmkid == Array(sent.identifier))
     }
 
     /// The publisher's side against the subscriber's real frames: its response and key install as we would
     /// sign them carry wpa_supplicant's MICs, and its confirm verifies.
     @Test func responderReproducesTheResponseAndKeyInstallMICsAndVerifiesTheConfirm() throws {
-        let (request, response, confirm, keyInstall) = (try Run.request, try Run.response, try Run.confirm, try Run.keyInstall)
+        let (request, response, confirm, keyInstall) = (
+            try Run.request, try Run.response, try Run.confirm, try Run.keyInstall
+        )
         let responseSKDA = DescriptorOffsets(response)
         var exchange = try NDPKeyExchange(
-            respondingTo: request, credential: .passphrase(Run.passphrase), acceptedSuites: [.sk128], serviceID: Run.serviceID,
+            respondingTo: request, credential: .passphrase(Run.passphrase), acceptedSuites: [.sk128],
+            serviceID: Run.serviceID,
             localNMI: Run.publisherNMI, peerNMI: Run.subscriberNMI, localNDI: Run.publisherNDI,
             nonce: Array(response[responseSKDA.nonce]))
         #expect(exchange.suite == .sk128)
@@ -58,10 +63,13 @@ import Testing
     /// The subscriber's side against the publisher's real frames: our request attributes match what
     /// wpa_supplicant sent, its response and key install verify, and its confirm as we sign it carries its MIC.
     @Test func initiatorVerifiesTheResponseAndKeyInstallAndReproducesTheConfirmMIC() throws {
-        let (request, response, confirm, keyInstall) = (try Run.request, try Run.response, try Run.confirm, try Run.keyInstall)
+        let (request, response, confirm, keyInstall) = (
+            try Run.request, try Run.response, try Run.confirm, try Run.keyInstall
+        )
         let requestSKDA = DescriptorOffsets(request)
         var exchange = try NDPKeyExchange(
-            initiator: .sk128, credential: .passphrase(Run.passphrase), serviceID: Run.serviceID, publishID: InstanceID(1),
+            initiator: .sk128, credential: .passphrase(Run.passphrase), serviceID: Run.serviceID,
+            publishID: InstanceID(1),
             localNMI: Run.subscriberNMI, peerNMI: Run.publisherNMI, localNDI: Run.subscriberNDI,
             nonce: Array(request[requestSKDA.nonce]))
 
@@ -90,9 +98,12 @@ import Testing
     }
 
     @Test func bothSidesInstallTheSameTK() throws {
-        let (request, response, confirm, keyInstall) = (try Run.request, try Run.response, try Run.confirm, try Run.keyInstall)
+        let (request, response, confirm, keyInstall) = (
+            try Run.request, try Run.response, try Run.confirm, try Run.keyInstall
+        )
         var initiator = try NDPKeyExchange(
-            initiator: .sk128, credential: .passphrase(Run.passphrase), serviceID: Run.serviceID, publishID: InstanceID(1),
+            initiator: .sk128, credential: .passphrase(Run.passphrase), serviceID: Run.serviceID,
+            publishID: InstanceID(1),
             localNMI: Run.subscriberNMI, peerNMI: Run.publisherNMI, localNDI: Run.subscriberNDI,
             nonce: Array(request[DescriptorOffsets(request).nonce]))
         var responder = try NDPKeyExchange(

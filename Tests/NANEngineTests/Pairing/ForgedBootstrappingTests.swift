@@ -21,8 +21,9 @@ import Testing
         }
         func send(bootstrapping: PairingBootstrappingAttribute, to peer: MACAddress) async throws {
             if bootstrapping.type == .request {
-                let forged = PairingBootstrappingAttribute(dialogToken: bootstrapping.dialogToken, type: .response, status: .rejected,
-                                                           reasonCode: NANReasonCode(rawValue: 13), methods: bootstrapping.methods)
+                let forged = PairingBootstrappingAttribute(
+                    dialogToken: bootstrapping.dialogToken, type: .response, status: .rejected,
+                    reasonCode: NANReasonCode(rawValue: 13), methods: bootstrapping.methods)
                 await air.deliver(forged, from: peer, to: source)
             }
             await air.deliver(bootstrapping, from: source, to: peer)
@@ -31,21 +32,24 @@ import Testing
 
     @Test func aForgedRejectionGivesWayToThePeersAcceptance() async throws {
         let air = Air()
-        let engineA = PairingEngine(localAddress: Self.a, cluster: PairingEngineTests.cluster, identity: try .random(),
-                                    link: RejectedFirstLink(air: air, source: Self.a))
+        let engineA = PairingEngine(
+            localAddress: Self.a, cluster: PairingEngineTests.cluster, identity: try .random(),
+            link: RejectedFirstLink(air: air, source: Self.a))
         await air.attach(engineA)
         let engineB = try await PairingEngineTests.engine(Self.b, on: air)
         await engineB.setBootstrapping(supported: .opportunistic, autoAccept: .opportunistic)
-        let method = try await engineA.bootstrap(with: Self.b, localMethods: .opportunistic, peerMethods: .opportunistic)
+        let method = try await engineA.bootstrap(
+            with: Self.b, localMethods: .opportunistic, peerMethods: .opportunistic)
         #expect(method == .opportunistic)
     }
 
     @Test func aRejectionWithNothingAfterItEndsTheBootstrapping() async throws {
         let air = Air()
-        let engineA = PairingEngine(localAddress: Self.a, cluster: PairingEngineTests.cluster, identity: try .random(),
-                                    link: RejectedFirstLink(air: air, source: Self.a))
+        let engineA = PairingEngine(
+            localAddress: Self.a, cluster: PairingEngineTests.cluster, identity: try .random(),
+            link: RejectedFirstLink(air: air, source: Self.a))
         await air.attach(engineA)
-        _ = try await PairingEngineTests.engine(Self.b, on: air)   // supports no method: rejects as well
+        _ = try await PairingEngineTests.engine(Self.b, on: air)  // supports no method: rejects as well
         let started = ContinuousClock.now
         let code = await PairingEngineTests.failure {
             _ = try await engineA.bootstrap(with: Self.b, localMethods: .opportunistic, peerMethods: .opportunistic)

@@ -11,11 +11,16 @@ import Testing
     static let a = PairingEngineTests.a, b = PairingEngineTests.b, pin = PairingEngineTests.pin
 
     /// A frame 1 anyone can make with `source`'s address: an SAE commit under a PIN the forger guessed.
-    static func forgedFrame1(from source: MACAddress, to destination: MACAddress, pin: String = "000000") throws -> [UInt8] {
-        var initiator = try PASNPairingInitiator(own: source, peer: destination, publishID: InstanceID(1), method: .password(Array(pin.utf8)),
-                                                 suite: .pk128, identity: .random(), peerIdentity: nil, deviceCapability: nil)
-        return try PASNManagementFrame(body: initiator.start(), destination: destination, source: source,
-                                       bssid: PairingEngineTests.cluster).encoded()
+    static func forgedFrame1(
+        from source: MACAddress, to destination: MACAddress, pin: String = "000000"
+    ) throws -> [UInt8] {
+        var initiator = try PASNPairingInitiator(
+            own: source, peer: destination, publishID: InstanceID(1), method: .password(Array(pin.utf8)),
+            suite: .pk128, identity: .random(), peerIdentity: nil, deviceCapability: nil)
+        return try PASNManagementFrame(
+            body: initiator.start(), destination: destination, source: source,
+            bssid: PairingEngineTests.cluster
+        ).encoded()
     }
 
     /// `frame` as if sent from `source` (the flood of a frame 1 copied under ever new addresses).
@@ -25,8 +30,11 @@ import Testing
         return bytes
     }
 
-    static func forged(_ body: PASNAuthenticationFrame, from source: MACAddress, to destination: MACAddress) throws -> [UInt8] {
-        try PASNManagementFrame(body: body, destination: destination, source: source, bssid: PairingEngineTests.cluster).encoded()
+    static func forged(
+        _ body: PASNAuthenticationFrame, from source: MACAddress, to destination: MACAddress
+    ) throws -> [UInt8] {
+        try PASNManagementFrame(body: body, destination: destination, source: source, bssid: PairingEngineTests.cluster)
+            .encoded()
     }
 
     /// Waits until `count` frames are held on `air` (the exchange runs in another task).
@@ -46,7 +54,9 @@ import Testing
         let air = Air()
         let (engineA, engineB) = try await Self.engines(on: air)
         await air.hold()
-        let pairing = Task { try await engineA.pair(with: Self.b, publishID: InstanceID(1), method: .password(Self.pin)) }
+        let pairing = Task {
+            try await engineA.pair(with: Self.b, publishID: InstanceID(1), method: .password(Self.pin))
+        }
         try await Self.held(1, on: air)
         let genuine = try #require(await air.sent.first)
         // The forger's frame 1 reaches B first, then A's own: B answers both.
@@ -57,7 +67,9 @@ import Testing
         await air.release()
         let device = try await pairing.value
         #expect(device.id == Self.b)
-        #expect(await PairingEngineTests.eventually { await engineB.pairedDevices.first?.pairing.npk == device.pairing.npk })
+        #expect(
+            await PairingEngineTests.eventually { await engineB.pairedDevices.first?.pairing.npk == device.pairing.npk }
+        )
         #expect(await engineA.refusedFrames >= 1)
     }
 
@@ -65,13 +77,17 @@ import Testing
         let air = Air()
         let (engineA, engineB) = try await Self.engines(on: air)
         await air.hold()
-        let pairing = Task { try await engineA.pair(with: Self.b, publishID: InstanceID(1), method: .password(Self.pin)) }
+        let pairing = Task {
+            try await engineA.pair(with: Self.b, publishID: InstanceID(1), method: .password(Self.pin))
+        }
         try await Self.held(1, on: air)
-        await air.release()   // A's frame 1 reaches B, and B's frame 2 reaches A ...
+        await air.release()  // A's frame 1 reaches B, and B's frame 2 reaches A ...
         let device = try await pairing.value
         // ... and a forged frame 1 with A's address afterwards starts nothing that ends the pairing.
         await engineB.handle(authentication: try Self.forgedFrame1(from: Self.a, to: Self.b))
-        #expect(await PairingEngineTests.eventually { await engineB.pairedDevices.first?.pairing.npk == device.pairing.npk })
+        #expect(
+            await PairingEngineTests.eventually { await engineB.pairedDevices.first?.pairing.npk == device.pairing.npk }
+        )
     }
 
     @Test func aForgedFrame1CrossingOursLeavesOurExchangeToThePeersFrame2() async throws {
@@ -81,23 +97,30 @@ import Testing
         let (engineA, engineB) = try await Self.engines(on: air)
         #expect(Self.b > Self.a)
         await air.hold()
-        let pairing = Task { try await engineA.pair(with: Self.b, publishID: InstanceID(1), method: .password(Self.pin)) }
+        let pairing = Task {
+            try await engineA.pair(with: Self.b, publishID: InstanceID(1), method: .password(Self.pin))
+        }
         try await Self.held(1, on: air)
         await engineA.handle(authentication: try Self.forgedFrame1(from: Self.b, to: Self.a))
-        try await Self.held(2, on: air)   // A's answer to the forged frame, on its way to B
+        try await Self.held(2, on: air)  // A's answer to the forged frame, on its way to B
         await air.release()
         let device = try await pairing.value
         #expect(device.id == Self.b)
-        #expect(await PairingEngineTests.eventually { await engineB.pairedDevices.first?.pairing.npk == device.pairing.npk })
+        #expect(
+            await PairingEngineTests.eventually { await engineB.pairedDevices.first?.pairing.npk == device.pairing.npk }
+        )
     }
 
     @Test func aForgedRefusalInFrame2DoesNotEndTheInitiatorsAttempt() async throws {
         let air = Air()
         let (engineA, _) = try await Self.engines(on: air)
         await air.hold()
-        let pairing = Task { try await engineA.pair(with: Self.b, publishID: InstanceID(1), method: .password(Self.pin)) }
+        let pairing = Task {
+            try await engineA.pair(with: Self.b, publishID: InstanceID(1), method: .password(Self.pin))
+        }
         try await Self.held(1, on: air)
-        await engineA.handle(authentication: try Self.forged(PASNPairing.failureFrame(sequence: 2), from: Self.b, to: Self.a))
+        await engineA.handle(
+            authentication: try Self.forged(PASNPairing.failureFrame(sequence: 2), from: Self.b, to: Self.a))
         #expect(await engineA.attemptCount == 1)
         await air.release()
         #expect(try await pairing.value.id == Self.b)
@@ -108,16 +131,20 @@ import Testing
         let air = Air()
         let (engineA, engineB) = try await Self.engines(on: air)
         await air.hold()
-        let pairing = Task { try await engineA.pair(with: Self.b, publishID: InstanceID(1), method: .password(Self.pin)) }
+        let pairing = Task {
+            try await engineA.pair(with: Self.b, publishID: InstanceID(1), method: .password(Self.pin))
+        }
         try await Self.held(1, on: air)
-        await engineB.handle(authentication: try #require(await air.sent.first))   // B answers; its frame 2 is held
+        await engineB.handle(authentication: try #require(await air.sent.first))  // B answers; its frame 2 is held
         // "The PINs differ", from the forger: B's attempt waits on for A's real frame 3.
         let wrongPIN = PASNPairing.failureFrame(sequence: 3, status: PASNPairing.statusChallengeFailure)
         await engineB.handle(authentication: try Self.forged(wrongPIN, from: Self.a, to: Self.b))
         #expect(await engineB.attemptCount == 1)
         await air.release()
         let device = try await pairing.value
-        #expect(await PairingEngineTests.eventually { await engineB.pairedDevices.first?.pairing.npk == device.pairing.npk })
+        #expect(
+            await PairingEngineTests.eventually { await engineB.pairedDevices.first?.pairing.npk == device.pairing.npk }
+        )
         #expect(await engineB.refusedFrames == 1)
     }
 
@@ -129,7 +156,7 @@ import Testing
         let mallory = MACAddress(0x02, 0, 0, 0, 0, 0x66)
         await engineB.handle(authentication: try Self.forgedFrame1(from: mallory, to: Self.b))
         let answered = await air.sent.count
-        #expect(answered == 1)   // the refusal
+        #expect(answered == 1)  // the refusal
         await engineB.handle(authentication: try Self.forgedFrame1(from: mallory, to: Self.b))
         #expect(await air.sent.count == answered)
         #expect(await engineB.refusedFrames == 1)

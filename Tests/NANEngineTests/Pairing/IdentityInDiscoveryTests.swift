@@ -20,8 +20,11 @@ import Testing
         await bench.ticks(3)
         let found = await drain(subscriber).compactMap(\.discovered)
         #expect(found.count == 3)
-        let names = Dictionary(found.map { result in (result.peer, result.identityResolution.flatMap { resolver.resolve($0, from: result.peer) }) },
-                               uniquingKeysWith: { first, _ in first })
+        let names = Dictionary(
+            found.map { result in
+                (result.peer, result.identityResolution.flatMap { resolver.resolve($0, from: result.peer) })
+            },
+            uniquingKeysWith: { first, _ in first })
         #expect(names[address(1)] == .some("B") && names[address(3)] == .some("B"))
         #expect(names[address(4)] == .some(nil))
     }
@@ -46,8 +49,10 @@ import Testing
         let publisher = try await bench.engines[0].publish(publish)
         let subscriber = try await bench.engines[1].subscribe(SubscribeConfiguration(serviceID: service("chat")))
         await bench.ticks(2)
-        let attribute = NIKKeyDescriptor.attribute(publishID: publisher.instanceID, wrappedKeyData: [UInt8](repeating: 0xAB, count: 48))
-        _ = try await bench.engines[1].send(keyDescriptor: attribute, from: subscriber.instanceID, to: address(1), peerInstanceID: publisher.instanceID)
+        let attribute = NIKKeyDescriptor.attribute(
+            publishID: publisher.instanceID, wrappedKeyData: [UInt8](repeating: 0xAB, count: 48))
+        _ = try await bench.engines[1].send(
+            keyDescriptor: attribute, from: subscriber.instanceID, to: address(1), peerInstanceID: publisher.instanceID)
         await bench.ticks(1)
         let messages = await drain(publisher).compactMap(\.message)
         #expect(messages.count == 1)
@@ -66,12 +71,16 @@ import Testing
         let subscriber = try await bench.engines[1].subscribe(SubscribeConfiguration(serviceID: service("chat")))
         await bench.ticks(2)
         await bench.engines[1].protectFrames(to: address(1))
-        _ = try await bench.engines[1].send([1], from: subscriber.instanceID, to: address(1), peerInstanceID: publisher.instanceID)
+        _ = try await bench.engines[1].send(
+            [1], from: subscriber.instanceID, to: address(1), peerInstanceID: publisher.instanceID)
         await bench.engines[1].protectFrames(to: address(1), false)
-        _ = try await bench.engines[1].send([2], from: subscriber.instanceID, to: address(1), peerInstanceID: publisher.instanceID)
+        _ = try await bench.engines[1].send(
+            [2], from: subscriber.instanceID, to: address(1), peerInstanceID: publisher.instanceID)
         await bench.ticks(1)
-        let categories = await bench.air.sent.filter { $0.from == address(2) && $0.bytes.count > 24 && $0.bytes[4..<10].elementsEqual(address(1).bytes) }
-            .map { $0.bytes[24] }
+        let categories = await bench.air.sent.filter {
+            $0.from == address(2) && $0.bytes.count > 24 && $0.bytes[4..<10].elementsEqual(address(1).bytes)
+        }
+        .map { $0.bytes[24] }
         #expect(categories.suffix(2) == [0x09, 0x04])
         let messages = await drain(publisher).compactMap(\.message)
         #expect(messages.map(\.payload) == [[1], [2]] && messages.map(\.isProtected) == [true, false])

@@ -44,7 +44,7 @@ import Testing
         var resolver = IdentityResolver<Int>(capacity: 2)
         try resolver.add(try NANIdentityKey.random(), for: 1)
         try resolver.add(try NANIdentityKey.random(), for: 2)
-        try resolver.add(try NANIdentityKey.random(), for: 2)   // replace, not grow
+        try resolver.add(try NANIdentityKey.random(), for: 2)  // replace, not grow
         #expect(throws: PairingError.self) { try resolver.add(try NANIdentityKey.random(), for: 3) }
         #expect(resolver.count == 2)
     }

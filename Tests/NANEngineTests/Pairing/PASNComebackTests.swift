@@ -8,8 +8,9 @@ import Testing
 @Suite struct PASNComebackTests {
     typealias Air = PairingEngineTests.LoopbackAir
     static let a = PairingEngineTests.a, b = PairingEngineTests.b, pin = PairingEngineTests.pin
-    static let limits = PairingEngine.Limits(attemptLifetime: .seconds(120), nikDelay: .zero, verificationDelay: .zero,
-                                             comebackThreshold: 1)
+    static let limits = PairingEngine.Limits(
+        attemptLifetime: .seconds(120), nikDelay: .zero, verificationDelay: .zero,
+        comebackThreshold: 1)
 
     @Test func aBusyResponderAsksForACookieAndTheInitiatorComesBackWithItAndPairs() async throws {
         let air = Air()
@@ -21,14 +22,17 @@ import Testing
         await engineB.handle(authentication: try ForgedPASNFrameTests.forgedFrame1(from: flooder, to: Self.b))
         #expect(await engineB.attemptCount == 1)
         // A second flooder gets a cookie and no attempt.
-        await engineB.handle(authentication: try ForgedPASNFrameTests.forgedFrame1(from: MACAddress(0x42, 0, 0, 0, 9, 8), to: Self.b))
+        await engineB.handle(
+            authentication: try ForgedPASNFrameTests.forgedFrame1(from: MACAddress(0x42, 0, 0, 0, 9, 8), to: Self.b))
         #expect(await engineB.attemptCount == 1)
         #expect(await engineB.comebacksSent == 1)
 
         let device = try await engineA.pair(with: Self.b, publishID: InstanceID(1), method: .password(Self.pin))
         #expect(device.id == Self.b)
         #expect(await engineB.comebacksSent == 2)
-        #expect(await PairingEngineTests.eventually { await engineB.pairedDevices.first?.pairing.npk == device.pairing.npk })
+        #expect(
+            await PairingEngineTests.eventually { await engineB.pairedDevices.first?.pairing.npk == device.pairing.npk }
+        )
     }
 
     /// A peer that bootstrapped with us showed it receives at its address: a busy responder runs its frame 1
@@ -40,7 +44,8 @@ import Testing
         await engineB.setPolicy(password: Self.pin, allowsOpportunistic: false)
         await engineB.setBootstrapping(supported: .pinDisplay, autoAccept: .pinDisplay)
         _ = try await engineA.bootstrap(with: Self.b, localMethods: .pinKeypad, peerMethods: .pinDisplay)
-        await engineB.handle(authentication: try ForgedPASNFrameTests.forgedFrame1(from: MACAddress(0x42, 0, 0, 0, 9, 9), to: Self.b))
+        await engineB.handle(
+            authentication: try ForgedPASNFrameTests.forgedFrame1(from: MACAddress(0x42, 0, 0, 0, 9, 9), to: Self.b))
         let device = try await engineA.pair(with: Self.b, publishID: InstanceID(1), method: .password(Self.pin))
         #expect(device.id == Self.b)
         #expect(await engineB.comebacksSent == 0)
@@ -56,7 +61,8 @@ import Testing
         await engineB.handle(authentication: frame1)
         let before = await engineB.refusedFrames
         for last in UInt8(0)..<30 {
-            await engineB.handle(authentication: ForgedPASNFrameTests.redirectedSource(frame1, MACAddress(0x42, 0, 0, 1, 0, last)))
+            await engineB.handle(
+                authentication: ForgedPASNFrameTests.redirectedSource(frame1, MACAddress(0x42, 0, 0, 1, 0, last)))
         }
         #expect(await engineB.comebacksSent == PairingEngine.comebacksPerSecond)
         #expect(await engineB.refusedFrames - before == 30 - PairingEngine.comebacksPerSecond)

@@ -6,8 +6,9 @@ import Testing
 /// responder answers the same frame 1 with the same frame 2: a frame lost on a flooded air, or in a flooded
 /// responder's event queue, costs a resend, not the pairing (issue 24).
 @Suite struct PASNFrame1ResendTests {
-    static let limits = PairingEngine.Limits(attemptLifetime: .seconds(120), nikDelay: .zero, verificationDelay: .zero,
-                                             frame1Resend: .milliseconds(200))
+    static let limits = PairingEngine.Limits(
+        attemptLifetime: .seconds(120), nikDelay: .zero, verificationDelay: .zero,
+        frame1Resend: .milliseconds(200))
 
     @Test func aLostFrame1IsSentAgainAndThePairingCompletes() async throws {
         let run = try await HeldPairing(limits: Self.limits)
@@ -24,8 +25,8 @@ import Testing
         let (air, engineA, engineB, pairing) = (run.air, run.initiator, run.responder, run.pairing)
         let frame1 = try #require(await air.takeHeld().first)
         await engineB.handle(authentication: frame1)
-        let firstAnswer = try #require(await air.takeHeld().first)   // B's frame 2, lost
-        try await ForgedPASNFrameTests.held(1, on: air)             // A's frame 1 again
+        let firstAnswer = try #require(await air.takeHeld().first)  // B's frame 2, lost
+        try await ForgedPASNFrameTests.held(1, on: air)  // A's frame 1 again
         let again = try #require(await air.takeHeld().first)
         #expect(again == frame1)
         await engineB.handle(authentication: again)

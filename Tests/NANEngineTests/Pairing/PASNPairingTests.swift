@@ -22,10 +22,14 @@ import Testing
         try PASNAuthenticationFrame(decoding: frame.encoded()[...])
     }
 
-    static func run(_ method: PairingMethod, policy: PASNPairingResponder.Policy, identity: NANIdentityKey? = nil,
-                    cached: CachedPairing? = nil) throws -> (PairingResult, PairingResult) {
-        var initiator = try PASNPairingInitiator(own: initiatorNMI, peer: responderNMI, publishID: publishID, method: method, identity: identity)
-        var responder = PASNPairingResponder(own: responderNMI, peer: initiatorNMI, publishID: publishID, policy: policy)
+    static func run(
+        _ method: PairingMethod, policy: PASNPairingResponder.Policy, identity: NANIdentityKey? = nil,
+        cached: CachedPairing? = nil
+    ) throws -> (PairingResult, PairingResult) {
+        var initiator = try PASNPairingInitiator(
+            own: initiatorNMI, peer: responderNMI, publishID: publishID, method: method, identity: identity)
+        var responder = PASNPairingResponder(
+            own: responderNMI, peer: initiatorNMI, publishID: publishID, policy: policy)
         let frame2 = try responder.receive(frame1: air(initiator.start())) { _, _ in cached }
         let (frame3, initiatorResult) = try initiator.receive(air(frame2))
         let responderResult = try responder.receive(frame3: air(frame3))
@@ -48,8 +52,12 @@ import Testing
     }
 
     @Test func wrongPINFailsOnBothSides() throws {
-        var initiator = try PASNPairingInitiator(own: Self.initiatorNMI, peer: Self.responderNMI, publishID: Self.publishID, method: .password(Array("123456".utf8)))
-        var responder = PASNPairingResponder(own: Self.responderNMI, peer: Self.initiatorNMI, publishID: Self.publishID, policy: .init(password: Array("654321".utf8)))
+        var initiator = try PASNPairingInitiator(
+            own: Self.initiatorNMI, peer: Self.responderNMI, publishID: Self.publishID,
+            method: .password(Array("123456".utf8)))
+        var responder = PASNPairingResponder(
+            own: Self.responderNMI, peer: Self.initiatorNMI, publishID: Self.publishID,
+            policy: .init(password: Array("654321".utf8)))
         let frame2 = try responder.receive(frame1: Self.air(initiator.start()))
         #expect(throws: PairingError.self) { _ = try initiator.receive(Self.air(frame2)) }
         guard case .failed(let error) = initiator.state else { Issue.record("initiator did not fail"); return }
@@ -59,11 +67,17 @@ import Testing
     }
 
     @Test func responderWithoutPINRefusesAndTheInitiatorSaysSo() throws {
-        var initiator = try PASNPairingInitiator(own: Self.initiatorNMI, peer: Self.responderNMI, publishID: Self.publishID, method: .password(Array("1".utf8)))
-        var responder = PASNPairingResponder(own: Self.responderNMI, peer: Self.initiatorNMI, publishID: Self.publishID, policy: .init(allowsOpportunistic: true))
+        var initiator = try PASNPairingInitiator(
+            own: Self.initiatorNMI, peer: Self.responderNMI, publishID: Self.publishID,
+            method: .password(Array("1".utf8)))
+        var responder = PASNPairingResponder(
+            own: Self.responderNMI, peer: Self.initiatorNMI, publishID: Self.publishID,
+            policy: .init(allowsOpportunistic: true))
         let frame1 = try Self.air(initiator.start())
         #expect(Self.failure { _ = try responder.receive(frame1: frame1) } == .rejected, "accepted SAE without a PIN")
-        #expect(Self.failure { _ = try initiator.receive(Self.air(responder.failureFrame)) } == .rejected, "accepted a refusal")
+        #expect(
+            Self.failure { _ = try initiator.receive(Self.air(responder.failureFrame)) } == .rejected,
+            "accepted a refusal")
     }
 
     @Test func verificationWithTheCachedNPKResolvesThePeer() throws {
@@ -72,9 +86,12 @@ import Testing
         let cached = try #require(CachedPairing(npk: setup.keys.npk, akm: setup.keys.akm))
         var resolver = IdentityResolver<String>()
         try resolver.add(initiatorNIK, for: "initiator")
-        var initiator = try PASNPairingInitiator(own: Self.initiatorNMI, peer: Self.responderNMI, publishID: Self.publishID,
-                                                 method: .verification(cached), identity: initiatorNIK, peerIdentity: responderNIK)
-        var responder = PASNPairingResponder(own: Self.responderNMI, peer: Self.initiatorNMI, publishID: Self.publishID, policy: .init(identity: responderNIK))
+        var initiator = try PASNPairingInitiator(
+            own: Self.initiatorNMI, peer: Self.responderNMI, publishID: Self.publishID,
+            method: .verification(cached), identity: initiatorNIK, peerIdentity: responderNIK)
+        var responder = PASNPairingResponder(
+            own: Self.responderNMI, peer: Self.initiatorNMI, publishID: Self.publishID,
+            policy: .init(identity: responderNIK))
         var resolved: String?
         let frame2 = try responder.receive(frame1: Self.air(initiator.start())) { nira, transmitter in
             resolved = resolver.resolve(nira, from: transmitter)
@@ -85,51 +102,71 @@ import Testing
         let r = try responder.receive(frame3: Self.air(frame3))
         #expect(i.kind == .verification && r.kind == .verification)
         #expect(i.keys.npk == setup.keys.npk && r.keys.npk == setup.keys.npk && i.keys.ndPMK == r.keys.ndPMK)
-        #expect(i.keys.ndPMK != setup.keys.ndPMK)   // fresh ephemeral keys: a fresh ND-PMK
+        #expect(i.keys.ndPMK != setup.keys.ndPMK)  // fresh ephemeral keys: a fresh ND-PMK
     }
 
     @Test func verificationWithAWrongNPKFailsTheMIC() throws {
         let nik = try NANIdentityKey.random()
         let mine = try #require(CachedPairing(npk: [UInt8](repeating: 1, count: 32), akm: .pasn))
         let theirs = try #require(CachedPairing(npk: [UInt8](repeating: 2, count: 32), akm: .pasn))
-        var initiator = try PASNPairingInitiator(own: Self.initiatorNMI, peer: Self.responderNMI, publishID: Self.publishID, method: .verification(mine), identity: nik)
-        var responder = PASNPairingResponder(own: Self.responderNMI, peer: Self.initiatorNMI, publishID: Self.publishID, policy: .init(identity: nik))
+        var initiator = try PASNPairingInitiator(
+            own: Self.initiatorNMI, peer: Self.responderNMI, publishID: Self.publishID, method: .verification(mine),
+            identity: nik)
+        var responder = PASNPairingResponder(
+            own: Self.responderNMI, peer: Self.initiatorNMI, publishID: Self.publishID, policy: .init(identity: nik))
         let frame2 = try responder.receive(frame1: Self.air(initiator.start())) { _, _ in theirs }
-        #expect(Self.failure { _ = try initiator.receive(Self.air(frame2)) } == .authenticationFailed, "MIC verified with the wrong NPK")
+        #expect(
+            Self.failure { _ = try initiator.receive(Self.air(frame2)) } == .authenticationFailed,
+            "MIC verified with the wrong NPK")
     }
 
     @Test func verificationOfAnUnknownDeviceIsRefused() throws {
         let nik = try NANIdentityKey.random()
         let cached = try #require(CachedPairing(npk: [UInt8](repeating: 1, count: 32), akm: .pasn))
-        var initiator = try PASNPairingInitiator(own: Self.initiatorNMI, peer: Self.responderNMI, publishID: Self.publishID, method: .verification(cached), identity: nik)
-        var responder = PASNPairingResponder(own: Self.responderNMI, peer: Self.initiatorNMI, publishID: Self.publishID, policy: .init(identity: nik))
-        #expect(Self.failure { _ = try responder.receive(frame1: Self.air(initiator.start())) } == .unknownPeer, "verified an unknown device")
+        var initiator = try PASNPairingInitiator(
+            own: Self.initiatorNMI, peer: Self.responderNMI, publishID: Self.publishID, method: .verification(cached),
+            identity: nik)
+        var responder = PASNPairingResponder(
+            own: Self.responderNMI, peer: Self.initiatorNMI, publishID: Self.publishID, policy: .init(identity: nik))
+        #expect(
+            Self.failure { _ = try responder.receive(frame1: Self.air(initiator.start())) } == .unknownPeer,
+            "verified an unknown device")
     }
 
     @Test func alteredFrame2FailsTheMIC() throws {
-        var initiator = try PASNPairingInitiator(own: Self.initiatorNMI, peer: Self.responderNMI, publishID: Self.publishID, method: .opportunistic)
-        var responder = PASNPairingResponder(own: Self.responderNMI, peer: Self.initiatorNMI, publishID: Self.publishID, policy: .init(allowsOpportunistic: true))
+        var initiator = try PASNPairingInitiator(
+            own: Self.initiatorNMI, peer: Self.responderNMI, publishID: Self.publishID, method: .opportunistic)
+        var responder = PASNPairingResponder(
+            own: Self.responderNMI, peer: Self.initiatorNMI, publishID: Self.publishID,
+            policy: .init(allowsOpportunistic: true))
         var frame2 = try responder.receive(frame1: Self.air(initiator.start()))
         let index = try #require(frame2.elements.firstIndex { $0.id == 221 })
         var body = Array(frame2.elements[index].body)
         body[body.count - 1] ^= 1
         frame2.elements[index].body = body[...]
-        #expect(Self.failure { _ = try initiator.receive(Self.air(frame2)) } == .authenticationFailed, "altered frame accepted")
+        #expect(
+            Self.failure { _ = try initiator.receive(Self.air(frame2)) } == .authenticationFailed,
+            "altered frame accepted")
     }
 
     @Test func frame1LayoutMatchesWpaSupplicant() throws {
-        var opportunistic = try PASNPairingInitiator(own: Self.initiatorNMI, peer: Self.responderNMI, publishID: Self.publishID, method: .opportunistic)
+        var opportunistic = try PASNPairingInitiator(
+            own: Self.initiatorNMI, peer: Self.responderNMI, publishID: Self.publishID, method: .opportunistic)
         let bytes = try opportunistic.start().encoded()
         // Algorithm 7, sequence 1, status 0; RSNE: version 1, no group addressed, CCMP-128, AKM PASN (21),
         // MFPC|MFPR, no PMKID, no group addressed management.
-        #expect(hexText(bytes.prefix(34)) == "070001000000" + "301a" + "0100" + "000fac07" + "0100000fac04" + "0100000fac15" + "c000" + "0000" + "000fac07")
+        #expect(
+            hexText(bytes.prefix(34)) == "070001000000" + "301a" + "0100" + "000fac07" + "0100000fac04" + "0100000fac15"
+                + "c000" + "0000" + "000fac07")
         // PASN Parameters: extension 100, control 0x02 (group and key), no wrapped data, group 19, 33-byte key.
         #expect(hexText(bytes[34..<42]) == "ff2764020013" + "00" + "21")
         #expect([0x02, 0x03].contains(bytes[42]))
         // NAN element: Wi-Fi Alliance OUI, type 0x13; CSIA (0x22) with NCS-PK-PASN-128 for publish ID 3; DCEA with pairing bits.
         #expect(hexText(bytes[75...]) == "dd" + "0f" + "506f9a13" + "220300" + "0007" + "03" + "2a0200" + "0003")
 
-        var sae = try PASNPairingInitiator(own: Self.initiatorNMI, peer: Self.responderNMI, publishID: Self.publishID, method: .password(Array("1234".utf8)))
+        var sae = try PASNPairingInitiator(
+            own: Self.initiatorNMI, peer: Self.responderNMI, publishID: Self.publishID,
+            method: .password(Array("1234".utf8)))
         let saeFrame = try sae.start()
         let wrapped = try #require(saeFrame.wrappedData)
         // SAE Authentication body: algorithm 3, sequence 1, status 126 (H2E), then group 19 and the commit.
@@ -147,7 +184,9 @@ import Testing
         let decoded = try SharedKeyDescriptorAttribute(decoding: descriptor.encoded())
         let (back, lifetime) = try NIKKeyData.unwrap(NIKKeyDescriptor.wrappedKeyData(of: decoded), kek: kek)
         #expect(back == nik && lifetime == 43_200)
-        #expect(Self.failure { _ = try NIKKeyData.unwrap(wrapped, kek: [UInt8](repeating: 0x43, count: 16)) } == .crypto, "unwrapped under another KEK")
+        #expect(
+            Self.failure { _ = try NIKKeyData.unwrap(wrapped, kek: [UInt8](repeating: 0x43, count: 16)) } == .crypto,
+            "unwrapped under another KEK")
     }
 
     /// The NCS-PK-PASN-128 keys of an opportunistic pairing, as our code derives them (PASN-PTK from the
@@ -171,12 +210,14 @@ import Testing
     ///     print(kdf(kdk, "NDP PMK Derivation", spa + bssid, 32).hex())
     @Test func pairingKeysOn128MatchAnIndependentComputationInPython() throws {
         let initiator = MACAddress("02:00:00:00:00:01")!, responder = MACAddress("02:00:00:00:00:02")!
-        let pasn = try PASNKeyDerivation.keys(.sha256, pmk: PASNKeyDerivation.defaultPMK, initiator: initiator, responder: responder,
-                                              sharedSecret: Array(0x10...0x2f), tkLength: 16)
+        let pasn = try PASNKeyDerivation.keys(
+            .sha256, pmk: PASNKeyDerivation.defaultPMK, initiator: initiator, responder: responder,
+            sharedSecret: Array(0x10...0x2f), tkLength: 16)
         #expect(hexText(pasn.kck) == "00c6c4bda07e24611b22488921509f048ab6b8c0bbde6bb13d17d0839b3bbb8d")
         #expect(hexText(pasn.tk) == "5c9286deef3a47a38db1a13b1e4e66c1")
         #expect(hexText(pasn.kdk) == "e5133cd14437168a9ba8ed5b6623b5ede1207a48a374b15c6ec4248a998faa7a")
-        let keys = try PairingKeys(kdk: pasn.kdk, akm: .pasn, suite: .pk128, npk: nil, initiator: initiator, responder: responder)
+        let keys = try PairingKeys(
+            kdk: pasn.kdk, akm: .pasn, suite: .pk128, npk: nil, initiator: initiator, responder: responder)
         #expect(hexText(keys.kek) == "387faeb2d4ef2abc884d80cea9bea5cb")
         #expect(hexText(keys.npk) == "d7a0e1da780f1b83d00cae4323eb61336fb316194cefe8f15e5ae5b08350924e")
         #expect(hexText(keys.ndPMK) == "28333edc43d48ca5e26ceeb76d2032d4611651faf3699b5389dd1847274d93e1")

@@ -20,7 +20,8 @@ import Testing
         let subscriber = try await bench.engines[1].subscribe(SubscribeConfiguration(serviceID: service("pair")))
         await bench.ticks(2)
         let request = PairingBootstrappingAttribute(dialogToken: 5, type: .request, methods: .pinKeypad)
-        _ = try await bench.engines[1].send(bootstrapping: request, from: subscriber.instanceID, to: address(1), peerInstanceID: publisher.instanceID)
+        _ = try await bench.engines[1].send(
+            bootstrapping: request, from: subscriber.instanceID, to: address(1), peerInstanceID: publisher.instanceID)
         await bench.ticks(1)
         let message = try #require(await drain(publisher).compactMap(\.message).first)
         #expect(message.bootstrapping == request && message.keyDescriptor == nil)
@@ -44,13 +45,16 @@ import Testing
         let engineB = try await PairingEngineTests.engine(Self.b, on: air)
         await engineB.setBootstrapping(supported: .opportunistic, autoAccept: .opportunistic)
         await engineB.setPolicy(password: nil, allowsOpportunistic: true)
-        let method = try await engineA.bootstrap(with: Self.b, localMethods: [.opportunistic, .pinKeypad], peerMethods: .opportunistic)
+        let method = try await engineA.bootstrap(
+            with: Self.b, localMethods: [.opportunistic, .pinKeypad], peerMethods: .opportunistic)
         #expect(method == .opportunistic)
         let device = try await engineA.pair(with: Self.b, publishID: InstanceID(1), method: .opportunistic)
         #expect(device.pairing.akm == .pasn)
         var eventsB: [String] = []
         for await event in engineB.events {
-            if case .bootstrapped(let peer, let ours) = event { eventsB.append("bootstrapped \(peer) \(ours.rawValue)") }
+            if case .bootstrapped(let peer, let ours) = event {
+                eventsB.append("bootstrapped \(peer) \(ours.rawValue)")
+            }
             if case .paired = event { eventsB.append("paired"); break }
         }
         #expect(eventsB == ["bootstrapped \(Self.a) \(BootstrappingMethods.opportunistic.rawValue)", "paired"])
@@ -74,7 +78,8 @@ import Testing
             }
             return false
         }
-        let method = try await engineA.bootstrap(with: Self.b, localMethods: .pinKeypad, peerMethods: [.pinDisplay, .passphraseDisplay])
+        let method = try await engineA.bootstrap(
+            with: Self.b, localMethods: .pinKeypad, peerMethods: [.pinDisplay, .passphraseDisplay])
         #expect(method == .pinKeypad)
         #expect(await user.value)
         let device = try await engineA.pair(with: Self.b, publishID: InstanceID(1), method: .password(Self.pin))
@@ -86,7 +91,9 @@ import Testing
         let engineA = try await PairingEngineTests.engine(Self.a, on: air)
         let engineB = try await PairingEngineTests.engine(Self.b, on: air)
         await engineB.setBootstrapping(supported: .opportunistic, autoAccept: .opportunistic)
-        let code = await PairingEngineTests.failure { _ = try await engineA.bootstrap(with: Self.b, localMethods: .pinKeypad, peerMethods: .opportunistic) }
+        let code = await PairingEngineTests.failure {
+            _ = try await engineA.bootstrap(with: Self.b, localMethods: .pinKeypad, peerMethods: .opportunistic)
+        }
         #expect(code == .methodMismatch)
         #expect(await engineB.bootstrapResponder.pending.isEmpty)
     }
@@ -97,7 +104,9 @@ import Testing
         let engineB = try await PairingEngineTests.engine(Self.b, on: air)
         await engineB.setBootstrapping(supported: .opportunistic, autoAccept: .opportunistic)
         // A believes B shows a PIN (a stale advertisement): B refuses with reason 13.
-        let code = await PairingEngineTests.failure { _ = try await engineA.bootstrap(with: Self.b, localMethods: .pinKeypad, peerMethods: .pinDisplay) }
+        let code = await PairingEngineTests.failure {
+            _ = try await engineA.bootstrap(with: Self.b, localMethods: .pinKeypad, peerMethods: .pinDisplay)
+        }
         #expect(code == .rejected)
         for await event in engineB.events {
             guard case .failed(let peer, let error) = event else { continue }
@@ -108,13 +117,16 @@ import Testing
 
     @Test func aSilentPeerTimesOut() async throws {
         let air = Air()
-        let engineA = PairingEngine(localAddress: Self.a, cluster: PairingEngineTests.cluster, identity: try .random(),
-                                    link: PairingEngineTests.Link(air: air, source: Self.a),
-                                    bootstrappingLimits: .init(responseTimeout: .milliseconds(200)))
+        let engineA = PairingEngine(
+            localAddress: Self.a, cluster: PairingEngineTests.cluster, identity: try .random(),
+            link: PairingEngineTests.Link(air: air, source: Self.a),
+            bootstrappingLimits: .init(responseTimeout: .milliseconds(200)))
         await air.attach(engineA)
         // No wall-clock bound: a loaded machine only delays the timeout; the attempt lifetime (10 s) is
         // the other end of the wait and would end it with the same code.
-        let code = await PairingEngineTests.failure { _ = try await engineA.bootstrap(with: Self.b, localMethods: .opportunistic, peerMethods: .opportunistic) }
+        let code = await PairingEngineTests.failure {
+            _ = try await engineA.bootstrap(with: Self.b, localMethods: .opportunistic, peerMethods: .opportunistic)
+        }
         #expect(code == .timedOut)
         #expect(await engineA.bootstrapRequests.isEmpty)
     }
@@ -124,7 +136,9 @@ import Testing
         // of the one it requested, and sends no method with a comeback or a rejection.
         let t0 = ContinuousClock.now
         var opportunistic = BootstrappingResponder(supported: .opportunistic, autoAccept: .opportunistic)
-        let accepted = try opportunistic.receive(PairingBootstrappingAttribute(dialogToken: 1, type: .request, methods: .opportunistic), from: Self.a, at: t0)
+        let accepted = try opportunistic.receive(
+            PairingBootstrappingAttribute(dialogToken: 1, type: .request, methods: .opportunistic), from: Self.a, at: t0
+        )
         #expect(accepted.status == .accepted && accepted.methods == .opportunistic)
         var display = BootstrappingResponder(supported: .pinDisplay)
         let request = PairingBootstrappingAttribute(dialogToken: 2, type: .request, methods: .pinKeypad)
@@ -132,10 +146,14 @@ import Testing
         #expect(comeback.status == .comeback && comeback.methods.isEmpty)
         display.authorize(Self.a)
         let cookie = try #require(comeback.comeback?.cookie)
-        let later = try display.receive(PairingBootstrappingAttribute(dialogToken: 2, type: .request, status: .comeback,
-                                                                      comeback: .init(after: nil, cookie: cookie), methods: .pinKeypad), from: Self.a, at: t0)
+        let later = try display.receive(
+            PairingBootstrappingAttribute(
+                dialogToken: 2, type: .request, status: .comeback,
+                comeback: .init(after: nil, cookie: cookie), methods: .pinKeypad), from: Self.a, at: t0)
         #expect(later.status == .accepted && later.methods == .pinDisplay)
-        let rejected = try display.receive(PairingBootstrappingAttribute(dialogToken: 3, type: .request, methods: .opportunistic), from: Self.b, at: t0)
+        let rejected = try display.receive(
+            PairingBootstrappingAttribute(dialogToken: 3, type: .request, methods: .opportunistic), from: Self.b, at: t0
+        )
         #expect(rejected.status == .rejected && rejected.methods.isEmpty)
     }
 }

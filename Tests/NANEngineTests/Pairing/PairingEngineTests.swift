@@ -27,18 +27,22 @@ import Testing
                 held?.append(frame)
                 return
             }
-            guard let header = try? PASNManagementFrame(bytes: frame), let engine = engines[header.header.destination] else { return }
+            guard let header = try? PASNManagementFrame(bytes: frame), let engine = engines[header.header.destination]
+            else { return }
             await engine.handle(authentication: frame)
         }
         func deliver(_ attribute: PairingBootstrappingAttribute, from source: MACAddress, to peer: MACAddress) async {
             var writer = ByteWriter(capacity: 64)
-            guard let engine = engines[peer], (try? NANAttribute.encodeList([.pairingBootstrapping(attribute)], into: &writer)) != nil,
-                  case .pairingBootstrapping(let decoded)? = try? NANAttribute.decodeList(ByteReader(writer.bytes)).first else { return }
+            guard let engine = engines[peer],
+                (try? NANAttribute.encodeList([.pairingBootstrapping(attribute)], into: &writer)) != nil,
+                case .pairingBootstrapping(let decoded)? = try? NANAttribute.decodeList(ByteReader(writer.bytes)).first
+            else { return }
             await engine.handle(bootstrapping: decoded, from: source)
         }
         func deliver(_ attribute: SharedKeyDescriptorAttribute, from source: MACAddress, to peer: MACAddress) async {
             guard let engine = engines[peer], let bytes = try? attribute.encoded(),
-                  let decoded = try? SharedKeyDescriptorAttribute(decoding: bytes) else { return }
+                let decoded = try? SharedKeyDescriptorAttribute(decoding: bytes)
+            else { return }
             await engine.handle(keyDescriptor: decoded, from: source)
         }
     }
@@ -85,12 +89,15 @@ import Testing
         return false
     }
 
-    static func engine(_ address: MACAddress, on air: LoopbackAir, identity: NANIdentityKey? = nil, devices: [PairedDeviceKeys] = [],
-                       limits: PairingEngine.Limits = .init(attemptLifetime: .seconds(120), nikDelay: .zero, verificationDelay: .zero)) async throws -> PairingEngine {
+    static func engine(
+        _ address: MACAddress, on air: LoopbackAir, identity: NANIdentityKey? = nil, devices: [PairedDeviceKeys] = [],
+        limits: PairingEngine.Limits = .init(attemptLifetime: .seconds(120), nikDelay: .zero, verificationDelay: .zero)
+    ) async throws -> PairingEngine {
         // A long attempt lifetime: a loaded machine (the whole suite on two cores) must not time out an
         // exchange that only waits for CPU; the bounds test sets its own short lifetime.
-        let engine = PairingEngine(localAddress: address, cluster: cluster, identity: try identity ?? .random(),
-                                   link: Link(air: air, source: address), devices: devices, limits: limits)
+        let engine = PairingEngine(
+            localAddress: address, cluster: cluster, identity: try identity ?? .random(),
+            link: Link(air: air, source: address), devices: devices, limits: limits)
         await air.attach(engine)
         return engine
     }
@@ -120,10 +127,12 @@ import Testing
         let air = LoopbackAir()
         let nikA = try NANIdentityKey.random(), nikB = try NANIdentityKey.random()
         let limits = PairingEngine.Limits(attemptLifetime: .seconds(120), nikDelay: .zero, verificationDelay: .zero)
-        let engineA = PairingEngine(localAddress: Self.a, cluster: Self.cluster, identity: nikA,
-                                    link: RepeatingLink(air: air, source: Self.a), limits: limits)
-        let engineB = PairingEngine(localAddress: Self.b, cluster: Self.cluster, identity: nikB,
-                                    link: RepeatingLink(air: air, source: Self.b), limits: limits)
+        let engineA = PairingEngine(
+            localAddress: Self.a, cluster: Self.cluster, identity: nikA,
+            link: RepeatingLink(air: air, source: Self.a), limits: limits)
+        let engineB = PairingEngine(
+            localAddress: Self.b, cluster: Self.cluster, identity: nikB,
+            link: RepeatingLink(air: air, source: Self.b), limits: limits)
         await air.attach(engineA)
         await air.attach(engineB)
         await engineB.setPolicy(password: Self.pin, allowsOpportunistic: false)
@@ -144,13 +153,18 @@ import Testing
     @Test func opportunisticPairingNeedsTheResponderToAllowIt() async throws {
         let air = LoopbackAir()
         let engineA = try await Self.engine(Self.a, on: air), engineB = try await Self.engine(Self.b, on: air)
-        #expect(await Self.failure { _ = try await engineA.pair(with: Self.b, publishID: InstanceID(1), method: .opportunistic) } == .rejected)
+        #expect(
+            await Self.failure {
+                _ = try await engineA.pair(with: Self.b, publishID: InstanceID(1), method: .opportunistic)
+            } == .rejected)
         await engineB.setPolicy(password: nil, allowsOpportunistic: true)
         let device = try await engineA.pair(with: Self.b, publishID: InstanceID(1), method: .opportunistic)
         #expect(device.pairing.akm == .pasn)
         // B records the pairing as it handles A's NIK, which may still be running when A returns.
         for _ in 0..<200 where await engineB.pairedDevices.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(await PairingEngineTests.eventually { await engineB.pairedDevices.first?.pairing.npk == device.pairing.npk })
+        #expect(
+            await PairingEngineTests.eventually { await engineB.pairedDevices.first?.pairing.npk == device.pairing.npk }
+        )
     }
 
     @Test func wrongPINFailsOnBothSidesAndStoresNothing() async throws {
@@ -158,8 +172,13 @@ import Testing
         let engineA = try await Self.engine(Self.a, on: air), engineB = try await Self.engine(Self.b, on: air)
         await engineB.setPolicy(password: Array("000000".utf8), allowsOpportunistic: false)
         var events = engineB.events.makeAsyncIterator()
-        #expect(await Self.failure { _ = try await engineA.pair(with: Self.b, publishID: InstanceID(1), method: .password(Self.pin)) } == .wrongPassword)
-        guard case .failed(let peer, let error)? = await events.next() else { Issue.record("no failure on the responder"); return }
+        #expect(
+            await Self.failure {
+                _ = try await engineA.pair(with: Self.b, publishID: InstanceID(1), method: .password(Self.pin))
+            } == .wrongPassword)
+        guard case .failed(let peer, let error)? = await events.next() else {
+            Issue.record("no failure on the responder"); return
+        }
         #expect(peer == Self.a && error.code == .wrongPassword)
         let stored = (await engineA.pairedDevices.count, await engineB.pairedDevices.count)
         #expect(stored == (0, 0))
@@ -179,7 +198,7 @@ import Testing
         let nira = try await restartedB.identityResolution()
         let resolved = try #require(await engineA.resolve(nira, from: newB))
         #expect(resolved.id == Self.b && resolved.lastAddress == newB)
-        #expect(await engineA.resolve(nira, from: Self.b) == nil)   // replayed from another address
+        #expect(await engineA.resolve(nira, from: Self.b) == nil)  // replayed from another address
 
         var events = restartedB.events.makeAsyncIterator()
         let verified = try await engineA.verify(resolved.id, at: newB, publishID: InstanceID(1))
@@ -202,7 +221,7 @@ import Testing
         await engineB.setPolicy(password: Self.pin, allowsOpportunistic: false)
         let paired = try await pairingA.pair(with: Self.b, publishID: InstanceID(1), method: .password(Self.pin))
 
-        let runningA = try await Self.engine(Self.a, on: air, identity: nikA)   // started with no pairings
+        let runningA = try await Self.engine(Self.a, on: air, identity: nikA)  // started with no pairings
         let nira = try await engineB.identityResolution()
         #expect(await runningA.resolve(nira, from: Self.b) == nil)
         await runningA.replaceDevices([paired])
@@ -216,7 +235,9 @@ import Testing
         #expect(await runningA.pairedDevices.first?.lastAddress == moved)
         await runningA.replaceDevices([])
         #expect(await runningA.resolve(nira, from: Self.b) == nil)
-        #expect(await Self.failure { _ = try await runningA.verify(paired.id, at: Self.b, publishID: InstanceID(1)) } == .unknownPeer)
+        #expect(
+            await Self.failure { _ = try await runningA.verify(paired.id, at: Self.b, publishID: InstanceID(1)) }
+                == .unknownPeer)
     }
 
     @Test func simultaneousVerificationsEndInOneExchangeBothSidesVerified() async throws {
@@ -243,13 +264,14 @@ import Testing
     /// frame 3 is overdue, not for the caller's whole timeout. A real exchange sends its frame 3 at once.
     @Test func aFrame1WithoutItsFrame3HoldsItsPlaceOnlyBriefly() async throws {
         let air = LoopbackAir()
-        let limits = PairingEngine.Limits(attemptLifetime: .seconds(120), nikDelay: .zero, verificationDelay: .zero, frame3Wait: .seconds(1))
+        let limits = PairingEngine.Limits(
+            attemptLifetime: .seconds(120), nikDelay: .zero, verificationDelay: .zero, frame3Wait: .seconds(1))
         let engineA = try await Self.engine(Self.a, on: air, limits: limits)
         let engineB = try await Self.engine(Self.b, on: air, limits: limits)
         await engineB.setPolicy(password: Self.pin, allowsOpportunistic: false)
         _ = try await engineA.pair(with: Self.b, publishID: InstanceID(1), method: .password(Self.pin))
         let frame1 = try #require(await air.sent.first { (try? PASNManagementFrame(bytes: $0))?.body.sequence == 1 })
-        await engineB.handle(authentication: frame1)   // replayed: answered, its frame 3 never comes
+        await engineB.handle(authentication: frame1)  // replayed: answered, its frame 3 never comes
         #expect(await engineB.attemptCount == 1)
         try await Task.sleep(for: .milliseconds(1500))
         #expect(await engineB.attemptCount == 0)
@@ -258,11 +280,17 @@ import Testing
     @Test func attemptsAreBoundedByCountAndAge() async throws {
         let air = LoopbackAir()
         // Long enough that the second call comes before the first attempt expires even on a loaded machine.
-        let engineA = try await Self.engine(Self.a, on: air, limits: .init(maximumAttempts: 1, attemptLifetime: .seconds(5)))
-        let silent = MACAddress(0x02, 0, 0, 0, 0, 0x99)   // nobody answers
-        async let first = Self.failure { _ = try await engineA.pair(with: silent, publishID: InstanceID(1), method: .opportunistic) }
+        let engineA = try await Self.engine(
+            Self.a, on: air, limits: .init(maximumAttempts: 1, attemptLifetime: .seconds(5)))
+        let silent = MACAddress(0x02, 0, 0, 0, 0, 0x99)  // nobody answers
+        async let first = Self.failure {
+            _ = try await engineA.pair(with: silent, publishID: InstanceID(1), method: .opportunistic)
+        }
         try await Task.sleep(for: .milliseconds(50))
-        #expect(await Self.failure { _ = try await engineA.pair(with: Self.b, publishID: InstanceID(1), method: .opportunistic) } == .tableFull)
+        #expect(
+            await Self.failure {
+                _ = try await engineA.pair(with: Self.b, publishID: InstanceID(1), method: .opportunistic)
+            } == .tableFull)
         #expect(await first == .timedOut)
         #expect(await engineA.attemptCount == 0)
     }

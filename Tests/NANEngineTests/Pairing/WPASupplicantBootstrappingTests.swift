@@ -36,7 +36,8 @@ import Testing
         // wpa_supplicant comes back with the cookie and its own method, as nan_bootstrap_build_npba writes it.
         let authorized = responder.authorize(Self.wpa)
         #expect(authorized)
-        let again = try PairingBootstrappingAttribute(decoding: hexBytes("2c0a00" + "2a" + "21" + "00" + "04" + hexText(cookie) + "2000"))
+        let again = try PairingBootstrappingAttribute(
+            decoding: hexBytes("2c0a00" + "2a" + "21" + "00" + "04" + hexText(cookie) + "2000"))
         let accepted = try responder.receive(again, from: Self.wpa, at: t0)
         // Accepted with our own method: complement(0x0002) == 0x0020, the method wpa_supplicant asked with.
         #expect(try Self.bytes(accepted) == "2c05002a02000200")
@@ -69,8 +70,9 @@ import Testing
     @Test func aWpaSupplicantFollowUpIsAnsweredByThePairingEngineOverItsRoute() async throws {
         let (_, item) = try Self.announcement("bootstrap-request-pin-keypad.hex")
         let link = RecordingLink()
-        let engine = PairingEngine(localAddress: Self.waware, cluster: MACAddress(0x50, 0x6f, 0x9a, 0x01, 0xee, 0x40),
-                                   identity: Self.nik, link: link)
+        let engine = PairingEngine(
+            localAddress: Self.waware, cluster: MACAddress(0x50, 0x6f, 0x9a, 0x01, 0xee, 0x40),
+            identity: Self.nik, link: link)
         await engine.setBootstrapping(supported: .pinDisplay)
         await engine.handle(bootstrapping: try #require(item.bootstrapping), from: Self.wpa)
         let sent = await link.bootstrapping
@@ -80,18 +82,22 @@ import Testing
     // MARK: bootstrapping, waware requesting
 
     @Test func ourKeypadRequestCarriesOurOwnMethodAndFollowsWpaSupplicantsComeback() throws {
-        var initiator = try BootstrappingInitiator(peer: Self.wpa, localMethods: .pinKeypad, peerMethods: .pinDisplay, dialogToken: 0x2a)
+        var initiator = try BootstrappingInitiator(
+            peer: Self.wpa, localMethods: .pinKeypad, peerMethods: .pinDisplay, dialogToken: 0x2a)
         // nan_bootstrap_handle_rx_request takes the requester's own method and answers for its complement.
         #expect(try Self.bytes(try initiator.request(at: t0)) == "2c05002a01002000")
 
         let comeback = try #require(try Self.announcement("bootstrap-response-comeback.hex").1.bootstrapping)
         try initiator.receive(comeback, from: Self.wpa, at: t0)
-        guard case .comebackDue(let due, _) = initiator.state else { Issue.record("no comeback: \(initiator.state)"); return }
+        guard case .comebackDue(let due, _) = initiator.state else {
+            Issue.record("no comeback: \(initiator.state)"); return
+        }
         #expect(due == t0 + .microseconds(1024 * 1024))
         // Its comeback check: request, status comeback, cookie, the same method, no comeback-after.
         #expect(try Self.bytes(try initiator.request(at: due)) == "2c0a002a210004c0ffee012000")
 
-        let accepted = try #require(try Self.announcement("bootstrap-response-accepted-pin-display.hex").1.bootstrapping)
+        let accepted = try #require(
+            try Self.announcement("bootstrap-response-accepted-pin-display.hex").1.bootstrapping)
         try initiator.receive(accepted, from: Self.wpa, at: due)
         #expect(initiator.state == .accepted && initiator.method == .pinKeypad)
     }

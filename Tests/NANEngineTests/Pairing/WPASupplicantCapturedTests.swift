@@ -29,16 +29,21 @@ import Testing
     // MARK: Bootstrapping
 
     @Test(arguments: [
-        ("bootstrap-request-pin-keypad.hex", PairingBootstrappingAttribute.BootstrappingType.request, PairingBootstrappingAttribute.Status.accepted,
-         PairingBootstrappingAttribute.Methods.pinKeypad, false),
+        (
+            "bootstrap-request-pin-keypad.hex", PairingBootstrappingAttribute.BootstrappingType.request,
+            PairingBootstrappingAttribute.Status.accepted,
+            PairingBootstrappingAttribute.Methods.pinKeypad, false
+        ),
         ("bootstrap-request-pin-keypad-comeback.hex", .request, .comeback, .pinKeypad, true),
         ("bootstrap-request-opportunistic.hex", .request, .accepted, .opportunistic, false),
         ("bootstrap-response-comeback.hex", .response, .comeback, PairingBootstrappingAttribute.Methods(), true),
         ("bootstrap-response-accepted-pin-display.hex", .response, .accepted, .pinDisplay, false),
     ])
-    func itsBootstrappingFollowUpsReadAsTheSourceSaid(name: String, type: PairingBootstrappingAttribute.BootstrappingType,
-                                                       status: PairingBootstrappingAttribute.Status,
-                                                       methods: PairingBootstrappingAttribute.Methods, cookie: Bool) throws {
+    func itsBootstrappingFollowUpsReadAsTheSourceSaid(
+        name: String, type: PairingBootstrappingAttribute.BootstrappingType,
+        status: PairingBootstrappingAttribute.Status,
+        methods: PairingBootstrappingAttribute.Methods, cookie: Bool
+    ) throws {
         // docs/interop-pairing-findings.md §1: the requester's own method, the responder's own on acceptance,
         // none with a comeback; a comeback request carries the cookie, a comeback response the delay too.
         let (frame, item) = try Self.announcement(name)
@@ -73,22 +78,28 @@ import Testing
         // pin:peer in the run: `waware pair` showed 607606, wpa_supplicant's NAN_PAIR auth=1 password=607606.
         let frame = try Self.pasn("pasn-frame1-sae-ccmp.hex")
         #expect(frame.header.source == Self.wpa && frame.body.sequence == 1)
-        var responder = PASNPairingResponder(own: frame.header.destination, peer: Self.wpa, publishID: InstanceID(1),
-                                             policy: .init(password: Array("607606".utf8)))
+        var responder = PASNPairingResponder(
+            own: frame.header.destination, peer: Self.wpa, publishID: InstanceID(1),
+            policy: .init(password: Array("607606".utf8)))
         let frame2 = try responder.receive(frame1: frame.body)
         #expect(responder.suite == .pk128)
-        #expect(frame2.elements.map(WPASupplicantPairingTests.label) == ["48", "255/8", "244", "255/100", "221", "255/161", "140"])
+        #expect(
+            frame2.elements.map(WPASupplicantPairingTests.label) == [
+                "48", "255/8", "244", "255/100", "221", "255/161", "140",
+            ])
         #expect(responder.temporalKey?.count == 16)
     }
 
     @Test func itsOpportunisticFrame1IsAnswered() throws {
         let frame = try Self.pasn("pasn-frame1-opportunistic-ccmp.hex")
-        var responder = PASNPairingResponder(own: frame.header.destination, peer: Self.wpa, publishID: InstanceID(1),
-                                             policy: .init(allowsOpportunistic: true))
+        var responder = PASNPairingResponder(
+            own: frame.header.destination, peer: Self.wpa, publishID: InstanceID(1),
+            policy: .init(allowsOpportunistic: true))
         let frame2 = try responder.receive(frame1: frame.body)
         #expect(frame2.elements.map(WPASupplicantPairingTests.label) == ["48", "255/100", "221", "255/161", "140"])
         // No password, no opportunistic: refused, nothing kept.
-        var refusing = PASNPairingResponder(own: frame.header.destination, peer: Self.wpa, publishID: InstanceID(1), policy: .init())
+        var refusing = PASNPairingResponder(
+            own: frame.header.destination, peer: Self.wpa, publishID: InstanceID(1), policy: .init())
         #expect(throws: PairingError.self) { _ = try refusing.receive(frame1: frame.body) }
         #expect(refusing.temporalKey == nil)
     }
@@ -102,23 +113,30 @@ import Testing
         var resolver = IdentityResolver<String>()
         try resolver.add(Self.wpaNIK, for: "P")
         #expect(resolver.resolve(nira, from: Self.wpa) == "P")
-        #expect(resolver.resolve(nira, from: frame.header.destination) == nil)   // the NMI is inside the tag
+        #expect(resolver.resolve(nira, from: frame.header.destination) == nil)  // the NMI is inside the tag
         let npk = hexBytes("412f6cbce420ed45d2eba631c381b5384cb3705b11cb9ae7dff1a1a720c7a1d5")
         let cached = try #require(CachedPairing(npk: npk, akm: .sae, suite: .pk256))
-        var responder = PASNPairingResponder(own: frame.header.destination, peer: Self.wpa, publishID: InstanceID(1),
-                                             policy: .init(identity: try .random(), suites: [.pk128]))
+        var responder = PASNPairingResponder(
+            own: frame.header.destination, peer: Self.wpa, publishID: InstanceID(1),
+            policy: .init(identity: try .random(), suites: [.pk128]))
         let frame2 = try responder.receive(frame1: frame.body) { nira, transmitter in
             resolver.resolve(nira, from: transmitter) == "P" ? cached : nil
         }
         #expect(responder.suite == .pk256 && responder.temporalKey?.count == 32)
-        #expect(frame2.elements.map(WPASupplicantPairingTests.label) == ["48", "244", "255/100", "221", "255/161", "140"])
+        #expect(
+            frame2.elements.map(WPASupplicantPairingTests.label) == ["48", "244", "255/100", "221", "255/161", "140"])
     }
 
     // MARK: PASN frame 2, laid out as ours
 
-    @Test(arguments: [("pasn-frame2-sae-gcmp256.hex", ["48", "255/8", "244", "255/100", "221", "255/161", "140"], NDPCipherSuite.pk256),
-                      ("pasn-frame2-opportunistic-ccmp.hex", ["48", "255/100", "221", "255/161", "140"], .pk128),
-                      ("pasn-frame2-verification-ccmp.hex", ["48", "244", "255/100", "221", "255/161", "140"], .pk128)])
+    @Test(arguments: [
+        (
+            "pasn-frame2-sae-gcmp256.hex", ["48", "255/8", "244", "255/100", "221", "255/161", "140"],
+            NDPCipherSuite.pk256
+        ),
+        ("pasn-frame2-opportunistic-ccmp.hex", ["48", "255/100", "221", "255/161", "140"], .pk128),
+        ("pasn-frame2-verification-ccmp.hex", ["48", "244", "255/100", "221", "255/161", "140"], .pk128),
+    ])
     func itsFrame2sHaveOurElementOrder(name: String, labels: [String], suite: NDPCipherSuite) throws {
         let frame = try Self.pasn(name)
         #expect(frame.header.source == Self.wpa && frame.body.sequence == 2 && frame.body.status == 0)

@@ -5,7 +5,8 @@ import NANWire
 /// What the wpa_supplicant 2.12 pairing tests share: the fixtures (Fixtures/wpa_supplicant-2.12, laid out
 /// from hostap's source, README there), the two NMIs they use, and a link that records what an engine does.
 enum WPASupplicantFixtures {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/wpa_supplicant-2.12")
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Fixtures/wpa_supplicant-2.12")
     /// waware's NMI (A1 of every fixture) and wpa_supplicant's (A2).
     static let waware = MACAddress(0x02, 0, 0, 0, 0, 0x0b)
     static let wpa = MACAddress(0x42, 0, 0, 0, 1, 0)

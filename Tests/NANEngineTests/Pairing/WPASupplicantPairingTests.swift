@@ -20,26 +20,34 @@ import Testing
 
     // MARK: NIK exchange and protected follow-ups
 
-    @Test(arguments: [("nik-followup-protected-ccmp.hex", NDPCipherSuite.pk128, "101112131415161718191a1b1c1d1e1f"),
-                      ("nik-followup-protected-gcmp256.hex", .pk256, "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f")])
-    func wpaSupplicantsNIKFollowUpUnwrapsAndOursIsTheSameBytes(name: String, suite: NDPCipherSuite, kek: String) throws {
+    @Test(arguments: [
+        ("nik-followup-protected-ccmp.hex", NDPCipherSuite.pk128, "101112131415161718191a1b1c1d1e1f"),
+        (
+            "nik-followup-protected-gcmp256.hex", .pk256,
+            "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+        ),
+    ])
+    func wpaSupplicantsNIKFollowUpUnwrapsAndOursIsTheSameBytes(name: String, suite: NDPCipherSuite, kek: String) throws
+    {
         let (_, item) = try Self.announcement(name)
         #expect(item.kind == .followUp)
         let descriptor = try #require(item.keyDescriptor)
-        let (nik, lifetime) = try NIKKeyData.unwrap(try NIKKeyDescriptor.wrappedKeyData(of: descriptor), kek: hexBytes(kek))
+        let (nik, lifetime) = try NIKKeyData.unwrap(
+            try NIKKeyDescriptor.wrappedKeyData(of: descriptor), kek: hexBytes(kek))
         #expect(nik == Self.nik && lifetime == 43200)
         // Ours, for the same keys, is the same attribute byte for byte (key length by suite; AES key wrap
         // is deterministic), apart from the publish ID byte (wpa_supplicant puts its own handle there).
-        let ours = NIKKeyDescriptor.attribute(publishID: descriptor.publishID,
-                                              wrappedKeyData: try NIKKeyData.wrap(Self.nik, lifetime: 43200, kek: hexBytes(kek)),
-                                              keyLength: UInt16(suite.tkLength))
+        let ours = NIKKeyDescriptor.attribute(
+            publishID: descriptor.publishID,
+            wrappedKeyData: try NIKKeyData.wrap(Self.nik, lifetime: 43200, kek: hexBytes(kek)),
+            keyLength: UInt16(suite.tkLength))
         #expect(try ours.encoded() == descriptor.encoded())
     }
 
     @Test func aDecryptedProtectedFrameStillMarkedProtectedDecodesAndAnEncryptedOneDoesNot() throws {
         var bytes = try Self.frame("nik-followup-protected-ccmp.hex")
         #expect(try WireCodec().decode(bytes).announcements.first?.isProtected == true)
-        bytes[1] |= 0x40   // the protected bit, should the kernel leave it set after decrypting
+        bytes[1] |= 0x40  // the protected bit, should the kernel leave it set after decrypting
         #expect(try WireCodec().decode(bytes).announcements.first?.isProtected == true)
         // Still encrypted: a CCMP header (PN0 PN1 0 key-ID|ExtIV PN2..PN5) where the category would be.
         bytes.insert(contentsOf: [0x01, 0x00, 0x00, 0x20, 0, 0, 0, 0], at: 24)
@@ -47,33 +55,46 @@ import Testing
     }
 
     @Test func followUpsToAProtectedPeerGoOutAsProtectedSDFs() throws {
-        let item = ServiceAnnouncement(kind: .followUp, serviceID: ServiceID(hex: "1bef7ad6e0fb")!, instanceID: InstanceID(3),
-                                       requestorInstanceID: InstanceID(1))
+        let item = ServiceAnnouncement(
+            kind: .followUp, serviceID: ServiceID(hex: "1bef7ad6e0fb")!, instanceID: InstanceID(3),
+            requestorInstanceID: InstanceID(1))
         var frame = OutgoingDiscoveryFrame(destination: Self.wpa, announcements: [item])
         frame.isProtected = true
-        let bytes = try WireCodec().encode(frame, source: Self.waware, cluster: MACAddress(0x50, 0x6f, 0x9a, 0x01, 0xee, 0x40))
+        let bytes = try WireCodec().encode(
+            frame, source: Self.waware, cluster: MACAddress(0x50, 0x6f, 0x9a, 0x01, 0xee, 0x40))
         #expect(Array(bytes[24..<30]) == [0x09, 0x09, 0x50, 0x6f, 0x9a, 0x13])
-        #expect(bytes[1] & 0x40 == 0)   // the kernel encrypts it and sets the bit
+        #expect(bytes[1] & 0x40 == 0)  // the kernel encrypts it and sets the bit
         #expect(NL80211Radio.interest(.userSpace).framePrefixes.contains(NANFramePrefix.protectedServiceDiscovery))
     }
 
     @Test(arguments: [NDPCipherSuite.pk128, .pk256])
     func bothSidesInstallTheNMTKBeforeTheirNIKFollowUp(suite: NDPCipherSuite) async throws {
         let air = PairingEngineTests.LoopbackAir()
-        let linkA = RecordingLink(air: air, source: PairingEngineTests.a), linkB = RecordingLink(air: air, source: PairingEngineTests.b)
+        let linkA = RecordingLink(air: air, source: PairingEngineTests.a),
+            linkB = RecordingLink(air: air, source: PairingEngineTests.b)
         let limits = PairingEngine.Limits(attemptLifetime: .seconds(120), nikDelay: .zero, verificationDelay: .zero)
-        let a = PairingEngine(localAddress: PairingEngineTests.a, cluster: PairingEngineTests.cluster, identity: try .random(), link: linkA, limits: limits)
-        let b = PairingEngine(localAddress: PairingEngineTests.b, cluster: PairingEngineTests.cluster, identity: try .random(), link: linkB, limits: limits)
+        let a = PairingEngine(
+            localAddress: PairingEngineTests.a, cluster: PairingEngineTests.cluster, identity: try .random(),
+            link: linkA, limits: limits)
+        let b = PairingEngine(
+            localAddress: PairingEngineTests.b, cluster: PairingEngineTests.cluster, identity: try .random(),
+            link: linkB, limits: limits)
         await air.attach(a)
         await air.attach(b)
         await b.setPolicy(password: PairingEngineTests.pin, allowsOpportunistic: false, suites: [suite])
-        _ = try await a.pair(with: PairingEngineTests.b, publishID: InstanceID(1), method: .password(PairingEngineTests.pin), suite: suite)
+        _ = try await a.pair(
+            with: PairingEngineTests.b, publishID: InstanceID(1), method: .password(PairingEngineTests.pin),
+            suite: suite)
         for await event in b.events { if case .paired = event { break } }
         let logA = await linkA.log, logB = await linkB.log
-        #expect(logA.map(\.kind) == ["auth", "auth", "protect", "nik"])        // frames 1 and 3, key, NIK
-        #expect(logB.map(\.kind) == ["prepare", "auth", "protect", "nik"])     // key for receiving, frame 2, key kept at frame 3, NIK
-        let keyA = try #require(logA.first { $0.kind == "protect" }), keyB = try #require(logB.first { $0.kind == "protect" })
-        #expect(keyA.tk == keyB.tk && keyA.tk.count == suite.tkLength && keyA.peer == PairingEngineTests.b && keyB.peer == PairingEngineTests.a)
+        #expect(logA.map(\.kind) == ["auth", "auth", "protect", "nik"])  // frames 1 and 3, key, NIK
+        // key for receiving, frame 2, key kept at frame 3, NIK
+        #expect(logB.map(\.kind) == ["prepare", "auth", "protect", "nik"])
+        let keyA = try #require(logA.first { $0.kind == "protect" }),
+            keyB = try #require(logB.first { $0.kind == "protect" })
+        #expect(
+            keyA.tk == keyB.tk && keyA.tk.count == suite.tkLength && keyA.peer == PairingEngineTests.b
+                && keyB.peer == PairingEngineTests.a)
         #expect(logB[0].tk == keyB.tk)
         // The key length field of the NIK descriptor: bytes 3–4 of the key descriptor, big-endian.
         let descriptor = try #require(logA.last?.descriptor)
@@ -83,14 +104,23 @@ import Testing
     @Test func aVerificationInstallsAFreshNMTKOnBothSidesAndSendsNoNIK() async throws {
         let air = PairingEngineTests.LoopbackAir()
         let nikA = try NANIdentityKey.random(), nikB = try NANIdentityKey.random()
-        let linkA = RecordingLink(air: air, source: PairingEngineTests.a), linkB = RecordingLink(air: air, source: PairingEngineTests.b)
+        let linkA = RecordingLink(air: air, source: PairingEngineTests.a),
+            linkB = RecordingLink(air: air, source: PairingEngineTests.b)
         let limits = PairingEngine.Limits(attemptLifetime: .seconds(120), nikDelay: .zero, verificationDelay: .zero)
         let npk = [UInt8](repeating: 9, count: 32)
         let cached = try #require(CachedPairing(npk: npk, akm: .sae))
-        let a = PairingEngine(localAddress: PairingEngineTests.a, cluster: PairingEngineTests.cluster, identity: nikA, link: linkA,
-                              devices: [PairedDeviceKeys(id: PairingEngineTests.b, lastAddress: PairingEngineTests.b, nik: nikB, pairing: cached)], limits: limits)
-        let b = PairingEngine(localAddress: PairingEngineTests.b, cluster: PairingEngineTests.cluster, identity: nikB, link: linkB,
-                              devices: [PairedDeviceKeys(id: PairingEngineTests.a, lastAddress: PairingEngineTests.a, nik: nikA, pairing: cached)], limits: limits)
+        let a = PairingEngine(
+            localAddress: PairingEngineTests.a, cluster: PairingEngineTests.cluster, identity: nikA, link: linkA,
+            devices: [
+                PairedDeviceKeys(
+                    id: PairingEngineTests.b, lastAddress: PairingEngineTests.b, nik: nikB, pairing: cached)
+            ], limits: limits)
+        let b = PairingEngine(
+            localAddress: PairingEngineTests.b, cluster: PairingEngineTests.cluster, identity: nikB, link: linkB,
+            devices: [
+                PairedDeviceKeys(
+                    id: PairingEngineTests.a, lastAddress: PairingEngineTests.a, nik: nikA, pairing: cached)
+            ], limits: limits)
         await air.attach(a)
         await air.attach(b)
         _ = try await a.verify(PairingEngineTests.b, at: PairingEngineTests.b, publishID: InstanceID(1))
@@ -109,16 +139,25 @@ import Testing
     @Test(arguments: [NDPCipherSuite.pk128, .pk256])
     func theInitiatorSendsItsNIKAgainWhenTheResponderDroppedTheFirst(suite: NDPCipherSuite) async throws {
         let air = PairingEngineTests.LoopbackAir()
-        let linkA = RecordingLink(air: air, source: PairingEngineTests.a), linkB = RecordingLink(air: air, source: PairingEngineTests.b)
+        let linkA = RecordingLink(air: air, source: PairingEngineTests.a),
+            linkB = RecordingLink(air: air, source: PairingEngineTests.b)
         await linkA.dropNIKs(1)
-        let limits = PairingEngine.Limits(attemptLifetime: .seconds(120), nikResendInterval: .milliseconds(200), nikDelay: .zero, verificationDelay: .zero)
+        let limits = PairingEngine.Limits(
+            attemptLifetime: .seconds(120), nikResendInterval: .milliseconds(200), nikDelay: .zero,
+            verificationDelay: .zero)
         let nikA = try NANIdentityKey.random(), nikB = try NANIdentityKey.random()
-        let a = PairingEngine(localAddress: PairingEngineTests.a, cluster: PairingEngineTests.cluster, identity: nikA, link: linkA, limits: limits)
-        let b = PairingEngine(localAddress: PairingEngineTests.b, cluster: PairingEngineTests.cluster, identity: nikB, link: linkB, limits: limits)
+        let a = PairingEngine(
+            localAddress: PairingEngineTests.a, cluster: PairingEngineTests.cluster, identity: nikA, link: linkA,
+            limits: limits)
+        let b = PairingEngine(
+            localAddress: PairingEngineTests.b, cluster: PairingEngineTests.cluster, identity: nikB, link: linkB,
+            limits: limits)
         await air.attach(a)
         await air.attach(b)
         await b.setPolicy(password: PairingEngineTests.pin, allowsOpportunistic: false, suites: [suite])
-        let device = try await a.pair(with: PairingEngineTests.b, publishID: InstanceID(1), method: .password(PairingEngineTests.pin), suite: suite)
+        let device = try await a.pair(
+            with: PairingEngineTests.b, publishID: InstanceID(1), method: .password(PairingEngineTests.pin),
+            suite: suite)
         #expect(device.nik == nikB)
         for await event in b.events { if case .paired = event { break } }
         #expect(await b.pairedDevices.first?.nik == nikA)
@@ -135,10 +174,15 @@ import Testing
     /// So the initiator's first NIK waits ``PairingEngine/Limits/nikDelay`` after frame 3.
     @Test func theInitiatorsFirstNIKWaitsNikDelayAfterFrame3() async throws {
         let air = PairingEngineTests.LoopbackAir()
-        let linkA = RecordingLink(air: air, source: PairingEngineTests.a), linkB = RecordingLink(air: air, source: PairingEngineTests.b)
+        let linkA = RecordingLink(air: air, source: PairingEngineTests.a),
+            linkB = RecordingLink(air: air, source: PairingEngineTests.b)
         let limits = PairingEngine.Limits(attemptLifetime: .seconds(120), nikDelay: .milliseconds(600))
-        let a = PairingEngine(localAddress: PairingEngineTests.a, cluster: PairingEngineTests.cluster, identity: try .random(), link: linkA, limits: limits)
-        let b = PairingEngine(localAddress: PairingEngineTests.b, cluster: PairingEngineTests.cluster, identity: try .random(), link: linkB, limits: limits)
+        let a = PairingEngine(
+            localAddress: PairingEngineTests.a, cluster: PairingEngineTests.cluster, identity: try .random(),
+            link: linkA, limits: limits)
+        let b = PairingEngine(
+            localAddress: PairingEngineTests.b, cluster: PairingEngineTests.cluster, identity: try .random(),
+            link: linkB, limits: limits)
         await air.attach(a)
         await air.attach(b)
         await b.setPolicy(password: nil, allowsOpportunistic: true)
@@ -157,13 +201,22 @@ import Testing
     @Test func anInitiatorsVerificationEndsVerificationDelayAfterFrame3() async throws {
         let air = PairingEngineTests.LoopbackAir()
         let nikA = try NANIdentityKey.random(), nikB = try NANIdentityKey.random()
-        let linkA = RecordingLink(air: air, source: PairingEngineTests.a), linkB = RecordingLink(air: air, source: PairingEngineTests.b)
+        let linkA = RecordingLink(air: air, source: PairingEngineTests.a),
+            linkB = RecordingLink(air: air, source: PairingEngineTests.b)
         let cached = try #require(CachedPairing(npk: [UInt8](repeating: 9, count: 32), akm: .sae))
         let limits = PairingEngine.Limits(attemptLifetime: .seconds(120), verificationDelay: .milliseconds(600))
-        let a = PairingEngine(localAddress: PairingEngineTests.a, cluster: PairingEngineTests.cluster, identity: nikA, link: linkA,
-                              devices: [PairedDeviceKeys(id: PairingEngineTests.b, lastAddress: PairingEngineTests.b, nik: nikB, pairing: cached)], limits: limits)
-        let b = PairingEngine(localAddress: PairingEngineTests.b, cluster: PairingEngineTests.cluster, identity: nikB, link: linkB,
-                              devices: [PairedDeviceKeys(id: PairingEngineTests.a, lastAddress: PairingEngineTests.a, nik: nikA, pairing: cached)], limits: limits)
+        let a = PairingEngine(
+            localAddress: PairingEngineTests.a, cluster: PairingEngineTests.cluster, identity: nikA, link: linkA,
+            devices: [
+                PairedDeviceKeys(
+                    id: PairingEngineTests.b, lastAddress: PairingEngineTests.b, nik: nikB, pairing: cached)
+            ], limits: limits)
+        let b = PairingEngine(
+            localAddress: PairingEngineTests.b, cluster: PairingEngineTests.cluster, identity: nikB, link: linkB,
+            devices: [
+                PairedDeviceKeys(
+                    id: PairingEngineTests.a, lastAddress: PairingEngineTests.a, nik: nikA, pairing: cached)
+            ], limits: limits)
         await air.attach(a)
         await air.attach(b)
         _ = try await a.verify(PairingEngineTests.b, at: PairingEngineTests.b, publishID: InstanceID(1))
@@ -178,16 +231,24 @@ import Testing
         // The attempt lives long enough for all three sends 100 ms apart even when the whole suite loads the machine
         // (with 3 s the third send sometimes came after the attempt had timed out).
         let air = PairingEngineTests.LoopbackAir()
-        let linkA = RecordingLink(air: air, source: PairingEngineTests.a), linkB = RecordingLink(air: air, source: PairingEngineTests.b)
+        let linkA = RecordingLink(air: air, source: PairingEngineTests.a),
+            linkB = RecordingLink(air: air, source: PairingEngineTests.b)
         await linkA.dropNIKs(100)
-        let limits = PairingEngine.Limits(attemptLifetime: .seconds(8), nikSends: 3, nikResendInterval: .milliseconds(100), nikDelay: .zero, verificationDelay: .zero)
-        let a = PairingEngine(localAddress: PairingEngineTests.a, cluster: PairingEngineTests.cluster, identity: try .random(), link: linkA, limits: limits)
-        let b = PairingEngine(localAddress: PairingEngineTests.b, cluster: PairingEngineTests.cluster, identity: try .random(), link: linkB, limits: limits)
+        let limits = PairingEngine.Limits(
+            attemptLifetime: .seconds(8), nikSends: 3, nikResendInterval: .milliseconds(100), nikDelay: .zero,
+            verificationDelay: .zero)
+        let a = PairingEngine(
+            localAddress: PairingEngineTests.a, cluster: PairingEngineTests.cluster, identity: try .random(),
+            link: linkA, limits: limits)
+        let b = PairingEngine(
+            localAddress: PairingEngineTests.b, cluster: PairingEngineTests.cluster, identity: try .random(),
+            link: linkB, limits: limits)
         await air.attach(a)
         await air.attach(b)
         await b.setPolicy(password: PairingEngineTests.pin, allowsOpportunistic: false)
         let code = await PairingEngineTests.failure {
-            _ = try await a.pair(with: PairingEngineTests.b, publishID: InstanceID(1), method: .password(PairingEngineTests.pin))
+            _ = try await a.pair(
+                with: PairingEngineTests.b, publishID: InstanceID(1), method: .password(PairingEngineTests.pin))
         }
         #expect(code == .timedOut)
         #expect(await linkA.log.filter { $0.kind == "nik" }.count == 3)
@@ -200,15 +261,21 @@ import Testing
     /// responder installs the exchange's TK before it sends frame 2, and withdraws it if the exchange fails.
     @Test func theResponderInstallsTheTKBeforeFrame2AndWithdrawsItWhenFrame3Fails() async throws {
         let air = PairingEngineTests.LoopbackAir()
-        let linkA = RecordingLink(air: air, source: PairingEngineTests.a), linkB = RecordingLink(air: air, source: PairingEngineTests.b)
+        let linkA = RecordingLink(air: air, source: PairingEngineTests.a),
+            linkB = RecordingLink(air: air, source: PairingEngineTests.b)
         let limits = PairingEngine.Limits(attemptLifetime: .seconds(120), nikDelay: .zero, verificationDelay: .zero)
-        let a = PairingEngine(localAddress: PairingEngineTests.a, cluster: PairingEngineTests.cluster, identity: try .random(), link: linkA, limits: limits)
-        let b = PairingEngine(localAddress: PairingEngineTests.b, cluster: PairingEngineTests.cluster, identity: try .random(), link: linkB, limits: limits)
+        let a = PairingEngine(
+            localAddress: PairingEngineTests.a, cluster: PairingEngineTests.cluster, identity: try .random(),
+            link: linkA, limits: limits)
+        let b = PairingEngine(
+            localAddress: PairingEngineTests.b, cluster: PairingEngineTests.cluster, identity: try .random(),
+            link: linkB, limits: limits)
         await air.attach(a)
         await air.attach(b)
         await b.setPolicy(password: PairingEngineTests.pin, allowsOpportunistic: false)
         let code = await PairingEngineTests.failure {
-            _ = try await a.pair(with: PairingEngineTests.b, publishID: InstanceID(1), method: .password(Array("654321".utf8)))
+            _ = try await a.pair(
+                with: PairingEngineTests.b, publishID: InstanceID(1), method: .password(Array("654321".utf8)))
         }
         #expect(code == .wrongPassword)
         for await event in b.events { if case .failed = event { break } }
@@ -229,45 +296,64 @@ import Testing
     @Test(arguments: [true, false])
     func frame1CarriesOurDeviceCapabilityAndAWawareResponderStillAnswers(verification: Bool) async throws {
         let air = PairingEngineTests.LoopbackAir()
-        let linkA = RecordingLink(air: air, source: PairingEngineTests.a), linkB = RecordingLink(air: air, source: PairingEngineTests.b)
-        let capability = DeviceCapabilityAttribute(committedDWInfo: 0x0009, supportedBands: 0x14, maxChannelSwitchTime: 5000, capabilities: 0x08)
+        let linkA = RecordingLink(air: air, source: PairingEngineTests.a),
+            linkB = RecordingLink(air: air, source: PairingEngineTests.b)
+        let capability = DeviceCapabilityAttribute(
+            committedDWInfo: 0x0009, supportedBands: 0x14, maxChannelSwitchTime: 5000, capabilities: 0x08)
         await linkA.setCapability(capability)
         let nikA = try NANIdentityKey.random(), nikB = try NANIdentityKey.random()
         let cached = try #require(CachedPairing(npk: [UInt8](repeating: 7, count: 32), akm: .sae))
         let limits = PairingEngine.Limits(attemptLifetime: .seconds(120), nikDelay: .zero, verificationDelay: .zero)
-        let a = PairingEngine(localAddress: PairingEngineTests.a, cluster: PairingEngineTests.cluster, identity: nikA, link: linkA,
-                              devices: verification ? [PairedDeviceKeys(id: PairingEngineTests.b, lastAddress: PairingEngineTests.b, nik: nikB, pairing: cached)] : [],
-                              limits: limits)
-        let b = PairingEngine(localAddress: PairingEngineTests.b, cluster: PairingEngineTests.cluster, identity: nikB, link: linkB,
-                              devices: verification ? [PairedDeviceKeys(id: PairingEngineTests.a, lastAddress: PairingEngineTests.a, nik: nikA, pairing: cached)] : [],
-                              limits: limits)
+        let a = PairingEngine(
+            localAddress: PairingEngineTests.a, cluster: PairingEngineTests.cluster, identity: nikA, link: linkA,
+            devices: verification
+                ? [
+                    PairedDeviceKeys(
+                        id: PairingEngineTests.b, lastAddress: PairingEngineTests.b, nik: nikB, pairing: cached)
+                ] : [],
+            limits: limits)
+        let b = PairingEngine(
+            localAddress: PairingEngineTests.b, cluster: PairingEngineTests.cluster, identity: nikB, link: linkB,
+            devices: verification
+                ? [
+                    PairedDeviceKeys(
+                        id: PairingEngineTests.a, lastAddress: PairingEngineTests.a, nik: nikA, pairing: cached)
+                ] : [],
+            limits: limits)
         await air.attach(a)
         await air.attach(b)
         await b.setPolicy(password: PairingEngineTests.pin, allowsOpportunistic: false)
         if verification {
             _ = try await a.verify(PairingEngineTests.b, at: PairingEngineTests.b, publishID: InstanceID(1))
         } else {
-            _ = try await a.pair(with: PairingEngineTests.b, publishID: InstanceID(1), method: .password(PairingEngineTests.pin))
+            _ = try await a.pair(
+                with: PairingEngineTests.b, publishID: InstanceID(1), method: .password(PairingEngineTests.pin))
         }
         let sent = await linkA.frames
         #expect(sent.count == 2)
-        for bytes in sent {   // frames 1 and 3 carry the same NAN element
+        for bytes in sent {  // frames 1 and 3 carry the same NAN element
             let frame = try PASNManagementFrame(bytes: bytes).body
             let attributes = PASNPairingElements.nanAttributes(in: frame)
             #expect(try PASNPairingElements.attribute(DeviceCapabilityAttribute.self, in: attributes) == capability)
             #expect(try PASNPairingElements.attribute(CipherSuiteInfoAttribute.self, in: attributes) != nil)
-            #expect(try (PASNPairingElements.attribute(IdentityResolutionAttribute.self, in: attributes) != nil) == verification)
+            #expect(
+                try (PASNPairingElements.attribute(IdentityResolutionAttribute.self, in: attributes) != nil)
+                    == verification)
         }
         // Without one from the link, none.
-        var plain = try PASNPairingInitiator(own: PairingEngineTests.a, peer: PairingEngineTests.b, publishID: InstanceID(1), method: .opportunistic)
-        #expect(try PASNPairingElements.attribute(DeviceCapabilityAttribute.self, in: PASNPairingElements.nanAttributes(in: plain.start())) == nil)
+        var plain = try PASNPairingInitiator(
+            own: PairingEngineTests.a, peer: PairingEngineTests.b, publishID: InstanceID(1), method: .opportunistic)
+        #expect(
+            try PASNPairingElements.attribute(
+                DeviceCapabilityAttribute.self, in: PASNPairingElements.nanAttributes(in: plain.start())) == nil)
     }
 
     @Test func aFrame1WithAnEvenPrefixOnAnOddPointStillPairs() throws {
         // wpa_supplicant writes 0x02 before the x coordinate whatever the parity of y, and uses x only;
         // our responder must get the same keys from such a frame.
         for _ in 0..<40 {
-            var initiator = try PASNPairingInitiator(own: PairingEngineTests.a, peer: PairingEngineTests.b, publishID: InstanceID(1), method: .opportunistic)
+            var initiator = try PASNPairingInitiator(
+                own: PairingEngineTests.a, peer: PairingEngineTests.b, publishID: InstanceID(1), method: .opportunistic)
             var frame1 = try initiator.start()
             guard let index = frame1.elements.firstIndex(where: { $0.id == 255 && $0.body.first == 100 }) else {
                 Issue.record("no PASN Parameters"); return
@@ -277,8 +363,9 @@ import Testing
             guard body[6] == 0x03 else { continue }
             body[6] = 0x02
             frame1.elements[index].body = body[...]
-            var responder = PASNPairingResponder(own: PairingEngineTests.b, peer: PairingEngineTests.a, publishID: InstanceID(1),
-                                                 policy: .init(allowsOpportunistic: true))
+            var responder = PASNPairingResponder(
+                own: PairingEngineTests.b, peer: PairingEngineTests.a, publishID: InstanceID(1),
+                policy: .init(allowsOpportunistic: true))
             let frame2 = try responder.receive(frame1: frame1)
             // Frame 2's MIC verifies only if both sides derived the same KCK from the same DH x coordinate.
             // (Frame 3 is not taken here: its MIC covers frame 1 as each side holds it, and only the
@@ -306,14 +393,19 @@ import Testing
         var initiator = try PASNPairingInitiator(own: a, peer: b, publishID: InstanceID(5), method: method)
         var frame1 = try initiator.start()
         let nan = try #require(frame1.elements.firstIndex { $0.id == 221 })
-        var attributes = try CipherSuiteInfoAttribute(capabilities: 0, entries: [.init(suite: .pkPASN128, publishID: InstanceID(1))]).encoded()
+        var attributes = try CipherSuiteInfoAttribute(
+            capabilities: 0, entries: [.init(suite: .pkPASN128, publishID: InstanceID(1))]
+        ).encoded()
         attributes += try DeviceCapabilityExtensionAttribute(capabilityInfo: 0x0300).encoded()
         attributes += hexBytes("2c0500" + "2a" + "01" + "00" + (pin ? "2000" : "0100"))
         frame1.elements[nan] = InformationElement(id: 221, body: ([0x50, 0x6f, 0x9a, 0x13] + attributes)[...])
-        var responder = PASNPairingResponder(own: b, peer: a, publishID: InstanceID(5),
-                                             policy: .init(password: pin ? PairingEngineTests.pin : nil, allowsOpportunistic: !pin))
+        var responder = PASNPairingResponder(
+            own: b, peer: a, publishID: InstanceID(5),
+            policy: .init(password: pin ? PairingEngineTests.pin : nil, allowsOpportunistic: !pin))
         let frame2 = try responder.receive(frame1: frame1)
-        let expected = pin ? ["48", "255/8", "244", "255/100", "221", "255/161", "140"] : ["48", "255/100", "221", "255/161", "140"]
+        let expected =
+            pin
+            ? ["48", "255/8", "244", "255/100", "221", "255/161", "140"] : ["48", "255/100", "221", "255/161", "140"]
         #expect(frame2.elements.map(Self.label) == expected)
         // Frame 2's MIC (over RSNE ‖ RSNXE and the frame) verifies on the initiator: same keys, same layout.
         _ = try initiator.receive(frame2)

@@ -84,7 +84,9 @@ import Testing
         let bulk = DataPathSchedule.bulk(fiveGHz: .channel149)
         let withDefault = DataPathLinkSchedule(local: bulk, peer: PeerAvailability([dualBand.availabilityAttribute]))
         #expect(withDefault.channels.map(\.commonSlots) == [1, 14])
-        let withRealtime = DataPathLinkSchedule(local: bulk, peer: PeerAvailability([DataPathSchedule.realtime(fiveGHz: .channel149).availabilityAttribute]))
+        let withRealtime = DataPathLinkSchedule(
+            local: bulk, peer: PeerAvailability([DataPathSchedule.realtime(fiveGHz: .channel149).availabilityAttribute])
+        )
         // Real-time has channel 6 in slot 9, where bulk is on 5 GHz.
         #expect(withRealtime.channels.map(\.commonSlots) == [1, 13])
         let both = DataPathLinkSchedule(local: bulk, peer: PeerAvailability([bulk.availabilityAttribute]))

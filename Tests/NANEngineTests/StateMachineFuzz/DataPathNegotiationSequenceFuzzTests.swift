@@ -20,7 +20,9 @@ import Testing
         var message: DataPathMessage
 
         init?(body: [UInt8]) {
-            guard let frame = try? NANActionFrame(actionBody: body), let message = try? DataPathMessage(frame) else { return nil }
+            guard let frame = try? NANActionFrame(actionBody: body), let message = try? DataPathMessage(frame) else {
+                return nil
+            }
             self.body = body
             self.message = message
         }
@@ -46,8 +48,10 @@ import Testing
 
     /// Two tables for one secure data path, subscriber initiating toward publish 1.
     struct Pair {
-        var initiator = DataPathNegotiations(local: DataPathFixture.device(Run.subscriberNMI), localNDI: Run.subscriberNDI)
-        var responder = DataPathNegotiations(local: DataPathFixture.device(Run.publisherNMI), localNDI: Run.publisherNDI)
+        var initiator = DataPathNegotiations(
+            local: DataPathFixture.device(Run.subscriberNMI), localNDI: Run.subscriberNDI)
+        var responder = DataPathNegotiations(
+            local: DataPathFixture.device(Run.publisherNMI), localNDI: Run.publisherNDI)
         let passphrase: String
 
         init(passphrase: String, nonceByte: UInt8) {
@@ -72,19 +76,25 @@ import Testing
         /// The four genuine frames of a complete handshake between these tables (run on copies).
         func handshake(now: ContinuousClock.Instant) throws -> [Frame] {
             var pair = self
-            let (_, actions) = try #require(try pair.initiator.initiate(to: Run.publisherNMI, publishID: InstanceID(1), serviceInfo: [],
-                                                                        security: policy, now: now))
+            let (_, actions) = try #require(
+                try pair.initiator.initiate(
+                    to: Run.publisherNMI, publishID: InstanceID(1), serviceInfo: [],
+                    security: policy, now: now))
             let request = try #require(DataPathNegotiationSequenceFuzzTests.frames(actions).first)
-            let response = try #require(DataPathNegotiationSequenceFuzzTests.frames(pair.deliver(request, toInitiator: false, now: now)).first)
-            let confirm = try #require(DataPathNegotiationSequenceFuzzTests.frames(pair.deliver(response, toInitiator: true, now: now)).first)
-            let keyInstall = try #require(DataPathNegotiationSequenceFuzzTests.frames(pair.deliver(confirm, toInitiator: false, now: now)).first)
+            let response = try #require(
+                DataPathNegotiationSequenceFuzzTests.frames(pair.deliver(request, toInitiator: false, now: now)).first)
+            let confirm = try #require(
+                DataPathNegotiationSequenceFuzzTests.frames(pair.deliver(response, toInitiator: true, now: now)).first)
+            let keyInstall = try #require(
+                DataPathNegotiationSequenceFuzzTests.frames(pair.deliver(confirm, toInitiator: false, now: now)).first)
             return [request, response, confirm, keyInstall]
         }
     }
 
     /// A stray frame may end the data path only when nothing could have authenticated it anyway.
     static func mayEnd(_ frame: Frame) -> Bool {
-        frame.message.subtype == .dataPathTermination || frame.message.ndp.status == .rejected || frame.message.ndl?.status == .rejected
+        frame.message.subtype == .dataPathTermination || frame.message.ndp.status == .rejected
+            || frame.message.ndl?.status == .rejected
     }
 
     @Test func strayFramesBetweenTheStepsNeverEstablishNorMoveTheDataPathAndTheGenuineOnesStillComplete() async throws {
@@ -95,9 +105,12 @@ import Testing
         var completed = 0, endedByUnauthenticated = 0
         await budget.run("data-path negotiation") { random, _ in
             var pair = Pair(passphrase: "correct horse", nonceByte: 0x11)
-            guard let (id, actions) = try? pair.initiator.initiate(to: Run.publisherNMI, publishID: InstanceID(1), serviceInfo: [],
-                                                                   security: pair.policy, now: now),
-                  Self.frames(actions).first?.body == genuine[0].body else { return "the request is not the recorded one" }
+            guard
+                let (id, actions) = try? pair.initiator.initiate(
+                    to: Run.publisherNMI, publishID: InstanceID(1), serviceInfo: [],
+                    security: pair.policy, now: now),
+                Self.frames(actions).first?.body == genuine[0].body
+            else { return "the request is not the recorded one" }
             // The responder knows the data path by the initiator's NMI.
             let responderID = NDPIdentifier(peer: Run.subscriberNMI, initiatorNDI: id.initiatorNDI, ndpID: id.ndpID)
             // Which genuine frame goes next, to which side, and what each side's phase must then be.
@@ -110,7 +123,8 @@ import Testing
                 for _ in 0..<Int.random(in: 0...5, using: &random) {
                     var stray = random.pick(pool)
                     if random.chance(60) {
-                        let mutated = FrameMutation.mutate(stray.body, others: pool.map(\.body), keep: 2, using: &random)
+                        let mutated = FrameMutation.mutate(
+                            stray.body, others: pool.map(\.body), keep: 2, using: &random)
                         guard let parsed = Frame(body: mutated) else { continue }
                         stray = parsed
                     }
@@ -120,9 +134,14 @@ import Testing
                     let strayToInitiator = step == 1 || random.chance(50)
                     let result = pair.deliver(stray, toInitiator: strayToInitiator, now: now)
                     let side = strayToInitiator ? "initiator" : "responder"
-                    if Self.links(result).contains(where: { $0.id == id || $0.id == responderID }) { return "a stray \(stray.message.subtype) established the data path at the \(side)" }
+                    if Self.links(result).contains(where: { $0.id == id || $0.id == responderID }) {
+                        return "a stray \(stray.message.subtype) established the data path at the \(side)"
+                    }
                     if Self.endings(result).contains(where: { $0 == id || $0 == responderID }) {
-                        guard Self.mayEnd(stray) else { return "a stray \(stray.message.subtype) (status \(stray.message.ndp.status)) ended the data path at the \(side)" }
+                        guard Self.mayEnd(stray) else {
+                            return
+                                "a stray \(stray.message.subtype) (status \(stray.message.ndp.status)) ended the data path at the \(side)"
+                        }
                         endedByUnauthenticated += 1
                         return nil
                     }
@@ -141,8 +160,11 @@ import Testing
                     return "the genuine frame \(step) did not establish the data path"
                 }
             }
-            guard pair.initiator.phases[id] == .established, pair.responder.phases[responderID] == .established else { return "not established on both sides" }
-            guard pair.initiator.entries[id]?.key?.temporalKey == pair.responder.entries[responderID]?.key?.temporalKey else { return "the keys differ" }
+            guard pair.initiator.phases[id] == .established, pair.responder.phases[responderID] == .established else {
+                return "not established on both sides"
+            }
+            guard pair.initiator.entries[id]?.key?.temporalKey == pair.responder.entries[responderID]?.key?.temporalKey
+            else { return "the keys differ" }
             let later = now + pair.initiator.securityFailureGrace + .seconds(1)
             guard pair.initiator.tick(now: later).isEmpty, pair.responder.tick(now: later).isEmpty else {
                 return "a refused frame's grace ended the established data path"

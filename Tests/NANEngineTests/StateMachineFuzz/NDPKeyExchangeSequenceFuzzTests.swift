@@ -20,14 +20,16 @@ import Testing
 
         init(suite: NDPCipherSuite, credential: NDPCredential, nonceByte: UInt8) throws {
             let skeleton = NDPKeyExchangeRoundTripTests.body
-            var initiator = try NDPKeyExchange(initiator: suite, credential: credential, serviceID: Run.serviceID, publishID: InstanceID(1),
-                                               localNMI: Run.subscriberNMI, peerNMI: Run.publisherNMI, localNDI: Run.subscriberNDI,
-                                               nonce: [UInt8](repeating: nonceByte, count: 32))
+            var initiator = try NDPKeyExchange(
+                initiator: suite, credential: credential, serviceID: Run.serviceID, publishID: InstanceID(1),
+                localNMI: Run.subscriberNMI, peerNMI: Run.publisherNMI, localNDI: Run.subscriberNDI,
+                nonce: [UInt8](repeating: nonceByte, count: 32))
             var m1 = try skeleton(try Run.request, try initiator.requestAttributes())
             try initiator.seal(&m1)
-            var responder = try NDPKeyExchange(respondingTo: m1, credential: credential, acceptedSuites: [suite], serviceID: Run.serviceID,
-                                               localNMI: Run.publisherNMI, peerNMI: Run.subscriberNMI, localNDI: Run.publisherNDI,
-                                               nonce: [UInt8](repeating: nonceByte &+ 1, count: 32))
+            var responder = try NDPKeyExchange(
+                respondingTo: m1, credential: credential, acceptedSuites: [suite], serviceID: Run.serviceID,
+                localNMI: Run.publisherNMI, peerNMI: Run.subscriberNMI, localNDI: Run.publisherNDI,
+                nonce: [UInt8](repeating: nonceByte &+ 1, count: 32))
             var m2 = try skeleton(try Run.response, try responder.responseAttributes())
             try responder.seal(&m2)
             self.initiator = initiator
@@ -75,20 +77,26 @@ import Testing
                 let after = stateSnapshot(toInitiator ? initiator : responder)
                 return after == before ? nil : "the \(side) changed state on a refused frame (\(error))"
             }
-            guard genuine else { return "the \(side) took a frame that is not the genuine message \(expected.map(String.init) ?? "-")" }
+            guard genuine else {
+                return "the \(side) took a frame that is not the genuine message \(expected.map(String.init) ?? "-")"
+            }
             do {
                 let skeleton = NDPKeyExchangeRoundTripTests.body
                 if toInitiator, expected == 2 {
                     var m3 = try skeleton(try Run.confirm, try initiator.confirmAttributes())
                     try initiator.seal(&m3)
-                    guard m3 == recording.messages[2] else { return "the initiator's message 3 differs from the recording" }
+                    guard m3 == recording.messages[2] else {
+                        return "the initiator's message 3 differs from the recording"
+                    }
                     initiatorWaits = 4
                 } else if toInitiator {
                     initiatorWaits = nil
                 } else {
                     var m4 = try skeleton(try Run.keyInstall, try responder.keyInstallAttributes())
                     try responder.seal(&m4)
-                    guard m4 == recording.messages[3] else { return "the responder's message 4 differs from the recording" }
+                    guard m4 == recording.messages[3] else {
+                        return "the responder's message 4 differs from the recording"
+                    }
                     responderWaits = nil
                 }
             } catch {
@@ -102,10 +110,13 @@ import Testing
             while initiatorWaits != nil || responderWaits != nil {
                 let toInitiator = initiatorWaits == 2 || (responderWaits == nil && initiatorWaits == 4)
                 let next = toInitiator ? initiatorWaits! : responderWaits!
-                if let failure = deliver(recording.messages[next - 1], toInitiator: toInitiator) { return "completing: \(failure)" }
+                if let failure = deliver(recording.messages[next - 1], toInitiator: toInitiator) {
+                    return "completing: \(failure)"
+                }
             }
             guard initiator.installableKey?.temporalKey == recording.temporalKey,
-                  responder.installableKey?.temporalKey == recording.temporalKey else { return "the TKs differ from the recording" }
+                responder.installableKey?.temporalKey == recording.temporalKey
+            else { return "the TKs differ from the recording" }
             return nil
         }
     }
@@ -114,10 +125,14 @@ import Testing
     static let thirdParty = NDPCredential.pmk(try! NDPPairwiseMasterKey(bytes: Array(100..<132)))
 
     @Test func onlyTheGenuineNextMessageMovesEitherSideAndTheHandshakeStillCompletes() async throws {
-        let recordings = try [NDPCipherSuite.sk128, .sk256].map { try Recording(suite: $0, credential: Self.credential, nonceByte: 0x11) }
+        let recordings = try [NDPCipherSuite.sk128, .sk256].map {
+            try Recording(suite: $0, credential: Self.credential, nonceByte: 0x11)
+        }
         // The same exchange sealed under a PMK the two sides do not share: what a third party sending as
         // one of them can produce, frames right in every field but the MIC.
-        let forgeries = try [NDPCipherSuite.sk128, .sk256].map { try Recording(suite: $0, credential: Self.thirdParty, nonceByte: 0x11) }
+        let forgeries = try [NDPCipherSuite.sk128, .sk256].map {
+            try Recording(suite: $0, credential: Self.thirdParty, nonceByte: 0x11)
+        }
         // Each sequence derives PTKs and MICs over and over: 150 keep the default run near a second.
         let budget = FuzzBudget.fromEnvironment(defaultSequences: 150)
         await budget.run("ndp-key-exchange") { random, _ in
@@ -132,7 +147,7 @@ import Testing
                 case 0...3: body = FrameMutation.mutate(random.pick(pool), others: pool, using: &random)
                 case 4...5: body = random.pick(forged)
                 case 6: body = random.bytes(Int.random(in: 0...64, using: &random))
-                default: body = random.pick(recording.messages)   // genuine: in order, replayed, early or late
+                default: body = random.pick(recording.messages)  // genuine: in order, replayed, early or late
                 }
                 if let failure = handshake.deliver(body, toInitiator: toInitiator) { return failure }
             }
@@ -148,11 +163,18 @@ import Testing
         let budget = FuzzBudget.fromEnvironment(defaultSequences: 400)
         await budget.run("ndp-key-exchange-m1") { random, _ in
             var body = m1
-            for _ in 0..<Int.random(in: 1...3, using: &random) { body = FrameMutation.mutate(body, others: recording.messages, using: &random) }
-            guard var responder = try? NDPKeyExchange(
-                respondingTo: body, credential: Self.credential, acceptedSuites: [.sk128, .sk256], serviceID: Run.serviceID,
-                localNMI: Run.publisherNMI, peerNMI: Run.subscriberNMI, localNDI: Run.publisherNDI, nonce: nil) else { return nil }
-            do { _ = try responder.responseAttributes() } catch { return "a responder taken from a mutated message 1 could not answer: \(error)" }
+            for _ in 0..<Int.random(in: 1...3, using: &random) {
+                body = FrameMutation.mutate(body, others: recording.messages, using: &random)
+            }
+            guard
+                var responder = try? NDPKeyExchange(
+                    respondingTo: body, credential: Self.credential, acceptedSuites: [.sk128, .sk256],
+                    serviceID: Run.serviceID,
+                    localNMI: Run.publisherNMI, peerNMI: Run.subscriberNMI, localNDI: Run.publisherNDI, nonce: nil)
+            else { return nil }
+            do { _ = try responder.responseAttributes() } catch {
+                return "a responder taken from a mutated message 1 could not answer: \(error)"
+            }
             return responder.step == .responseBuilt ? nil : "the responder is at \(responder.step) after answering"
         }
     }

@@ -13,7 +13,8 @@ import Testing
     typealias Air = PairingEngineTests.LoopbackAir
     static let a = PairingEngineTests.a, b = PairingEngineTests.b, pin = PairingEngineTests.pin
     /// The NIK follow-up waits this long after frame 3, so the strays before frame 3 land first.
-    static let limits = PairingEngine.Limits(attemptLifetime: .seconds(120), nikDelay: .milliseconds(300), verificationDelay: .zero)
+    static let limits = PairingEngine.Limits(
+        attemptLifetime: .seconds(120), nikDelay: .milliseconds(300), verificationDelay: .zero)
 
     /// Every PASN frame of a completed pairing between the same addresses under another PIN.
     static func thirdPartyFrames() async throws -> [[UInt8]] {
@@ -56,14 +57,19 @@ import Testing
                     // Before frame 1 only A holds an attempt; a refused frame 1 from A's address would make B
                     // drop A's own for a second (Limits.frame1Interval), which is that rule's price, not a fault.
                     let toA = step == 1 || random.chance(50)
-                    await (toA ? engineA : engineB).handle(authentication: toA ? Self.redirected(stray, to: Self.a, from: Self.b)
-                                                                                : Self.redirected(stray, to: Self.b, from: Self.a))
+                    await (toA ? engineA : engineB).handle(
+                        authentication: toA
+                            ? Self.redirected(stray, to: Self.a, from: Self.b)
+                            : Self.redirected(stray, to: Self.b, from: Self.a))
                 }
                 await (step == 2 ? engineA : engineB).handle(authentication: genuine)
                 let answer = await air.takeHeld()
                 // The answer to the genuine frame: the next frame, to the side that sent it.
                 let receiver = step == 1 ? Self.a : Self.b
-                pending = step < 3 ? answer.first { Self.sequence(of: $0) == UInt16(step + 1) && Self.destination(of: $0) == receiver } : nil
+                pending =
+                    step < 3
+                    ? answer.first { Self.sequence(of: $0) == UInt16(step + 1) && Self.destination(of: $0) == receiver }
+                    : nil
             }
             // The air delivers whatever is still on it from now on.
             await air.release()
@@ -91,7 +97,9 @@ import Testing
     static func within<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async -> T) async -> T? {
         await withTaskGroup(of: T?.self) { group in
             group.addTask { await body() }
-            group.addTask { try? await Task.sleep(for: limit); return nil }
+            group.addTask {
+                try? await Task.sleep(for: limit); return nil
+            }
             let first = await group.next() ?? nil
             group.cancelAll()
             return first

@@ -84,10 +84,13 @@ enum FrameMutation: CaseIterable {
         switch random.pick(allCases) {
         case .flipBits:
             for _ in 0..<Int.random(in: 1...4, using: &random) {
-                bytes[Int.random(in: start..<bytes.count, using: &random)] ^= 1 << UInt8.random(in: 0...7, using: &random)
+                bytes[Int.random(in: start..<bytes.count, using: &random)] ^=
+                    1 << UInt8.random(in: 0...7, using: &random)
             }
         case .setByte:
-            bytes[at] = random.pick([0, 0xFF, bytes[at] &+ 1, bytes[at] &- 1, UInt8.random(in: 0...255, using: &random)])
+            bytes[at] = random.pick([
+                0, 0xFF, bytes[at] &+ 1, bytes[at] &- 1, UInt8.random(in: 0...255, using: &random),
+            ])
         case .truncate:
             bytes.removeSubrange(at...)
         case .extend:

@@ -16,7 +16,7 @@ import Testing
         #expect(recorder.shouldWrite(a, now: start))
         #expect(!recorder.shouldWrite(a, now: start + .seconds(1)))
         #expect(!recorder.shouldWrite(a, now: start + .seconds(59)))
-        #expect(recorder.shouldWrite(b, now: start + .seconds(1)))   // another device has its own minute
+        #expect(recorder.shouldWrite(b, now: start + .seconds(1)))  // another device has its own minute
         #expect(recorder.shouldWrite(a, now: start + .seconds(60)))
     }
 
@@ -34,7 +34,8 @@ import Testing
         try await withTemporaryDirectory { folder in
             let url = folder.appendingPathComponent("devices.json")
             let store = WADeviceStore(url: url)
-            let device = try store.recordPairing(name: "Phone", managementAddress: testAddress(1), identityKey: nil, pairingKey: Self.npk)
+            let device = try store.recordPairing(
+                name: "Phone", managementAddress: testAddress(1), identityKey: nil, pairingKey: Self.npk)
             #expect(device.dateLastSeen == nil)
             let when = Date(timeIntervalSince1970: 1_796_000_000)
             try store.noteSeen(device.id, at: when)
@@ -43,7 +44,7 @@ import Testing
             let before = Date()
             let moved = try store.noteAddress(testAddress(2), of: device.id)
             #expect((moved.dateLastSeen ?? .distantPast) >= before.addingTimeInterval(-1))
-            try store.noteSeen(WAPairedDevice.ID(UUID()))   // unpaired meanwhile: skipped, no error
+            try store.noteSeen(WAPairedDevice.ID(UUID()))  // unpaired meanwhile: skipped, no error
             #expect(try store.devices().count == 1)
         }
     }

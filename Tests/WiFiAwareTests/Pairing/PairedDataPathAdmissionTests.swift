@@ -13,12 +13,14 @@ import Testing
     @Test func aDevicePairedAfterTheStartIsAdmittedAndAnUnpairedOneIsNot() async throws {
         try await withTemporaryDirectory { folder in
             let store = WADeviceStore(url: folder.appendingPathComponent("devices.json"))
-            let first = try store.recordPairing(name: "A", managementAddress: testAddress(1), identityKey: nil, pairingKey: Self.npk)
+            let first = try store.recordPairing(
+                name: "A", managementAddress: testAddress(1), identityKey: nil, pairingKey: Self.npk)
             let admission = PairedDataPathAdmission(store: store, selection: .allPairedDevices)
             #expect(admission.admits(testAddress(1)))
             #expect(!admission.admits(testAddress(2)))
             // Paired while the publisher runs.
-            let later = try store.recordPairing(name: "B", managementAddress: testAddress(2), identityKey: Self.nik, pairingKey: Self.npk)
+            let later = try store.recordPairing(
+                name: "B", managementAddress: testAddress(2), identityKey: Self.nik, pairingKey: Self.npk)
             #expect(admission.admits(testAddress(2)))
             // Met again under a new random NMI and verified: the store notes the address.
             try store.noteAddress(testAddress(3), of: later.id)
@@ -34,15 +36,17 @@ import Testing
         try await withTemporaryDirectory { folder in
             let url = folder.appendingPathComponent("devices.json")
             let store = WADeviceStore(url: url)
-            let kitchen = try store.recordPairing(name: "Kitchen", managementAddress: testAddress(1), identityKey: nil, pairingKey: Self.npk)
+            let kitchen = try store.recordPairing(
+                name: "Kitchen", managementAddress: testAddress(1), identityKey: nil, pairingKey: Self.npk)
             let admission = PairedDataPathAdmission(store: store, selection: .selected([kitchen]))
-            _ = try store.recordPairing(name: "Hall", managementAddress: testAddress(2), identityKey: nil, pairingKey: Self.npk)
+            _ = try store.recordPairing(
+                name: "Hall", managementAddress: testAddress(2), identityKey: nil, pairingKey: Self.npk)
             #expect(admission.admits(testAddress(1)))
-            #expect(!admission.admits(testAddress(2)))   // paired, but not selected
+            #expect(!admission.admits(testAddress(2)))  // paired, but not selected
             try Data("not json".utf8).writePrivate(to: url)
-            #expect(admission.admits(testAddress(1)))    // a store briefly unreadable keeps the last good answer
+            #expect(admission.admits(testAddress(1)))  // a store briefly unreadable keeps the last good answer
             try FileManager.default.removeItem(at: url)
-            #expect(!admission.admits(testAddress(1)))   // no store: no paired device
+            #expect(!admission.admits(testAddress(1)))  // no store: no paired device
         }
     }
 }

@@ -9,7 +9,8 @@ import Testing
     @Test func eachEngineFailureBecomesItsTypedPairingFailure() {
         let cases: [(PairingError.Code, WAPairingFailure)] = [
             (.wrongPassword, .wrongPIN), (.cipherSuiteMismatch, .cipherSuiteMismatch), (.timedOut, .timedOut),
-            (.rejected, .refused), (.methodMismatch, .noCommonMethod), (.authenticationFailed, .other), (.malformed, .other),
+            (.rejected, .refused), (.methodMismatch, .noCommonMethod), (.authenticationFailed, .other),
+            (.malformed, .other),
         ]
         for (code, failure) in cases {
             let error = WAPairing.translate(PairingError(code, "test"))

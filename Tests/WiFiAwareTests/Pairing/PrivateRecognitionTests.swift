@@ -12,9 +12,10 @@ import Testing
     let chat = try! WASubscribableService(name: WAServiceName("_chat._tcp"))
 
     func pairing(_ store: WADeviceStore, name: String, at n: Int, nik: NANIdentityKey) throws -> WAPairedDevice {
-        try store.recordPairing(name: name, managementAddress: testAddress(n),
-                                identityKey: try WAPairedDevice.IdentityKey(bytes: nik.bytes),
-                                pairingKey: try WAPairedDevice.PairingKey(bytes: [UInt8](repeating: 7, count: 32), method: .sae))
+        try store.recordPairing(
+            name: name, managementAddress: testAddress(n),
+            identityKey: try WAPairedDevice.IdentityKey(bytes: nik.bytes),
+            pairingKey: try WAPairedDevice.PairingKey(bytes: [UInt8](repeating: 7, count: 32), method: .sae))
     }
 
     func result(from n: Int, nira: IdentityResolutionAttribute?, info: String) -> DiscoveryResult {
@@ -31,7 +32,8 @@ import Testing
                 var events = system.subscribe(to: chat, from: .allPairedDevices).makeAsyncIterator()
                 #expect(try await events.next() == .started(InstanceID(1)))
                 // C (unpaired, its own NIK), A's NIRA replayed from address 3, then A itself at address 2.
-                backend.emit(.discovered(result(from: 9, nira: try nikC.identityResolution(nmi: testAddress(9)), info: "C")))
+                backend.emit(
+                    .discovered(result(from: 9, nira: try nikC.identityResolution(nmi: testAddress(9)), info: "C")))
                 let niraA = try nikA.identityResolution(nmi: testAddress(2))
                 backend.emit(.discovered(result(from: 3, nira: niraA, info: "replayed")))
                 backend.emit(.discovered(result(from: 2, nira: niraA, info: "A again")))

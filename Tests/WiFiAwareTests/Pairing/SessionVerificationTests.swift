@@ -12,12 +12,15 @@ import Testing
 
     /// A publisher found at address `n`, of a device that holds a pairing key.
     static func endpoint(_ n: Int) throws -> WAEndpoint {
-        var device = WAPairedDevice(id: WAPairedDevice.ID(UUID()), name: "D\(n)", pairingInfo: nil, managementAddresses: [testAddress(n)],
-                                    identityKey: nil, dateAdded: Date())
+        var device = WAPairedDevice(
+            id: WAPairedDevice.ID(UUID()), name: "D\(n)", pairingInfo: nil, managementAddresses: [testAddress(n)],
+            identityKey: nil, dateAdded: Date())
         device.pairingKey = try WAPairedDevice.PairingKey(bytes: [UInt8](repeating: 0x5a, count: 32), method: .sae)
-        return WAEndpoint(address: testAddress(n), instanceID: InstanceID(1), localInstanceID: InstanceID(1), service: service,
-                          serviceInfo: [], offersDataPath: false, device: device,
-                          performance: WAPerformanceReport(signalStrength: nil, frequency: nil, discoveryWindowsHeard: 1, lastHeard: .now))
+        return WAEndpoint(
+            address: testAddress(n), instanceID: InstanceID(1), localInstanceID: InstanceID(1), service: service,
+            serviceInfo: [], offersDataPath: false, device: device,
+            performance: WAPerformanceReport(
+                signalStrength: nil, frequency: nil, discoveryWindowsHeard: 1, lastHeard: .now))
     }
 
     static func isVerify(_ decision: SessionVerification.Decision) -> Bool {
@@ -34,9 +37,9 @@ import Testing
         let verification = SessionVerification(retryAfter: .milliseconds(100))
         let peer = try Self.endpoint(1)
         #expect(Self.isVerify(verification.decide(.discovered(peer))))
-        #expect(Self.isDrop(verification.decide(.updated(peer))))   // its verification runs
+        #expect(Self.isDrop(verification.decide(.updated(peer))))  // its verification runs
         verification.finished(peer.address, passed: false)
-        #expect(Self.isDrop(verification.decide(.updated(peer))))   // within the wait
+        #expect(Self.isDrop(verification.decide(.updated(peer))))  // within the wait
         try await Task.sleep(for: .milliseconds(150))
         #expect(Self.isVerify(verification.decide(.updated(peer))))  // heard again after it
         verification.finished(peer.address, passed: true)

@@ -10,24 +10,30 @@ import Testing
 private let peer = MACAddress(bytes: [0x02, 0, 0, 0, 0x01, 0])!
 
 private func station(tx: BitRate?, signal: Int8 = -60, average: Int8? = -54) -> StationInfo {
-    var s = StationInfo(peer: peer, interface: InterfaceIndex(rawValue: 4), wdev: nil, inactiveMilliseconds: 20,
-                        receivedBytes: 1000, transmittedBytes: 2000, receivedPackets: 10, transmittedPackets: 20,
-                        transmitRetries: 3, transmitFailures: 1, signalDBM: signal, averageSignalDBM: average, ackSignalDBM: nil,
-                        transmitRate: tx, receiveRate: nil, connectedSeconds: 5, expectedThroughputKbps: 40_000)
-    s.tidStatistics = [StationTIDStatistics(tid: 0, receivedMSDUs: 10, transmittedMSDUs: 20), StationTIDStatistics(tid: 5)]
+    var s = StationInfo(
+        peer: peer, interface: InterfaceIndex(rawValue: 4), wdev: nil, inactiveMilliseconds: 20,
+        receivedBytes: 1000, transmittedBytes: 2000, receivedPackets: 10, transmittedPackets: 20,
+        transmitRetries: 3, transmitFailures: 1, signalDBM: signal, averageSignalDBM: average, ackSignalDBM: nil,
+        transmitRate: tx, receiveRate: nil, connectedSeconds: 5, expectedThroughputKbps: 40_000)
+    s.tidStatistics = [
+        StationTIDStatistics(tid: 0, receivedMSDUs: 10, transmittedMSDUs: 20), StationTIDStatistics(tid: 5),
+    ]
     return s
 }
 
 @Suite struct PerformanceReportTests {
-    let schedule = DataPathLinkSchedule(local: .preferred(fiveGHz: .channel149),
-                                        peer: PeerAvailability([DataPathSchedule.preferred(fiveGHz: .channel149).availabilityAttribute]))
+    let schedule = DataPathLinkSchedule(
+        local: .preferred(fiveGHz: .channel149),
+        peer: PeerAvailability([DataPathSchedule.preferred(fiveGHz: .channel149).availabilityAttribute]))
 
     @Test func ceilingIsRateTimesSharedAirtimeAndRatioIsCapacityOverCeiling() throws {
         let rate = BitRate(hundredKilobitsPerSecond: 650, mcs: 7, spatialStreams: nil, width: .mhz20, modulation: .ht)
-        let latency = ProbeClient.Latency(trafficClass: 0xb8, sent: 4, samples: [.milliseconds(1), .milliseconds(2), .milliseconds(3)])
+        let latency = ProbeClient.Latency(
+            trafficClass: 0xb8, sent: 4, samples: [.milliseconds(1), .milliseconds(2), .milliseconds(3)])
         let report = WAPerformanceReport.dataPath(
             interface: "nan0data", station: station(tx: rate), schedule: schedule,
-            transmitCapacity: ProbeClient.Capacity(bytes: 5_000_000, seconds: 2), receiveCapacity: ProbeClient.Capacity(bytes: 2_500_000, seconds: 2),
+            transmitCapacity: ProbeClient.Capacity(bytes: 5_000_000, seconds: 2),
+            receiveCapacity: ProbeClient.Capacity(bytes: 2_500_000, seconds: 2),
             latency: [.interactiveVoice: latency], mode: .realtime)
         let ceiling = try #require(report.throughputCeiling)
         #expect(abs(ceiling - 65 * 30 / 32) < 1e-9)
@@ -35,7 +41,7 @@ private func station(tx: BitRate?, signal: Int8 = -60, average: Int8? = -54) -> 
         #expect(report.receiveCapacity == 10)
         #expect(abs((report.throughputCapacityRatio ?? 0) - 20 / ceiling) < 1e-9)
         #expect(report.signalStrength == -60)
-        #expect(report.signalQuality == 0.6)   // average -54 dBm
+        #expect(report.signalQuality == 0.6)  // average -54 dBm
         #expect(report.frequency == 5745)
         #expect(report.performanceMode == .realtime)
         let voice = try #require(report.transmitLatency[.interactiveVoice])
@@ -50,8 +56,9 @@ private func station(tx: BitRate?, signal: Int8 = -60, average: Int8? = -54) -> 
     }
 
     @Test func aDataPathReportSaysItsFiguresComeFromTheDataPath() {
-        let report = WAPerformanceReport.dataPath(interface: "nan0data", station: station(tx: nil), schedule: schedule,
-                                                  transmitCapacity: nil, receiveCapacity: nil, latency: [:], mode: nil)
+        let report = WAPerformanceReport.dataPath(
+            interface: "nan0data", station: station(tx: nil), schedule: schedule,
+            transmitCapacity: nil, receiveCapacity: nil, latency: [:], mode: nil)
         #expect(report.statisticsSource == .dataPath)
         #expect(report.link != nil)
     }
@@ -65,19 +72,24 @@ private func station(tx: BitRate?, signal: Int8 = -60, average: Int8? = -54) -> 
     }
 
     @Test func withoutARateOrProbesThereIsNoCeilingOrCapacity() {
-        let report = WAPerformanceReport.dataPath(interface: "nan0data", station: station(tx: nil, average: nil), schedule: schedule,
-                                                  transmitCapacity: nil, receiveCapacity: nil, latency: [:], mode: nil)
+        let report = WAPerformanceReport.dataPath(
+            interface: "nan0data", station: station(tx: nil, average: nil), schedule: schedule,
+            transmitCapacity: nil, receiveCapacity: nil, latency: [:], mode: nil)
         #expect(report.throughputCeiling == nil)
         #expect(report.throughputCapacity == nil)
         #expect(report.throughputCapacityRatio == nil)
         #expect(report.transmitLatency.isEmpty)
-        #expect(report.signalQuality == 0.5)   // -60 dBm, no average
+        #expect(report.signalQuality == 0.5)  // -60 dBm, no average
     }
 
     @Test func aRateWithoutTheKernelsFigureComesFromTheMCSTable() {
-        func rate(_ mcs: UInt8, _ modulation: BitRate.Modulation, nss: UInt8? = nil, width: ChannelWidth, sgi: Bool = false) -> Double? {
-            PHYRate.megabitsPerSecond(BitRate(hundredKilobitsPerSecond: nil, mcs: mcs, spatialStreams: nss, width: width,
-                                              modulation: modulation, shortGuardInterval: sgi))
+        func rate(
+            _ mcs: UInt8, _ modulation: BitRate.Modulation, nss: UInt8? = nil, width: ChannelWidth, sgi: Bool = false
+        ) -> Double? {
+            PHYRate.megabitsPerSecond(
+                BitRate(
+                    hundredKilobitsPerSecond: nil, mcs: mcs, spatialStreams: nss, width: width,
+                    modulation: modulation, shortGuardInterval: sgi))
         }
         #expect(rate(7, .ht, width: .mhz20) == 65)
         #expect(rate(15, .ht, width: .mhz20) == 130)

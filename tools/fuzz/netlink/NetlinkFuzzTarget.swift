@@ -97,9 +97,15 @@ func fuzzReplies(_ bytes: [UInt8]) {
     // The performance probes' messages come from the peer over the data path: total on any bytes.
     for length in [24, ProbeMessage.LatencyProbe.size] where bytes.count >= length {
         let slice = Array(bytes.prefix(length))
-        if let request = ProbeMessage.CapacityRequest(slice) { check(ProbeMessage.CapacityRequest(request.bytes) == request, "capacity request") }
-        if let result = ProbeMessage.CapacityResult(slice) { check(ProbeMessage.CapacityResult(result.encoded) == result, "capacity result") }
-        if let probe = ProbeMessage.LatencyProbe(slice) { check(ProbeMessage.LatencyProbe(probe.bytes) == probe, "latency probe") }
+        if let request = ProbeMessage.CapacityRequest(slice) {
+            check(ProbeMessage.CapacityRequest(request.bytes) == request, "capacity request")
+        }
+        if let result = ProbeMessage.CapacityResult(slice) {
+            check(ProbeMessage.CapacityResult(result.encoded) == result, "capacity result")
+        }
+        if let probe = ProbeMessage.LatencyProbe(slice) {
+            check(ProbeMessage.LatencyProbe(probe.bytes) == probe, "latency probe")
+        }
     }
 }
 

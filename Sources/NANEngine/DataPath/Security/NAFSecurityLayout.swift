@@ -16,17 +16,21 @@ enum NAFSecurityLayout {
         var index = attributesOffset
         guard body.count >= index else { throw NDPSecurityError(.malformed, "NAF body of \(body.count) bytes") }
         while index < body.count {
-            guard index + 3 <= body.count else { throw NDPSecurityError(.malformed, "attribute header cut at byte \(index)") }
+            guard index + 3 <= body.count else {
+                throw NDPSecurityError(.malformed, "attribute header cut at byte \(index)")
+            }
             let id = body[index]
             let length = Int(body[index + 1]) | Int(body[index + 2]) << 8
             let start = index + 3
             guard start + length <= body.count else {
-                throw NDPSecurityError(.malformed, "attribute 0x\(String(id, radix: 16)) of \(length) bytes overruns the frame")
+                throw NDPSecurityError(
+                    .malformed, "attribute 0x\(String(id, radix: 16)) of \(length) bytes overruns the frame")
             }
             if id == sharedKeyDescriptorID {
                 let micStart = start + 1 + RSNKeyDescriptor.bytesBeforeMIC
                 guard micStart + micLength + 2 <= start + length else {
-                    throw NDPSecurityError(.malformed, "Shared-Key Descriptor of \(length) bytes is too short for a \(micLength)-byte MIC")
+                    throw NDPSecurityError(
+                        .malformed, "Shared-Key Descriptor of \(length) bytes is too short for a \(micLength)-byte MIC")
                 }
                 return micStart..<micStart + micLength
             }

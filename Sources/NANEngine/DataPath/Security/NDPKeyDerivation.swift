@@ -18,19 +18,24 @@ enum NDPKeyDerivation {
     static let pmkidLength = 16
 
     /// ND-PMKID = first 128 bits of HMAC-Hash(PMK, "NAN PMK Name" ‖ initiator NMI ‖ responder NMI ‖ Service ID).
-    static func pmkid(_ pmk: NDPPairwiseMasterKey, suite: NDPCipherSuite, initiatorNMI: MACAddress,
-                      responderNMI: MACAddress, serviceID: ServiceID) throws(NDPSecurityError) -> [UInt8] {
+    static func pmkid(
+        _ pmk: NDPPairwiseMasterKey, suite: NDPCipherSuite, initiatorNMI: MACAddress,
+        responderNMI: MACAddress, serviceID: ServiceID
+    ) throws(NDPSecurityError) -> [UInt8] {
         let message = Array(pmkidLabel.utf8) + initiatorNMI.bytes + responderNMI.bytes + serviceID.bytes
-        return Array(try crypto("PMKID") { () throws(CryptoError) in
-            try HMAC.compute(suite.hash, key: pmk.bytes, message: message)
-        }.prefix(pmkidLength))
+        return Array(
+            try crypto("PMKID") { () throws(CryptoError) in
+                try HMAC.compute(suite.hash, key: pmk.bytes, message: message)
+            }.prefix(pmkidLength))
     }
 
     /// ND-PTK = KDF-Hash-Length(PMK, "NAN Pairwise key expansion", initiator NDI ‖ responder NDI ‖ INonce ‖
     /// RNonce), split into KCK ‖ KEK ‖ TK. The addresses are the NDIs (as wpa_supplicant 2.12 derives it;
     /// the NMIs enter only the PMKID and the PMK).
-    static func ptk(_ pmk: NDPPairwiseMasterKey, suite: NDPCipherSuite, initiatorNDI: MACAddress, responderNDI: MACAddress,
-                    initiatorNonce: [UInt8], responderNonce: [UInt8]) throws(NDPSecurityError) -> NDPPairwiseTransientKey {
+    static func ptk(
+        _ pmk: NDPPairwiseMasterKey, suite: NDPCipherSuite, initiatorNDI: MACAddress, responderNDI: MACAddress,
+        initiatorNonce: [UInt8], responderNonce: [UInt8]
+    ) throws(NDPSecurityError) -> NDPPairwiseTransientKey {
         let context = initiatorNDI.bytes + responderNDI.bytes + initiatorNonce + responderNonce
         let length = suite.kckLength + suite.kekLength + suite.tkLength
         let bytes = try crypto("PTK") { () throws(CryptoError) in
@@ -45,19 +50,23 @@ enum NDPKeyDerivation {
     /// The authentication token: the first 128 bits of Hash(message 1's NAF body, from the Category field).
     /// Message 3's MIC covers it, binding the handshake to the request as sent.
     static func authenticationToken(suite: NDPCipherSuite, requestBody: [UInt8]) throws(NDPSecurityError) -> [UInt8] {
-        Array(try crypto("authentication token") { () throws(CryptoError) in
-            try Digest.hash(suite.hash, requestBody)
-        }.prefix(pmkidLength))
+        Array(
+            try crypto("authentication token") { () throws(CryptoError) in
+                try Digest.hash(suite.hash, requestBody)
+            }.prefix(pmkidLength))
     }
 
     /// The key MIC: HMAC-Hash(KCK, data) truncated to the suite's MIC length.
     static func mic(suite: NDPCipherSuite, kck: [UInt8], data: [UInt8]) throws(NDPSecurityError) -> [UInt8] {
-        Array(try crypto("MIC") { () throws(CryptoError) in
-            try HMAC.compute(suite.hash, key: kck, message: data)
-        }.prefix(suite.micLength))
+        Array(
+            try crypto("MIC") { () throws(CryptoError) in
+                try HMAC.compute(suite.hash, key: kck, message: data)
+            }.prefix(suite.micLength))
     }
 
-    private static func crypto(_ what: String, _ body: () throws(CryptoError) -> [UInt8]) throws(NDPSecurityError) -> [UInt8] {
+    private static func crypto(
+        _ what: String, _ body: () throws(CryptoError) -> [UInt8]
+    ) throws(NDPSecurityError) -> [UInt8] {
         do { return try body() } catch { throw NDPSecurityError(.crypto, "\(what): \(error)") }
     }
 }

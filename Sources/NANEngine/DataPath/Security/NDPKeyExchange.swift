@@ -82,21 +82,28 @@ public struct NDPKeyExchange: Sendable {
     // MARK: Creating
 
     /// The initiator's exchange. The PMK's salt takes the peer's NMI as the publisher's; a random INonce.
-    public init(initiator suite: NDPCipherSuite, credential: NDPCredential, serviceID: ServiceID, publishID: InstanceID,
-                localNMI: MACAddress, peerNMI: MACAddress, localNDI: MACAddress) throws(NDPSecurityError) {
-        try self.init(initiator: suite, credential: credential, serviceID: serviceID, publishID: publishID,
-                      localNMI: localNMI, peerNMI: peerNMI, localNDI: localNDI, nonce: nil)
+    public init(
+        initiator suite: NDPCipherSuite, credential: NDPCredential, serviceID: ServiceID, publishID: InstanceID,
+        localNMI: MACAddress, peerNMI: MACAddress, localNDI: MACAddress
+    ) throws(NDPSecurityError) {
+        try self.init(
+            initiator: suite, credential: credential, serviceID: serviceID, publishID: publishID,
+            localNMI: localNMI, peerNMI: peerNMI, localNDI: localNDI, nonce: nil)
     }
 
     /// As the public initializer; `nonce` fixes the INonce for known-answer tests.
-    init(initiator suite: NDPCipherSuite, credential: NDPCredential, serviceID: ServiceID, publishID: InstanceID,
-         localNMI: MACAddress, peerNMI: MACAddress, localNDI: MACAddress, nonce: [UInt8]?) throws(NDPSecurityError) {
+    init(
+        initiator suite: NDPCipherSuite, credential: NDPCredential, serviceID: ServiceID, publishID: InstanceID,
+        localNMI: MACAddress, peerNMI: MACAddress, localNDI: MACAddress, nonce: [UInt8]?
+    ) throws(NDPSecurityError) {
         role = .initiator
         self.suite = suite
         self.publishID = publishID
         step = .start
-        pmk = try credential.pairwiseMasterKey(suite: suite, serviceID: serviceID, publisherNMI: peerNMI, peerNMI: peerNMI)
-        pmkid = try NDPKeyDerivation.pmkid(pmk, suite: suite, initiatorNMI: localNMI, responderNMI: peerNMI, serviceID: serviceID)
+        pmk = try credential.pairwiseMasterKey(
+            suite: suite, serviceID: serviceID, publisherNMI: peerNMI, peerNMI: peerNMI)
+        pmkid = try NDPKeyDerivation.pmkid(
+            pmk, suite: suite, initiatorNMI: localNMI, responderNMI: peerNMI, serviceID: serviceID)
         self.localNDI = localNDI
         if let nonce { initiatorNonce = nonce } else { initiatorNonce = try Self.randomNonce() }
         replayCounter = 1
@@ -105,26 +112,38 @@ public struct NDPKeyExchange: Sendable {
     /// The responder's exchange, from the received NDP Request body (message 1): the suite must be in
     /// `acceptedSuites`, the PMKID must match the PMK from `credential` (the local NMI is the publisher's),
     /// descriptor 1 must be well formed. Draws a random RNonce and derives the PTK.
-    public init(respondingTo requestBody: [UInt8], credential: NDPCredential, acceptedSuites: Set<NDPCipherSuite> = [.sk128, .sk256],
-                serviceID: ServiceID, localNMI: MACAddress, peerNMI: MACAddress, localNDI: MACAddress) throws(NDPSecurityError) {
-        try self.init(respondingTo: requestBody, credential: credential, acceptedSuites: acceptedSuites, serviceID: serviceID,
-                      localNMI: localNMI, peerNMI: peerNMI, localNDI: localNDI, nonce: nil)
+    public init(
+        respondingTo requestBody: [UInt8], credential: NDPCredential,
+        acceptedSuites: Set<NDPCipherSuite> = [.sk128, .sk256],
+        serviceID: ServiceID, localNMI: MACAddress, peerNMI: MACAddress, localNDI: MACAddress
+    ) throws(NDPSecurityError) {
+        try self.init(
+            respondingTo: requestBody, credential: credential, acceptedSuites: acceptedSuites, serviceID: serviceID,
+            localNMI: localNMI, peerNMI: peerNMI, localNDI: localNDI, nonce: nil)
     }
 
     /// As the public initializer; `nonce` fixes the RNonce for known-answer tests.
-    init(respondingTo requestBody: [UInt8], credential: NDPCredential, acceptedSuites: Set<NDPCipherSuite>, serviceID: ServiceID,
-         localNMI: MACAddress, peerNMI: MACAddress, localNDI: MACAddress, nonce: [UInt8]?) throws(NDPSecurityError) {
-        try self.init(respondingTo: requestBody, acceptedSuites: acceptedSuites, serviceID: serviceID, localNMI: localNMI,
-                      peerNMI: peerNMI, localNDI: localNDI, nonce: nonce) { suite throws(NDPSecurityError) in
-            try credential.pairwiseMasterKey(suite: suite, serviceID: serviceID, publisherNMI: localNMI, peerNMI: peerNMI)
+    init(
+        respondingTo requestBody: [UInt8], credential: NDPCredential, acceptedSuites: Set<NDPCipherSuite>,
+        serviceID: ServiceID,
+        localNMI: MACAddress, peerNMI: MACAddress, localNDI: MACAddress, nonce: [UInt8]?
+    ) throws(NDPSecurityError) {
+        try self.init(
+            respondingTo: requestBody, acceptedSuites: acceptedSuites, serviceID: serviceID, localNMI: localNMI,
+            peerNMI: peerNMI, localNDI: localNDI, nonce: nonce
+        ) { suite throws(NDPSecurityError) in
+            try credential.pairwiseMasterKey(
+                suite: suite, serviceID: serviceID, publisherNMI: localNMI, peerNMI: peerNMI)
         }
     }
 
     /// As the public initializer, with the PMK for the chosen suite from `masterKey` (asked once, after the
     /// request's attributes are checked): the data path hands in its cached passphrase PMKs this way.
-    init(respondingTo requestBody: [UInt8], acceptedSuites: Set<NDPCipherSuite>, serviceID: ServiceID,
-         localNMI: MACAddress, peerNMI: MACAddress, localNDI: MACAddress, nonce: [UInt8]?,
-         masterKey: (NDPCipherSuite) throws(NDPSecurityError) -> NDPPairwiseMasterKey) throws(NDPSecurityError) {
+    init(
+        respondingTo requestBody: [UInt8], acceptedSuites: Set<NDPCipherSuite>, serviceID: ServiceID,
+        localNMI: MACAddress, peerNMI: MACAddress, localNDI: MACAddress, nonce: [UInt8]?,
+        masterKey: (NDPCipherSuite) throws(NDPSecurityError) -> NDPPairwiseMasterKey
+    ) throws(NDPSecurityError) {
         let message = try Self.decode(requestBody, expecting: .dataPathRequest, "message 1")
         guard let csia = message.cipherSuiteInfo else {
             throw NDPSecurityError(.missingAttribute, "message 1: no Cipher Suite Info attribute")
@@ -134,14 +153,19 @@ public struct NDPKeyExchange: Sendable {
             let ids = csia.entries.map { String($0.suite.rawValue) }.joined(separator: ",")
             throw NDPSecurityError(.unsupportedCipherSuite, "message 1 offers cipher suites [\(ids)]")
         }
-        guard let context = message.securityContextInfo?.entries.first(where: { $0.type == SecurityContextInfoAttribute.Entry.ndPMKID }),
-              context.identifier.count == NDPKeyDerivation.pmkidLength else {
+        guard
+            let context = message.securityContextInfo?.entries.first(where: {
+                $0.type == SecurityContextInfoAttribute.Entry.ndPMKID
+            }),
+            context.identifier.count == NDPKeyDerivation.pmkidLength
+        else {
             throw NDPSecurityError(.missingAttribute, "message 1: no 16-byte ND-PMKID in Security Context Info")
         }
         let (attribute, descriptor) = try Self.descriptor(message, suite: chosen, "message 1")
         try Self.expect(descriptor, has: [.pairwise, .ack], lacks: [.mic, .secure, .request, .install], "message 1")
         let pmk = try masterKey(chosen)
-        let expected = try NDPKeyDerivation.pmkid(pmk, suite: chosen, initiatorNMI: peerNMI, responderNMI: localNMI, serviceID: serviceID)
+        let expected = try NDPKeyDerivation.pmkid(
+            pmk, suite: chosen, initiatorNMI: peerNMI, responderNMI: localNMI, serviceID: serviceID)
         guard ConstantTime.equal(expected, context.identifier) else {
             throw NDPSecurityError(.pmkidMismatch, "message 1: the PMKID is not ours (another passphrase or PMK)")
         }
@@ -159,8 +183,9 @@ public struct NDPKeyExchange: Sendable {
         let rNonce: [UInt8]
         if let nonce { rNonce = nonce } else { rNonce = try Self.randomNonce() }
         responderNonce = rNonce
-        ptk = try NDPKeyDerivation.ptk(pmk, suite: chosen, initiatorNDI: message.ndp.initiatorNDI, responderNDI: localNDI,
-                                       initiatorNonce: descriptor.nonce, responderNonce: rNonce)
+        ptk = try NDPKeyDerivation.ptk(
+            pmk, suite: chosen, initiatorNDI: message.ndp.initiatorNDI, responderNDI: localNDI,
+            initiatorNonce: descriptor.nonce, responderNonce: rNonce)
     }
 
     // MARK: Building
@@ -186,7 +211,8 @@ public struct NDPKeyExchange: Sendable {
     public mutating func confirmAttributes() throws(NDPSecurityError) -> NDPSecurityAttributes {
         try expectStep(.responseVerified, role: .initiator, "message 3")
         replayCounter += 1
-        let attributes = try attributes(withContext: false, info: [.pairwise, .ack, .mic, .secure, .install], nonce: initiatorNonce)
+        let attributes = try attributes(
+            withContext: false, info: [.pairwise, .ack, .mic, .secure, .install], nonce: initiatorNonce)
         step = .confirmBuilt
         return attributes
     }
@@ -194,7 +220,8 @@ public struct NDPKeyExchange: Sendable {
     /// Message 4 (responder): descriptor 4 (MIC, Secure, Install, the confirm's replay counter, RNonce).
     public mutating func keyInstallAttributes() throws(NDPSecurityError) -> NDPSecurityAttributes {
         try expectStep(.confirmVerified, role: .responder, "message 4")
-        let attributes = try attributes(withContext: false, info: [.pairwise, .mic, .secure, .install], nonce: responderNonce ?? [])
+        let attributes = try attributes(
+            withContext: false, info: [.pairwise, .mic, .secure, .install], nonce: responderNonce ?? [])
         step = .keyInstallBuilt
         return attributes
     }
@@ -245,20 +272,25 @@ public struct NDPKeyExchange: Sendable {
         guard csia.entries.contains(where: { NDPCipherSuite($0.suite) == suite }) else {
             throw NDPSecurityError(.unsupportedCipherSuite, "message 2 does not confirm \(suite)")
         }
-        if let context = message.securityContextInfo?.entries.first(where: { $0.type == SecurityContextInfoAttribute.Entry.ndPMKID }),
-           !ConstantTime.equal(context.identifier, pmkid) {
+        if let context = message.securityContextInfo?.entries.first(where: {
+            $0.type == SecurityContextInfoAttribute.Entry.ndPMKID
+        }),
+            !ConstantTime.equal(context.identifier, pmkid)
+        {
             throw NDPSecurityError(.pmkidMismatch, "message 2: the PMKID is not ours")
         }
         let (_, descriptor) = try Self.descriptor(message, suite: suite, "message 2")
         try Self.expect(descriptor, has: [.pairwise, .mic], lacks: [.ack, .secure, .request, .install], "message 2")
         guard descriptor.replayCounter == replayCounter else {
-            throw NDPSecurityError(.replayCounter, "message 2 carries \(descriptor.replayCounter), message 1 sent \(replayCounter)")
+            throw NDPSecurityError(
+                .replayCounter, "message 2 carries \(descriptor.replayCounter), message 1 sent \(replayCounter)")
         }
         guard let responderNDI = message.ndp.responderNDI else {
             throw NDPSecurityError(.missingAttribute, "message 2: the NDP attribute names no responder NDI")
         }
-        let candidate = try NDPKeyDerivation.ptk(pmk, suite: suite, initiatorNDI: localNDI, responderNDI: responderNDI,
-                                                 initiatorNonce: initiatorNonce, responderNonce: descriptor.nonce)
+        let candidate = try NDPKeyDerivation.ptk(
+            pmk, suite: suite, initiatorNDI: localNDI, responderNDI: responderNDI,
+            initiatorNonce: initiatorNonce, responderNonce: descriptor.nonce)
         try verify(body, kck: candidate.kck, prefix: [], "message 2")
         ptk = candidate
         peerNDI = responderNDI
@@ -271,7 +303,8 @@ public struct NDPKeyExchange: Sendable {
         let (_, descriptor) = try Self.descriptor(message, suite: suite, "message 3")
         try Self.expect(descriptor, has: [.pairwise, .mic, .ack, .secure], lacks: [.request], "message 3")
         guard descriptor.replayCounter > replayCounter else {
-            throw NDPSecurityError(.replayCounter, "message 3 carries \(descriptor.replayCounter), not above \(replayCounter)")
+            throw NDPSecurityError(
+                .replayCounter, "message 3 carries \(descriptor.replayCounter), not above \(replayCounter)")
         }
         guard ConstantTime.equal(descriptor.nonce, initiatorNonce) else {
             throw NDPSecurityError(.nonceMismatch, "message 3's nonce is not message 1's")
@@ -288,7 +321,8 @@ public struct NDPKeyExchange: Sendable {
         let (_, descriptor) = try Self.descriptor(message, suite: suite, "message 4")
         try Self.expect(descriptor, has: [.pairwise, .mic, .secure], lacks: [.ack, .request], "message 4")
         guard descriptor.replayCounter == replayCounter else {
-            throw NDPSecurityError(.replayCounter, "message 4 carries \(descriptor.replayCounter), message 3 sent \(replayCounter)")
+            throw NDPSecurityError(
+                .replayCounter, "message 4 carries \(descriptor.replayCounter), message 3 sent \(replayCounter)")
         }
         guard let responderNonce, ConstantTime.equal(descriptor.nonce, responderNonce) else {
             throw NDPSecurityError(.nonceMismatch, "message 4's nonce is not message 2's")
@@ -307,17 +341,25 @@ public struct NDPKeyExchange: Sendable {
         }
     }
 
-    private func attributes(withContext: Bool, info: RSNKeyDescriptor.KeyInformation, nonce: [UInt8]) throws(NDPSecurityError) -> NDPSecurityAttributes {
-        let descriptor = RSNKeyDescriptor(keyInformation: info, replayCounter: replayCounter, nonce: nonce, micLength: suite.micLength)
+    private func attributes(
+        withContext: Bool, info: RSNKeyDescriptor.KeyInformation, nonce: [UInt8]
+    ) throws(NDPSecurityError) -> NDPSecurityAttributes {
+        let descriptor = RSNKeyDescriptor(
+            keyInformation: info, replayCounter: replayCounter, nonce: nonce, micLength: suite.micLength)
         let skda: SharedKeyDescriptorAttribute
         do { skda = try SharedKeyDescriptorAttribute(publishID: publishID, descriptor: descriptor) } catch {
             throw NDPSecurityError(.malformed, "building a key descriptor: \(error)")
         }
-        guard withContext else { return NDPSecurityAttributes(cipherSuiteInfo: nil, securityContextInfo: nil, sharedKeyDescriptor: skda) }
+        guard withContext else {
+            return NDPSecurityAttributes(cipherSuiteInfo: nil, securityContextInfo: nil, sharedKeyDescriptor: skda)
+        }
         return NDPSecurityAttributes(
-            cipherSuiteInfo: CipherSuiteInfoAttribute(capabilities: 0, entries: [.init(suite: suite.wireValue, publishID: publishID)]),
+            cipherSuiteInfo: CipherSuiteInfoAttribute(
+                capabilities: 0, entries: [.init(suite: suite.wireValue, publishID: publishID)]),
             securityContextInfo: SecurityContextInfoAttribute(entries: [
-                .init(type: SecurityContextInfoAttribute.Entry.ndPMKID, publishID: publishID, identifier: ArraySlice(pmkid)),
+                .init(
+                    type: SecurityContextInfoAttribute.Entry.ndPMKID, publishID: publishID,
+                    identifier: ArraySlice(pmkid))
             ]),
             sharedKeyDescriptor: skda)
     }
@@ -343,13 +385,17 @@ public struct NDPKeyExchange: Sendable {
     /// Encrypted key data (group keys the peer offers) must unwrap under the KEK; waware installs no group
     /// keys, so the content is not used.
     private func checkKeyData(_ descriptor: RSNKeyDescriptor, _ what: String) throws(NDPSecurityError) {
-        guard descriptor.keyInformation.contains(.encryptedKeyData), !descriptor.keyData.isEmpty, let ptk else { return }
+        guard descriptor.keyInformation.contains(.encryptedKeyData), !descriptor.keyData.isEmpty, let ptk else {
+            return
+        }
         do { _ = try AESKeyWrap.unwrap(descriptor.keyData, kek: ptk.kek) } catch {
             throw NDPSecurityError(.malformed, "\(what): the key data does not unwrap under the KEK: \(error)")
         }
     }
 
-    private static func decode(_ body: [UInt8], expecting subtype: NANActionSubtype, _ what: String) throws(NDPSecurityError) -> DataPathMessage {
+    private static func decode(
+        _ body: [UInt8], expecting subtype: NANActionSubtype, _ what: String
+    ) throws(NDPSecurityError) -> DataPathMessage {
         let message: DataPathMessage
         do { message = try DataPathMessage(NANActionFrame(actionBody: body)) } catch {
             throw NDPSecurityError(.malformed, "\(what): \(error)")
@@ -360,8 +406,11 @@ public struct NDPKeyExchange: Sendable {
         return message
     }
 
-    private static func descriptor(_ message: DataPathMessage, suite: NDPCipherSuite, _ what: String)
-        throws(NDPSecurityError) -> (SharedKeyDescriptorAttribute, RSNKeyDescriptor) {
+    private static func descriptor(
+        _ message: DataPathMessage, suite: NDPCipherSuite, _ what: String
+    )
+        throws(NDPSecurityError) -> (SharedKeyDescriptorAttribute, RSNKeyDescriptor)
+    {
         guard let attribute = message.sharedKeyDescriptor else {
             throw NDPSecurityError(.missingAttribute, "\(what): no Shared-Key Descriptor attribute")
         }
@@ -370,8 +419,10 @@ public struct NDPKeyExchange: Sendable {
         }
     }
 
-    private static func expect(_ descriptor: RSNKeyDescriptor, has required: RSNKeyDescriptor.KeyInformation,
-                               lacks forbidden: RSNKeyDescriptor.KeyInformation, _ what: String) throws(NDPSecurityError) {
+    private static func expect(
+        _ descriptor: RSNKeyDescriptor, has required: RSNKeyDescriptor.KeyInformation,
+        lacks forbidden: RSNKeyDescriptor.KeyInformation, _ what: String
+    ) throws(NDPSecurityError) {
         let info = descriptor.keyInformation
         guard info.descriptorVersion == 0, info.isSuperset(of: required), info.isDisjoint(with: forbidden) else {
             throw NDPSecurityError(.keyInformation, "\(what): key information 0x\(String(info.rawValue, radix: 16))")

@@ -19,7 +19,9 @@ public struct NDPPairwiseMasterKey: Hashable, Sendable, CustomStringConvertible 
     /// Cipher Suite ID (2 bytes, big-endian: 0x00, ID) ‖ Service ID (6) ‖ publisher NMI (6).
     ///
     /// The passphrase is 1 to 63 bytes of UTF-8.
-    public init(passphrase: String, suite: NDPCipherSuite, serviceID: ServiceID, publisherNMI: MACAddress) throws(NDPSecurityError) {
+    public init(
+        passphrase: String, suite: NDPCipherSuite, serviceID: ServiceID, publisherNMI: MACAddress
+    ) throws(NDPSecurityError) {
         let password = Array(passphrase.utf8)
         guard (1...63).contains(password.count) else {
             throw NDPSecurityError(.invalidCredential, "a passphrase is 1 to 63 bytes, not \(password.count)")
@@ -51,21 +53,30 @@ public enum NDPCredential: Hashable, Sendable, CustomStringConvertible {
     /// is the peer's; none is ``NDPSecurityError/Code/pmkidMismatch``: the peer is not paired, or its
     /// pairing was not verified in this session; a pairing on another suite is
     /// ``NDPSecurityError/Code/unsupportedCipherSuite``). A pairing suite goes only with a paired credential.
-    public func pairwiseMasterKey(suite: NDPCipherSuite, serviceID: ServiceID, publisherNMI: MACAddress,
-                                  peerNMI: MACAddress) throws(NDPSecurityError) -> NDPPairwiseMasterKey {
+    public func pairwiseMasterKey(
+        suite: NDPCipherSuite, serviceID: ServiceID, publisherNMI: MACAddress,
+        peerNMI: MACAddress
+    ) throws(NDPSecurityError) -> NDPPairwiseMasterKey {
         switch self {
         case .paired(let keys):
-            guard suite.isPairing else { throw NDPSecurityError(.unsupportedCipherSuite, "\(suite) is not keyed by pairing") }
+            guard suite.isPairing else {
+                throw NDPSecurityError(.unsupportedCipherSuite, "\(suite) is not keyed by pairing")
+            }
             guard let (key, paired) = keys.entry(for: peerNMI) else {
-                throw NDPSecurityError(.pmkidMismatch, "no pairing verified with \(peerNMI) (not paired, or another pairing key)")
+                throw NDPSecurityError(
+                    .pmkidMismatch, "no pairing verified with \(peerNMI) (not paired, or another pairing key)")
             }
             guard paired == suite else {
-                throw NDPSecurityError(.unsupportedCipherSuite, "the pairing with \(peerNMI) is \(paired), the data path asks for \(suite)")
+                throw NDPSecurityError(
+                    .unsupportedCipherSuite, "the pairing with \(peerNMI) is \(paired), the data path asks for \(suite)"
+                )
             }
             return key
         case _ where suite.isPairing:
             throw NDPSecurityError(.unsupportedCipherSuite, "\(suite) needs the pairing key, not a \(self)")
-        case .passphrase(let text): return try NDPPairwiseMasterKey(passphrase: text, suite: suite, serviceID: serviceID, publisherNMI: publisherNMI)
+        case .passphrase(let text):
+            return try NDPPairwiseMasterKey(
+                passphrase: text, suite: suite, serviceID: serviceID, publisherNMI: publisherNMI)
         case .pmk(let key): return key
         }
     }

@@ -11,8 +11,10 @@ public struct NDPSecurityAttributes: Hashable, Sendable {
     public var sharedKeyDescriptor: SharedKeyDescriptorAttribute
 
     /// Creates the set.
-    public init(cipherSuiteInfo: CipherSuiteInfoAttribute?, securityContextInfo: SecurityContextInfoAttribute?,
-                sharedKeyDescriptor: SharedKeyDescriptorAttribute) {
+    public init(
+        cipherSuiteInfo: CipherSuiteInfoAttribute?, securityContextInfo: SecurityContextInfoAttribute?,
+        sharedKeyDescriptor: SharedKeyDescriptorAttribute
+    ) {
         self.cipherSuiteInfo = cipherSuiteInfo
         self.securityContextInfo = securityContextInfo
         self.sharedKeyDescriptor = sharedKeyDescriptor

@@ -19,18 +19,24 @@ struct PublishMasterKeys: Sendable {
 
     /// The PMK for `suite` under `policy`'s credential for our publish `publishID` (we, `localNMI`, are the
     /// publisher), derived only if this publish has none for these inputs yet.
-    mutating func key(for publishID: InstanceID, policy: NDPSecurityPolicy, suite: NDPCipherSuite, localNMI: MACAddress,
-                      peerNMI: MACAddress) throws(NDPSecurityError) -> NDPPairwiseMasterKey {
+    mutating func key(
+        for publishID: InstanceID, policy: NDPSecurityPolicy, suite: NDPCipherSuite, localNMI: MACAddress,
+        peerNMI: MACAddress
+    ) throws(NDPSecurityError) -> NDPPairwiseMasterKey {
         guard case .passphrase(let passphrase) = policy.credential, !suite.isPairing else {
-            return try policy.credential.pairwiseMasterKey(suite: suite, serviceID: policy.serviceID, publisherNMI: localNMI, peerNMI: peerNMI)
+            return try policy.credential.pairwiseMasterKey(
+                suite: suite, serviceID: policy.serviceID, publisherNMI: localNMI, peerNMI: peerNMI)
         }
         let inputs = Inputs(passphrase: passphrase, suite: suite, serviceID: policy.serviceID, publisherNMI: localNMI)
         if let known = keys[publishID]?[inputs] { return known }
         derivations += 1
-        let derived = try NDPPairwiseMasterKey(passphrase: passphrase, suite: suite, serviceID: policy.serviceID, publisherNMI: localNMI)
+        let derived = try NDPPairwiseMasterKey(
+            passphrase: passphrase, suite: suite, serviceID: policy.serviceID, publisherNMI: localNMI)
         // Another policy for the publish replaces what the old one left; a publish keeps one PMK per suite.
-        keys[publishID] = (keys[publishID] ?? [:]).filter { $0.key.suite != suite && $0.key.passphrase == passphrase
-            && $0.key.serviceID == policy.serviceID && $0.key.publisherNMI == localNMI }
+        keys[publishID] = (keys[publishID] ?? [:]).filter {
+            $0.key.suite != suite && $0.key.passphrase == passphrase
+                && $0.key.serviceID == policy.serviceID && $0.key.publisherNMI == localNMI
+        }
         keys[publishID, default: [:]][inputs] = derived
         return derived
     }

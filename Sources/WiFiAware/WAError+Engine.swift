@@ -16,6 +16,8 @@ extension WAError {
             return from(error, while: operation)
         case let error as DiscoveryError:
             return from(error)
+        case let error as DataPathError:
+            return from(error, while: operation)
         default:
             return WAError(.kernel, message: "cannot \(operation): \(error)", underlying: error)
         }
@@ -43,6 +45,18 @@ extension WAError {
         }
         return WAError(
             .kernel, message: "cannot \(operation): \(error)", kernelMessage: error.kernelMessage, underlying: error)
+    }
+
+    /// Maps a data-path failure by its code; a kernel step's keeps its errno.
+    static func from(_ error: DataPathError, while operation: String) -> WAError {
+        let code: Code =
+            switch error.code {
+            case .notSupported, .noSecureNAN: .wifiAwareUnsupported
+            case .tooManyDataPaths: .noRadioResources
+            case .stopped: .connectionTerminated
+            default: error.errno.map { $0.isPermissionDenied ? .permissionDenied : .kernel } ?? .kernel
+            }
+        return WAError(code, message: "cannot \(operation): \(error)", errno: error.errno?.rawValue, underlying: error)
     }
 
     /// The errno a netlink code stands for, when the error did not carry one.

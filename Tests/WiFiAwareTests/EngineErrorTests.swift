@@ -46,3 +46,16 @@ import Testing
         #expect(mapped.message == "gone")
     }
 }
+
+/// A data-path failure reaches the API by its code, never by its text.
+@Suite struct DataPathErrorMappingTests {
+    @Test func eachDataPathCodeBecomesItsWAErrorCode() {
+        #expect(WAError.from(DataPathError.tooManyDataPaths, while: "x").code == .noRadioResources)
+        #expect(WAError.from(DataPathError(.notSupported), while: "x").code == .wifiAwareUnsupported)
+        #expect(WAError.from(DataPathError(.noSecureNAN), while: "x").code == .wifiAwareUnsupported)
+        #expect(WAError.from(DataPathError.stopped, while: "x").code == .connectionTerminated)
+        let refused = WAError.from(DataPathError(.kernelStep, "add the peer", errno: .invalidArgument), while: "x")
+        #expect(refused.code == .kernel && refused.errno == Errno.invalidArgument.rawValue)
+        #expect(WAError.from(DataPathError(.kernelStep, errno: .notPermitted), while: "x").code == .permissionDenied)
+    }
+}

@@ -1,4 +1,5 @@
 import NANLogging
+public import NANSystem
 import NANWire
 
 /// The NAN data-path engine of one NAN interface: runs ``DataPathNegotiations`` against the radio, keeps
@@ -328,12 +329,44 @@ actor DataPathEngine {
 
 /// Data-path failures the engine reports itself (the kernel's come as they are).
 public struct DataPathError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The kind of failure; match on this.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// A stable name, used in messages.
+        public let description: String
+        init(_ description: String) { self.description = description }
+        /// The radio cannot carry data paths (no NAN data interfaces, or discovery offloaded to the driver).
+        public static let notSupported = Code("this adapter cannot carry NAN data paths")
+        /// The table of data paths is full.
+        public static let tooManyDataPaths = Code("too many data paths at once")
+        /// The engine has stopped.
+        public static let stopped = Code("the data-path engine has stopped")
+        /// The adapter cannot install keys on NAN interfaces (no `SECURE_NAN`).
+        public static let noSecureNAN = Code("the adapter does not support keys on NAN interfaces (no SECURE_NAN)")
+        /// The kernel refused a step (``DataPathError/detail`` names it, ``DataPathError/errno`` says why).
+        public static let kernelStep = Code("the kernel refused a data-path step")
+    }
+
     /// What went wrong.
-    public let description: String
+    public let code: Code
+    /// What was being done, or what failed, if more than the code says.
+    public let detail: String?
+    /// The kernel's errno behind a ``Code/kernelStep``, when it gave one.
+    public let errno: Errno?
+
+    /// Creates an error.
+    public init(_ code: Code, _ detail: String? = nil, errno: Errno? = nil) {
+        self.code = code
+        self.detail = detail
+        self.errno = errno
+    }
+
+    /// The detail, else the code's text.
+    public var description: String { detail ?? code.description }
+
     /// The table of data paths is full.
-    public static let tooManyDataPaths = DataPathError(description: "too many data paths at once")
+    public static let tooManyDataPaths = DataPathError(.tooManyDataPaths)
     /// The engine has stopped.
-    public static let stopped = DataPathError(description: "the data-path engine has stopped")
+    public static let stopped = DataPathError(.stopped)
 }
 
 extension DataPathAction {

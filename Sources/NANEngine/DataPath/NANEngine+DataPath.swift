@@ -86,5 +86,5 @@ extension NANEngine {
 
 extension DataPathError {
     /// The radio cannot carry data paths.
-    public static let notSupported = DataPathError(description: "this adapter cannot carry NAN data paths")
+    public static let notSupported = DataPathError(.notSupported)
 }

@@ -209,7 +209,7 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
     ) async throws {
         try await step("install the \(key.cipherSuite) key for the peer's NDI station") {
             guard adapter.nan.secure else {
-                throw DataPathError(description: "the adapter does not support keys on NAN interfaces (no SECURE_NAN)")
+                throw DataPathError(.noSecureNAN)
             }
             try await session.addKey(
                 .pairwise(
@@ -239,8 +239,10 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
     private func step(_ name: String, _ body: () async throws -> Void) async throws {
         do {
             try await body()
+        } catch let error as DataPathError {
+            throw DataPathError(error.code, "\(name): \(error)", errno: error.errno)
         } catch {
-            throw DataPathError(description: "\(name): \(error)")
+            throw DataPathError(.kernelStep, "\(name): \(error)", errno: (error as? NetlinkError)?.errno)
         }
     }
 

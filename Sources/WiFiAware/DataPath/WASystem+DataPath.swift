@@ -113,7 +113,7 @@ extension WASystem {
             (id, events) = try await engine.requestDataPath(
                 to: endpoint.address, publishID: endpoint.instanceID,
                 security: policy, idleTimeout: idleTimeout)
-        } catch let error as DataPathError where error == .tooManyDataPaths {
+        } catch let error as DataPathError where error.code == .tooManyDataPaths {
             throw WAError(.noRadioResources, message: "too many data paths are up on \(adapterName)", underlying: error)
         } catch {
             throw WAError.from(error, while: "request a data path")

@@ -99,10 +99,10 @@ private final class CancellationRefusingRadio: DataPathRadio, @unchecked Sendabl
         let accepted = try await a.accept(publishID: InstanceID(1))
         let (id, events) = try await b.request(to: nmiA, publishID: InstanceID(1))
         var bIterator = events.makeAsyncIterator()
-        guard case .connected = await bIterator.next() else { throw DataPathError(description: "B not connected") }
+        guard case .connected = await bIterator.next() else { throw DataPathError(.kernelStep, "B not connected") }
         var aIterator = accepted.makeAsyncIterator()
         guard case .requested = await aIterator.next(), case .connected = await aIterator.next() else {
-            throw DataPathError(description: "A not connected")
+            throw DataPathError(.kernelStep, "A not connected")
         }
         return (a, b, radioB, id, aIterator)
     }

@@ -86,7 +86,7 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
     }
     func removeDataInterface(_ interface: DataInterface) async { state.withLock { $0.interfaces -= 1 } }
     func setLocalSchedule(_ schedule: DataPathSchedule) async throws {
-        if refuseLaterSchedules, !schedules.withLock(\.isEmpty) { throw DataPathError(description: "EINVAL") }
+        if refuseLaterSchedules, !schedules.withLock(\.isEmpty) { throw DataPathError(.kernelStep, "EINVAL") }
         schedules.withLock { $0.append(schedule) }
         state.withLock { $0.schedule = true }
     }
@@ -102,7 +102,7 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         let peerSchedule = NL80211DataPathRadio.peerSchedule(link, local: localSchedule)
         let ours = Set(localSchedule.channels.map(\.frequency))
         if peerSchedule.channels.contains(where: { !ours.contains(Int($0.frequency.rawValue)) }) {
-            throw DataPathError(description: "EINVAL: channel not compatible with any local channel")
+            throw DataPathError(.kernelStep, "EINVAL: channel not compatible with any local channel")
         }
         peerSchedules.withLock { $0.append(peerSchedule) }
         state.withLock { _ = $0.stations.insert(link.id.peer) }
@@ -110,12 +110,12 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
     }
     func updatePeerSchedule(_ link: NDPLink, localSchedule: DataPathSchedule) async throws {
         guard state.withLock({ $0.stations.contains(link.id.peer) }) else {
-            throw DataPathError(description: "ENOENT: no NMI station")
+            throw DataPathError(.kernelStep, "ENOENT: no NMI station")
         }
         let peerSchedule = NL80211DataPathRadio.peerSchedule(link, local: localSchedule)
         let ours = Set(localSchedule.channels.map(\.frequency))
         if peerSchedule.channels.contains(where: { !ours.contains(Int($0.frequency.rawValue)) }) {
-            throw DataPathError(description: "EINVAL: channel not compatible with any local channel")
+            throw DataPathError(.kernelStep, "EINVAL: channel not compatible with any local channel")
         }
         peerSchedules.withLock { $0.append(peerSchedule) }
     }
@@ -123,7 +123,7 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         // As the kernel: one station per NDI address, whichever NMI it belongs to.
         try ndiOwners.withLock {
             if let owner = $0[link.peerNDI], owner != link.id.peer {
-                throw DataPathError(description: "add the peer's NDI station: EEXIST")
+                throw DataPathError(.kernelStep, "add the peer's NDI station: EEXIST")
             }
             $0[link.peerNDI] = link.id.peer
         }

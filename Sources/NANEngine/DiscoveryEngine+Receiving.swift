@@ -164,10 +164,7 @@ extension DiscoveryEngine {
         statistics.radioEventOverruns += 1
         options.logger.trace(
             "radio events lost (netlink overrun, \(dropped.map(String.init) ?? "unknown") dropped): resynchronising")
-        let waiters = statusWaiters
-        statusWaiters.removeAll()
-        earlyStatuses.removeAll()
-        for waiter in waiters.values { waiter.resume(returning: false) }
+        for waiter in statuses.removeAll() { waiter.resume(returning: false) }
         for id in functions.keys.sorted() {
             guard var function = functions[id] else { continue }
             for key in function.reported.keys { function.reported[key]?.lastPeriod = period }

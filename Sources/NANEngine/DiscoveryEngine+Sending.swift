@@ -31,21 +31,16 @@ extension DiscoveryEngine {
     func transmitStatus(cookie: UInt64, acknowledged: Bool) {
         options.logger.trace("tx status cookie \(cookie) \(acknowledged ? "acked" : "not acked")")
         if acknowledged { statistics.framesAcknowledged += 1 } else { statistics.framesNotAcknowledged += 1 }
-        if let waiter = statusWaiters.removeValue(forKey: cookie) {
-            waiter.resume(returning: acknowledged)
-        } else {
-            if earlyStatuses.count > 256 { earlyStatuses.removeAll() }
-            earlyStatuses[cookie] = acknowledged
-        }
+        statuses.arrived(cookie, acknowledged: acknowledged)?.resume(returning: acknowledged)
     }
 
     /// Waits for the TX status of `cookie`; false if none comes in time.
     func acknowledged(_ cookie: UInt64) async -> Bool {
-        if let early = earlyStatuses.removeValue(forKey: cookie) { return early }
+        if let early = statuses.takeEarly(cookie) { return early }
         if stopped { return false }
         let timeout = options.transmitStatusTimeout
         return await withCheckedContinuation { continuation in
-            statusWaiters[cookie] = continuation
+            statuses.expect(cookie, continuation)
             Task { [weak self] in
                 try? await Task.sleep(for: timeout)
                 await self?.statusTimedOut(cookie)
@@ -54,7 +49,7 @@ extension DiscoveryEngine {
     }
 
     func statusTimedOut(_ cookie: UInt64) {
-        statusWaiters.removeValue(forKey: cookie)?.resume(returning: false)
+        statuses.cancel(cookie)?.resume(returning: false)
     }
 
     /// Sends a follow-up from our instance `local` to a peer's instance; reports whether it was acknowledged.

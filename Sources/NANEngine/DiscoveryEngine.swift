@@ -98,8 +98,8 @@ actor DiscoveryEngine {
     var windowWaiters: [UInt64: CheckedContinuation<Bool, Never>] = [:]
     var nextWindowWaiter: UInt64 = 0
     var clusterWaiters: [CheckedContinuation<Bool, Never>] = []
-    var statusWaiters: [UInt64: CheckedContinuation<Bool, Never>] = [:]
-    var earlyStatuses: [UInt64: Bool] = [:]
+    /// Follow-ups waiting for their transmit status, and statuses that came first (the last 256).
+    var statuses = TransmitStatusBook<CheckedContinuation<Bool, Never>>(earlyLimit: 256)
     var stopped = false
     /// Our NIRA, put in every publish and subscribe frame; nil when we have no NIK to announce.
     var identityResolution: IdentityResolutionAttribute?
@@ -174,8 +174,7 @@ actor DiscoveryEngine {
         windowWaiters.removeAll()
         for waiter in clusterWaiters { waiter.resume(returning: false) }
         clusterWaiters.removeAll()
-        for waiter in statusWaiters.values { waiter.resume(returning: false) }
-        statusWaiters.removeAll()
+        for waiter in statuses.removeAll() { waiter.resume(returning: false) }
     }
 
     /// Waits until the radio has joined a cluster and, on the user-space path, until the first DW

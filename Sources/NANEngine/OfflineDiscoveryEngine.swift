@@ -52,7 +52,7 @@ extension DiscoveryEngine {
         let reported = functions.values.map(\.reported.count)
         return DiscoveryTableSizes(
             peers: peers.count, reportedPeerInstances: reported.reduce(0, +), largestReported: reported.max() ?? 0,
-            statusWaiters: statusWaiters.count, earlyStatuses: earlyStatuses.count)
+            statusWaiters: statuses.waitingCount, earlyStatuses: statuses.earlyCount)
     }
 }
 

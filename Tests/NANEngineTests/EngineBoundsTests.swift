@@ -156,7 +156,7 @@ import Testing
         let sending = Task {
             try await session.send([1], to: Self.spoofed(1), peerInstanceID: InstanceID(rawValue: 1))
         }
-        while await core.statusWaiters.isEmpty { await Task.yield() }
+        while await core.statuses.waitingCount == 0 { await Task.yield() }
         await core.handle(.eventsLost(droppedEvents: nil))
         #expect(try await sending.value == .notAcknowledged)
         #expect(await core.statistics.radioEventOverruns == 1)

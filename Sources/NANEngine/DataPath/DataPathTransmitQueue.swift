@@ -44,8 +44,7 @@ struct DataPathTransmitQueue {
     static let maximumUnclaimed = 16
 
     private var waiting: [Outgoing] = []
-    private var inFlight: [UInt64: Outgoing] = [:]
-    private var unclaimed: [UInt64] = []
+    private var inFlight = TransmitStatusBook<Outgoing>(earlyLimit: maximumUnclaimed, waitingLimit: maximumQueued)
 
     /// Takes the frames due at this discovery window.
     mutating func takeDue() -> [Outgoing] {
@@ -65,10 +64,7 @@ struct DataPathTransmitQueue {
 
     /// The radio took `item` under `cookie`; the oldest record goes when too many wait.
     mutating func sent(_ item: Outgoing, cookie: UInt64) {
-        inFlight[cookie] = item
-        if inFlight.count > Self.maximumQueued, let oldest = inFlight.keys.min() {
-            inFlight.removeValue(forKey: oldest)
-        }
+        inFlight.expect(cookie, item)
     }
 
     /// The radio refused `item`: it waits for the next DW unless it was the last try or the queue is full.
@@ -78,11 +74,7 @@ struct DataPathTransmitQueue {
 
     /// The transmit status of `cookie` came: what it means for the frame sent under it.
     mutating func status(of cookie: UInt64, acknowledged: Bool) -> (Outcome, Outgoing?) {
-        guard let item = inFlight.removeValue(forKey: cookie) else {
-            unclaimed.append(cookie)
-            if unclaimed.count > Self.maximumUnclaimed { unclaimed.removeFirst() }
-            return (.unknown, nil)
-        }
+        guard let item = inFlight.arrived(cookie, acknowledged: acknowledged) else { return (.unknown, nil) }
         if let peer = item.keepalive { return (.keepalive(peer, acknowledged: acknowledged), item) }
         if acknowledged || item.last { return (.done, item) }
         if item.attempts >= Self.maximumAttempts { return (.givenUp(item.ndp), item) }
@@ -91,8 +83,8 @@ struct DataPathTransmitQueue {
         return (.retry, item)
     }
 
-    /// Whether the status of `cookie` came before anyone claimed it.
-    func statusCame(for cookie: UInt64) -> Bool { unclaimed.contains(cookie) }
+    /// Whether the status of `cookie` came before anyone claimed it (it is claimed now).
+    mutating func statusCame(for cookie: UInt64) -> Bool { inFlight.takeEarly(cookie) != nil }
 
     /// Drops the retries of a data path that ended (its last frames, the termination, still go).
     mutating func forget(_ ndp: NDPIdentifier) {

@@ -46,8 +46,11 @@ final class NANEventRouter: Sendable {
         var clients: [Int: Client] = [:]
         var waiters: [Int: Waiter] = [:]
         var nextID = 0
-        /// Recent transmit statuses, for a waiter that learns its cookie after the status arrived.
-        var recentStatuses: [(cookie: FrameCookie, acknowledged: Bool)] = []
+        /// The waiters by the cookie of their frame, and recent statuses for a waiter that learns its cookie
+        /// after the status arrived.
+        var statuses = TransmitStatusBook<Int>(
+            earlyLimit: NANEventRouter.recentStatusLimit,
+            waitingLimit: NANEventRouter.recentStatusLimit)
         var cluster: MACAddress?
         var finished = false
     }
@@ -106,9 +109,9 @@ final class NANEventRouter: Sendable {
                     Self.resolve(key, .cluster(id), in: &state)
                 }
             case .frameTxStatus(let cookie, let acknowledged):
-                state.recentStatuses.append((cookie, acknowledged))
-                if state.recentStatuses.count > Self.recentStatusLimit { state.recentStatuses.removeFirst() }
-                for (key, waiter) in state.waiters where waiter.cookie == cookie {
+                if let key = state.statuses.arrived(cookie.rawValue, acknowledged: acknowledged),
+                    let waiter = state.waiters[key]
+                {
                     Self.status(acknowledged, for: key, waiter, in: &state)
                 }
             case .frameReceived(let wdev, _, _, let bytes) where wdev == nil || wdev == managementInterface:
@@ -221,8 +224,10 @@ final class NANEventRouter: Sendable {
             guard var waiter = state.waiters[key] else { return }
             waiter.cookie = cookie
             state.waiters[key] = waiter
-            if let seen = state.recentStatuses.last(where: { $0.cookie == cookie }) {
-                Self.status(seen.acknowledged, for: key, waiter, in: &state)
+            if let acknowledged = state.statuses.takeEarly(cookie.rawValue) {
+                Self.status(acknowledged, for: key, waiter, in: &state)
+            } else {
+                state.statuses.expect(cookie.rawValue, key)
             }
         }
     }
@@ -271,7 +276,11 @@ final class NANEventRouter: Sendable {
 
     /// Forgets a waiter nobody will wait for (its action failed).
     func remove(_ key: Int) {
-        _ = state.withLock { $0.waiters.removeValue(forKey: key) }
+        state.withLock { state in
+            if let cookie = state.waiters.removeValue(forKey: key)?.cookie {
+                _ = state.statuses.cancel(cookie.rawValue)
+            }
+        }
     }
 
     /// A transmit status for a waiter: final unless a response is still awaited after an acknowledgement.

@@ -49,11 +49,14 @@ import Testing
         var queue = DataPathTransmitQueue()
         let early = queue.status(of: 7, acknowledged: true).0
         #expect(early == .unknown)
-        #expect(queue.statusCame(for: 7))
+        let claimed = [queue.statusCame(for: 7), queue.statusCame(for: 7)]
+        #expect(claimed == [true, false])
+        _ = queue.status(of: 8, acknowledged: true)
         for cookie in 100..<(100 + UInt64(DataPathTransmitQueue.maximumUnclaimed)) {
             _ = queue.status(of: cookie, acknowledged: true)
         }
-        #expect(!queue.statusCame(for: 7))
+        let stillKept = queue.statusCame(for: 8)
+        #expect(!stillKept)
     }
 
     @Test func theFirstAttemptTakesTheDataLinkAndRetriesTheDW() {

@@ -12,10 +12,30 @@
 //                                    libcrypto (the only module importing CCrypto/CSSL; C in OpenSSL+*.swift)
 //   NANSystem                        the only other Swift module with C or unsafe pointers: netlink, nl80211,
 //                                    hwsim
-//   NANEngine                        discovery engine: publish/subscribe/follow-up timed to DWs; data paths
+//   NANEngine                        the NAN runtime, discovery (DW-timed), data paths, pairing
 //   WiFiAware                        the public API (services, paired devices, sessions, errors)
 //   waware                           the command-line tool; imports no C module
 import PackageDescription
+
+/// The layer rule: the Swift modules each Swift module of the library and the tool may import (C modules
+/// come on top, in the system layer only). The one source: the targets below take their dependencies from
+/// it, and LayerRuleTests (Tests/CLITests) reads this table from this file and checks every import against it.
+/// `waware` still takes every layer: its adapter, cluster, sim, events, diagnose and decode commands call the
+/// nl80211 client, hwsim and the codec directly, until issue 25 moves them behind the WiFiAware API.
+let layerRule: [String: [String]] = [
+    "NANLogging": [],
+    "NANWire": [],
+    "NANCrypto": ["NANWire"],
+    "NANSystem": ["NANWire", "NANCrypto"],
+    "NANEngine": ["NANLogging", "NANWire", "NANCrypto", "NANSystem"],
+    "WiFiAware": ["NANLogging", "NANWire", "NANCrypto", "NANSystem", "NANEngine"],
+    "waware": ["WiFiAware", "NANLogging", "NANCrypto", "NANSystem", "NANWire", "NANEngine"],
+]
+
+/// The dependencies of a Swift layer: its Swift modules by the rule, then `c`, its C modules.
+func layer(_ name: String, c: [Target.Dependency] = []) -> [Target.Dependency] {
+    (layerRule[name] ?? []).map { .target(name: $0) } + c
+}
 
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
@@ -65,23 +85,24 @@ let package = Package(
         .target(name: "NANWire", swiftSettings: swiftSettings),
         // The logging seam: the caller's log handler, taken by every library (no dependencies).
         .target(name: "NANLogging", swiftSettings: swiftSettings),
-        .target(name: "NANCrypto", dependencies: ["CCrypto", "CSSL", "NANWire"], swiftSettings: swiftSettings),
+        .target(
+            name: "NANCrypto", dependencies: layer("NANCrypto", c: ["CCrypto", "CSSL"]), swiftSettings: swiftSettings),
         .target(
             name: "NANSystem",
-            dependencies: ["CNetlink", "CNetlinkShim", "CSystemShim", "NANWire", "NANCrypto"],
+            dependencies: layer("NANSystem", c: ["CNetlink", "CNetlinkShim", "CSystemShim"]),
             swiftSettings: swiftSettings
         ),
         .target(
-            name: "NANEngine", dependencies: ["NANLogging", "NANWire", "NANCrypto", "NANSystem"],
+            name: "NANEngine", dependencies: layer("NANEngine"),
             swiftSettings: swiftSettings),
         .target(
             name: "WiFiAware",
-            dependencies: ["NANLogging", "NANWire", "NANCrypto", "NANSystem", "NANEngine"],
+            dependencies: layer("WiFiAware"),
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "waware",
-            dependencies: ["WiFiAware", "NANLogging", "NANCrypto", "NANSystem", "NANWire", "NANEngine"],
+            dependencies: layer("waware"),
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "nan-bench",

@@ -117,52 +117,52 @@ public enum WAPairing {
         // The accepting side goes on after a failed attempt; its timeout then says how the last one failed.
         let lastFailure = LastFailure()
         do {
-            found = try await NANRuntime.run(
-                on: chosen, address: keepsAdapterAddress ? nil : .randomManagementAddress(), logger: logger
-            ) { runtime in
-                let frames: AsyncThrowingStream<NL80211Event, any Error>
-                do { frames = try await runtime.events(for: PairingEngine.runtimeInterest) } catch {
-                    throw WAError(
-                        .wifiAwareUnsupported,
-                        message:
-                            "\(chosen.name) does not pass Authentication frames to user space, so NAN pairing cannot run on it (\(error))"
-                    )
-                }
-                var options = DiscoveryOptions()
-                options.logger = logger
-                return try await NANEngine.run(on: runtime, options: options) { engine in
-                    try await runtime.start(NANStartOptions())
-                    guard let cluster = await runtime.waitForCluster(timeout: .seconds(10)) else {
-                        throw DiscoveryError.noCluster
+            var options = DiscoveryOptions()
+            options.logger = logger
+            // The one bring-up path WASystem takes too: the runtime, the engine, pairing's Authentication
+            // frames registered before NAN starts, the cluster and its first DW.
+            found = try await NANEngine.run(
+                on: chosen, clusterTimeout: WASystemOptions().clusterTimeout, options: options,
+                address: keepsAdapterAddress ? nil : .randomManagementAddress(),
+                beforeStart: { runtime in
+                    do { return try await runtime.events(for: PairingEngine.runtimeInterest) } catch {
+                        throw WAError(
+                            .wifiAwareUnsupported,
+                            message:
+                                "\(chosen.name) does not pass Authentication frames to user space, so NAN pairing cannot run on it (\(error))"
+                        )
                     }
-                    let link = RuntimePairingLink(runtime: runtime, engine: engine)
-                    let pairing = PairingEngine(
-                        localAddress: runtime.localAddress, cluster: cluster, identity: identity, link: link,
-                        devices: known, limits: .init(attemptLifetime: timeout),
-                        bootstrappingLimits: .init(responseTimeout: .seconds(8)), logger: logger)
-                    await engine.setIdentityResolution(try identity.identityResolution(nmi: runtime.localAddress))
-                    let server = Task { try? await pairing.serve(frames) }
-                    defer { server.cancel() }
-                    return try await withDeadline(timeout, what: "no peer paired") {
-                        switch role {
-                        case .accept(let pin):
-                            return try await accept(
-                                pin: pin.map { .fixed($0) } ?? .none, suite: suite, serviceID: serviceID,
-                                engine: engine,
-                                pairing: pairing, link: link, lastFailure: lastFailure, progress: progress)
-                        case .acceptShowingPIN(let display):
-                            return try await accept(
-                                pin: .perRequest(display), suite: suite, serviceID: serviceID, engine: engine,
-                                pairing: pairing, link: link, lastFailure: lastFailure, progress: progress)
-                        case .initiate(let pin):
-                            return try await initiate(
-                                peer: nil, pin: pin.map { .fixed($0) } ?? .none, suite: suite, serviceID: serviceID,
-                                engine: engine, pairing: pairing, link: link, progress: progress)
-                        case .initiateAskingPIN(let peer, let entry):
-                            return try await initiate(
-                                peer: peer, pin: .asked(entry), suite: suite, serviceID: serviceID,
-                                engine: engine, pairing: pairing, link: link, progress: progress)
-                        }
+                }
+            ) { engine, context in
+                let (runtime, frames) = context
+                guard let cluster = runtime.cluster else { throw DiscoveryError.noCluster }
+                let link = RuntimePairingLink(runtime: runtime, engine: engine)
+                let pairing = PairingEngine(
+                    localAddress: runtime.localAddress, cluster: cluster, identity: identity, link: link,
+                    devices: known, limits: .init(attemptLifetime: timeout),
+                    bootstrappingLimits: .init(responseTimeout: .seconds(8)), logger: logger)
+                await engine.setIdentityResolution(try identity.identityResolution(nmi: runtime.localAddress))
+                let server = Task { try? await pairing.serve(frames) }
+                defer { server.cancel() }
+                return try await withDeadline(timeout, what: "no peer paired") {
+                    switch role {
+                    case .accept(let pin):
+                        return try await accept(
+                            pin: pin.map { .fixed($0) } ?? .none, suite: suite, serviceID: serviceID,
+                            engine: engine,
+                            pairing: pairing, link: link, lastFailure: lastFailure, progress: progress)
+                    case .acceptShowingPIN(let display):
+                        return try await accept(
+                            pin: .perRequest(display), suite: suite, serviceID: serviceID, engine: engine,
+                            pairing: pairing, link: link, lastFailure: lastFailure, progress: progress)
+                    case .initiate(let pin):
+                        return try await initiate(
+                            peer: nil, pin: pin.map { .fixed($0) } ?? .none, suite: suite, serviceID: serviceID,
+                            engine: engine, pairing: pairing, link: link, progress: progress)
+                    case .initiateAskingPIN(let peer, let entry):
+                        return try await initiate(
+                            peer: peer, pin: .asked(entry), suite: suite, serviceID: serviceID,
+                            engine: engine, pairing: pairing, link: link, progress: progress)
                     }
                 }
             }

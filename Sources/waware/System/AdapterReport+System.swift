@@ -73,3 +73,13 @@ extension InterfaceReport {
             address: interface.address?.description)
     }
 }
+
+extension AdapterReport {
+    /// Why NAN cannot be started here by this program, when the adapter already has a NAN interface: drivers
+    /// allow one, and NAN may be running on it for another program. Nil when it has none.
+    var nanInterfaceInUse: String? {
+        guard let existing = interfaces.first(where: { $0.type == InterfaceType.nan.description }) else { return nil }
+        return "\(phy) already has a NAN interface (\(existing.label)), so NAN may be running from another program; "
+            + "stop it with 'waware cluster stop --adapter \(phy) --delete'"
+    }
+}

@@ -17,7 +17,7 @@ enum ClusterSession {
         guard let adapter = adapters.first(where: { $0.wiphy.rawValue == report.wiphy }) else {
             throw CommandFailure("\(report.phy) disappeared", code: .deviceRemoved)
         }
-        try await NANRuntime.run(on: adapter, interfaceName: interfaceName(for: report)) { runtime in
+        try await NANRuntime.run(on: adapter) { runtime in
             let nan = runtime.managementInterface
             // Registered before NAN starts, so the join is not missed.
             let events = try await runtime.events(
@@ -177,19 +177,10 @@ enum ClusterSession {
         return options
     }
 
-    /// A NAN interface name for the adapter: `nan<wiphy>` (a NAN interface has no netdev, so the name only
-    /// has to mean something to people).
-    static func interfaceName(for adapter: AdapterReport) -> String { "nan\(adapter.wiphy)" }
-
     /// Throws when the adapter already has a NAN interface: drivers allow one, and it may be running.
     private static func checkNoNANInterface(on adapter: AdapterReport) throws {
-        guard let existing = adapter.interfaces.first(where: { $0.type == InterfaceType.nan.description }) else {
-            return
-        }
-        throw CommandFailure(
-            "\(adapter.phy) already has a NAN interface (\(existing.label)), so NAN may be "
-                + "running from another program; stop it with 'waware cluster stop --adapter \(adapter.phy) --delete'",
-            code: .nanAlreadyRunning)
+        guard let inUse = adapter.nanInterfaceInUse else { return }
+        throw CommandFailure(inUse, code: .nanAlreadyRunning)
     }
 
     /// Explains a refused `START_NAN`.

@@ -108,16 +108,12 @@ enum DiagnosisProbe {
                 joined: false, joinSeconds: nil, clusterID: nil,
                 error: "not run: \(report.phy) has no NAN", permissionDenied: false)
         }
-        if let existing = report.interfaces.first(where: { $0.type == InterfaceType.nan.description }) {
+        if let inUse = report.nanInterfaceInUse {
             return SelfTestReport(
-                joined: false, joinSeconds: nil, clusterID: nil,
-                error: "not run: \(report.phy) already has a NAN interface (\(existing.label)), NAN may be running; "
-                    + "stop it with 'waware cluster stop --adapter \(report.phy) --delete'",
-                permissionDenied: false)
+                joined: false, joinSeconds: nil, clusterID: nil, error: "not run: \(inUse)", permissionDenied: false)
         }
         do {
-            return try await NANRuntime.run(on: adapter, interfaceName: ClusterSession.interfaceName(for: report)) {
-                runtime in
+            return try await NANRuntime.run(on: adapter) { runtime in
                 var options = NANStartOptions()
                 options.bands = .kernelDefault
                 options.clusterID = .randomIfConfigurable

@@ -82,6 +82,7 @@ extension WAError {
             case deviceRemoved
             case nl80211Unavailable
             case alreadyRunning
+            case ambiguousAdapter
             case invalidServiceName
             case servicesFileNotFound
             case servicesFileInvalid
@@ -133,6 +134,8 @@ extension WAError {
         public static var nl80211Unavailable: Self { Self(.nl80211Unavailable) }
         /// NAN already runs on the adapter for another program (or a `waware cluster start`); stop it first.
         public static var alreadyRunning: Self { Self(.alreadyRunning) }
+        /// No adapter was named and several can do Wi-Fi Aware: name one (the message lists them).
+        public static var ambiguousAdapter: Self { Self(.ambiguousAdapter) }
 
         // Configuration and storage codes.
 
@@ -182,6 +185,8 @@ extension WAError {
                 "this kernel has no nl80211 (cfg80211 is not loaded or not built), so there is no Wi-Fi to use"
             case .alreadyRunning:
                 "NAN is already running on this adapter; stop the other program or `waware cluster stop` first"
+            case .ambiguousAdapter:
+                "several adapters can do Wi-Fi Aware; name one"
             case .invalidServiceName:
                 "the service name is invalid; use _name._tcp or _name._udp with 1-15 letters, digits or '-'"
             case .servicesFileNotFound:

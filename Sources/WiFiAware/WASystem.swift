@@ -232,16 +232,23 @@ public final class WASystem: Sendable {
                 adapters.isEmpty
                 ? "there are no Wi-Fi adapters" : "adapters: " + adapters.map(\.name).joined(separator: ", ")
             throw WAError(
-                .adapterNotFound, message: "no adapter '\(reference)' (\(known)); list them with `waware list`")
-        case .noAdapters, .noneWithNAN:
-            throw WAError(.wifiAwareUnsupported)
+                .adapterNotFound,
+                message: "no adapter '\(reference)': not a phy name, wiphy index or interface name (\(known))")
+        case .noAdapters:
+            throw WAError(.adapterNotFound, message: "no Wi-Fi adapters found (for simulated ones: 'waware sim add')")
+        case .noneWithNAN:
+            throw WAError(
+                .wifiAwareUnsupported,
+                message: "none of the adapters has NAN (" + adapters.map(\.name).joined(separator: ", ")
+                    + "); see 'waware list'")
         case .severalWithNAN(let capable):
             throw WAError(
-                .invalidArgument,
-                message: "several adapters have NAN (" + capable.map(\.name).joined(separator: ", ") + "); name one")
+                .ambiguousAdapter,
+                message: "several adapters have NAN (" + capable.map(\.name).joined(separator: ", ")
+                    + "); choose one with --adapter")
         }
         if let reason = chosen.nan.unsupportedReason {
-            throw WAError(.wifiAwareUnsupported, message: "\(chosen.name) cannot do Wi-Fi Aware: \(reason)")
+            throw WAError(.wifiAwareUnsupported, message: "\(chosen.name) has no NAN: \(reason)")
         }
         return chosen
     }

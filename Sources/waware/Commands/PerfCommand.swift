@@ -215,11 +215,11 @@ struct PerfCommand: Command {
         try await SignalCancellation.run {
             try await DiscoveryRun.withSystem(
                 adapter: adapter, masterPreference: 2, performanceMode: mode, fixedAddress: fixedAddress
-            ) { system, report in
+            ) { system, phy in
                 // Mapped here, inside the run, so that a teardown cut short by its bound exits with the same code.
                 do {
                     if serve {
-                        try await PerfServer(command: self, output: output).run(system, phy: report.phy)
+                        try await PerfServer(command: self, output: output).run(system, phy: phy)
                     } else {
                         try await PerfClient(command: self, output: output).run(system)
                     }

@@ -99,7 +99,7 @@ struct PublishCommand: Command {
         try await SignalCancellation.run {
             try await DiscoveryRun.withSystem(
                 adapter: values.adapter, masterPreference: values.masterPreference, fixedAddress: values.fixedAddress
-            ) { system, report in
+            ) { system, phy in
                 let devices = try values.devices.selection(in: system.store)
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     for (index, (name, serviceName)) in values.services.enumerated() {
@@ -107,7 +107,7 @@ struct PublishCommand: Command {
                         let start = ContinuousClock.now
                         group.addTask {
                             try await publish(
-                                publisher, name: name, since: start, system: system, phy: report.phy,
+                                publisher, name: name, since: start, system: system, phy: phy,
                                 reportsVerifications: index == 0, output: output)
                         }
                     }

@@ -162,7 +162,7 @@ struct SubscribeCommand: Command {
         try await SignalCancellation.run {
             try await DiscoveryRun.withSystem(
                 adapter: values.adapter, masterPreference: values.masterPreference, fixedAddress: values.fixedAddress
-            ) { system, report in
+            ) { system, phy in
                 let devices = try values.devices.selection(in: system.store)
                 if let delay { try await Task.sleep(for: .milliseconds(Int64(delay * 1000))) }
                 try await withThrowingTaskGroup(of: Void.self) { group in
@@ -172,7 +172,7 @@ struct SubscribeCommand: Command {
                         let start = ContinuousClock.now
                         group.addTask {
                             try await subscribe(
-                                subscriber, name: name, since: start, system: system, phy: report.phy, output: output)
+                                subscriber, name: name, since: start, system: system, phy: phy, output: output)
                         }
                     }
                     try await group.waitForAll()

@@ -41,6 +41,7 @@ enum ErrorTranslation {
         case .deviceRemoved: .deviceRemoved
         case .nl80211Unavailable: .nl80211Unavailable
         case .alreadyRunning: .nanAlreadyRunning
+        case .ambiguousAdapter: .usage
         default: .failure
         }
     }

@@ -2,18 +2,26 @@ public import NANLogging
 public import NANSystem
 public import NANWire
 
-/// How the discovery engine runs on a ``NANRuntime``.
+/// How the discovery engine and its data path run on a ``NANRuntime``.
 public struct DiscoveryOptions: Sendable {
     /// The caller's logger: one `trace` line per DW and per frame sent or received (timing diagnostics),
-    /// under the label `discovery`. Disabled by default.
+    /// under the labels `discovery` and `data-path`. Disabled by default.
     public var logger: Logger = .disabled
-    /// How the data path lays out its schedule (default ``DataPathScheduleLayout/preferred``; `swapped` is a
-    /// test knob that makes peers take our counter-proposal).
-    public var dataPathScheduleLayout: DataPathScheduleLayout = .preferred
+    /// How the data path runs.
+    public var dataPath = DataPathOptions()
+    /// Makes the defaults.
+    public init() {}
+}
+
+/// How the data-path engine runs.
+public struct DataPathOptions: Sendable {
+    /// How the data path lays out its schedule (default ``DataPathScheduleLayout/preferred``; `swapped` and
+    /// `channel6` are test knobs).
+    public var scheduleLayout: DataPathScheduleLayout = .preferred
     /// An experiment (`WAWARE_DP_NDL_TX=1` in the CLI): the NAF that completes a data-path setup (open confirm,
     /// key install) goes after the peer's schedule is installed, on the channel of the common committed slots
     /// rather than the DW's. Default false.
-    public var dataPathTransmitsOnDataLink = false
+    public var transmitsOnDataLink = false
     /// Makes the defaults.
     public init() {}
 }
@@ -31,8 +39,8 @@ extension NANEngine {
         engineOptions.logger = options.logger.labelled("discovery")
         let dataPath = try await DataPathTap.make(
             runtime: runtime, logger: options.logger.labelled("data-path"),
-            scheduleLayout: options.dataPathScheduleLayout,
-            transmitsOnDataLink: options.dataPathTransmitsOnDataLink)
+            scheduleLayout: options.dataPath.scheduleLayout,
+            transmitsOnDataLink: options.dataPath.transmitsOnDataLink)
         return try await run(radio: radio, codec: WireCodec(), options: engineOptions, dataPath: dataPath, body)
     }
 

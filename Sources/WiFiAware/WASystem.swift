@@ -77,12 +77,12 @@ public final class WASystem: Sendable {
         start.masterPreference = options.masterPreference
         var discovery = DiscoveryOptions()
         discovery.logger = options.logger
-        discovery.dataPathScheduleLayout =
+        discovery.dataPath.scheduleLayout =
             options.swapsDataPathSchedule
             ? .swapped
             : options.limitsDataPathScheduleToChannel6
                 ? .channel6 : options.performanceMode?.scheduleLayout ?? .preferred
-        discovery.dataPathTransmitsOnDataLink = options.transmitsDataPathSetupOnDataLink
+        discovery.dataPath.transmitsOnDataLink = options.transmitsDataPathSetupOnDataLink
         do {
             let identity = (try? options.store.existingOwnIdentityKey()).flatMap { NANIdentityKey(bytes: $0.bytes) }
             return try await NANEngine.run(
@@ -282,18 +282,21 @@ public struct WASystemOptions: Sendable {
     /// administered random unicast address at every start, so sightings of this device cannot be linked;
     /// paired devices recognise it by its NIRA). CLI: `--fixed-address`. Default false.
     public var keepsAdapterAddress = false
+    // The three switches below are test knobs and experiments, not API: they are SPI (`@_spi(Experiments)
+    // import WiFiAware`), for the CLI's WAWARE_DP_* environment variables.
+
     /// A test knob: our data-path schedule puts the 5 GHz channel in slot 1 and channel 6 in the other slots,
     /// the reverse of the usual layout, so a peer shares no slot with it and must take our counter-proposal
     /// (`WAWARE_DP_SCHEDULE=swapped` in the CLI; needs 5 GHz). Default false.
-    public var swapsDataPathSchedule = false
+    @_spi(Experiments) public var swapsDataPathSchedule = false
     /// A test knob: our data-path schedule commits channel 6 only (every slot outside the DWs), as a
     /// 2.4 GHz-only device does, even where 5 GHz is allowed; a peer's 5 GHz slots are then on a channel we
     /// lack (`WAWARE_DP_SCHEDULE=channel6` in the CLI). Overrides ``performanceMode``. Default false.
-    public var limitsDataPathScheduleToChannel6 = false
+    @_spi(Experiments) public var limitsDataPathScheduleToChannel6 = false
     /// An experiment: the frame that completes a data-path setup (the open confirm, the key install) is sent
     /// once the peer's schedule is installed, on the channel of the common committed slots instead of at the
     /// next DW (`WAWARE_DP_NDL_TX=1` in the CLI; docs/benchmarks.md). Default false.
-    public var transmitsDataPathSetupOnDataLink = false
+    @_spi(Experiments) public var transmitsDataPathSetupOnDataLink = false
     /// The performance mode of this system's data paths (Apple's `WAPerformanceMode`). It sets the schedule
     /// the radio commits, which every data path on the adapter shares: ``WAPerformanceMode/bulk`` one
     /// contiguous block of 15 slots, ``WAPerformanceMode/realtime`` 30 slots with channel 6 spread evenly

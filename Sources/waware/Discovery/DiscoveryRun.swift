@@ -1,6 +1,6 @@
 import FoundationEssentials
 internal import Synchronization
-import WiFiAware
+@_spi(Experiments) import WiFiAware
 
 /// Brings up Wi-Fi Aware on the adapter a command names, for the duration of a closure.
 enum DiscoveryRun {

@@ -120,7 +120,7 @@ let package = Package(
         // TLS throughput as a ratio of plain TCP, over loopback or a NAN data path (tools/tls-bench).
         .executableTarget(
             name: "tls-bench",
-            dependencies: ["NANCrypto", "NANSystem"],
+            dependencies: ["NANCrypto", "NANSystem", "NANWire"],
             path: "tools/tls-bench",
             swiftSettings: swiftSettings
         ),

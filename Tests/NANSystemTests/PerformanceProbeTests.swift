@@ -1,4 +1,5 @@
 @testable import NANSystem
+import NANWire
 import Testing
 
 // The probe messages are total on hostile bytes, and a responder and a client talk over the loopback
@@ -44,7 +45,7 @@ import Testing
     @Test(.timeLimit(.minutes(1)))
     func responderAnswersCapacityBothWaysAndLatencyOverLoopback() async throws {
         let port = UInt16(40_000 + Int.random(in: 0..<20_000))
-        let endpoint = LinkLocalEndpoint(address: "::1", interface: "lo", port: port)
+        let endpoint = LinkLocalEndpoint(address: .loopback, interface: "lo", port: port)
         let responder: ProbeResponder
         do throws(StreamSocketError) {
             responder = try await ProbeResponder.start(on: endpoint, bindTimeout: .seconds(1))
@@ -70,7 +71,7 @@ import Testing
     }
 
     @Test func nothingListeningIsAPeerUnreachableError() async throws {
-        let endpoint = LinkLocalEndpoint(address: "::1", interface: "lo", port: 9)
+        let endpoint = LinkLocalEndpoint(address: .loopback, interface: "lo", port: 9)
         do throws(StreamSocketError) {
             _ = try await ProbeClient.capacity(
                 to: endpoint, clientSends: true, maximumBytes: 1, duration: .milliseconds(10),
@@ -82,7 +83,7 @@ import Testing
     }
 
     @Test func latencyProbesNobodyAnswersAreLostNotAnError() async throws {
-        let endpoint = LinkLocalEndpoint(address: "::1", interface: "lo", port: 9)
+        let endpoint = LinkLocalEndpoint(address: .loopback, interface: "lo", port: 9)
         let latency = try await ProbeClient.latency(
             to: endpoint, trafficClass: 0, count: 3, spacing: .milliseconds(5),
             timeout: .milliseconds(100))
@@ -92,7 +93,7 @@ import Testing
     @Test(.timeLimit(.minutes(1)))
     func aStoppedResponderAnswersNoMore() async throws {
         let port = UInt16(40_000 + Int.random(in: 0..<20_000))
-        let endpoint = LinkLocalEndpoint(address: "::1", interface: "lo", port: port)
+        let endpoint = LinkLocalEndpoint(address: .loopback, interface: "lo", port: port)
         guard let responder = try? await ProbeResponder.start(on: endpoint, bindTimeout: .seconds(1)) else {
             Issue.record("no IPv6 loopback to test on")
             return

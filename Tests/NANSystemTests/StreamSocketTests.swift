@@ -1,3 +1,4 @@
+import NANWire
 import Testing
 @testable import NANSystem
 
@@ -7,10 +8,10 @@ import Testing
         #expect(listener.localPort != 0)
         async let accepted = listener.accept()
         let client = try await StreamSocket.connect(
-            to: LinkLocalEndpoint(address: "::1", interface: "lo", port: listener.localPort),
+            to: LinkLocalEndpoint(address: .loopback, interface: "lo", port: listener.localPort),
             timeout: .seconds(10))
         let server = try await accepted
-        #expect(server.peer?.address == "::1")
+        #expect(server.peer?.address == .loopback)
         let big = (0..<300_000).map { UInt8(truncatingIfNeeded: $0) }
         async let sent: Void = client.send(big)
         var received: [UInt8] = []
@@ -27,7 +28,7 @@ import Testing
         let listener = try StreamSocket.listen()
         async let accepted = listener.accept()
         let client = try await StreamSocket.connect(
-            to: LinkLocalEndpoint(address: "::1", interface: "lo", port: listener.localPort),
+            to: LinkLocalEndpoint(address: .loopback, interface: "lo", port: listener.localPort),
             timeout: .seconds(10))
         _ = try await accepted
         Task {
@@ -56,7 +57,7 @@ import Testing
         listener.cancel()
         do {
             _ = try await StreamSocket.connect(
-                to: LinkLocalEndpoint(address: "::1", interface: "lo", port: port), timeout: .seconds(5))
+                to: LinkLocalEndpoint(address: .loopback, interface: "lo", port: port), timeout: .seconds(5))
             Issue.record("connected")
         } catch {
             #expect(error.isPeerUnreachable)

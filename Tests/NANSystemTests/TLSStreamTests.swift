@@ -1,3 +1,4 @@
+import NANWire
 import NANCrypto
 import NANSystem
 import Testing
@@ -12,7 +13,7 @@ import Testing
         let listener = try StreamSocket.listen(port: 0)
         async let accepted = listener.accept()
         let a = try await StreamSocket.connect(
-            to: LinkLocalEndpoint(address: "::1", interface: "lo", port: listener.localPort),
+            to: LinkLocalEndpoint(address: .loopback, interface: "lo", port: listener.localPort),
             timeout: .seconds(60))
         return (a, try await accepted)
     }

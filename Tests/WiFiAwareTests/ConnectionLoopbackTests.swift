@@ -11,7 +11,7 @@ import NANWire
             peer: MACAddress(2, 0, 0, 0, 1, 0), ndpID: 1, interfaceName: "lo",
             localInterfaceAddress: MACAddress(2, 0, 0, 0, 0, 1),
             peerInterfaceAddress: MACAddress(2, 0, 0, 0, 1, 1),
-            localAddress: "::1", peerAddress: "::1", cipherSuite: "open", peerServiceInfo: [])
+            localAddress: .loopback, peerAddress: .loopback, cipherSuite: nil, peerServiceInfo: [])
     }
 
     static func pair(
@@ -27,7 +27,7 @@ import NANWire
         let listener = try StreamSocket.listen()
         async let accepted = listener.accept()
         let clientSocket = try await StreamSocket.connect(
-            to: LinkLocalEndpoint(address: "::1", interface: "lo", port: listener.localPort),
+            to: LinkLocalEndpoint(address: .loopback, interface: "lo", port: listener.localPort),
             timeout: .seconds(10))
         let serverSocket = try await accepted
         let a = WAPeerIdentifier(bytes: Array(1...16)), b = WAPeerIdentifier(bytes: Array(101...116))

@@ -23,16 +23,16 @@ import Testing
         var device: WAPairedDevice? = nil
     }
 
-    static func dataPath(_ cipherSuite: String) -> WADataPathConnection {
+    static func dataPath(_ cipherSuite: WACipherSuite?) -> WADataPathConnection {
         WADataPathConnection(
             peer: testAddress(7), ndpID: 1, interfaceName: "lo",
             localInterfaceAddress: testAddress(8), peerInterfaceAddress: testAddress(9),
-            localAddress: "::1", peerAddress: "::1", cipherSuite: cipherSuite, peerServiceInfo: [])
+            localAddress: .loopback, peerAddress: .loopback, cipherSuite: cipherSuite, peerServiceInfo: [])
     }
 
     /// Connects `client` to `server` over loopback; each side's outcome.
     static func connect(
-        _ client: End, _ server: End, cipherSuite: String = "NCS-PK-PASN-128"
+        _ client: End, _ server: End, cipherSuite: WACipherSuite? = .ncsPKPASN128
     )
         async throws -> (client: Result<WAConnection, WAError>, server: Result<WAConnection, WAError>)
     {
@@ -44,7 +44,7 @@ import Testing
         let listener = try StreamSocket.listen()
         async let accepted = listener.accept()
         let clientSocket = try await StreamSocket.connect(
-            to: LinkLocalEndpoint(address: "::1", interface: "lo", port: listener.localPort),
+            to: LinkLocalEndpoint(address: .loopback, interface: "lo", port: listener.localPort),
             timeout: .seconds(10))
         let serverSocket = try await accepted
         let path = dataPath(cipherSuite)
@@ -127,7 +127,7 @@ import Testing
                 End(
                     peer: Self.peerA,
                     tls: ConnectionTLS(identity: Self.identityA, trust: .pairedDevices, store: storeA), device: pinnedB),
-                cipherSuite: "NCS-SK-128")
+                cipherSuite: .ncsSK128)
             #expect(try again.client.get().trustBasis == .pinned && again.server.get().trustBasis == .pinned)
 
             // B's identity replaced: A refuses it, and B hears that A refused it, even over the paired data path.
@@ -152,7 +152,7 @@ import Testing
         let refused = try await Self.connect(
             End(peer: Self.peerB, tls: ConnectionTLS(identity: Self.identityB, trust: .pairedDevices, store: nil)),
             End(peer: Self.peerA, tls: ConnectionTLS(identity: Self.identityA, trust: .pairedDevices, store: nil)),
-            cipherSuite: "open")
+            cipherSuite: nil)
         let atB = try #require(Self.failure(refused.client)), atA = try #require(Self.failure(refused.server))
         #expect(atB.message.contains("is not a paired device") && atB.message.contains("--tofu"))
         #expect(atA.code == .connectionFailed)
@@ -164,7 +164,7 @@ import Testing
             End(
                 peer: Self.peerA,
                 tls: ConnectionTLS(identity: Self.identityA, trust: .pairedDevicesOrFirstUse, store: nil)),
-            cipherSuite: "open")
+            cipherSuite: nil)
         #expect(try tofu.client.get().trustBasis == .firstUse && tofu.server.get().trustBasis == .firstUse)
         #expect(try tofu.server.get().peerCertificate?.commonName == "B")
     }
@@ -216,7 +216,7 @@ import Testing
                     peer: Self.peerA,
                     tls: ConnectionTLS(identity: Self.identityA, trust: .pairedDevicesOrFirstUse, store: storeA),
                     device: b),
-                cipherSuite: "NCS-SK-128")
+                cipherSuite: .ncsSK128)
             let server = try result.server.get()
             #expect(server.trustBasis == .firstUse && server.device == nil)
             #expect(try storeA.devices()[b.id]?.certificateFingerprint == nil)

@@ -18,7 +18,7 @@ import NANWire
         let listener = try StreamSocket.listen()
         async let accepted = listener.accept()
         let clientSocket = try await StreamSocket.connect(
-            to: LinkLocalEndpoint(address: "::1", interface: "lo", port: listener.localPort),
+            to: LinkLocalEndpoint(address: .loopback, interface: "lo", port: listener.localPort),
             timeout: .seconds(10))
         let serverSocket = try await accepted
         let a = WAPeerIdentifier(bytes: Array(1...16)), b = WAPeerIdentifier(bytes: Array(101...116))

@@ -11,6 +11,7 @@
 // handing bytes to the kernel. Prints MB/s for each and the ratio TLS/plain (issue 10's target: >= 0.90).
 import NANCrypto
 import NANSystem
+import NANWire
 
 struct Failure: Error, CustomStringConvertible {
     let description: String
@@ -96,8 +97,8 @@ func parseEndpoint(_ text: String) -> LinkLocalEndpoint? {
     var host = String(text[..<colon])
     if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
     let parts = host.split(separator: "%", maxSplits: 1)
-    guard parts.count == 2 else { return nil }
-    return LinkLocalEndpoint(address: String(parts[0]), interface: String(parts[1]), port: port)
+    guard parts.count == 2, let address = IPv6Address(parts[0]) else { return nil }
+    return LinkLocalEndpoint(address: address, interface: String(parts[1]), port: port)
 }
 
 func linkLocalAddress(of interface: String) -> String? {
@@ -152,7 +153,7 @@ do {
         report(megabytes: megabytes, plain: plain, tls: tls)
     } else {
         let listener = try StreamSocket.listen(port: 0)
-        let endpoint = LinkLocalEndpoint(address: "::1", interface: "lo", port: listener.localPort)
+        let endpoint = LinkLocalEndpoint(address: IPv6Address("::1")!, interface: "lo", port: listener.localPort)
         let server = try identity("tls-bench server"), client = try identity("tls-bench client")
         async let plainSink: Void = sink(PlainChannel(socket: try await listener.accept()))
         let plain = try await push(

@@ -122,7 +122,7 @@ actor DataPathEngine {
         return DataPathConnection(
             id: link.id, interfaceName: interface.name, localNDI: interface.address, peerNDI: link.peerNDI,
             localAddress: InterfaceIdentifier(eui64Of: interface.address).linkLocalAddress,
-            peerAddress: peerIID.linkLocalAddress, cipherSuite: link.pairwiseKey.map { "\($0.cipherSuite)" } ?? "open",
+            peerAddress: peerIID.linkLocalAddress, cipherSuite: link.pairwiseKey?.cipherSuite,
             peerServiceInfo: link.peerServiceInfo, isInitiator: link.isInitiator)
     }
 

@@ -11,11 +11,11 @@ public struct DataPathConnection: Hashable, Sendable {
     /// The peer's NDI address.
     public var peerNDI: MACAddress
     /// Our IPv6 link-local address on the NDI.
-    public var localAddress: String
+    public var localAddress: IPv6Address
     /// The peer's IPv6 link-local address (from the interface identifier it sent, else its NDI address).
-    public var peerAddress: String
-    /// `open`, `NCS-SK-128` or `NCS-SK-256`.
-    public var cipherSuite: String
+    public var peerAddress: IPv6Address
+    /// The suite that keys the data path; nil for an open one.
+    public var cipherSuite: NDPCipherSuite?
     /// The service info the peer sent in its NDP message.
     public var peerServiceInfo: [UInt8]
     /// Whether we initiated it.

@@ -50,17 +50,14 @@ public struct InterfaceIdentifier: Hashable, Sendable, CustomStringConvertible {
         bytes = [m[0] ^ 0x02, m[1], m[2], 0xff, 0xfe, m[3], m[4], m[5]]
     }
 
-    /// The link-local address `fe80::…` with this identifier, in the usual text form.
-    public var linkLocalAddress: String {
-        var groups: [String] = []
-        for index in stride(from: 0, to: 8, by: 2) {
-            groups.append(String(UInt16(bytes[index]) << 8 | UInt16(bytes[index + 1]), radix: 16))
-        }
-        return "fe80::" + groups.joined(separator: ":")
+    /// The link-local address `fe80::…` with this identifier.
+    public var linkLocalAddress: IPv6Address {
+        // The identifier is 8 bytes by construction.
+        IPv6Address.linkLocal(interfaceIdentifier: bytes) ?? .unspecified
     }
 
     /// `fe80::…`.
-    public var description: String { linkLocalAddress }
+    public var description: String { linkLocalAddress.description }
 }
 
 /// Builds the data-path NAFs in the shape deployed stacks send (wpa_supplicant 2.12): Device Capability,

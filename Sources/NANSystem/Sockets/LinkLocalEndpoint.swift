@@ -1,17 +1,18 @@
 internal import Glibc
+public import NANWire
 
 /// An IPv6 link-local address on a named interface with a port: where a connection or a performance probe
 /// goes over a NAN data path (`fe80::…%nan0data`, port 5301).
 public struct LinkLocalEndpoint: Hashable, Sendable, CustomStringConvertible {
-    /// The IPv6 address as text, e.g. `fe80::4000:ff:fe00:100` (no `%zone`).
-    public var address: String
+    /// The IPv6 address, e.g. `fe80::4000:ff:fe00:100` (its zone is ``interface``).
+    public var address: IPv6Address
     /// The interface the address is on (its zone), e.g. `nan0data`.
     public var interface: String
     /// The TCP/UDP port.
     public var port: UInt16
 
     /// Creates an endpoint.
-    public init(address: String, interface: String, port: UInt16) {
+    public init(address: IPv6Address, interface: String, port: UInt16) {
         self.address = address
         self.interface = interface
         self.port = port
@@ -30,23 +31,20 @@ public struct LinkLocalEndpoint: Hashable, Sendable, CustomStringConvertible {
         a.sin6_family = sa_family_t(AF_INET6)
         a.sin6_port = port.bigEndian
         a.sin6_scope_id = index
-        guard inet_pton(AF_INET6, address, &a.sin6_addr) == 1 else {
-            throw StreamSocketError(call: "inet_pton", errno: nil, detail: "'\(address)' is not an IPv6 address")
-        }
+        withUnsafeMutableBytes(of: &a.sin6_addr) { raw in raw.copyBytes(from: address.bytes) }
         return a
     }
 
     /// The endpoint a socket address names (the interface is empty when it has no scope).
     init(_ socketAddress: sockaddr_in6) {
-        var a = socketAddress
-        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
-        _ = inet_ntop(AF_INET6, &a.sin6_addr, &text, socklen_t(text.count))
+        let a = socketAddress
         var name = [CChar](repeating: 0, count: Int(IF_NAMESIZE) + 1)
         let interface =
             a.sin6_scope_id != 0 && if_indextoname(a.sin6_scope_id, &name) != nil
             ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        let bytes = withUnsafeBytes(of: a.sin6_addr) { Array($0) }
         self.init(
-            address: String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
+            address: IPv6Address(bytes: bytes) ?? .unspecified,
             interface: interface, port: UInt16(bigEndian: a.sin6_port))
     }
 }

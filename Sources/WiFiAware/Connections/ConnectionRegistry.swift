@@ -118,7 +118,7 @@ actor ConnectionRegistry {
 
     /// Ends the live connections this side made to `peer` (their data path ended).
     func endConnections(to peer: MACAddress, because reason: String) {
-        for connection in live.values.joined() where connection.isInitiator && connection.peerAddress == peer {
+        for connection in live.values.joined() where connection.isInitiator && connection.peer == peer {
             connection.end(.failed(WAError(.connectionTerminated, message: reason)))
         }
     }

@@ -100,7 +100,8 @@ extension WADataPathConnection {
     /// A data path described by hand (tests of the layer above, over loopback).
     init(
         peer: MACAddress, ndpID: UInt8, interfaceName: String, localInterfaceAddress: MACAddress,
-        peerInterfaceAddress: MACAddress, localAddress: String, peerAddress: String, cipherSuite: String,
+        peerInterfaceAddress: MACAddress, localAddress: IPv6Address, peerAddress: IPv6Address,
+        cipherSuite: WACipherSuite?,
         peerServiceInfo: [UInt8]
     ) {
         self.peer = peer

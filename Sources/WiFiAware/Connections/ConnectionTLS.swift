@@ -63,7 +63,7 @@ struct ConnectionTLS: Sendable {
         on socket: StreamSocket, isInitiator: Bool, peer: MACAddress, device: WAPairedDevice?,
         dataPath: WADataPathConnection, timeout: Duration
     ) async throws(WAError) -> (TLSChannel, WAPeerCertificate, WAConnectionTrust.Basis) {
-        let keyedByPairing = dataPath.cipherSuite.hasPrefix("NCS-PK-PASN")
+        let keyedByPairing = dataPath.cipherSuite?.isPairing == true
         let decision = VerdictBox()
         let trust = self.trust
         let tlsTrust = TLSTrust.custom { certificate in

@@ -18,11 +18,10 @@ enum DatagramSetup {
     static func prepare(_ options: WADatagramOptions?, dataPath: WADataPathConnection) throws(WAError) -> Local? {
         guard let options else { return nil }
         try options.check()
-        let address = String(dataPath.localAddress.prefix { $0 != "%" })
         let socket: PeerDatagramSocket
         do {
             socket = try PeerDatagramSocket.bind(
-                to: LinkLocalEndpoint(address: address, interface: dataPath.interfaceName, port: 0))
+                to: LinkLocalEndpoint(address: dataPath.localAddress, interface: dataPath.interfaceName, port: 0))
         } catch {
             throw WAError(
                 .connectionFailed,
@@ -67,7 +66,7 @@ enum DatagramSetup {
                 protection: "AES-256-GCM, keys from the plain-TCP offers (no secrecy)")
         }
         let peer = LinkLocalEndpoint(
-            address: String(dataPath.peerAddress.prefix { $0 != "%" }), interface: dataPath.interfaceName,
+            address: dataPath.peerAddress, interface: dataPath.interfaceName,
             port: peerOffer.port)
         do { try local.socket.connect(to: peer) } catch {
             local.socket.cancel()

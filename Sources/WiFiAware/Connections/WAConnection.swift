@@ -17,8 +17,9 @@ public final class WAConnection: Sendable, CustomStringConvertible {
     public let localPeer: WAPeerIdentifier
     /// The peer's identifier, from its connection preface.
     public let remotePeer: WAPeerIdentifier
-    /// The peer's NAN management address.
-    public let peerAddress: MACAddress
+    /// The peer's NAN management address (NMI), as ``WADataPathConnection/peer``; its IPv6 address is
+    /// `dataPath.peerAddress`.
+    public let peer: MACAddress
     /// The paired device the peer is, if it is one.
     public let device: WAPairedDevice?
     /// The data path under the connection.
@@ -62,7 +63,7 @@ public final class WAConnection: Sendable, CustomStringConvertible {
         datagramChannel = datagrams
         self.localPeer = localPeer
         self.remotePeer = remotePeer
-        self.peerAddress = peerAddress
+        self.peer = peerAddress
         self.device = device
         self.dataPath = dataPath
         self.isInitiator = isInitiator

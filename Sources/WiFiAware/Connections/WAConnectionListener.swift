@@ -199,8 +199,7 @@ final class DataPathTable: Sendable {
         }
     }
 
-    func dataPath(forPeerAddress address: String) -> WADataPathConnection? {
-        let bare = address.split(separator: "%").first.map(String.init) ?? address
-        return entries.withLock { $0.last { $0.peerAddress.lowercased() == bare.lowercased() } }
+    func dataPath(forPeerAddress address: IPv6Address) -> WADataPathConnection? {
+        entries.withLock { $0.last { $0.peerAddress == address } }
     }
 }

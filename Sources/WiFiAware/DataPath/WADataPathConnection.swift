@@ -14,11 +14,11 @@ public struct WADataPathConnection: Hashable, Sendable, CustomStringConvertible 
     /// The peer's NDI address.
     public var peerInterfaceAddress: MACAddress
     /// Our IPv6 link-local address on the interface.
-    public var localAddress: String
+    public var localAddress: IPv6Address
     /// The peer's IPv6 link-local address (connect to `peerAddress%interfaceName`).
-    public var peerAddress: String
-    /// `open`, `NCS-SK-128`, `NCS-SK-256` or `NCS-PK-PASN-128`.
-    public var cipherSuite: String
+    public var peerAddress: IPv6Address
+    /// The suite that keys the data path (NCS-SK or NCS-PK-PASN, 128 or 256); nil for an open one.
+    public var cipherSuite: WACipherSuite?
     /// The service info the peer sent with the data path.
     public var peerServiceInfo: [UInt8]
 
@@ -30,12 +30,17 @@ public struct WADataPathConnection: Hashable, Sendable, CustomStringConvertible 
         peerInterfaceAddress = c.peerNDI
         localAddress = c.localAddress
         peerAddress = c.peerAddress
-        cipherSuite = c.cipherSuite
+        cipherSuite = c.cipherSuite.map(WACipherSuite.init)
         peerServiceInfo = c.peerServiceInfo
     }
 
+    /// Whether the data path is open (unencrypted).
+    public var isOpen: Bool { cipherSuite == nil }
+
     /// `nan0data fe80::… → fe80::… (open)`.
-    public var description: String { "\(interfaceName) \(localAddress) -> \(peerAddress) (\(cipherSuite))" }
+    public var description: String {
+        "\(interfaceName) \(localAddress) -> \(peerAddress) (\(cipherSuite?.description ?? "open"))"
+    }
 }
 
 /// Why a data path ended or failed.

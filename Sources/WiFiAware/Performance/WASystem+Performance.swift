@@ -61,7 +61,7 @@ extension WASystem {
         var latency: [WAAccessCategory: ProbeClient.Latency] = [:]
         if let probes {
             let endpoint = LinkLocalEndpoint(
-                address: String(connection.peerAddress.prefix { $0 != "%" }),
+                address: connection.peerAddress,
                 interface: connection.interfaceName, port: probes.port)
             let steps = Double(
                 (probes.measuresCapacity ? (probes.bothDirections ? 2 : 1) : 0)
@@ -201,7 +201,7 @@ public final class WAPerformanceResponder: Sendable {
         on connection: WADataPathConnection, port: UInt16 = 5301
     ) async throws(WAError) -> WAPerformanceResponder {
         let endpoint = LinkLocalEndpoint(
-            address: String(connection.localAddress.prefix { $0 != "%" }),
+            address: connection.localAddress,
             interface: connection.interfaceName, port: port)
         do throws(StreamSocketError) {
             return WAPerformanceResponder(try await ProbeResponder.start(on: endpoint))

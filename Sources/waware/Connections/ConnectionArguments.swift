@@ -126,12 +126,12 @@ struct ConnectionRecord: Codable, Sendable {
     }
 
     mutating func describe(_ connection: WAConnection) {
-        peer = connection.peerAddress.description
+        peer = connection.peer.description
         peerID = connection.remotePeer.description
         device = connection.device?.name
         interface = connection.dataPath.interfaceName
-        localAddress = connection.dataPath.localAddress
-        peerAddress = connection.dataPath.peerAddress
+        localAddress = connection.dataPath.localAddress.description
+        peerAddress = connection.dataPath.peerAddress.description
         transport = connection.transportDescription
         trust = connection.trustBasis?.description
         peerFingerprint = connection.peerCertificate?.fingerprint.description

@@ -122,7 +122,8 @@ struct ListenCommand: Command {
                                 case .dataPathUp(let dp):
                                     r.event = "data-path-up"
                                     (r.peer, r.interface, r.localAddress, r.peerAddress) = (
-                                        dp.peer.description, dp.interfaceName, dp.localAddress, dp.peerAddress
+                                        dp.peer.description, dp.interfaceName, dp.localAddress.description,
+                                        dp.peerAddress.description
                                     )
                                 case .dataPathDown(let peer, let reason):
                                     r.event = "data-path-down"

@@ -211,10 +211,10 @@ struct DataPathRecord: Codable, Equatable, Sendable {
         peer = c.peer.description
         ndp = Int(c.ndpID)
         interface = c.interfaceName
-        localAddress = c.localAddress
-        peerAddress = c.peerAddress
+        localAddress = c.localAddress.description
+        peerAddress = c.peerAddress.description
         peerInterfaceAddress = c.peerInterfaceAddress.description
-        cipherSuite = c.cipherSuite
+        cipherSuite = c.cipherSuite?.description ?? "open"
     }
 
     /// The record for a data-path event.

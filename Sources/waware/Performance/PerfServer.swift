@@ -42,7 +42,7 @@ struct PerfServer {
                             responders[key] = responder
                             var r = DataPathRecord("perf-serving", service: name, since: start)
                             r.interface = connection.interfaceName
-                            r.localAddress = connection.localAddress
+                            r.localAddress = connection.localAddress.description
                             r.detail = "answering performance probes on \(responder.endpoint)"
                             try r.write(json: json, to: output)
                         }

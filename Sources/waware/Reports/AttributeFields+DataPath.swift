@@ -58,7 +58,7 @@ extension AttributeFields {
             fields.insert(
                 .number("type", "type", tlv.type, text: "\(tlv.type) (IPv6 link-local interface identifier)"), at: 0)
             fields.append(.hex("interfaceIdentifier", "interface identifier", identifier))
-            fields.append(.string("linkLocalAddress", "link-local address", iid.linkLocalAddress))
+            fields.append(.string("linkLocalAddress", "link-local address", iid.linkLocalAddress.description))
         } else if let info = tlv.serviceInfoValue {
             fields.insert(.number("type", "type", tlv.type, text: "\(tlv.type) (service info)"), at: 0)
             fields.append(.string("oui", "OUI", info.oui.description))

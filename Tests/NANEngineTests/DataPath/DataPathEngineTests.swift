@@ -404,12 +404,12 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
             to: nmiA, publishID: InstanceID(1), security: policy("correct horse", [suite]))
         var bIterator = events.makeAsyncIterator()
         guard case .connected(let connection) = await bIterator.next() else { Issue.record("B not connected"); return }
-        #expect(connection.cipherSuite == "\(suite)")
+        #expect(connection.cipherSuite == suite)
         var aIterator = accepted.makeAsyncIterator()
         guard case .requested = await aIterator.next(), case .connected(let other) = await aIterator.next() else {
             Issue.record("A not connected"); return
         }
-        #expect(other.cipherSuite == "\(suite)")
+        #expect(other.cipherSuite == suite)
         let keyOnA = try #require(radioA.security.withLock { $0.keys[radioB.ndi] })
         let keyOnB = try #require(radioB.security.withLock { $0.keys[radioA.ndi] })
         #expect(keyOnA.temporalKey == keyOnB.temporalKey && keyOnA.cipherSuite == suite)

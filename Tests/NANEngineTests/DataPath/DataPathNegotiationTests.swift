@@ -262,7 +262,7 @@ private func begin(
     @Test func interfaceIdentifierIsTheKernelsEUI64() {
         let iid = InterfaceIdentifier(eui64Of: MACAddress(0x52, 0, 0, 0, 1, 0))
         #expect(iid.bytes == [0x50, 0, 0, 0xff, 0xfe, 0, 1, 0])
-        #expect(iid.linkLocalAddress == "fe80::5000:ff:fe00:100")
+        #expect(iid.linkLocalAddress.description == "fe80::5000:ff:fe00:100")
     }
 }
 

@@ -154,7 +154,7 @@ extension WAPeerCertificate {
     init(_ certificate: PeerCertificate) {
         self.init(
             der: certificate.der, subject: certificate.subject, commonName: certificate.commonName,
-            fingerprint: WACertificateFingerprint(bytes: certificate.fingerprint.bytes)!)
+            fingerprint: WACertificateFingerprint(certificate.fingerprint))
     }
 }
 

@@ -1,25 +1,32 @@
+internal import NANCrypto
 internal import NANWire
 
 /// The SHA-256 of a certificate's DER encoding: what a paired device's certificate is pinned by.
 /// Its text form is 64 lower-case hex digits (as `openssl x509 -outform DER | sha256sum` prints it).
+/// The API's face of NANCrypto's `CertificateFingerprint`, which it wraps.
 public struct WACertificateFingerprint: Hashable, Sendable, CustomStringConvertible {
+    let value: CertificateFingerprint
+
     /// The 32 digest bytes.
-    public let bytes: [UInt8]
+    public var bytes: [UInt8] { value.bytes }
 
     /// Wraps 32 digest bytes; nil for any other length.
     public init?(bytes: [UInt8]) {
-        guard bytes.count == 32 else { return nil }
-        self.bytes = bytes
+        guard let value = CertificateFingerprint(bytes: bytes) else { return nil }
+        self.value = value
     }
 
     /// Parses 64 hex digits, optionally with `:` between bytes; nil for anything else.
     public init?(hex text: some StringProtocol) {
-        guard let bytes = Hex.bytes(text, separators: ":"), bytes.count == 32 else { return nil }
-        self.bytes = bytes
+        guard let value = CertificateFingerprint(hex: text) else { return nil }
+        self.value = value
     }
 
+    /// The fingerprint NANCrypto computed.
+    init(_ value: CertificateFingerprint) { self.value = value }
+
     /// 64 lower-case hex digits.
-    public var description: String { Hex.string(bytes) }
+    public var description: String { value.description }
 }
 
 /// A certificate as the peer presented it in the TLS handshake (or as this device presents its own).

@@ -116,15 +116,15 @@ public final class PeerDatagramSocket: @unchecked Sendable, CustomStringConverti
     ///   kernel refuses outright (too large: `EMSGSIZE`).
     public func send(_ bytes: [UInt8]) throws(StreamSocketError) -> Bool {
         guard !isCancelled else { throw .cancelled("send datagram") }
-        while true {
-            let sent = OpenBytes.with(bytes) { Glibc.send(descriptor, $0, $1, Int32(MSG_NOSIGNAL)) }
-            if sent >= 0 { return true }
-            switch Errno.current.rawValue {
-            case EINTR: continue
-            case EAGAIN, ENOBUFS, ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, EADDRNOTAVAIL: return false
-            default:
-                throw StreamSocketError(call: "send", errno: .current, detail: "UDP datagram of \(bytes.count) bytes")
+        do throws(Errno) {
+            _ = try SystemCall.retrying {
+                OpenBytes.with(bytes) { Glibc.send(descriptor, $0, $1, Int32(MSG_NOSIGNAL)) }
             }
+            return true
+        } catch  where Self.notSent.contains(error) {
+            return false
+        } catch {
+            throw StreamSocketError(call: "send", errno: error, detail: "UDP datagram of \(bytes.count) bytes")
         }
     }
 
@@ -145,11 +145,15 @@ public final class PeerDatagramSocket: @unchecked Sendable, CustomStringConverti
         guard !isCancelled else { throw .cancelled("receive datagram") }
         guard ready > 0 else { return nil }
         var buffer = [UInt8](repeating: 0, count: max(1, maximum) + 1)
-        let count = buffer.withUnsafeMutableBytes { Glibc.recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_TRUNC)) }
-        if count < 0 {
-            // An ICMP unreachable for an earlier send is reported here on a connected socket: not a datagram.
-            if [EAGAIN, EINTR, ECONNREFUSED, EHOSTUNREACH, ENETUNREACH].contains(Errno.current.rawValue) { return nil }
-            throw StreamSocketError(call: "recv", errno: .current, detail: "UDP")
+        let count: Int
+        do throws(Errno) {
+            count = try SystemCall.retrying {
+                buffer.withUnsafeMutableBytes { Glibc.recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_TRUNC)) }
+            }
+        } catch  where Self.noDatagram.contains(error) {
+            return nil
+        } catch {
+            throw StreamSocketError(call: "recv", errno: error, detail: "UDP")
         }
         return Array(buffer.prefix(min(count, buffer.count)))
     }
@@ -176,16 +180,21 @@ public final class PeerDatagramSocket: @unchecked Sendable, CustomStringConverti
         var buffer = [UInt8](repeating: 0, count: max(1, maximum))
         var from = sockaddr_in6()
         var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
-        let count = buffer.withUnsafeMutableBytes { raw in
-            withUnsafeMutablePointer(to: &from) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    recvfrom(descriptor, raw.baseAddress, raw.count, 0, $0, &length)
+        let count: Int
+        do throws(Errno) {
+            count = try SystemCall.retrying {
+                buffer.withUnsafeMutableBytes { raw in
+                    withUnsafeMutablePointer(to: &from) {
+                        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                            recvfrom(descriptor, raw.baseAddress, raw.count, 0, $0, &length)
+                        }
+                    }
                 }
             }
-        }
-        if count < 0 {
-            if [EAGAIN, EINTR].contains(Errno.current.rawValue) { return nil }
-            throw StreamSocketError(call: "recvfrom", errno: .current, detail: "UDP")
+        } catch  where error == .wouldBlock {
+            return nil
+        } catch {
+            throw StreamSocketError(call: "recvfrom", errno: error, detail: "UDP")
         }
         return (Array(buffer.prefix(count)), Sender(address: from))
     }
@@ -194,17 +203,35 @@ public final class PeerDatagramSocket: @unchecked Sendable, CustomStringConverti
     public func send(_ bytes: [UInt8], to sender: Sender) throws(StreamSocketError) -> Bool {
         guard !isCancelled else { throw .cancelled("send datagram") }
         var address = sender.address
-        let sent = OpenBytes.with(bytes) { base, count in
-            withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    sendto(descriptor, base, count, Int32(MSG_NOSIGNAL), $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+        do throws(Errno) {
+            _ = try SystemCall.retrying {
+                OpenBytes.with(bytes) { base, count in
+                    withUnsafePointer(to: &address) {
+                        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                            sendto(
+                                descriptor, base, count, Int32(MSG_NOSIGNAL), $0,
+                                socklen_t(MemoryLayout<sockaddr_in6>.size))
+                        }
+                    }
                 }
             }
+            return true
+        } catch  where error == .wouldBlock || error == .noBufferSpace {
+            return false
+        } catch {
+            throw StreamSocketError(call: "sendto", errno: error, detail: "UDP")
         }
-        if sent >= 0 { return true }
-        if [EAGAIN, EINTR, ENOBUFS].contains(Errno.current.rawValue) { return false }
-        throw StreamSocketError(call: "sendto", errno: .current, detail: "UDP")
     }
+
+    /// Why a datagram was not sent though nothing is wrong with the socket: no room in the send buffer, or the
+    /// peer's port answered unreachable to an earlier one. The caller counts it as lost.
+    static let notSent: Set<Errno> = [
+        .wouldBlock, .noBufferSpace, .connectionRefused, .hostUnreachable, .networkUnreachable, .addressNotAvailable,
+    ]
+
+    /// Why a receive found no datagram: none queued, or an ICMP unreachable for an earlier send, which a
+    /// connected socket reports here.
+    static let noDatagram: Set<Errno> = [.wouldBlock, .connectionRefused, .hostUnreachable, .networkUnreachable]
 
     /// Makes every later call fail with `cancelled` (a receive waiting in `poll` notices within its
     /// timeout). Safe from any thread, more than once.

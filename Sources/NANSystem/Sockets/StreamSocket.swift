@@ -53,8 +53,11 @@ public struct StreamSocketError: Error, Hashable, Sendable, CustomStringConverti
     /// Whether the peer refused, reset, or is unreachable (nothing listens there, or the link is gone).
     public var isPeerUnreachable: Bool {
         guard let errno else { return kind == .timedOut }
-        return [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, ETIMEDOUT, ECONNRESET, EPIPE, EADDRNOTAVAIL]
-            .contains(errno.rawValue)
+        let unreachable: Set<Errno> = [
+            .connectionRefused, .hostUnreachable, .networkUnreachable, .timedOut, .connectionReset, .brokenPipe,
+            .addressNotAvailable,
+        ]
+        return unreachable.contains(errno)
     }
 
     /// `connect: Connection refused (ECONNREFUSED) ([fe80::1%nan0data]:7000)`.
@@ -191,15 +194,18 @@ public final class StreamSocket: @unchecked Sendable, CustomStringConvertible {
             try await waitFor(readable: true, timeout: nil, what: "accept")
             var address = sockaddr_in6()
             var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
-            let fd = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    Glibc.accept(descriptor, $0, &length)
+            let fd: Int32
+            do throws(Errno) {
+                fd = try SystemCall.retrying {
+                    withUnsafeMutablePointer(to: &address) {
+                        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.accept(descriptor, $0, &length) }
+                    }
                 }
-            }
-            if fd < 0 {
-                if [EAGAIN, EINTR, ECONNABORTED].contains(Errno.current.rawValue) { continue }
+            } catch  where error == .wouldBlock || error == .connectionAborted {
+                continue
+            } catch {
                 if cancelled.load(ordering: .acquiring) { throw .cancelled("accept") }
-                throw StreamSocketError(call: "accept", errno: .current)
+                throw StreamSocketError(call: "accept", errno: error)
             }
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
@@ -212,19 +218,18 @@ public final class StreamSocket: @unchecked Sendable, CustomStringConvertible {
     public func send(_ bytes: [UInt8], timeout: Duration? = nil) async throws(StreamSocketError) {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes { raw in
-                Glibc.send(descriptor, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-            }
-            if sent >= 0 {
-                offset += sent
-                continue
-            }
-            let errno = Errno.current
-            guard errno.rawValue == EAGAIN || errno.rawValue == EINTR else {
+            do throws(Errno) {
+                offset += try SystemCall.retrying {
+                    bytes.withUnsafeBytes { raw in
+                        Glibc.send(descriptor, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                    }
+                }
+            } catch  where error == .wouldBlock {
+                try await waitFor(readable: false, timeout: timeout, what: "send")
+            } catch {
                 if cancelled.load(ordering: .acquiring) { throw .cancelled("send") }
-                throw StreamSocketError(call: "send", errno: errno, detail: peer.map { "\($0)" })
+                throw StreamSocketError(call: "send", errno: error, detail: peer.map { "\($0)" })
             }
-            try await waitFor(readable: false, timeout: timeout, what: "send")
         }
     }
 
@@ -232,17 +237,22 @@ public final class StreamSocket: @unchecked Sendable, CustomStringConvertible {
     /// its direction (end of stream).
     public func receive(maximum: Int, timeout: Duration? = nil) async throws(StreamSocketError) -> [UInt8] {
         while true {
-            var count = -1
+            var failure: Errno?
             // Straight into the returned array: no zero fill, no copy.
             let buffer = [UInt8](unsafeUninitializedCapacity: max(1, maximum)) { buffer, initialized in
-                count = Glibc.recv(descriptor, buffer.baseAddress, buffer.count, 0)
-                initialized = max(0, count)
+                do throws(Errno) {
+                    initialized = try SystemCall.retrying {
+                        Glibc.recv(descriptor, buffer.baseAddress, buffer.count, 0)
+                    }
+                } catch {
+                    failure = error
+                    initialized = 0
+                }
             }
-            if count >= 0 { return buffer }
-            let errno = Errno.current
-            guard errno.rawValue == EAGAIN || errno.rawValue == EINTR else {
+            guard let failure else { return buffer }
+            guard failure == .wouldBlock else {
                 if cancelled.load(ordering: .acquiring) { throw .cancelled("receive") }
-                throw StreamSocketError(call: "recv", errno: errno, detail: peer.map { "\($0)" })
+                throw StreamSocketError(call: "recv", errno: failure, detail: peer.map { "\($0)" })
             }
             try await waitFor(readable: true, timeout: timeout, what: "receive")
         }

@@ -84,6 +84,8 @@ public struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringCo
     public static var hostUnreachable: Errno { Errno(rawValue: EHOSTUNREACH) }
     /// `ENETUNREACH`: the network is unreachable.
     public static var networkUnreachable: Errno { Errno(rawValue: ENETUNREACH) }
+    /// `ECONNABORTED`: a connection was aborted before it was accepted.
+    public static var connectionAborted: Errno { Errno(rawValue: ECONNABORTED) }
     /// `EADDRNOTAVAIL`: the address is not available (e.g. a link-local address on the wrong interface).
     public static var addressNotAvailable: Errno { Errno(rawValue: EADDRNOTAVAIL) }
 
@@ -129,6 +131,7 @@ public struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringCo
         case EHOSTUNREACH: "EHOSTUNREACH"
         case ENETUNREACH: "ENETUNREACH"
         case EADDRNOTAVAIL: "EADDRNOTAVAIL"
+        case ECONNABORTED: "ECONNABORTED"
         default: "errno \(rawValue)"
         }
     }

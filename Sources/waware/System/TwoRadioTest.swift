@@ -1,9 +1,9 @@
-import NANEngine
 import NANSystem
 import NANWire
+import WiFiAware
 
-/// `waware diagnose --two-radio`: makes two simulated NAN radios (mac80211_hwsim) for the test, starts NAN
-/// on both, publishes a service on one and subscribes to it on the other, times the discovery and a
+/// `waware diagnose --two-radio`: makes two simulated NAN radios (mac80211_hwsim) for the test, brings up
+/// Wi-Fi Aware on both through the public API, publishes a service on one and subscribes to it on the other, times the discovery and a
 /// follow-up's round trip (the publisher answers it), and removes everything it made.
 ///
 /// Loopback-free: the two sides are two radios, and everything they exchange is 802.11 frames (the
@@ -54,26 +54,26 @@ enum TwoRadioTest {
         }
     }
 
-    /// Starts NAN on both radios, publisher on the first, and measures.
+    /// Brings Wi-Fi Aware up on both radios through the public API (`WASystem.run`, one system per radio),
+    /// publishes on the first, subscribes on the second, and measures.
     private static func exchange(
         radios ids: [HWSimRadioID], hwsim: HWSimSession, timeout: Duration
     ) async throws -> TwoRadioReport {
         let names = try await hwsim.radios().filter { ids.contains($0.id) }.sorted { $0.id.rawValue < $1.id.rawValue }
             .compactMap(\.name)
-        let adapters = try await NL80211.withSession { session in try await session.adapters() }
-        let chosen = names.compactMap { name in adapters.first { $0.name == name } }
-        guard chosen.count == 2 else {
-            throw TwoRadioFailure("the two new radios (\(names.joined(separator: ", "))) did not show up in nl80211")
+        guard names.count == 2 else {
+            throw TwoRadioFailure("the two new radios (\(names.joined(separator: ", "))) did not show up")
         }
         var report = TwoRadioReport.notRun("", remedy: nil)
-        report.radios = chosen.map(\.name)
+        report.radios = names
         report.error = nil
-        // A service no other device publishes: a random ID, so radios already running NAN here do not answer.
-        let service = ServiceID(
-            UInt8.random(in: 0...255), UInt8.random(in: 0...255), UInt8.random(in: 0...255),
-            UInt8.random(in: 0...255), UInt8.random(in: 0...255), UInt8.random(in: 0...255))
-        let outcome: Outcome = try await NANEngine.run(on: chosen[0], clusterTimeout: timeout) { publisher in
-            try await NANEngine.run(on: chosen[1], clusterTimeout: timeout) { subscriber in
+        // A service no other device publishes: a random name, so radios already running NAN here do not answer.
+        let service = try WAServiceName("_wd\(Hex.string((0..<4).map { _ in UInt8.random(in: 0...255) }))._udp")
+        var options = WASystemOptions()
+        options.clusterTimeout = timeout
+        options.logger = Diagnostics.logger()
+        let outcome: Outcome = try await WASystem.run(adapter: names[0], options: options) { publisher in
+            try await WASystem.run(adapter: names[1], options: options) { subscriber in
                 try await measure(publisher: publisher, subscriber: subscriber, service: service, timeout: timeout)
             }
         }
@@ -93,7 +93,7 @@ enum TwoRadioTest {
         return report
     }
 
-    /// What the two engines measured.
+    /// What the two systems measured.
     private struct Outcome: Sendable {
         var publisher: MACAddress
         var subscriber: MACAddress
@@ -104,23 +104,22 @@ enum TwoRadioTest {
         var error: String?
     }
 
-    /// Publishes on one engine, subscribes on the other, and times the discovery and a follow-up's answer.
+    /// Publishes on one system, subscribes on the other, and times the discovery and a follow-up's answer.
     private static func measure(
-        publisher: NANEngine, subscriber: NANEngine, service: ServiceID, timeout: Duration
+        publisher: WASystem, subscriber: WASystem, service: WAServiceName, timeout: Duration
     ) async throws -> Outcome {
-        var outcome = Outcome(publisher: publisher.localAddress, subscriber: subscriber.localAddress)
-        let published = try await publisher.publish(PublishConfiguration(serviceID: service))
+        let published = publisher.publish(try WAPublishableService(name: service, serviceInfo: []), to: .anyDevice)
         // The publisher answers every follow-up with the same bytes.
         let echo = Task {
-            for await event in published {
+            for try await event in published {
                 if case .messageReceived(let message) = event {
-                    _ = try? await published.send(
-                        message.payload, to: message.peer, peerInstanceID: message.peerInstanceID)
+                    _ = try? await published.send(message.payload, to: message.endpoint)
                 }
             }
         }
         defer { echo.cancel() }
-        let subscribed = try await subscriber.subscribe(SubscribeConfiguration(serviceID: service))
+        let subscribed = subscriber.subscribe(
+            to: try WASubscribableService(name: service, serviceInfo: []), from: .anyDevice)
         let target = publisher.localAddress
         let limit = Diagnosis.formatSeconds(ClusterSession.seconds(timeout))
         // At the time limit the subscription is stopped, so its sequence ends and what was measured stays.
@@ -129,34 +128,33 @@ enum TwoRadioTest {
         ) { _ in
             try await discoverAndAsk(subscribed, publisher: target, limit: limit)
         }
-        measured.publisher = outcome.publisher
-        measured.subscriber = outcome.subscriber
-        outcome = measured
+        measured.publisher = target
+        measured.subscriber = subscriber.localAddress
         await subscribed.stop()
         await published.stop()
-        return outcome
+        return measured
     }
 
     /// Iterates the subscription until the publisher is found, sends it a follow-up and waits for the
     /// same bytes back; the subscription ending first (the time limit stopped it) is the failure reported.
     private static func discoverAndAsk(
-        _ subscribed: DiscoverySession, publisher: MACAddress, limit: String
+        _ subscribed: WASubscriber, publisher: MACAddress, limit: String
     ) async throws -> Outcome {
         var outcome = Outcome(publisher: publisher, subscriber: publisher)
         let ping = Array("waware diagnose".utf8)
         let clock = ContinuousClock()
         let start = clock.now
         var sent: ContinuousClock.Instant?
-        var status: DeliveryStatus?
-        for await event in subscribed {
+        var status: WADeliveryStatus?
+        for try await event in subscribed {
             switch event {
-            case .discovered(let result) where result.peer == publisher && outcome.discovery == nil:
+            case .discovered(let endpoint) where endpoint.address == publisher && outcome.discovery == nil:
                 outcome.discovery = clock.now - start
-                outcome.signal = result.radio.signal
-                outcome.frequency = result.radio.frequency
+                outcome.signal = endpoint.performance.signalStrength
+                outcome.frequency = endpoint.performance.frequency
                 sent = clock.now
-                status = try await subscribed.send(ping, to: result.peer, peerInstanceID: result.peerInstanceID)
-            case .messageReceived(let message) where message.peer == publisher && message.payload == ping:
+                status = try await subscribed.send(ping, to: endpoint)
+            case .messageReceived(let message) where message.endpoint.address == publisher && message.payload == ping:
                 if let sent { outcome.roundTrip = clock.now - sent }
                 return outcome
             default:
@@ -199,6 +197,7 @@ enum TwoRadioTest {
             if netlink.code == .hwsimWithoutNAN { return "use Linux 7.2 or newer (its mac80211_hwsim has NAN)" }
             if netlink.code == .permissionDenied { return needsPrivilege }
         }
+        if let error = error as? WAError, error.code == .permissionDenied { return needsPrivilege }
         if error is CancellationError { return interruptedRemedy }
         return "look at 'dmesg' for mac80211_hwsim's messages and add them and this report to a bug"
     }

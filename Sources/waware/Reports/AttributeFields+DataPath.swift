@@ -1,4 +1,3 @@
-import NANEngine
 import NANWire
 
 /// Fields of the NDP and NDP Extension attributes, with the NDPE TLVs (IPv6 interface identifier, service

@@ -223,34 +223,19 @@ public final class WASystem: Sendable {
     /// The adapter `reference` names, or the default one, by the rule the CLI shares
     /// (`NANSystem.AdapterChoice`); it must be able to do Wi-Fi Aware.
     static func select(_ reference: String?, from adapters: [Adapter]) throws(WAError) -> Adapter {
-        let chosen: Adapter
-        switch AdapterChoice.choose(reference, from: adapters) {
-        case .chosen(let adapter):
-            chosen = adapter
-        case .notFound(let reference):
-            let known =
-                adapters.isEmpty
-                ? "there are no Wi-Fi adapters" : "adapters: " + adapters.map(\.name).joined(separator: ", ")
-            throw WAError(
-                .adapterNotFound,
-                message: "no adapter '\(reference)': not a phy name, wiphy index or interface name (\(known))")
-        case .noAdapters:
-            throw WAError(.adapterNotFound, message: "no Wi-Fi adapters found (for simulated ones: 'waware sim add')")
-        case .noneWithNAN:
-            throw WAError(
-                .wifiAwareUnsupported,
-                message: "none of the adapters has NAN (" + adapters.map(\.name).joined(separator: ", ")
-                    + "); see 'waware list'")
-        case .severalWithNAN(let capable):
-            throw WAError(
-                .ambiguousAdapter,
-                message: "several adapters have NAN (" + capable.map(\.name).joined(separator: ", ")
-                    + "); choose one with --adapter")
+        let choice = AdapterChoice.choose(reference, from: adapters)
+        let code: WAError.Code
+        switch choice {
+        case .chosen(let chosen):
+            if let reason = chosen.nan.unsupportedReason {
+                throw WAError(.wifiAwareUnsupported, message: "\(chosen.name) has no NAN: \(reason)")
+            }
+            return chosen
+        case .notFound, .noAdapters: code = .adapterNotFound
+        case .noneWithNAN: code = .wifiAwareUnsupported
+        case .severalWithNAN: code = .ambiguousAdapter
         }
-        if let reason = chosen.nan.unsupportedReason {
-            throw WAError(.wifiAwareUnsupported, message: "\(chosen.name) has no NAN: \(reason)")
-        }
-        return chosen
+        throw WAError(code, message: choice.failureMessage(among: adapters))
     }
 
     /// The engine's matching filter for declared elements; `nil` for none.

@@ -11,8 +11,8 @@ public protocol AdapterCandidate {
     var candidateSupportsNAN: Bool { get }
 }
 
-/// The one rule for choosing the adapter a program acts on, shared by the WiFiAware API and the CLI (each
-/// words the failures its own way).
+/// The one rule for choosing the adapter a program acts on, shared by the WiFiAware API and the CLI, with
+/// the one wording of its failures (``failureMessage(among:)``); each gives them its own error code.
 ///
 /// A reference may be a phy name (`phy0`), a wiphy index (`0`), an interface name (`wlan0`, `nan0`) or a
 /// path ending in one of those (`/sys/class/ieee80211/phy0`), tried in that order. Without one, the only
@@ -46,6 +46,25 @@ public enum AdapterChoice<Candidate: AdapterCandidate> {
         }
         if let match = adapters.first(where: { $0.candidateInterfaceNames.contains(name) }) { return .chosen(match) }
         return .notFound(reference: reference)
+    }
+
+    /// Why no adapter was chosen, in one line a user can act on; nil for ``chosen(_:)``. `adapters` are all
+    /// the adapters present (the message names them).
+    public func failureMessage(among adapters: [Candidate]) -> String? {
+        let names = { (list: [Candidate]) in list.map(\.candidatePhyName).joined(separator: ", ") }
+        switch self {
+        case .chosen:
+            return nil
+        case .notFound(let reference):
+            let known = adapters.isEmpty ? "there are no Wi-Fi adapters" : "adapters: \(names(adapters))"
+            return "no adapter '\(reference)': not a phy name, wiphy index or interface name (\(known))"
+        case .noAdapters:
+            return "no Wi-Fi adapters found (for simulated ones: 'waware sim add')"
+        case .noneWithNAN:
+            return "none of the adapters has NAN (\(names(adapters))); see 'waware list'"
+        case .severalWithNAN(let capable):
+            return "several adapters have NAN (\(names(capable))); choose one with --adapter"
+        }
     }
 }
 

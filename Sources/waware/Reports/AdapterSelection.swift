@@ -11,24 +11,15 @@ enum AdapterSelection {
     ///   adapters, ``ExitCode/nanUnsupported`` when a default is needed and no adapter has NAN, and
     ///   ``ExitCode/usage`` when several NAN adapters make the default ambiguous (the message lists them).
     static func select(_ reference: String?, from adapters: [AdapterReport]) throws -> AdapterReport {
-        switch AdapterChoice.choose(reference, from: adapters) {
-        case .chosen(let adapter):
-            return adapter
-        case .notFound(let reference):
-            let known = adapters.isEmpty ? "there are no Wi-Fi adapters" : "adapters: \(names(adapters))"
-            throw CommandFailure(
-                "no adapter '\(reference)': not a phy name, wiphy index or interface name (\(known))",
-                code: .adapterNotFound)
-        case .noAdapters:
-            throw CommandFailure(
-                "no Wi-Fi adapters found (for simulated ones: 'waware sim add')", code: .adapterNotFound)
-        case .noneWithNAN:
-            throw CommandFailure(
-                "none of the adapters has NAN (\(names(adapters))); see 'waware list'", code: .nanUnsupported)
-        case .severalWithNAN(let capable):
-            throw CommandFailure(
-                "several adapters have NAN (\(names(capable))); choose one with --adapter", code: .usage)
+        let choice = AdapterChoice.choose(reference, from: adapters)
+        let code: ExitCode
+        switch choice {
+        case .chosen(let adapter): return adapter
+        case .notFound, .noAdapters: code = .adapterNotFound
+        case .noneWithNAN: code = .nanUnsupported
+        case .severalWithNAN: code = .usage
         }
+        throw CommandFailure(choice.failureMessage(among: adapters) ?? "no adapter was chosen", code: code)
     }
 
     /// Throws unless `adapter` can run NAN.
@@ -37,10 +28,6 @@ enum AdapterSelection {
         guard adapter.nan.supported else {
             throw CommandFailure("\(adapter.phy) has no NAN: \(adapter.nan.summary)", code: .nanUnsupported)
         }
-    }
-
-    private static func names(_ adapters: [AdapterReport]) -> String {
-        adapters.map(\.phy).joined(separator: ", ")
     }
 }
 

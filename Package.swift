@@ -128,7 +128,7 @@ let package = Package(
         // connection (tools/connection-bench).
         .executableTarget(
             name: "conn-bench",
-            dependencies: ["WiFiAware", "NANSystem"],
+            dependencies: ["WiFiAware", "NANSystem", "NANWire"],
             path: "tools/conn-bench",
             swiftSettings: swiftSettings
         ),

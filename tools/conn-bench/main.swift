@@ -13,6 +13,7 @@
 // the script can run tls-bench over the same NDP and read the listener's memory.
 import Glibc
 import NANSystem
+import NANWire
 import Synchronization
 import WiFiAware
 
@@ -27,8 +28,6 @@ func say(_ line: String) {
         bytes = bytes.dropFirst(count)
     }
 }
-
-func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
 
 func fixed(_ v: Double, _ places: Int = 3) -> String {
     var scale = 1.0
@@ -71,7 +70,7 @@ func roundTrip(_ connection: WAConnection, _ payload: [UInt8]) async throws -> D
     guard case .message(let echo) = try await connection.receive(), echo == payload else {
         throw Failure(description: "the listener did not echo the message")
     }
-    return seconds(clock.now - start)
+    return (clock.now - start).inSeconds
 }
 
 /// When each echoed datagram came back, recorded by one task reading the connection's datagrams.
@@ -88,7 +87,7 @@ final class Arrivals: Sendable {
         let start = ContinuousClock.now
         try connection.send(datagram: payload)
         while ContinuousClock.now < start + .seconds(1) {
-            if let arrived = times.withLock({ $0[payload] }) { return seconds(arrived - start) }
+            if let arrived = times.withLock({ $0[payload] }) { return (arrived - start).inSeconds }
             try await Task.sleep(for: .milliseconds(2))
         }
         return nil
@@ -125,9 +124,9 @@ func bench(name: String, plain: Bool, pings: Int, connections: Int, holdSeconds:
             break
         }
         guard let endpoint = found else { throw Failure(description: "the browser ended without a listener") }
-        let foundAt = seconds(clock.now - start)
+        let foundAt = (clock.now - start).inSeconds
         try await system.withConnection(to: endpoint, parameters: parameters) { first in
-            let readyAt = seconds(clock.now - start)
+            let readyAt = (clock.now - start).inSeconds
             say("connected \(first)")
             say("figure browse-to-ready \(fixed(readyAt)) s \(fixed(readyAt / dw, 1)) DW")
             say("figure browse-to-found \(fixed(foundAt)) s \(fixed(foundAt / dw, 1)) DW")

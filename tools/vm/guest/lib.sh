@@ -57,7 +57,9 @@
 #   set_country CC           `iw reg set CC`, then checks with `iw reg get` that the domain took effect
 #                            (without wireless-regdb's regulatory.db it silently stays world): fails loudly
 #   fail TEXT
+# Figures: percentiles and in_dw, as on the host (tools/lib/stats.sh)
 set -u -o pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../../lib/stats.sh"
 
 WAWARE=${WAWARE:-waware}
 SCENARIO_NAME=${SCENARIO_NAME:-scenario}

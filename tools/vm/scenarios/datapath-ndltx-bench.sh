@@ -95,13 +95,9 @@ echo
 echo "| mode | runs | setup p50 (s) | p95 (s) | p50 (DW) | p95 (DW) | min (s) | max (s) |"
 echo "|---|---|---|---|---|---|---|---|"
 for mode in off on; do
-    awk -F'\t' -v m="$mode" '$1 == m { print $3 }' "$rows" | sort -n >"$SCENARIO_OUT/setup-$mode.txt"
-    awk -v kind="$mode" '
-        { v[NR] = $1 }
-        END {
-            p50 = v[int(0.50 * NR + 0.999999)]; p95 = v[int(0.95 * NR + 0.999999)]
-            printf "| %s | %d | %.3f | %.3f | %.2f | %.2f | %.3f | %.3f |\n", kind, NR, p50, p95, p50 / 0.524288, p95 / 0.524288, v[1], v[NR]
-        }' "$SCENARIO_OUT/setup-$mode.txt"
+    awk -F'\t' -v m="$mode" '$1 == m { print $3 }' "$rows" | sort -g >"$SCENARIO_OUT/setup-$mode.txt"
+    read -r n p50 p95 min max _ < <(percentiles <"$SCENARIO_OUT/setup-$mode.txt") || continue
+    printf '| %s | %d | %.3f | %.3f | %s | %s | %.3f | %.3f |\n' "$mode" "$n" "$p50" "$p95" "$(in_dw "$p50")" "$(in_dw "$p95")" "$min" "$max"
 done
 echo
 echo "SDF positions in the period (TU, by channel; the DWs' phase in the sender's TSF):"

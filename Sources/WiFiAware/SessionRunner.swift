@@ -17,6 +17,15 @@ struct SessionRunner: Sendable {
     /// Events kept for a consumer that falls behind; beyond this the oldest are dropped and counted.
     static let eventBuffer = 256
 
+    /// The first iteration's events; a later iteration fails with `rerun` (a session runs once).
+    func iterator(rerun: String) -> AsyncThrowingStream<WASessionEvent, any Error>.Iterator {
+        guard handle.claimIteration() else {
+            return AsyncThrowingStream { $0.finish(throwing: WAError(.invalidArgument, message: rerun)) }
+                .makeAsyncIterator()
+        }
+        return events().makeAsyncIterator()
+    }
+
     /// Starts the session in a task owned by `system`; its events go to the returned stream, whose end
     /// (consumer cancelled or gone) ends the task.
     func events() -> AsyncThrowingStream<WASessionEvent, any Error> {

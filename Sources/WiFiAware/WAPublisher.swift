@@ -39,15 +39,12 @@ public struct WAPublisher: AsyncSequence, Sendable {
     /// Starts the publish and iterates its events. The sequence throws
     /// ``WAError/Code/serviceAlreadyPublishing`` if the service is already published on this device,
     /// ``WAError/Code/noPairedDevices`` or ``WAError/Code/deviceInvalid`` if the selection is empty or stale.
-    public func makeAsyncIterator() -> AsyncThrowingStream<WASessionEvent, any Error>.Iterator {
-        guard handle.claimIteration() else {
-            return AsyncThrowingStream<WASessionEvent, any Error> {
-                $0.finish(
-                    throwing: WAError(
-                        .invalidArgument, message: "a publisher runs once; make a new one with publish(_:to:)"))
-            }.makeAsyncIterator()
-        }
-        return runner().events().makeAsyncIterator()
+    public func makeAsyncIterator() -> AsyncIterator {
+        let (service, parameters) = (service, parameters)
+        return SessionRunner(
+            system: system, role: .publish, service: service.name, selection: devices, handle: handle,
+            start: { backend in try await backend.publish(try Self.configuration(service, parameters)) }
+        ).iterator(rerun: "a publisher runs once; make a new one with publish(_:to:)")
     }
 
     /// Sends a message (at most 255 bytes) to an endpoint this publisher reported.
@@ -66,14 +63,6 @@ public struct WAPublisher: AsyncSequence, Sendable {
 
     /// Stops the publish; the sequence ends with ``WASessionEvent/terminated(_:)`` (``WATerminationReason/userRequest``).
     public func stop() async { await handle.stop() }
-
-    private func runner() -> SessionRunner {
-        let (service, parameters) = (service, parameters)
-        return SessionRunner(
-            system: system, role: .publish, service: service.name, selection: devices,
-            handle: handle,
-            start: { backend in try await backend.publish(try Self.configuration(service, parameters)) })
-    }
 
     /// The engine configuration: the declared defaults with the parameters on top.
     static func configuration(

@@ -25,34 +25,26 @@ public struct WAConnectionBrowser: AsyncSequence, Sendable {
 
     /// Starts subscribing.
     public func makeAsyncIterator() -> AsyncIterator {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(
-            of: WABrowserEvent.self, bufferingPolicy: .bufferingNewest(64))
         var parameters = WASubscriberParameters()
         parameters.active = active
         let subscriber = system.subscribe(to: service, from: devices, parameters: parameters)
-        let task = Task {
-            do {
-                for try await event in subscriber {
-                    switch event {
-                    case .discovered(let endpoint), .updated(let endpoint):
-                        if ConnectionServiceInfo.port(in: endpoint.serviceInfo) != nil {
-                            continuation.yield(.found(endpoint))
-                        }
-                    case .lost(let endpoint):
-                        if ConnectionServiceInfo.port(in: endpoint.serviceInfo) != nil {
-                            continuation.yield(.lost(endpoint))
-                        }
-                    case .terminated(let reason):
-                        throw WAError(.connectionTerminated, message: "browsing for \(service.name) ended (\(reason))")
-                    default: break
+        return AsyncThrowingStream<Element, any Error>.produced(buffer: 64, while: "browse for \(service.name)") {
+            continuation in
+            for try await event in subscriber {
+                switch event {
+                case .discovered(let endpoint), .updated(let endpoint):
+                    if ConnectionServiceInfo.port(in: endpoint.serviceInfo) != nil {
+                        continuation.yield(.found(endpoint))
                     }
+                case .lost(let endpoint):
+                    if ConnectionServiceInfo.port(in: endpoint.serviceInfo) != nil {
+                        continuation.yield(.lost(endpoint))
+                    }
+                case .terminated(let reason):
+                    throw WAError(.connectionTerminated, message: "browsing for \(service.name) ended (\(reason))")
+                default: break
                 }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
             }
-        }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream.makeAsyncIterator()
+        }.makeAsyncIterator()
     }
 }

@@ -37,67 +37,59 @@ public struct WAConnectionListener: AsyncSequence, Sendable {
 
     /// Starts publishing and listening.
     public func makeAsyncIterator() -> AsyncIterator {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(
-            of: WAListenerEvent.self, bufferingPolicy: .bufferingNewest(64))
-        let task = Task { await run(continuation) }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream.makeAsyncIterator()
+        AsyncThrowingStream<Element, any Error>.produced(buffer: 64, while: "listen for connections") {
+            try await run($0)
+        }
+        .makeAsyncIterator()
     }
 
-    private func run(_ output: AsyncThrowingStream<WAListenerEvent, any Error>.Continuation) async {
-        do {
-            try parameters.check()
-            let localPeer = try WAPeerIdentifier.local(for: system.store)
-            let tls = try ConnectionTLS.forParameters(parameters, store: system.store, localPeer: localPeer)
-            let socket: StreamSocket
-            do { socket = try StreamSocket.listen(port: parameters.listenerPort) } catch {
-                throw WAError(
-                    .connectionFailed, message: "cannot listen on TCP port \(parameters.listenerPort): \(error)",
-                    underlying: error)
+    private func run(_ output: AsyncThrowingStream<WAListenerEvent, any Error>.Continuation) async throws {
+        try parameters.check()
+        let localPeer = try WAPeerIdentifier.local(for: system.store)
+        let tls = try ConnectionTLS.forParameters(parameters, store: system.store, localPeer: localPeer)
+        let socket: StreamSocket
+        do { socket = try StreamSocket.listen(port: parameters.listenerPort) } catch {
+            throw WAError(
+                .connectionFailed, message: "cannot listen on TCP port \(parameters.listenerPort): \(error)",
+                underlying: error)
+        }
+        defer { socket.cancel() }
+        guard let info = ConnectionServiceInfo.adding(port: socket.localPort, to: service.serviceInfo) else {
+            throw WAError(
+                .invalidArgument,
+                message: "the service info leaves no room for the connection port (at most 255 bytes in all)")
+        }
+        let published = try WAPublishableService(
+            name: service.name, serviceInfo: info, matchFilter: service.matchFilter, wantsDataPath: true)
+        let publisher = system.publish(published, to: devices)
+        let up = DataPathTable()
+        let (started, startedContinuation) = AsyncStream.makeStream(
+            of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await _ in started {
+                    try await acceptDataPaths(for: publisher, into: up, output)
+                    return
+                }
             }
-            defer { socket.cancel() }
-            guard let info = ConnectionServiceInfo.adding(port: socket.localPort, to: service.serviceInfo) else {
-                throw WAError(
-                    .invalidArgument,
-                    message: "the service info leaves no room for the connection port (at most 255 bytes in all)")
-            }
-            let published = try WAPublishableService(
-                name: service.name, serviceInfo: info, matchFilter: service.matchFilter, wantsDataPath: true)
-            let publisher = system.publish(published, to: devices)
-            let up = DataPathTable()
-            let (started, startedContinuation) = AsyncStream.makeStream(
-                of: Void.self, bufferingPolicy: .bufferingNewest(1))
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    for await _ in started {
-                        try await acceptDataPaths(for: publisher, into: up, output)
-                        return
+            group.addTask {
+                for try await event in publisher {
+                    switch event {
+                    case .started:
+                        output.yield(.ready(port: socket.localPort))
+                        startedContinuation.yield()
+                    case .terminated(let reason):
+                        throw WAError(
+                            .connectionTerminated, message: "publishing \(service.name) ended (\(reason))")
+                    default: break
                     }
                 }
-                group.addTask {
-                    for try await event in publisher {
-                        switch event {
-                        case .started:
-                            output.yield(.ready(port: socket.localPort))
-                            startedContinuation.yield()
-                        case .terminated(let reason):
-                            throw WAError(
-                                .connectionTerminated, message: "publishing \(service.name) ended (\(reason))")
-                        default: break
-                        }
-                    }
-                }
-                group.addTask {
-                    try await acceptConnections(on: socket, localPeer: localPeer, tls: tls, dataPaths: up, output)
-                }
-                try await group.next()
-                group.cancelAll()
             }
-            output.finish()
-        } catch is CancellationError {
-            output.finish()
-        } catch {
-            output.finish(throwing: error as? WAError ?? WAError.from(error, while: "listen for connections"))
+            group.addTask {
+                try await acceptConnections(on: socket, localPeer: localPeer, tls: tls, dataPaths: up, output)
+            }
+            try await group.next()
+            group.cancelAll()
         }
     }
 

@@ -26,62 +26,53 @@ extension WASystem {
         for publisher: WAPublisher, from devices: WADeviceSelection = .anyDevice,
         security: WADataPathSecurity, idleTimeout: Duration? = nil
     ) -> AsyncThrowingStream<WADataPathEvent, any Error> {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(
-            of: WADataPathEvent.self, bufferingPolicy: .bufferingNewest(64))
         let handle = publisher.handle
         let serviceName = publisher.service.name.rawValue
         let store = store
         let engine = dataPathEngine
         let pairedKeys = pairing.withLock { $0 } == nil ? nil : pairedDataPathKeys
         let failures = security.isPairing ? verifications() : nil
-        let task = Task {
-            do {
-                let policy = try security.policy(service: serviceName, pairedKeys: pairedKeys)
-                guard let engine, engine.supportsDataPath else {
-                    throw WAError(.wifiAwareUnsupported, message: "this adapter cannot carry NAN data paths")
-                }
-                // The selection must resolve now (a paired selection with no paired device is an error, as
-                // for sessions); after that the store is read again at each request.
-                let admission =
-                    try devices.resolve(in: try store.devices()) == nil
-                    ? DataPathAdmission.anyone
-                    : PairedDataPathAdmission(store: store, selection: devices).dataPathAdmission
-                var publishID = handle.instanceID
-                while publishID == nil {
-                    try await Task.sleep(for: .milliseconds(20))
-                    publishID = handle.instanceID
-                }
-                guard let publishID else { return }
-                let events = try await engine.acceptDataPaths(
-                    publishID: publishID, admitting: admission, security: policy,
-                    idleTimeout: idleTimeout)
-                var connections: [NDPIdentifier: WADataPathConnection] = [:]
-                // A peer that fails pairing verification is refused before it can ask: say so here.
-                let refusals = failures.map { failures in
-                    Task {
-                        for await case .failed(let peer, let reason) in failures {
-                            continuation.yield(
-                                .terminated(
-                                    peer: peer, ndpID: 0,
-                                    reason: WADataPathEndReason(
-                                        .securityFailure, reasonCode: NANReasonCode.securityPolicy.rawValue,
-                                        detail: "pairing verification failed: \(reason)")))
-                        }
+        return .produced(buffer: 64, while: "accept data paths") { continuation in
+            let policy = try security.policy(service: serviceName, pairedKeys: pairedKeys)
+            guard let engine, engine.supportsDataPath else {
+                throw WAError(.wifiAwareUnsupported, message: "this adapter cannot carry NAN data paths")
+            }
+            // The selection must resolve now (a paired selection with no paired device is an error, as
+            // for sessions); after that the store is read again at each request.
+            let admission =
+                try devices.resolve(in: try store.devices()) == nil
+                ? DataPathAdmission.anyone
+                : PairedDataPathAdmission(store: store, selection: devices).dataPathAdmission
+            var publishID = handle.instanceID
+            while publishID == nil {
+                try await Task.sleep(for: .milliseconds(20))
+                publishID = handle.instanceID
+            }
+            guard let publishID else { return }
+            let events = try await engine.acceptDataPaths(
+                publishID: publishID, admitting: admission, security: policy,
+                idleTimeout: idleTimeout)
+            var connections: [NDPIdentifier: WADataPathConnection] = [:]
+            // A peer that fails pairing verification is refused before it can ask: say so here.
+            let refusals = failures.map { failures in
+                Task {
+                    for await case .failed(let peer, let reason) in failures {
+                        continuation.yield(
+                            .terminated(
+                                peer: peer, ndpID: 0,
+                                reason: WADataPathEndReason(
+                                    .securityFailure, reasonCode: NANReasonCode.securityPolicy.rawValue,
+                                    detail: "pairing verification failed: \(reason)")))
                     }
                 }
-                defer { refusals?.cancel() }
-                await withTaskCancellationHandler {
-                    for await event in events { continuation.yield(WADataPathEvent(event, connections: &connections)) }
-                } onCancel: {
-                    Task { await engine.stopAcceptingDataPaths(publishID: publishID) }
-                }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: WAError.from(error, while: "accept data paths"))
+            }
+            defer { refusals?.cancel() }
+            await withTaskCancellationHandler {
+                for await event in events { continuation.yield(WADataPathEvent(event, connections: &connections)) }
+            } onCancel: {
+                Task { await engine.stopAcceptingDataPaths(publishID: publishID) }
             }
         }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
     }
 
     /// Requests a data path to a discovered endpoint, runs `body` with it once it is up, and tears it down

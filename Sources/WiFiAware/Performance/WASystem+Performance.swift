@@ -124,26 +124,15 @@ extension WASystem {
         probes: WAPerformanceProbes? = WAPerformanceProbes(), mode: WAPerformanceMode? = nil,
         progress: (@Sendable (WAPerformanceProgress) -> Void)? = nil
     ) -> AsyncThrowingStream<WAPerformanceReport, any Error> {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(
-            of: WAPerformanceReport.self, bufferingPolicy: .bufferingNewest(8))
-        let task = Task {
-            do {
-                while !Task.isCancelled {
-                    let started = ContinuousClock.now
-                    continuation.yield(
-                        try await performanceReport(for: connection, probes: probes, mode: mode, progress: progress))
-                    let next = started + interval
-                    if next > .now { try await Task.sleep(until: next) }
-                }
-                continuation.finish()
-            } catch is CancellationError {
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
+        .produced(buffer: 8, while: "measure the data path") { continuation in
+            while !Task.isCancelled {
+                let started = ContinuousClock.now
+                continuation.yield(
+                    try await self.performanceReport(for: connection, probes: probes, mode: mode, progress: progress))
+                let next = started + interval
+                if next > .now { try await Task.sleep(until: next) }
             }
         }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
     }
 
     /// The peer's NDI station on our data interface, or `connectionTerminated` when it is gone.

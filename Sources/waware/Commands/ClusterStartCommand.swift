@@ -23,7 +23,7 @@ struct ClusterStartCommand: Command {
     )
 
     static let arguments: [ArgumentSpec] = [
-        Self.adapterOption.spec,
+        OptionKey.adapter.spec,
         Self.masterPrefOption.spec,
         Self.bandsOption.spec,
         Self.clusterIdOption.spec,
@@ -51,7 +51,7 @@ struct ClusterStartCommand: Command {
     var json: Bool
 
     init(from values: ParsedValues) throws {
-        adapter = values.option(Self.adapterOption)
+        adapter = values.option(OptionKey.adapter)
         masterPreference =
             try values.option(
                 Self.masterPrefOption, expected: "a number from 1 to 255", ArgumentValues.masterPreference)
@@ -79,8 +79,6 @@ struct ClusterStartCommand: Command {
 
 /// The typed keys of the arguments `ClusterStartCommand` declares: listed in `arguments` by their `spec`, read with them.
 extension ClusterStartCommand {
-    static let adapterOption = OptionKey(
-        "adapter", short: "a", value: "adapter", help: "Phy name, wiphy index or interface name.")
     static let masterPrefOption = OptionKey(
         "master-pref", value: "1-255", help: "NAN master preference (default \(defaultMasterPreference)).")
     static let bandsOption = OptionKey(

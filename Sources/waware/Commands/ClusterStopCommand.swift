@@ -15,7 +15,7 @@ struct ClusterStopCommand: Command {
     )
 
     static let arguments: [ArgumentSpec] = [
-        Self.adapterOption.spec,
+        OptionKey.adapter.spec,
         Self.deleteFlag.spec,
         .json,
     ]
@@ -28,7 +28,7 @@ struct ClusterStopCommand: Command {
     var json: Bool
 
     init(from values: ParsedValues) throws {
-        adapter = values.option(Self.adapterOption)
+        adapter = values.option(OptionKey.adapter)
         delete = values.flag(Self.deleteFlag)
         json = values.flag(FlagKey.json)
     }
@@ -40,7 +40,5 @@ struct ClusterStopCommand: Command {
 
 /// The typed keys of the arguments `ClusterStopCommand` declares: listed in `arguments` by their `spec`, read with them.
 extension ClusterStopCommand {
-    static let adapterOption = OptionKey(
-        "adapter", short: "a", value: "adapter", help: "Phy name, wiphy index or interface name.")
     static let deleteFlag = FlagKey("delete", help: "Also delete the NAN interfaces.")
 }

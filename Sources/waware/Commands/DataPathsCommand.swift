@@ -17,15 +17,13 @@ struct DataPathsCommand: Command {
         ]
     )
 
-    static let adapterOption = OptionKey(
-        "adapter", short: "a", value: "adapter", help: "Phy name, wiphy index or interface name.")
-    static let arguments: [ArgumentSpec] = [adapterOption.spec, .json]
+    static let arguments: [ArgumentSpec] = [OptionKey.adapter.spec, .json]
 
     var adapter: String?
     var json: Bool
 
     init(from values: ParsedValues) throws {
-        adapter = values.option(Self.adapterOption)
+        adapter = values.option(OptionKey.adapter)
         json = values.flag(.json)
     }
 

@@ -42,7 +42,7 @@ struct PairCommand: Command {
     )
 
     static let arguments: [ArgumentSpec] = [
-        Self.adapterOption.spec, Self.pinOption.spec, Self.opportunisticFlag.spec, Self.findFlag.spec,
+        OptionKey.adapter.spec, Self.pinOption.spec, Self.opportunisticFlag.spec, Self.findFlag.spec,
         Self.nameOption.spec,
         Self.timeoutOption.spec, Self.cipherOption.spec,
         Self.askPINFlag.spec, Self.pinOnRequestFlag.spec, Self.peerOption.spec,
@@ -79,7 +79,7 @@ struct PairCommand: Command {
     /// (standard input), `--pin PIN` (warned: other local users can read the command line), or
     /// `WAWARE_PIN` when no pairing mode is chosen (it then stands for `--pin`).
     init(from values: ParsedValues, secrets: SecretInput) throws {
-        adapter = values.option(Self.adapterOption)
+        adapter = values.option(OptionKey.adapter)
         opportunistic = values.flag(Self.opportunisticFlag)
         askPIN = values.flag(Self.askPINFlag)
         pinOnRequest = values.flag(Self.pinOnRequestFlag)
@@ -201,8 +201,6 @@ struct PairCommand: Command {
 
 /// The typed keys of the arguments `PairCommand` declares.
 extension PairCommand {
-    static let adapterOption = OptionKey(
-        "adapter", short: "a", value: "adapter", help: "Phy name, wiphy index or interface name.")
     static let pinOption = OptionKey(
         "pin", value: "pin",
         help:

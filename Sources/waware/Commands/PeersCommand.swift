@@ -19,7 +19,7 @@ struct PeersCommand: Command {
     )
 
     static let arguments: [ArgumentSpec] = [
-        Self.adapterOption.spec,
+        OptionKey.adapter.spec,
         Self.durationOption.spec,
         .json,
     ]
@@ -29,7 +29,7 @@ struct PeersCommand: Command {
     var json: Bool
 
     init(from parsed: ParsedValues) throws {
-        adapter = parsed.option(Self.adapterOption)
+        adapter = parsed.option(OptionKey.adapter)
         duration =
             try parsed.option(Self.durationOption, expected: "a number of seconds above 0 and below 1000000, such as 5")
         { text in
@@ -58,7 +58,5 @@ struct PeersCommand: Command {
 
 /// The typed keys of the arguments `PeersCommand` declares: listed in `arguments` by their `spec`, read with them.
 extension PeersCommand {
-    static let adapterOption = OptionKey(
-        "adapter", short: "a", value: "adapter", help: "Phy name, wiphy index or interface name.")
     static let durationOption = OptionKey("duration", value: "seconds", help: "How long to listen (default 5).")
 }

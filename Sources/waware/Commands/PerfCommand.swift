@@ -89,7 +89,7 @@ struct PerfCommand: Command {
 
     static let arguments: [ArgumentSpec] =
         [
-            servicePositional.spec, DiscoveryArguments.adapterOption.spec, serveFlag.spec, countOption.spec,
+            servicePositional.spec, OptionKey.adapter.spec, serveFlag.spec, countOption.spec,
             intervalOption.spec,
             durationOption.spec, maxBytesOption.spec, latencyProbesOption.spec, categoriesOption.spec, passiveFlag.spec,
             portOption.spec, modeOption.spec, timeoutOption.spec, watchFlag.spec, svgOption.spec, peerOption.spec,
@@ -122,7 +122,7 @@ struct PerfCommand: Command {
             throw ValidationError("a service name is required, e.g. 'waware perf _perf._tcp --open'")
         }
         do { serviceName = try WAServiceName(name) } catch { throw ValidationError(error.message) }
-        adapter = parsed.option(DiscoveryArguments.adapterOption)
+        adapter = parsed.option(OptionKey.adapter)
         serve = parsed.flag(Self.serveFlag)
         guard DataPathArguments.givesCredential(parsed) else {
             throw ValidationError(

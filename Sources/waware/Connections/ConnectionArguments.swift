@@ -25,7 +25,7 @@ enum ConnectionArguments {
     /// The options both commands accept.
     static let common: [ArgumentSpec] =
         [
-            servicePositional.spec, DiscoveryArguments.adapterOption.spec, DiscoveryArguments.pairedFlag.spec,
+            servicePositional.spec, OptionKey.adapter.spec, DiscoveryArguments.pairedFlag.spec,
             DiscoveryArguments.deviceOption.spec, plainFlag.spec, tofuFlag.spec, identityOption.spec,
             byteStreamFlag.spec, DatagramArguments.datagramsFlag.spec, .json,
         ] + DataPathArguments.security
@@ -65,7 +65,7 @@ enum ConnectionArguments {
                 })
         }
         return Values(
-            service: service, adapter: parsed.option(DiscoveryArguments.adapterOption), devices: devices,
+            service: service, adapter: parsed.option(OptionKey.adapter), devices: devices,
             parameters: parameters, json: parsed.flag(.json))
     }
 

@@ -5,7 +5,7 @@ import WiFiAware
 enum DiscoveryArguments {
     /// The options both commands accept.
     static let common: [ArgumentSpec] = [
-        Self.adapterOption.spec,
+        OptionKey.adapter.spec,
         Self.infoOption.spec,
         Self.infoHexOption.spec,
         Self.matchFilterOption.spec,
@@ -96,7 +96,7 @@ enum DiscoveryArguments {
             ArgumentValues.integer(in: 1...1_000_000))
         let devices = try deviceChoice(from: parsed)
         return Values(
-            adapter: parsed.option(Self.adapterOption), services: services, info: info,
+            adapter: parsed.option(OptionKey.adapter), services: services, info: info,
             receiveFilter: rx, transmitFilter: tx, timeLimit: seconds.map { .milliseconds(Int64($0 * 1000)) },
             discoveryWindowLimit: windows, closeRange: parsed.flag(Self.closeRangeFlag),
             masterPreference: try parsed.option(
@@ -157,8 +157,6 @@ enum DiscoveryArguments {
 
 /// The typed keys of the arguments `DiscoveryArguments` declares: listed in `arguments` by their `spec`, read with them.
 extension DiscoveryArguments {
-    static let adapterOption = OptionKey(
-        "adapter", short: "a", value: "adapter", help: "Phy name, wiphy index or interface name.")
     static let infoOption = OptionKey("info", value: "text", help: "Service specific info as text (at most 255 bytes).")
     static let infoHexOption = OptionKey(
         "info-hex", value: "hex", help: "Service specific info as hex bytes (at most 255).")

@@ -8,6 +8,10 @@ struct OptionKey: Sendable {
     init(_ name: String, short: Character? = nil, value: String, help: String) {
         spec = ArgumentSpec(name: name, short: short, kind: .option(valueName: value), help: help)
     }
+
+    /// The `--adapter` option shared by the commands that run on one adapter.
+    static let adapter = OptionKey(
+        "adapter", short: "a", value: "adapter", help: "Phy name, wiphy index or interface name.")
 }
 
 /// A declared `--name` flag: see ``OptionKey``; read with ``ParsedValues/flag(_:)``.

@@ -124,22 +124,16 @@ struct PublishCommand: Command {
         phy: String, reportsVerifications: Bool, output: Output
     ) async throws {
         var records = SessionRecords(service: name, start: start)
-        var verificationLines: Task<Void, Never>?
+        let verificationLines =
+            reportsVerifications ? records.printVerifications(of: system, json: values.json, to: output) : nil
         defer { verificationLines?.cancel() }
-        if reportsVerifications {
-            let (verifications, json) = (system.verifications(), values.json)
-            verificationLines = Task { [records] in
-                for await event in verifications { try? records.verification(event).write(json: json, to: output) }
-            }
-        }
         var ended = false
         var accepting: Task<Void, any Error>?
         defer { accepting?.cancel() }
         for try await event in publisher {
             switch event {
             case .started(let id):
-                records.instance = Int(id.rawValue)
-                try records.started(phy: phy, address: system.localAddress).write(json: values.json, to: output)
+                try records.started(id, phy: phy, address: system.localAddress).write(json: values.json, to: output)
                 if let acceptSecurity {
                     let (json, devices, idleTimeout) = (
                         values.json, try values.devices.selection(in: system.store), idleTimeout
@@ -168,14 +162,10 @@ struct PublishCommand: Command {
                 }
             case .discovered(let endpoint), .updated(let endpoint):
                 let delivery = startAnswer(endpoint, publisher: publisher)
-                var r = records.record("replied")
-                r.describe(endpoint)
-                try r.write(json: values.json, to: output)
+                try records.record("replied", endpoint).write(json: values.json, to: output)
                 try await report(delivery, endpoint, records: records, output: output)
             case .lost(let endpoint):
-                var r = records.record("lost")
-                r.describe(endpoint)
-                try r.write(json: values.json, to: output)
+                try records.record("lost", endpoint).write(json: values.json, to: output)
             case .eventsLost(let dropped):
                 output.fail(records.eventsLostNotice(droppedEvents: dropped))
             case .messageReceived(let message):
@@ -185,16 +175,12 @@ struct PublishCommand: Command {
                 try records.message(message).write(json: values.json, to: output)
                 try await report(delivery, message.endpoint, records: records, output: output)
             case .terminated(let reason):
-                var r = records.record("terminated")
-                r.reason = reason.description
-                try r.write(json: values.json, to: output)
+                try records.terminated(reason.description).write(json: values.json, to: output)
                 ended = true
             }
         }
         if !ended {
-            var r = records.record("terminated")
-            r.reason = WATerminationReason.userRequest.description
-            try r.write(json: values.json, to: output)
+            try records.terminated(WATerminationReason.userRequest.description).write(json: values.json, to: output)
         }
     }
 

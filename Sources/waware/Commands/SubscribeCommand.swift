@@ -200,11 +200,7 @@ struct SubscribeCommand: Command {
     ) async throws {
         var records = SessionRecords(service: name, start: start)
         // Paired publishers are verified with their pairing keys (by the session, or before a data path).
-        let verifications = system.verifications()
-        let json = values.json
-        let verificationLines = Task { [records] in
-            for await event in verifications { try? records.verification(event).write(json: json, to: output) }
-        }
+        let verificationLines = records.printVerifications(of: system, json: values.json, to: output)
         defer { verificationLines.cancel() }
         var found = 0
         var received = 0
@@ -215,8 +211,7 @@ struct SubscribeCommand: Command {
         for try await event in subscriber {
             switch event {
             case .started(let id):
-                records.instance = Int(id.rawValue)
-                try records.started(phy: phy, address: system.localAddress).write(json: values.json, to: output)
+                try records.started(id, phy: phy, address: system.localAddress).write(json: values.json, to: output)
             case .discovered(let endpoint), .updated(let endpoint):
                 found += 1
                 if let dataPathSecurity, dataPath == nil {
@@ -240,9 +235,7 @@ struct SubscribeCommand: Command {
                 let delivery = send.map { payload in
                     Task { try await subscriber.send(payload, to: endpoint) }
                 }
-                var r = records.record("discovered")
-                r.describe(endpoint)
-                try r.write(json: values.json, to: output)
+                try records.record("discovered", endpoint).write(json: values.json, to: output)
                 if let send, let delivery {
                     sending.peer = endpoint.address.description
                     sending.peerInstance = Int(endpoint.instanceID.rawValue)
@@ -255,9 +248,7 @@ struct SubscribeCommand: Command {
                     try records.sent(send, to: endpoint, status: status).write(json: values.json, to: output)
                 }
             case .lost(let endpoint):
-                var r = records.record("lost")
-                r.describe(endpoint)
-                try r.write(json: values.json, to: output)
+                try records.record("lost", endpoint).write(json: values.json, to: output)
             case .eventsLost(let dropped):
                 output.fail(records.eventsLostNotice(droppedEvents: dropped))
             case .messageReceived(let message):
@@ -277,9 +268,8 @@ struct SubscribeCommand: Command {
             }
         }
         let timedOut = timedOut.isSet && !done()
-        var end = records.record("terminated")
-        end.reason = timedOut ? "timeout" : (reason ?? .userRequest).description
-        try end.write(json: values.json, to: output)
+        try records.terminated(timedOut ? "timeout" : (reason ?? .userRequest).description).write(
+            json: values.json, to: output)
         if timedOut, let count, found < count {
             throw CommandFailure("found \(found) of \(count) publishers of \(name) before the timeout")
         }

@@ -122,8 +122,24 @@ struct SessionRecords: Sendable {
         return r
     }
 
-    /// `started`: the session is on the radio, on `phy` with our NAN management `address`.
-    func started(phy: String, address: MACAddress) -> DiscoveryRecord {
+    /// A record of `event` about a peer's `endpoint` (`replied`, `discovered`, `lost`).
+    func record(_ event: String, _ endpoint: WAEndpoint) -> DiscoveryRecord {
+        var r = record(event)
+        r.describe(endpoint)
+        return r
+    }
+
+    /// `terminated`, saying why.
+    func terminated(_ reason: String) -> DiscoveryRecord {
+        var r = record("terminated")
+        r.reason = reason
+        return r
+    }
+
+    /// `started`: the session is on the radio as instance `id`, on `phy` with our NAN management `address`;
+    /// the records after it carry `id`.
+    mutating func started(_ id: InstanceID, phy: String, address: MACAddress) -> DiscoveryRecord {
+        instance = Int(id.rawValue)
         var r = record("started")
         r.phy = phy
         r.address = address.description
@@ -147,6 +163,13 @@ struct SessionRecords: Sendable {
         let count = droppedEvents.map { "\($0) events dropped" } ?? "the kernel did not say how many were dropped"
         return "warning: \(service): radio events were lost (netlink overrun, \(count)); resynchronised with the "
             + "radio and still running, but discoveries or messages that arrived meanwhile may be missing"
+    }
+
+    /// Prints a `verified` / `not-paired` line for each verification `system` reports from now on, until
+    /// the returned task is cancelled.
+    func printVerifications(of system: WASystem, json: Bool, to output: Output) -> Task<Void, Never> {
+        let verifications = system.verifications()
+        return Task { for await event in verifications { try? verification(event).write(json: json, to: output) } }
     }
 
     /// `verified` (a paired device proved its pairing key, `device` names it) or `not-paired` (the peer

@@ -26,8 +26,7 @@ struct PerfServer {
         for try await event in publisher {
             switch event {
             case .started(let id):
-                records.instance = Int(id.rawValue)
-                try records.started(phy: phy, address: system.localAddress).write(json: command.json, to: output)
+                try records.started(id, phy: phy, address: system.localAddress).write(json: command.json, to: output)
                 let (json, security, port, output) = (command.json, command.security, command.port, output)
                 accepting = Task {
                     var responders: [String: WAPerformanceResponder] = [:]
@@ -55,9 +54,7 @@ struct PerfServer {
             case .eventsLost(let dropped):
                 output.fail(records.eventsLostNotice(droppedEvents: dropped))
             case .terminated(let reason):
-                var r = records.record("terminated")
-                r.reason = reason.description
-                try r.write(json: command.json, to: output)
+                try records.terminated(reason.description).write(json: command.json, to: output)
             case .discovered, .updated, .lost, .messageReceived:
                 break
             }

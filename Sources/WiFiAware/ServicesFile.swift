@@ -15,7 +15,7 @@ internal import NANWire
 // Unknown keys are errors, so that a typo ("Publishible") is reported rather than ignored.
 
 /// The defaults declared for one role of one service.
-struct DeclaredServiceDefaults: Sendable, Equatable {
+struct DeclaredServiceDefaults: Sendable, Hashable {
     var serviceInfo: [UInt8] = []
     var matchFilter: [[UInt8]] = []
     var wantsDataPath = false

@@ -7,19 +7,14 @@
 public struct WAPublishableService: WAService {
     /// The validated service name.
     public let name: WAServiceName
+    /// What was declared for it.
+    let defaults: DeclaredServiceDefaults
     /// Service-specific information sent to subscribers (at most 255 bytes).
-    public let serviceInfo: [UInt8]
+    public var serviceInfo: [UInt8] { defaults.serviceInfo }
     /// The match filter sent to subscribers.
-    public let matchFilter: [[UInt8]]
+    public var matchFilter: [[UInt8]] { defaults.matchFilter }
     /// Whether subscribers are offered a data path (a network connection) or discovery only.
-    public let wantsDataPath: Bool
-
-    init(name: WAServiceName, defaults: DeclaredServiceDefaults) {
-        self.name = name
-        self.serviceInfo = defaults.serviceInfo
-        self.matchFilter = defaults.matchFilter
-        self.wantsDataPath = defaults.wantsDataPath
-    }
+    public var wantsDataPath: Bool { defaults.wantsDataPath }
 
     /// Every publishable service declared in the default services file, keyed by name.
     ///

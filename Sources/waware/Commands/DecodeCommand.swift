@@ -101,15 +101,8 @@ struct DecodeCommand: Command {
             try decodeRecording(path, output)
             return
         }
-        try write(try DecodeInput.report(bytes, serviceNames: serviceNames), output)
-    }
-
-    private func write(_ report: FrameReport, _ output: Output) throws {
-        if json {
-            try output.writeJSON(report)
-        } else {
-            for line in report.lines { output.write(line) }
-        }
+        let report = try DecodeInput.report(bytes, serviceNames: serviceNames)
+        try output.write(report, json: json, lines: report.lines)
     }
 
     /// Prints every received frame of the recording; fails (exit 16) after printing the others if any

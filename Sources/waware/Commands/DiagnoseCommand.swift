@@ -64,11 +64,7 @@ struct DiagnoseCommand: Command {
 
     func run(_ output: Output) async throws {
         let report = try await DiagnosisProbe.report(for: self)
-        if json {
-            try output.writeJSON(report)
-        } else {
-            for line in DiagnosisText.lines(report) { output.write(line) }
-        }
+        try output.write(report, json: json, lines: DiagnosisText.lines(report))
         if report.adapters.contains(where: { $0.selfTest?.permissionDenied == true })
             || report.twoRadio?.remedy == TwoRadioTest.needsPrivilege
         {

@@ -29,11 +29,7 @@ struct InfoCommand: Command {
 
     func run(_ output: Output) async throws {
         let report = try AdapterSelection.select(adapter, from: try await AdapterDirectory.reports())
-        if json {
-            try output.writeJSON(report)
-        } else {
-            for line in AdapterText.info(report) { output.write(line) }
-        }
+        try output.write(report, json: json, lines: AdapterText.info(report))
     }
 }
 

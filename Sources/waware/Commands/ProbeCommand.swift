@@ -37,11 +37,7 @@ struct ProbeCommand: Command {
 
     func run(_ output: Output) async throws {
         let adapter = try await Self.find(device)
-        if json {
-            try output.writeJSON(ProbeProperties.dictionary(of: adapter))
-        } else {
-            for line in ProbeProperties.lines(of: adapter) { output.write(line) }
-        }
+        try output.write(ProbeProperties.dictionary(of: adapter), json: json, lines: ProbeProperties.lines(of: adapter))
     }
 
     /// Looks `device` up, retrying briefly while it is not yet known to nl80211.

@@ -37,6 +37,11 @@ struct Output: Sendable {
         Self.emit(TerminalText.escapedJSON(try Self.json(value)) + "\n", to: .standardOutput)
     }
 
+    /// Writes `value` as one line of JSON when `json` is set, else its text `lines`.
+    func write<T: Encodable>(_ value: T, json: Bool, lines: @autoclosure () -> [String]) throws {
+        if json { try writeJSON(value) } else { for line in lines() { write(line) } }
+    }
+
     /// Writes `waware: <message>` to standard error, folded onto one line.
     func fail(_ message: String) {
         Self.emit("waware: " + TerminalText.escapedLines(Self.oneLine(message)) + "\n", to: .standardError)

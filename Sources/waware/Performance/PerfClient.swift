@@ -95,10 +95,8 @@ struct PerfClient {
             if history.count > PerformancePlot.maximumPoints { history.removeFirst() }
             if let view {
                 view.show(record, history: history)
-            } else if command.json {
-                try output.writeJSON(record)
             } else {
-                for line in record.lines { output.write(line) }
+                try output.write(record, json: command.json, lines: record.lines)
             }
             if let svg = command.svg {
                 try PerformancePlot.write(history, service: name, peer: connection.peer.description, to: svg)

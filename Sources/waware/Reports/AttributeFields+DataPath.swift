@@ -6,14 +6,9 @@ extension AttributeFields {
     static func ndp(_ a: NDPAttribute) -> [ReportField] {
         var fields = ndpCommon(
             dialogToken: a.dialogToken, type: a.type, status: a.status, reasonCode: a.reasonCode,
-            initiatorNDI: a.initiatorNDI, ndpID: a.ndpID,
-            control: [
-                .flag("confirmRequired", "confirm required", a.confirmRequired),
-                .flag("securityPresent", "security present", a.securityPresent),
-                .flag("publishIDPresent", "publish ID present", a.publishID != nil),
-                .flag("responderNDIPresent", "responder NDI present", a.responderNDI != nil),
-                .flag("specificInfoPresent", "NDP specific info present", a.specificInfo != nil),
-            ], publishID: a.publishID, responderNDI: a.responderNDI)
+            initiatorNDI: a.initiatorNDI, ndpID: a.ndpID, confirmRequired: a.confirmRequired,
+            securityPresent: a.securityPresent, publishID: a.publishID, responderNDI: a.responderNDI,
+            controlBit5: .flag("specificInfoPresent", "NDP specific info present", a.specificInfo != nil))
         if let info = a.specificInfo { fields.append(.hex("specificInfo", "NDP specific info", info)) }
         return fields
     }
@@ -21,22 +16,24 @@ extension AttributeFields {
     static func ndpExtension(_ a: NDPExtensionAttribute) -> [ReportField] {
         ndpCommon(
             dialogToken: a.dialogToken, type: a.type, status: a.status, reasonCode: a.reasonCode,
-            initiatorNDI: a.initiatorNDI, ndpID: a.ndpID,
-            control: [
-                .flag("confirmRequired", "confirm required", a.confirmRequired),
-                .flag("securityPresent", "security present", a.securityPresent),
-                .flag("publishIDPresent", "publish ID present", a.publishID != nil),
-                .flag("responderNDIPresent", "responder NDI present", a.responderNDI != nil),
-                .flag("gtkRequired", "GTK required", a.gtkRequired),
-            ], publishID: a.publishID, responderNDI: a.responderNDI)
+            initiatorNDI: a.initiatorNDI, ndpID: a.ndpID, confirmRequired: a.confirmRequired,
+            securityPresent: a.securityPresent, publishID: a.publishID, responderNDI: a.responderNDI,
+            controlBit5: .flag("gtkRequired", "GTK required", a.gtkRequired))
             + [.list("tlvs", "TLVs", item: "TLV", a.tlvs.map(ndpeTLV))]
     }
 
+    /// The fields both attributes share; `controlBit5` is the one control bit they read differently.
     private static func ndpCommon(
         dialogToken: UInt8, type: NDPMessageType, status: NDPStatus, reasonCode: NANReasonCode,
-        initiatorNDI: MACAddress, ndpID: UInt8, control: [ReportField],
-        publishID: InstanceID?, responderNDI: MACAddress?
+        initiatorNDI: MACAddress, ndpID: UInt8, confirmRequired: Bool, securityPresent: Bool,
+        publishID: InstanceID?, responderNDI: MACAddress?, controlBit5: ReportField
     ) -> [ReportField] {
+        let control: [ReportField] = [
+            .flag("confirmRequired", "confirm required", confirmRequired),
+            .flag("securityPresent", "security present", securityPresent),
+            .flag("publishIDPresent", "publish ID present", publishID != nil),
+            .flag("responderNDIPresent", "responder NDI present", responderNDI != nil), controlBit5,
+        ]
         var fields: [ReportField] = [
             .number("dialogToken", "dialog token", dialogToken),
             .number("type", "type", type.rawValue, text: "\(type.rawValue) (\(type))"),

@@ -68,15 +68,9 @@ extension AttributeFields {
                 ]),
             .numbers("rxMCS", "RX MCS", ht.rxMCSIndices),
             .hex("supportedMCSSet", "supported MCS set", ht.supportedMCSSet),
-            .number(
-                "htExtendedCapabilities", "HT extended capabilities", ht.extendedCapabilities,
-                text: ReportField.hexNumber(Int(ht.extendedCapabilities), digits: 4)),
-            .number(
-                "transmitBeamforming", "TX beamforming capabilities", ht.transmitBeamforming,
-                text: ReportField.hexNumber(Int(ht.transmitBeamforming), digits: 8)),
-            .number(
-                "aselCapabilities", "ASEL capabilities", ht.aselCapabilities,
-                text: ReportField.hexNumber(Int(ht.aselCapabilities), digits: 2)),
+            .number("htExtendedCapabilities", "HT extended capabilities", ht.extendedCapabilities, hexDigits: 4),
+            .number("transmitBeamforming", "TX beamforming capabilities", ht.transmitBeamforming, hexDigits: 8),
+            .number("aselCapabilities", "ASEL capabilities", ht.aselCapabilities, hexDigits: 2),
         ]
     }
 

@@ -78,7 +78,7 @@ extension AttributeFields {
 
     /// A `reservedBits` field, only when some are set.
     static func reserved(_ bits: Int) -> [ReportField] {
-        bits == 0 ? [] : [.number("reservedBits", "reserved bits", bits, text: ReportField.hexNumber(bits, digits: 2))]
+        bits == 0 ? [] : [.number("reservedBits", "reserved bits", bits, hexDigits: 2)]
     }
 
     static func availability(_ a: NANAvailabilityAttribute) -> [ReportField] {
@@ -153,9 +153,7 @@ extension AttributeFields {
             .number(
                 "operatingClass", "operating class", entry.operatingClass,
                 text: "\(entry.operatingClass)" + (opClass.map { " (\($0))" } ?? " (unknown)")),
-            .number(
-                "channelBitmap", "channel bitmap", entry.channelBitmap,
-                text: ReportField.hexNumber(Int(entry.channelBitmap), digits: 4)),
+            .number("channelBitmap", "channel bitmap", entry.channelBitmap, hexDigits: 4),
         ]
         if let channels = entry.channels, let opClass {
             let what = opClass.channelsAreCentres ? "centre channels" : "channels"
@@ -164,17 +162,13 @@ extension AttributeFields {
             fields.append(.numbers("channelBitmapBits", "channel bitmap bits", entry.channelBitmapPositions))
         }
         fields.append(
-            .number(
-                "primaryChannelBitmap", "primary channel bitmap", entry.primaryChannelBitmap,
-                text: ReportField.hexNumber(Int(entry.primaryChannelBitmap), digits: 2)))
+            .number("primaryChannelBitmap", "primary channel bitmap", entry.primaryChannelBitmap, hexDigits: 2))
         if let primary = entry.primaryChannels, !primary.isEmpty, let opClass {
             fields.append(.numbers("primaryChannels", "primary channel", primary, text: channelList(primary, opClass)))
         }
         if let aux = entry.auxiliaryChannelBitmap {
             fields.append(
-                .number(
-                    "auxiliaryChannelBitmap", "auxiliary channel bitmap", aux,
-                    text: ReportField.hexNumber(Int(aux), digits: 4)))
+                .number("auxiliaryChannelBitmap", "auxiliary channel bitmap", aux, hexDigits: 4))
             if let channels = entry.auxiliaryChannels, let opClass {
                 fields.append(
                     .numbers(

@@ -109,9 +109,7 @@ extension AttributeFields {
         ]
         if a.unnamedCapabilityBits != 0 {
             children.append(
-                .number(
-                    "otherBits", "other bits", a.unnamedCapabilityBits,
-                    text: ReportField.hexNumber(Int(a.unnamedCapabilityBits), digits: 4)))
+                .number("otherBits", "other bits", a.unnamedCapabilityBits, hexDigits: 4))
         }
         var fields: [ReportField] = [
             .group("capabilityInfo", "capability info", raw: Int(a.capabilityInfo), digits: 4, children)

@@ -48,6 +48,11 @@ extension ReportField {
         ReportField(key: key, label: label, value: .number(Int(value)), text: text ?? String(value))
     }
 
+    /// A number of bits, shown in hex of `hexDigits` digits (`0x00f0`).
+    static func number<T: BinaryInteger>(_ key: String, _ label: String, _ value: T, hexDigits: Int) -> ReportField {
+        number(key, label, value, text: hexNumber(Int(value), digits: hexDigits))
+    }
+
     /// A string, shown as itself.
     static func string(_ key: String, _ label: String, _ value: String) -> ReportField {
         ReportField(key: key, label: label, value: .string(value), text: value)

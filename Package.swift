@@ -54,8 +54,8 @@ let package = Package(
         .executable(name: "storm-bench", targets: ["storm-bench"]),
         .executable(name: "aware-example", targets: ["aware-example"]),
         .executable(name: "seed-connection", targets: ["seed-connection"]),
-        .executable(name: "tls-bench", targets: ["tls-bench"]),
-        .executable(name: "conn-bench", targets: ["conn-bench"]),
+        .executable(name: "tls-throughput-meter", targets: ["tls-throughput-meter"]),
+        .executable(name: "connection-meter", targets: ["connection-meter"]),
     ],
     targets: [
         // C layer.
@@ -117,19 +117,19 @@ let package = Package(
             path: "tools/storm",
             swiftSettings: swiftSettings
         ),
-        // TLS throughput as a ratio of plain TCP, over loopback or a NAN data path (tools/tls-bench).
+        // TLS throughput as a ratio of plain TCP, over loopback or a NAN data path (tools/tls-throughput-meter).
         .executableTarget(
-            name: "tls-bench",
+            name: "tls-throughput-meter",
             dependencies: ["NANCrypto", "NANSystem", "NANWire"],
-            path: "tools/tls-bench",
+            path: "tools/tls-throughput-meter",
             swiftSettings: swiftSettings
         ),
         // Connection figures over a data path with the public API: browse-to-ready, round trips, memory per
         // connection (tools/connection-bench).
         .executableTarget(
-            name: "conn-bench",
+            name: "connection-meter",
             dependencies: ["WiFiAware", "NANSystem", "NANWire"],
-            path: "tools/conn-bench",
+            path: "tools/connection-meter",
             swiftSettings: swiftSettings
         ),
         .executableTarget(

@@ -1,26 +1,26 @@
 #!/bin/bash
 # Connection benchmark (issue 10), one boot; a benchmark, not a test (default: no). A runs
-# `waware listen --echo --datagrams`; B runs conn-bench (tools/conn-bench, the public API) for each transport
-# in CONN_BENCH_TRANSPORTS (default "plain"; "tls" runs without --plain): browse-to-ready, message and
-# datagram round trips, client memory per open connection (8 connections over one data path); A's memory
-# per connection is read from /proc at the same moments. While B holds the data path, tls-bench measures TLS
-# 1.3 throughput over the NDP against plain TCP over the same NDP (CONN_BENCH_MB MiB each, default 8), unpaced
-# and then with B's NDI paced (tc tbf) to each rate in CONN_BENCH_PACED (Mbit/s, default "25 50 100"): hwsim
-# frames take no airtime, so unpaced both transports are bounded by the emulated CPU, which also does TLS's
-# AES-GCM (its speed is a figure too).
+# `waware listen --echo --datagrams`; B runs connection-meter (tools/connection-meter, the public API) for
+# each transport in CONNECTION_BENCH_TRANSPORTS (default "plain"; "tls" runs without --plain):
+# browse-to-ready, message and datagram round trips, client memory per open connection (8 connections over
+# one data path); A's memory per connection is read from /proc at the same moments. While B holds the data
+# path, tls-throughput-meter measures TLS 1.3 throughput over the NDP against plain TCP over the same NDP
+# (CONNECTION_BENCH_MB MiB each, default 8), unpaced and then with B's NDI paced (tc tbf) to each rate in
+# CONNECTION_BENCH_PACED (Mbit/s, default "25 50 100"): hwsim frames take no airtime, so unpaced both
+# transports are bounded by the emulated CPU, which also does TLS's AES-GCM (its speed is a figure too).
 # Figures go to figures.txt in the scenario's folder (tools/connection-bench prints them).
-# Settings: CONN_BENCH_TRANSPORTS, CONN_BENCH_MB and CONN_BENCH_PACED, from the file tools/connection-bench writes
-# (load_settings): the host's environment does not reach the guest.
+# Settings: CONNECTION_BENCH_TRANSPORTS, CONNECTION_BENCH_MB and CONNECTION_BENCH_PACED, from the file
+# tools/connection-bench writes (load_settings): the host's environment does not reach the guest.
 # default: no
 # timeout: 1800
 source "$(dirname "$0")/../guest/lib.sh"
 
-CONN_BENCH_TRANSPORTS=plain CONN_BENCH_MB=8 CONN_BENCH_PACED="25 50 100"
-load_settings CONN_BENCH_TRANSPORTS CONN_BENCH_MB CONN_BENCH_PACED
-echo "settings: transports $CONN_BENCH_TRANSPORTS, $CONN_BENCH_MB MiB for tls-bench, paced at ${CONN_BENCH_PACED:-nothing} Mbit/s"
+CONNECTION_BENCH_TRANSPORTS=plain CONNECTION_BENCH_MB=8 CONNECTION_BENCH_PACED="25 50 100"
+load_settings CONNECTION_BENCH_TRANSPORTS CONNECTION_BENCH_MB CONNECTION_BENCH_PACED
+echo "settings: transports $CONNECTION_BENCH_TRANSPORTS, $CONNECTION_BENCH_MB MiB for tls-throughput-meter, paced at ${CONNECTION_BENCH_PACED:-nothing} Mbit/s"
 
 BIN=$(dirname "$WAWARE")
-for tool in conn-bench tls-bench; do
+for tool in connection-meter tls-throughput-meter; do
     [ -x "$BIN/$tool" ] || fail "no $tool next to waware; build it with 'swift build --product $tool'"
 done
 FIG="$SCENARIO_OUT/figures.txt"
@@ -34,7 +34,7 @@ radio_netns 0 dA
 radio_netns 1 dB
 tls_done=
 
-for transport in $CONN_BENCH_TRANSPORTS; do
+for transport in $CONNECTION_BENCH_TRANSPORTS; do
     flag=--tofu; [ "$transport" = plain ] && flag=--plain   # TLS between unpaired bench devices: trust on first use
     st=$(mktemp -d); hold=$(mktemp -u)
     step "[$transport] A listens (echo, datagrams)"
@@ -44,14 +44,14 @@ for transport in $CONN_BENCH_TRANSPORTS; do
     sleep 2
     idleA=$(rss "$pidA")
 
-    step "[$transport] B: conn-bench (30 pings, 8 connections)"
-    start_bg "bench-$transport" dB "$BIN/conn-bench" _bench._tcp $flag --pings 30 --connections 8 --hold-until "$hold" \
+    step "[$transport] B: connection-meter (30 pings, 8 connections)"
+    start_bg "bench-$transport" dB "$BIN/connection-meter" _bench._tcp $flag --pings 30 --connections 8 --hold-until "$hold" \
         --hold-seconds "$(scaled 400)"
-    wait_for_line "$(bg_log "bench-$transport")" '^holding 1 connection|^conn-bench: ' 400
+    wait_for_line "$(bg_log "bench-$transport")" '^holding 1 connection|^connection-meter: ' 400
     expect_match "B holds one connection" '^holding 1' "$LINE"
     sleep 1
     oneA=$(rss "$pidA")
-    wait_for_line "$(bg_log "bench-$transport")" '^holding [0-9]+ connections|^conn-bench: ' 400
+    wait_for_line "$(bg_log "bench-$transport")" '^holding [0-9]+ connections|^connection-meter: ' 400
     expect_match "B holds 8 connections" '^holding 8' "$LINE"
     sleep 1
     allA=$(rss "$pidA")
@@ -59,12 +59,12 @@ for transport in $CONN_BENCH_TRANSPORTS; do
     figure "$transport listener-memory idle $idleA KiB, 1 connection $oneA KiB, 8 connections $allA KiB, per connection $(( (allA - oneA) / 7 )) KiB"
 
     if [ -z "$tls_done" ]; then
-        step "TLS 1.3 and plain TCP over the same NDP (tls-bench, $CONN_BENCH_MB MiB each)"
+        step "TLS 1.3 and plain TCP over the same NDP (tls-throughput-meter, $CONNECTION_BENCH_MB MiB each)"
         wait_for_line "$(bg_log "lis-$transport")" '"event":"data-path-up"' 30
         { read -r ifA; read -r localA; } < <(event_field "$(bg_log "lis-$transport")" data-path-up interface localAddress)
         ifB=$(sed -n 's/^data path \([^ ]*\) .*/\1/p' "$(bg_log "bench-$transport")" | head -n 1)
-        start_bg tlsA dA "$BIN/tls-bench" --serve --interface "$ifA" --port 5310
-        # tls-bench's own lines are buffered when they go to a file: wait for its port instead.
+        start_bg tlsA dA "$BIN/tls-throughput-meter" --serve --interface "$ifA" --port 5310
+        # tls-throughput-meter's own lines are buffered when they go to a file: wait for its port instead.
         for _ in $(seq 1 "$(scaled 120)"); do
             in_netns dA ss -Hltn 'sport = :5310' | grep -q 5310 && break
             sleep 1
@@ -75,17 +75,17 @@ for transport in $CONN_BENCH_TRANSPORTS; do
         figure "guest aes-256-gcm ${aes:-?} MB/s (openssl speed, 16 KiB blocks, one core)"
         # tls_run LABEL: one plain and one TLS push from B to A, as figures prefixed with LABEL.
         tls_run() {
-            out=$(in_netns dB timeout "$(scaled 600)" "$BIN/tls-bench" --connect "[$localA%$ifB]:5310" --megabytes "$CONN_BENCH_MB" 2>&1) \
-                || fail "tls-bench ($1) failed: $out"
-            echo "$out" | sed "s/^/    tls-bench $1: /"
-            figure "$1 tls-bench $(echo "$out" | grep '^plain' | tr -s ' ')"
-            figure "$1 tls-bench $(echo "$out" | grep '^TLS' | tr -s ' ')"
+            out=$(in_netns dB timeout "$(scaled 600)" "$BIN/tls-throughput-meter" --connect "[$localA%$ifB]:5310" --megabytes "$CONNECTION_BENCH_MB" 2>&1) \
+                || fail "tls-throughput-meter ($1) failed: $out"
+            echo "$out" | sed "s/^/    tls-throughput-meter $1: /"
+            figure "$1 tls-throughput-meter $(echo "$out" | grep '^plain' | tr -s ' ')"
+            figure "$1 tls-throughput-meter $(echo "$out" | grep '^TLS' | tr -s ' ')"
             figure "$1 $(echo "$out" | grep '^ratio')"
         }
         tls_run ndp
         # hwsim frames take no airtime: pace B's sending side (tbf on its NDI) to link rates a radio would
         # have, so the link, not the emulated CPU, bounds plain TCP, as on the air.
-        for rate in $CONN_BENCH_PACED; do
+        for rate in $CONNECTION_BENCH_PACED; do
             in_netns dB tc qdisc replace dev "$ifB" root tbf rate "${rate}mbit" burst 64kb latency 200ms \
                 || fail "cannot pace $ifB to $rate Mbit/s (tc tbf)"
             tls_run "ndp-paced-$rate"

@@ -1,7 +1,7 @@
-// conn-bench: the connection figures of issue 10's benchmark, measured with the public WiFiAware API
+// connection-meter: the connection figures of issue 10's benchmark, measured with the public WiFiAware API
 // against a `waware listen --echo --datagrams` on another device (tools/connection-bench runs it in the VM).
 //
-//   conn-bench <service> [--plain] [--pings N] [--connections N] [--hold-until FILE] [--hold-seconds S]
+//   connection-meter <service> [--plain] [--pings N] [--connections N] [--hold-until FILE] [--hold-seconds S]
 //
 // Prints `figure NAME VALUE UNIT` lines:
 // - browse-to-ready: from starting the browser (the radio already in a cluster) to the first connection
@@ -10,7 +10,7 @@
 // - datagram round trip: N datagrams, one at a time (1 s each at most), p50 and how many were lost;
 // - client memory per open connection: VmRSS with 1 connection and with N (over the one shared data path).
 // Then it holds the data path (printing its interface and addresses) until FILE exists or S seconds pass, so
-// the script can run tls-bench over the same NDP and read the listener's memory.
+// the script can run tls-throughput-meter over the same NDP and read the listener's memory.
 import Glibc
 import NANSystem
 import NANWire
@@ -177,7 +177,9 @@ func value(_ name: String) -> String? {
     return arguments[index + 1]
 }
 guard let name = arguments.first, !name.hasPrefix("-") else {
-    say("usage: conn-bench <service> [--plain] [--pings N] [--connections N] [--hold-until FILE] [--hold-seconds S]")
+    say(
+        "usage: connection-meter <service> [--plain] [--pings N] [--connections N] [--hold-until FILE] [--hold-seconds S]"
+    )
     ProcessControl.exit(64)
 }
 do {
@@ -185,8 +187,8 @@ do {
         name: name, plain: arguments.contains("--plain"), pings: value("--pings").flatMap { Int($0) } ?? 30,
         connections: max(2, value("--connections").flatMap { Int($0) } ?? 8),
         holdSeconds: value("--hold-seconds").flatMap { Int($0) } ?? 0, holdFile: value("--hold-until"))
-    say("conn-bench: done")
+    say("connection-meter: done")
 } catch {
-    say("conn-bench: \(error)")
+    say("connection-meter: \(error)")
     ProcessControl.exit(1)
 }

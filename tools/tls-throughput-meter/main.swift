@@ -1,9 +1,9 @@
-// tls-bench: TLS 1.3 throughput as a ratio of plain TCP, over the same path (issue 10's benchmark).
+// tls-throughput-meter: TLS 1.3 throughput as a ratio of plain TCP, over the same path (issue 10's benchmark).
 //
-//   swift build -c release --product tls-bench
-//   tls-bench [--megabytes N]                                 # both ends in this process, over [::1] (lo)
-//   tls-bench --serve --interface nan0data [--port 5310]      # one end of a NAN data path (in its namespace)
-//   tls-bench --connect fe80::…%nan0data:5310 [--megabytes N] # the other end: prints the figures
+//   swift build -c release --product tls-throughput-meter
+//   tls-throughput-meter [--megabytes N]                            # both ends in this process, over [::1] (lo)
+//   tls-throughput-meter --serve --interface nan0data [--port 5310] # one end of a NAN data path (in its netns)
+//   tls-throughput-meter --connect fe80::…%nan0data:5310 [--megabytes N]   # the other end: prints the figures
 //
 // The sender pushes N MiB (default 64) over plain TCP, then over TLSStream (mutual TLS 1.3, fresh identities
 // trusted on first use), each on its own connection. Before the data it sends the byte count (8 bytes, big
@@ -19,7 +19,8 @@ struct Failure: Error, CustomStringConvertible {
 
 func usage() -> Never {
     print(
-        "usage: tls-bench [--megabytes N] | --serve --interface IF [--port P] | --connect ADDR%IF:PORT [--megabytes N]")
+        "usage: tls-throughput-meter [--megabytes N] | --serve --interface IF [--port P] | --connect ADDR%IF:PORT [--megabytes N]"
+    )
     ProcessControl.exit(64)
 }
 
@@ -130,19 +131,19 @@ do {
         guard let interface = value("--interface"), let address = linkLocalAddress(of: interface) else { usage() }
         let port = value("--port").flatMap { UInt16($0) } ?? 5310
         let listener = try StreamSocket.listen(port: port)
-        print("tls-bench: listening on [\(address)%\(interface)]:\(listener.localPort)")
-        let me = try identity("tls-bench server")
+        print("tls-throughput-meter: listening on [\(address)%\(interface)]:\(listener.localPort)")
+        let me = try identity("tls-throughput-meter server")
         while true {
             try await sink(PlainChannel(socket: try await listener.accept()))
             let socket = try await listener.accept()
             let stream = try await TLSStream.handshake(.server, over: socket, identity: me, trust: .trustOnFirstUse)
             try await sink(TLSChannel(stream: stream))
             await stream.close()
-            print("tls-bench: served one plain and one TLS run")
+            print("tls-throughput-meter: served one plain and one TLS run")
         }
     } else if let target = value("--connect") {
         guard let endpoint = parseEndpoint(target) else { usage() }
-        let me = try identity("tls-bench client")
+        let me = try identity("tls-throughput-meter client")
         let plain = try await push(
             megabytes << 20,
             over: PlainChannel(socket: try await StreamSocket.connect(to: endpoint, timeout: .seconds(30))))
@@ -154,7 +155,7 @@ do {
     } else {
         let listener = try StreamSocket.listen(port: 0)
         let endpoint = LinkLocalEndpoint(address: IPv6Address("::1")!, interface: "lo", port: listener.localPort)
-        let server = try identity("tls-bench server"), client = try identity("tls-bench client")
+        let server = try identity("tls-throughput-meter server"), client = try identity("tls-throughput-meter client")
         async let plainSink: Void = sink(PlainChannel(socket: try await listener.accept()))
         let plain = try await push(
             megabytes << 20,
@@ -173,6 +174,6 @@ do {
         report(megabytes: megabytes, plain: plain, tls: tls)
     }
 } catch {
-    print("tls-bench: \(error)")
+    print("tls-throughput-meter: \(error)")
     ProcessControl.exit(1)
 }

@@ -112,15 +112,10 @@ extension WAPairedDevice {
                 return snapshot
             }
 
+            /// The devices the predicate admits, as a `matching` selection picks them.
             private func filter(_ devices: Devices) throws(WAError) -> Devices {
-                guard let predicate = sequence.predicate else { return devices }
-                do {
-                    return try devices.filter { try predicate.evaluate($0.value) }
-                } catch {
-                    throw WAError(
-                        .invalidArgument, message: "the device predicate could not be evaluated: \(error)",
-                        underlying: error)
-                }
+                guard let predicate = sequence.predicate, !devices.isEmpty else { return devices }
+                return try WADeviceSelection.matching(predicate).resolve(in: devices) ?? devices
             }
 
             /// A stream that ticks when this process changes the store and every `interval` otherwise.

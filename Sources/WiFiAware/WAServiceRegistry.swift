@@ -110,11 +110,7 @@ public struct WAServiceRegistry: Sendable {
     /// - Returns: The declared service.
     /// - Throws: ``WAError/Code/invalidServiceName`` or ``WAError/Code/serviceNotDeclared``.
     public func publishableService(named name: String) throws(WAError) -> WAPublishableService {
-        _ = try WAServiceName(name)
-        guard let service = publishableServices[name] else {
-            throw notDeclared(name, role: "Publishable")
-        }
-        return service
+        try lookUp(name, in: publishableServices, role: "Publishable")
     }
 
     /// Looks up a subscribable service.
@@ -123,18 +119,20 @@ public struct WAServiceRegistry: Sendable {
     /// - Returns: The declared service.
     /// - Throws: ``WAError/Code/invalidServiceName`` or ``WAError/Code/serviceNotDeclared``.
     public func subscribableService(named name: String) throws(WAError) -> WASubscribableService {
-        _ = try WAServiceName(name)
-        guard let service = subscribableServices[name] else {
-            throw notDeclared(name, role: "Subscribable")
-        }
-        return service
+        try lookUp(name, in: subscribableServices, role: "Subscribable")
     }
 
-    private func notDeclared(_ name: String, role: String) -> WAError {
-        let file = source?.path ?? "the services data"
-        return WAError(
-            .serviceNotDeclared,
-            message: "service '\(name)' is not declared \(role) in \(file); add \"\(role)\": {} under "
-                + "WiFiAwareServices > \(name)")
+    /// The service `name` declared for `role`, which `services` lists.
+    private func lookUp<Service>(
+        _ name: String, in services: [String: Service], role: String
+    ) throws(WAError) -> Service {
+        _ = try WAServiceName(name)
+        guard let service = services[name] else {
+            throw WAError(
+                .serviceNotDeclared,
+                message: "service '\(name)' is not declared \(role) in \(source?.path ?? "the services data"); add "
+                    + "\"\(role)\": {} under WiFiAwareServices > \(name)")
+        }
+        return service
     }
 }

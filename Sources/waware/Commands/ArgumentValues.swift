@@ -70,6 +70,14 @@ enum ArgumentValues {
     static func integer(in range: ClosedRange<Int>) -> (String) -> Int? {
         { text in Int(text).flatMap { range.contains($0) ? $0 : nil } }
     }
+
+    /// Parses a number of seconds within `range`.
+    static func seconds(in range: ClosedRange<Double>) -> (String) -> Double? { seconds(where: range.contains) }
+
+    /// Parses a number of seconds that `accepts` (NaN and infinities never pass a bounded test).
+    static func seconds(where accepts: @escaping (Double) -> Bool) -> (String) -> Double? {
+        { text in Double(text).flatMap { accepts($0) ? $0 : nil } }
+    }
 }
 
 extension Substring {

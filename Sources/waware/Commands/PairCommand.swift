@@ -111,9 +111,9 @@ struct PairCommand: Command {
         name = values.option(Self.nameOption)
         if let name { try DevicesCommand.checkName(name) }
         timeout =
-            try values.option(Self.timeoutOption, expected: "a number of seconds from 1 to 3600, such as 60") { text in
-                Double(text).flatMap { $0 >= 1 && $0 <= 3600 ? $0 : nil }
-            } ?? 60
+            try values.option(
+                Self.timeoutOption, expected: "a number of seconds from 1 to 3600, such as 60",
+                ArgumentValues.seconds(in: 1...3600)) ?? 60
         store = try DevicesCommand.store(from: values)
         json = values.flag(FlagKey.json)
         fixedAddress = values.flag(DiscoveryArguments.fixedAddressFlag)

@@ -31,10 +31,9 @@ struct PeersCommand: Command {
     init(from parsed: ParsedValues) throws {
         adapter = parsed.option(OptionKey.adapter)
         duration =
-            try parsed.option(Self.durationOption, expected: "a number of seconds above 0 and below 1000000, such as 5")
-        { text in
-            Double(text).flatMap { $0 > 0 && $0 < 1e6 ? $0 : nil }
-        } ?? 5
+            try parsed.option(
+                Self.durationOption, expected: "a number of seconds above 0 and below 1000000, such as 5",
+                ArgumentValues.seconds { $0 > 0 && $0 < 1e6 }) ?? 5
         json = parsed.flag(FlagKey.json)
     }
 

@@ -143,17 +143,19 @@ struct PerfCommand: Command {
             ArgumentValues.integer(in: 1...1_000_000))
         interval = .milliseconds(
             Int64(
-                (try parsed.option(Self.intervalOption, expected: "seconds from 0.1 to 3600", Self.seconds(0.1, 3600))
+                (try parsed.option(
+                    Self.intervalOption, expected: "seconds from 0.1 to 3600", ArgumentValues.seconds(in: 0.1...3600))
                     ?? 1) * 1000))
         timeout =
-            try parsed.option(Self.timeoutOption, expected: "seconds from 1 to 86400", Self.seconds(1, 86400))
+            try parsed.option(
+                Self.timeoutOption, expected: "seconds from 1 to 86400", ArgumentValues.seconds(in: 1...86400))
             ?? (serve ? 0 : 120)
         mode = try parsed.option(Self.modeOption, expected: "bulk or realtime") {
             WAPerformanceMode(rawValue: $0.lowercased())
         }
         var p = WAPerformanceProbes()
         if let duration = try parsed.option(
-            Self.durationOption, expected: "seconds from 0.1 to 10", Self.seconds(0.1, 10))
+            Self.durationOption, expected: "seconds from 0.1 to 10", ArgumentValues.seconds(in: 0.1...10))
         {
             p.capacityDuration = .milliseconds(Int64(duration * 1000))
         }
@@ -201,11 +203,6 @@ struct PerfCommand: Command {
                 throw ValidationError("\(flag) goes with the measuring side, not --serve")
             }
         }
-    }
-
-    /// Reads a number of seconds within `low...high`.
-    static func seconds(_ low: Double, _ high: Double) -> (String) -> Double? {
-        { text in Double(text).flatMap { $0.isFinite && $0 >= low && $0 <= high ? $0 : nil } }
     }
 
     /// The port the probes use.

@@ -80,10 +80,9 @@ struct SubscribeCommand: Command {
             from: parsed, required: parsed.flag(DataPathArguments.requestFlag), flag: "data-path")
         idleTimeout = try DataPathArguments.idleTimeout(
             from: parsed, required: parsed.flag(DataPathArguments.requestFlag), flag: "data-path")
-        delay = try parsed.option(Self.delayOption, expected: "a number of seconds from 0 to 999999, such as 0.25") {
-            text in
-            Double(text).flatMap { $0 >= 0 && $0 < 1e6 ? $0 : nil }
-        }
+        delay = try parsed.option(
+            Self.delayOption, expected: "a number of seconds from 0 to 999999, such as 0.25",
+            ArgumentValues.seconds { $0 >= 0 && $0 < 1e6 })
         active = parsed.flag(Self.activeFlag)
         let lost =
             try parsed.option(
@@ -94,10 +93,8 @@ struct SubscribeCommand: Command {
         count = try parsed.option(
             Self.countOption, expected: "a number from 1 to 100000", ArgumentValues.integer(in: 1...100_000))
         timeout = try parsed.option(
-            Self.timeoutOption, expected: "a number of seconds above 0 and below 10000000, such as 5 or 0.5"
-        ) { text in
-            Double(text).flatMap { $0 > 0 && $0 < 1e7 ? $0 : nil }
-        }
+            Self.timeoutOption, expected: "a number of seconds above 0 and below 10000000, such as 5 or 0.5",
+            ArgumentValues.seconds { $0 > 0 && $0 < 1e7 })
         send = parsed.option(Self.sendOption).map { Array($0.utf8) }
         if let send, send.count > 255 {
             throw ValidationError("--send is \(send.count) bytes; at most 255 fit in a follow-up")

@@ -68,9 +68,9 @@ struct ConnectCommand: Command {
         sendFile = parsed.option(Self.sendFileOption)
         messages = try parsed.option(
             Self.messagesOption, expected: "a number from 0 to 100000", ArgumentValues.integer(in: 0...100_000))
-        timeout = try parsed.option(Self.timeoutOption, expected: "a number of seconds above 0, such as 60") { text in
-            Double(text).flatMap { $0 > 0 && $0 < 1e7 ? $0 : nil }
-        }
+        timeout = try parsed.option(
+            Self.timeoutOption, expected: "a number of seconds above 0, such as 60",
+            ArgumentValues.seconds { $0 > 0 && $0 < 1e7 })
         if send != nil && sendFile != nil { throw ValidationError("give --send or --send-file, not both") }
         if sendFile != nil && values.parameters.mode == .byteStream {
             throw ValidationError("--send-file needs message mode (no --byte-stream)")

@@ -55,10 +55,9 @@ enum DataPathArguments {
 
     /// `--idle-timeout`, which goes with a data path (`flag`).
     static func idleTimeout(from parsed: ParsedValues, required: Bool, flag: String) throws -> Duration? {
-        let seconds = try parsed.option(idleTimeoutOption, expected: "a number of seconds from 1 to 86400, such as 30")
-        { text in
-            Double(text).flatMap { $0 >= 1 && $0 <= 86400 ? $0 : nil }
-        }
+        let seconds = try parsed.option(
+            idleTimeoutOption, expected: "a number of seconds from 1 to 86400, such as 30",
+            ArgumentValues.seconds(in: 1...86400))
         guard let seconds else { return nil }
         guard required else { throw ValidationError("--idle-timeout goes with --\(flag)") }
         return .milliseconds(Int64(seconds * 1000))

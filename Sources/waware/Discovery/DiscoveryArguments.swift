@@ -87,10 +87,8 @@ enum DiscoveryArguments {
         let rx = try matchingFilter(parsed, Self.rxFilterOption) ?? both
         let tx = try matchingFilter(parsed, Self.txFilterOption) ?? both
         let seconds = try parsed.option(
-            Self.ttlOption, expected: "a number of seconds from 0.001 to 10000000, such as 10 or 2.5"
-        ) { text in
-            Double(text).flatMap { $0.isFinite && $0 >= 0.001 && $0 <= 1e7 ? $0 : nil }
-        }
+            Self.ttlOption, expected: "a number of seconds from 0.001 to 10000000, such as 10 or 2.5",
+            ArgumentValues.seconds(in: 0.001...1e7))
         let windows = try parsed.option(
             Self.ttlDwOption, expected: "a number of discovery windows from 1 to 1000000",
             ArgumentValues.integer(in: 1...1_000_000))

@@ -96,24 +96,11 @@ struct PublishCommand: Command {
     }
 
     func run(_ output: Output) async throws {
-        try await SignalCancellation.run {
-            try await DiscoveryRun.withSystem(
-                adapter: values.adapter, masterPreference: values.masterPreference, fixedAddress: values.fixedAddress
-            ) { system, phy in
-                let devices = try values.devices.selection(in: system.store)
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    for (index, (name, serviceName)) in values.services.enumerated() {
-                        let publisher = system.publish(try service(serviceName), to: devices, parameters: parameters)
-                        let start = ContinuousClock.now
-                        group.addTask {
-                            try await publish(
-                                publisher, name: name, since: start, system: system, phy: phy,
-                                reportsVerifications: index == 0, output: output)
-                        }
-                    }
-                    try await group.waitForAll()
-                }
-            }
+        try await values.runSessions { system, phy, devices, index, name, serviceName in
+            let publisher = system.publish(try service(serviceName), to: devices, parameters: parameters)
+            try await publish(
+                publisher, name: name, since: .now, system: system, phy: phy, reportsVerifications: index == 0,
+                output: output)
         }
     }
 

@@ -156,25 +156,9 @@ struct SubscribeCommand: Command {
     }
 
     func run(_ output: Output) async throws {
-        try await SignalCancellation.run {
-            try await DiscoveryRun.withSystem(
-                adapter: values.adapter, masterPreference: values.masterPreference, fixedAddress: values.fixedAddress
-            ) { system, phy in
-                let devices = try values.devices.selection(in: system.store)
-                if let delay { try await Task.sleep(for: .milliseconds(Int64(delay * 1000))) }
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    for (name, serviceName) in values.services {
-                        let subscriber = system.subscribe(
-                            to: try service(serviceName), from: devices, parameters: parameters)
-                        let start = ContinuousClock.now
-                        group.addTask {
-                            try await subscribe(
-                                subscriber, name: name, since: start, system: system, phy: phy, output: output)
-                        }
-                    }
-                    try await group.waitForAll()
-                }
-            }
+        try await values.runSessions(delay: delay) { system, phy, devices, _, name, serviceName in
+            let subscriber = system.subscribe(to: try service(serviceName), from: devices, parameters: parameters)
+            try await subscribe(subscriber, name: name, since: .now, system: system, phy: phy, output: output)
         }
     }
 

@@ -41,3 +41,30 @@ enum DiscoveryRun {
     /// Seconds since the Unix epoch, to the microsecond: comparable between processes on one machine.
     static func wallClock() -> Double { Date().timeIntervalSince1970 }
 }
+
+extension DiscoveryArguments.Values {
+    /// Brings Wi-Fi Aware up as these options say and runs `session` for each service named (with its index,
+    /// name and validated name), all at once, until every one has ended; Ctrl-C cancels them. `delay`: seconds
+    /// to wait once NAN is up.
+    func runSessions(
+        delay: Double? = nil,
+        _ session:
+            @escaping @Sendable (WASystem, _ phy: String, WADeviceSelection, Int, String, WAServiceName)
+            async throws -> Void
+    ) async throws {
+        try await SignalCancellation.run {
+            try await DiscoveryRun.withSystem(
+                adapter: adapter, masterPreference: masterPreference, fixedAddress: fixedAddress
+            ) { system, phy in
+                let devices = try self.devices.selection(in: system.store)
+                if let delay { try await Task.sleep(for: .milliseconds(Int64(delay * 1000))) }
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for (index, (name, service)) in services.enumerated() {
+                        group.addTask { try await session(system, phy, devices, index, name, service) }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+        }
+    }
+}

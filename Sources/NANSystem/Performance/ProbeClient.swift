@@ -1,9 +1,8 @@
-internal import Glibc
 import NANWire
 
 /// The measuring side of waware's performance probes, against a ``ProbeResponder`` on the peer, over a
 /// ``StreamSocket`` (capacity) and a ``PeerDatagramSocket`` (latency). Each call is bounded in time and
-/// bytes, and waits off Swift's cooperative pool (``BlockingWork``); cancelling the task ends it.
+/// bytes, and waits without holding a thread; cancelling the task ends it.
 public enum ProbeClient {
     /// What a bulk transfer moved.
     public struct Capacity: Hashable, Sendable {
@@ -128,56 +127,30 @@ public enum ProbeClient {
     }
 
     /// Sends `count` latency probes `spacing` apart with `trafficClass` to the responder at `endpoint`,
-    /// waiting at most `timeout` for each echo (on a thread of its own: ``BlockingWork``).
+    /// waiting at most `timeout` for each echo. The round trip runs from just before the send to just after
+    /// the echo is received.
     public static func latency(
         to endpoint: LinkLocalEndpoint, trafficClass: UInt8, count: Int, spacing: Duration = .milliseconds(20),
         timeout: Duration = .seconds(1)
     ) async throws(StreamSocketError) -> Latency {
         let socket = try PeerDatagramSocket.connected(to: endpoint)
-        try socket.setTrafficClass(trafficClass)
         defer { socket.cancel() }
-        let outcome: Result<Latency, StreamSocketError> = await withTaskCancellationHandler {
-            await BlockingWork.run { () -> Result<Latency, StreamSocketError> in
-                do throws(StreamSocketError) {
-                    return .success(
-                        try measureLatency(
-                            on: socket, trafficClass: trafficClass, count: count, spacing: spacing, timeout: timeout))
-                } catch {
-                    return .failure(error)
-                }
-            }
-        } onCancel: {
-            socket.cancel()
-        }
-        return try outcome.get()
-    }
-
-    /// The probes of ``latency(to:trafficClass:count:spacing:timeout:)``; blocks the calling thread.
-    private static func measureLatency(
-        on socket: PeerDatagramSocket, trafficClass: UInt8, count: Int, spacing: Duration, timeout: Duration
-    ) throws(StreamSocketError) -> Latency {
+        try socket.setTrafficClass(trafficClass)
         var samples: [Duration] = []
         for sequence in 0..<UInt32(clamping: max(0, count)) {
             let sentAt = ContinuousClock.now
             // A probe the send buffer has no room for counts as lost, as one lost on the air.
             _ = try socket.send(ProbeMessage.LatencyProbe(trafficClass: trafficClass, sequence: sequence).bytes)
-            let deadline = sentAt + timeout
-            while ContinuousClock.now < deadline {
-                guard let bytes = try socket.receive(maximum: 256, timeout: deadline - ContinuousClock.now) else {
-                    continue
-                }
-                guard let echo = ProbeMessage.LatencyProbe(bytes), echo.sequence == sequence else { continue }
+            while let datagram = try await socket.receive(maximum: 256, timeout: sentAt + timeout - ContinuousClock.now)
+            {
                 let roundTrip = ContinuousClock.now - sentAt
+                guard let echo = ProbeMessage.LatencyProbe(datagram.bytes), echo.sequence == sequence else { continue }
                 let held = Duration.nanoseconds(Int64(clamping: echo.holdNanoseconds))
                 samples.append(max(.zero, (roundTrip - held) / 2))
                 break
             }
-            let next = sentAt + spacing
-            if next > ContinuousClock.now {
-                let wait = next - ContinuousClock.now
-                var pause = timespec(
-                    tv_sec: Int(wait.components.seconds), tv_nsec: Int(wait.components.attoseconds / 1_000_000_000))
-                nanosleep(&pause, nil)
+            do { try await Task.sleep(until: sentAt + spacing, clock: .continuous) } catch {
+                throw .cancelled("latency probes to \(endpoint)")
             }
         }
         return Latency(trafficClass: trafficClass, sent: count, samples: samples)

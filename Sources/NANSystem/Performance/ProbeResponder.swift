@@ -39,7 +39,7 @@ public final class ProbeResponder: Sendable {
                 let responder = ProbeResponder(endpoint: endpoint, listener: listener, datagrams: datagrams)
                 let serving = Task { await responder.serveTransfers() }
                 responder.state.withLock { $0.serving = serving }
-                BlockingWork.detach { responder.serveEchoes() }
+                Task { await responder.serveEchoes() }
                 return responder
             } catch {
                 guard ContinuousClock.now < deadline,
@@ -52,7 +52,7 @@ public final class ProbeResponder: Sendable {
         }
     }
 
-    /// Stops answering: the transfer under way ends at once, the echo within a quarter of a second.
+    /// Stops answering: the transfer under way and the echo end at once.
     public func stop() {
         let serving = state.withLock { $0.serving }
         listener.cancel()
@@ -123,18 +123,18 @@ public final class ProbeResponder: Sendable {
         }
     }
 
-    /// The echo loop, on a thread of its own until ``stop()``.
-    private func serveEchoes() {
+    /// The echo loop, until ``stop()``.
+    private func serveEchoes() async {
         var trafficClass: UInt8 = 0
         while true {
             let datagram: (bytes: [UInt8], sender: PeerDatagramSocket.Sender)?
-            do { datagram = try datagrams.receiveWithSender(maximum: 256, timeout: Self.tick) } catch {
+            do { datagram = try await datagrams.receive(maximum: 256) } catch {
                 if error.isCancelled { return }
+                try? await Task.sleep(for: Self.tick)  // a passing failure: try again a little later
                 continue
             }
-            guard let datagram else { continue }
             let arrived = ContinuousClock.now
-            guard var probe = ProbeMessage.LatencyProbe(datagram.bytes) else { continue }
+            guard let datagram, var probe = ProbeMessage.LatencyProbe(datagram.bytes) else { continue }
             if probe.trafficClass != trafficClass, (try? datagrams.setTrafficClass(probe.trafficClass)) != nil {
                 trafficClass = probe.trafficClass
             }

@@ -48,3 +48,27 @@ public struct LinkLocalEndpoint: Hashable, Sendable, CustomStringConvertible {
             interface: interface, port: UInt16(bigEndian: a.sin6_port))
     }
 }
+
+extension sockaddr_in6 {
+    /// Runs `body` with this address as the `sockaddr` pointer and length that `bind`, `connect` and
+    /// `sendto` take.
+    func withSocketAddress<Result>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> Result) -> Result {
+        var address = self
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<Self>.size)) }
+        }
+    }
+
+    /// Runs `body` with this address as the `sockaddr` pointer and length that `getsockname`, `accept` and
+    /// `recvfrom` fill.
+    mutating func fill<Result>(
+        _ body: (UnsafeMutablePointer<sockaddr>, UnsafeMutablePointer<socklen_t>) -> Result
+    )
+        -> Result
+    {
+        var length = socklen_t(MemoryLayout<Self>.size)
+        return withUnsafeMutablePointer(to: &self) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, &length) }
+        }
+    }
+}

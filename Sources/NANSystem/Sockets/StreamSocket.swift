@@ -1,5 +1,4 @@
 internal import Glibc
-internal import Synchronization
 
 /// Why a stream-socket call failed: the call, its errno (when a system call failed) and what it was for.
 public struct StreamSocketError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -73,44 +72,29 @@ public struct StreamSocketError: Error, Hashable, Sendable, CustomStringConverti
 /// package: connections over NAN data paths (plain or under TLS) and the performance probes' transfers
 /// use it.
 ///
-/// The descriptor is non-blocking; every call that waits does so on a Dispatch thread (``BlockingWork``),
-/// never on Swift's cooperative pool, in slices of 200 ms. ``cancel()`` (or cancelling the waiting task)
-/// shuts the socket down and ends every wait with ``StreamSocketError/cancelled(_:)``. The descriptor is
+/// The descriptor is non-blocking; a call that must wait awaits the socket's readiness on Dispatch
+/// (``SocketDescriptor``), holding no thread. ``cancel()`` (or cancelling the waiting task) shuts the
+/// socket down and ends every wait at once with ``StreamSocketError/cancelled(_:)``. The descriptor is
 /// closed when the object is released, never while a call may still use it.
 ///
-/// Flow control is the kernel's: ``send(_:)`` returns when every byte is in the socket's send buffer, so
-/// a sender waits while the peer does not read, and nothing is queued in user space.
-public final class StreamSocket: @unchecked Sendable, CustomStringConvertible {
-    let descriptor: Int32
-    private let cancelled = Atomic<Bool>(false)
-    /// The local port of a listener (where peers connect); 0 for a connected socket.
+/// Flow control is the kernel's: ``send(_:timeout:)`` returns when every byte is in the socket's send
+/// buffer, so a sender waits while the peer does not read, and nothing is queued in user space.
+public final class StreamSocket: Sendable, CustomStringConvertible {
+    let descriptor: SocketDescriptor
+    /// The local port of a listener (where peers connect); for a connected socket, its own.
     public let localPort: UInt16
     /// The peer, for a connected socket.
     public let peer: LinkLocalEndpoint?
 
-    private init(descriptor: Int32, peer: LinkLocalEndpoint?) {
+    private init(descriptor: SocketDescriptor, peer: LinkLocalEndpoint?) {
         self.descriptor = descriptor
         self.peer = peer
-        var address = sockaddr_in6()
-        var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
-        let ok = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        localPort = ok == 0 ? UInt16(bigEndian: address.sin6_port) : 0
+        localPort = UInt16(bigEndian: descriptor.localAddress.sin6_port)
     }
-
-    deinit { close(descriptor) }
 
     /// `listener :7000` or `stream [fe80::1%nan0data]:7000`.
     public var description: String {
         peer.map { "stream \($0)" } ?? "listener :\(localPort)"
-    }
-
-    private static func makeDescriptor() throws(StreamSocketError) -> Int32 {
-        let fd = socket(
-            AF_INET6, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        guard fd >= 0 else { throw StreamSocketError(call: "socket", errno: .current) }
-        return fd
     }
 
     /// A TCP listener on every IPv6 address of this network namespace (link-local ones included) at
@@ -134,26 +118,15 @@ public final class StreamSocket: @unchecked Sendable, CustomStringConvertible {
     private static func listen(
         at address: sockaddr_in6, backlog: Int32, what: String
     ) throws(StreamSocketError) -> StreamSocket {
-        let fd = try makeDescriptor()
-        var one: Int32 = 1
-        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        var address = address
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
-            }
+        let descriptor = try SocketDescriptor(SOCK_STREAM)
+        try? descriptor.setOption(SOL_SOCKET, SO_REUSEADDR, to: 1)
+        try descriptor.call("bind", Glibc.bind, address, detail: what)
+        do throws(Errno) {
+            _ = try SystemCall.retrying { Glibc.listen(descriptor.raw, backlog) }
+        } catch {
+            throw StreamSocketError(call: "listen", errno: error, detail: what)
         }
-        guard bound == 0 else {
-            let error = StreamSocketError(call: "bind", errno: .current, detail: what)
-            close(fd)
-            throw error
-        }
-        guard Glibc.listen(fd, backlog) == 0 else {
-            let error = StreamSocketError(call: "listen", errno: .current, detail: what)
-            close(fd)
-            throw error
-        }
-        return StreamSocket(descriptor: fd, peer: nil)
+        return StreamSocket(descriptor: descriptor, peer: nil)
     }
 
     /// A TCP connection to `endpoint`, given up after `timeout` (`timeout` error) or when the task is
@@ -161,101 +134,68 @@ public final class StreamSocket: @unchecked Sendable, CustomStringConvertible {
     public static func connect(
         to endpoint: LinkLocalEndpoint, timeout: Duration
     ) async throws(StreamSocketError) -> StreamSocket {
-        let fd = try makeDescriptor()
-        let address: sockaddr_in6
-        do { address = try endpoint.socketAddress() } catch {
-            close(fd)
-            throw error
-        }
-        let socket = StreamSocket(descriptor: fd, peer: endpoint)
-        var target = address
-        let started = withUnsafePointer(to: &target) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
-            }
-        }
-        if started != 0 && Errno.current.rawValue != EINPROGRESS {
-            throw StreamSocketError(call: "connect", errno: .current, detail: "\(endpoint)")
-        }
-        try await socket.waitFor(readable: false, timeout: timeout, what: "connect to \(endpoint)")
+        let descriptor = try SocketDescriptor(SOCK_STREAM)
+        do throws(StreamSocketError) {
+            try descriptor.call("connect", Glibc.connect, try endpoint.socketAddress(), detail: "\(endpoint)")
+        } catch  where error.errno == .nowInProgress || error.errno == .alreadyInProgress {}
+        let deadline = ContinuousClock.now + timeout
+        try await descriptor.wait(for: .writable, until: deadline, what: "connect to \(endpoint)")
         var code: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
-        _ = getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length)
+        _ = try? SystemCall.retrying { getsockopt(descriptor.raw, SOL_SOCKET, SO_ERROR, &code, &length) }
         guard code == 0 else {
             throw StreamSocketError(call: "connect", errno: Errno(rawValue: code), detail: "\(endpoint)")
         }
-        return socket
+        return StreamSocket(descriptor: descriptor, peer: endpoint)
     }
 
     /// The next connection and its peer (address, interface, port). Waits until one comes or the
     /// listener is cancelled.
     public func accept() async throws(StreamSocketError) -> StreamSocket {
         while true {
-            try await waitFor(readable: true, timeout: nil, what: "accept")
             var address = sockaddr_in6()
-            var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
-            let fd: Int32
             do throws(Errno) {
-                fd = try SystemCall.retrying {
-                    withUnsafeMutablePointer(to: &address) {
-                        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.accept(descriptor, $0, &length) }
-                    }
-                }
-            } catch  where error == .wouldBlock || error == .connectionAborted {
+                let fd = try SystemCall.retrying { address.fill { Glibc.accept(descriptor.raw, $0, $1) } }
+                let accepted = SocketDescriptor(adopting: fd)
+                _ = try? SystemCall.retrying { fcntl(fd, F_SETFD, FD_CLOEXEC) }
+                _ = try? SystemCall.retrying { fcntl(fd, F_SETFL, O_NONBLOCK) }
+                return StreamSocket(descriptor: accepted, peer: LinkLocalEndpoint(address))
+            } catch  where error == .wouldBlock {
+                try await descriptor.wait(for: .readable, until: nil, what: "accept")
+            } catch  where error == .connectionAborted {
                 continue
             } catch {
-                if cancelled.load(ordering: .acquiring) { throw .cancelled("accept") }
-                throw StreamSocketError(call: "accept", errno: error)
+                throw descriptor.failure("accept", error)
             }
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            return StreamSocket(descriptor: fd, peer: LinkLocalEndpoint(address))
         }
     }
 
     /// Sends every byte of `bytes`, waiting for room in the send buffer as long as the peer does not
-    /// read (flow control); ends with the error of the first failed write, or `cancelled`.
+    /// read (flow control; at most `timeout` each time); ends with the error of the first failed write, or
+    /// `cancelled`.
     public func send(_ bytes: [UInt8], timeout: Duration? = nil) async throws(StreamSocketError) {
         var offset = 0
         while offset < bytes.count {
             do throws(Errno) {
                 offset += try SystemCall.retrying {
                     bytes.withUnsafeBytes { raw in
-                        Glibc.send(descriptor, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                        Glibc.send(descriptor.raw, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
                     }
                 }
             } catch  where error == .wouldBlock {
-                try await waitFor(readable: false, timeout: timeout, what: "send")
+                try await descriptor.wait(for: .writable, until: timeout.map { ContinuousClock.now + $0 }, what: "send")
             } catch {
-                if cancelled.load(ordering: .acquiring) { throw .cancelled("send") }
-                throw StreamSocketError(call: "send", errno: error, detail: peer.map { "\($0)" })
+                throw descriptor.failure("send", error, detail: peer.map { "\($0)" })
             }
         }
     }
 
-    /// Receives up to `maximum` bytes, waiting until some come: an empty array means the peer ended
-    /// its direction (end of stream).
+    /// Receives up to `maximum` bytes, waiting until some come (for at most `timeout`): an empty array
+    /// means the peer ended its direction (end of stream).
     public func receive(maximum: Int, timeout: Duration? = nil) async throws(StreamSocketError) -> [UInt8] {
-        while true {
-            var failure: Errno?
-            // Straight into the returned array: no zero fill, no copy.
-            let buffer = [UInt8](unsafeUninitializedCapacity: max(1, maximum)) { buffer, initialized in
-                do throws(Errno) {
-                    initialized = try SystemCall.retrying {
-                        Glibc.recv(descriptor, buffer.baseAddress, buffer.count, 0)
-                    }
-                } catch {
-                    failure = error
-                    initialized = 0
-                }
-            }
-            guard let failure else { return buffer }
-            guard failure == .wouldBlock else {
-                if cancelled.load(ordering: .acquiring) { throw .cancelled("receive") }
-                throw StreamSocketError(call: "recv", errno: failure, detail: peer.map { "\($0)" })
-            }
-            try await waitFor(readable: true, timeout: timeout, what: "receive")
-        }
+        let deadline = timeout.map { ContinuousClock.now + $0 }
+        return try await descriptor.receive(capacity: maximum, flags: 0, until: deadline, detail: peer.map { "\($0)" })
+            .bytes
     }
 
     /// Receives exactly `count` bytes within `timeout` overall; throws `timeout`, or a `recv` error when
@@ -280,43 +220,13 @@ public final class StreamSocket: @unchecked Sendable, CustomStringConvertible {
 
     /// Ends our direction: the peer reads the end of the stream; we can still receive.
     public func shutdownWrite() {
-        _ = shutdown(descriptor, Int32(SHUT_WR))
+        _ = try? SystemCall.retrying { shutdown(descriptor.raw, Int32(SHUT_WR)) }
     }
 
     /// Shuts the socket down both ways and ends every call waiting on it with `cancelled`. Safe from any
     /// thread, more than once; the descriptor itself is closed when the object is released.
-    public func cancel() {
-        guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        _ = shutdown(descriptor, Int32(SHUT_RDWR))
-    }
+    public func cancel() { descriptor.cancel() }
 
     /// Whether ``cancel()`` was called.
-    public var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
-
-    /// Waits on a Dispatch thread until the descriptor is readable (or writable), in 200 ms slices that
-    /// notice ``cancel()``; cancelling the task cancels the socket.
-    private func waitFor(readable: Bool, timeout: Duration?, what: String) async throws(StreamSocketError) {
-        let deadline = timeout.map { ContinuousClock.now + $0 }
-        let descriptor = descriptor
-        let cancelled: @Sendable () -> Bool = { [self] in self.cancelled.load(ordering: .acquiring) }
-        let outcome: StreamSocketError? = await withTaskCancellationHandler {
-            await BlockingWork.run { () -> StreamSocketError? in
-                var entry = pollfd(fd: descriptor, events: Int16(readable ? POLLIN : POLLOUT), revents: 0)
-                while true {
-                    if cancelled() { return .cancelled(what) }
-                    if let deadline, ContinuousClock.now >= deadline {
-                        return .timedOut(what)
-                    }
-                    let result = poll(&entry, 1, 200)
-                    if result > 0 { return cancelled() ? .cancelled(what) : nil }
-                    if result < 0 && Errno.current != .interrupted {
-                        return StreamSocketError(call: "poll", errno: .current)
-                    }
-                }
-            }
-        } onCancel: {
-            self.cancel()
-        }
-        if let outcome { throw outcome }
-    }
+    public var isCancelled: Bool { descriptor.isCancelled }
 }

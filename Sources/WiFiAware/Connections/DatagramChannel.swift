@@ -2,8 +2,8 @@ internal import NANSystem
 internal import Synchronization
 
 /// A connection's datagrams once both ends agreed them: a UDP socket connected to the peer's port, the
-/// sealer for ours, and a receive loop on a thread of its own that authenticates the peer's and queues
-/// them (bounded: the oldest is dropped and counted). Ended with its connection (``cancel()``).
+/// sealer for ours, and a receive task that awaits the peer's, authenticates and queues them (bounded: the
+/// oldest is dropped and counted). Ended with its connection (``cancel()``).
 final class DatagramChannel: Sendable {
     let socket: PeerDatagramSocket
     /// The largest payload the peer accepts (what we may send).
@@ -30,13 +30,10 @@ final class DatagramChannel: Sendable {
         (received, continuation) = AsyncStream.makeStream(
             of: [UInt8].self, bufferingPolicy: .bufferingNewest(options.queueLimit))
         let (tally, queue, limit) = (counts, continuation, options.maximumSize + DatagramPacket.overhead)
-        BlockingWork.detach {
+        Task {
             var opener = opener
-            while true {
-                let packet: [UInt8]?
-                do { packet = try socket.receive(maximum: limit, timeout: .milliseconds(250)) } catch { break }
-                guard let packet else { continue }
-                switch opener.open(packet) {
+            while let packet = try? await socket.receive(maximum: limit) {
+                switch opener.open(packet.bytes) {
                 case .success(let payload):
                     // Counted before it can be read, so a reader never sees a datagram its count lacks.
                     tally.state.withLock { $0.received += 1 }

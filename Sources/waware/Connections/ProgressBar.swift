@@ -1,3 +1,4 @@
+import Dispatch
 import NANSystem
 import Synchronization
 import WiFiAware
@@ -37,6 +38,8 @@ final class ProgressBar: Sendable {
 enum StandardInput {
     /// The next line without its newline; nil at the end of input.
     static func nextLine() async -> String? {
-        await BlockingWork.run { () -> String? in readLine(strippingNewline: true) }
+        await withCheckedContinuation { line in
+            DispatchQueue.global().async { line.resume(returning: readLine(strippingNewline: true)) }
+        }
     }
 }

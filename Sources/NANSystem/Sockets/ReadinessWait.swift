@@ -23,6 +23,10 @@ final class ReadinessWait: Sendable {
         case ready, timedOut, cancelled
     }
 
+    /// Where every wait's handlers run: a serial queue of its own, so it gets a thread even while the global
+    /// queues' few are busy with blocking work (their handlers are a lock and a resume).
+    private static let queue = DispatchQueue(label: "waware.sockets")
+
     private let source: any DispatchSourceProtocol
     private let timer: (any DispatchSourceTimer)?
     private let state = Mutex<(outcome: Outcome?, waiting: CheckedContinuation<Outcome, Never>?)>((nil, nil))
@@ -30,7 +34,7 @@ final class ReadinessWait: Sendable {
     /// A wait on `descriptor` until it is `readiness` or `deadline` passes; started by ``run()``, which must be
     /// called once (Dispatch traps on releasing a source never resumed).
     init(on descriptor: SocketDescriptor, readiness: Readiness, deadline: ContinuousClock.Instant?) {
-        let queue = DispatchQueue.global(qos: .userInitiated)
+        let queue = Self.queue
         source =
             readiness == .readable
             ? DispatchSource.makeReadSource(fileDescriptor: descriptor.raw, queue: queue)

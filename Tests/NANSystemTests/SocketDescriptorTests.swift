@@ -3,8 +3,9 @@ import Testing
 @testable import NANSystem
 
 /// The one wait on a socket (``SocketDescriptor/wait(for:until:what:)``) over real loopback UDP sockets: it
-/// ends on data, at its deadline, on the socket's cancel and on the task's, each at once and exactly once.
-@Suite struct SocketDescriptorTests {
+/// ends on data, at its deadline, on the socket's cancel and on the task's, exactly once. No upper bounds on
+/// wall-clock time: under the full suite on two loaded cores, a resumed task may wait seconds for a thread.
+@Suite(.timeLimit(.minutes(2))) struct SocketDescriptorTests {
     /// A bound socket and one connected to it.
     private static func pair() throws -> (receiver: PeerDatagramSocket, sender: PeerDatagramSocket) {
         let receiver = try PeerDatagramSocket.bind(to: LinkLocalEndpoint(address: .loopback, interface: "lo", port: 0))
@@ -17,7 +18,7 @@ import Testing
             try await Task.sleep(for: .milliseconds(50))
             _ = try sender.send([1, 2, 3])
         }
-        try await receiver.descriptor.wait(for: .readable, until: .now + .seconds(10), what: "test")
+        try await receiver.descriptor.wait(for: .readable, until: nil, what: "test")
         #expect(try await receiver.receive(maximum: 16, timeout: .zero)?.bytes == [1, 2, 3])
     }
 
@@ -30,8 +31,7 @@ import Testing
         } catch {
             #expect(error.isTimedOut)
         }
-        let waited = ContinuousClock.now - start
-        #expect(waited >= .milliseconds(100) && waited < .seconds(2))
+        #expect(ContinuousClock.now - start >= .milliseconds(100))
         #expect(!receiver.isCancelled)
         #expect(try await receiver.receive(maximum: 16, timeout: .milliseconds(10)) == nil)
     }
@@ -42,12 +42,10 @@ import Testing
             try await Task.sleep(for: .milliseconds(50))
             receiver.cancel()
         }
-        let start = ContinuousClock.now
         let first = Task { try await receiver.descriptor.wait(for: .readable, until: nil, what: "first") }
-        let second = Task { try await receiver.descriptor.wait(for: .readable, until: .now + .seconds(60), what: "x") }
+        let second = Task { try await receiver.descriptor.wait(for: .readable, until: .now + .seconds(600), what: "x") }
         await #expect(throws: StreamSocketError.cancelled("first")) { try await first.value }
         await #expect(throws: StreamSocketError.cancelled("x")) { try await second.value }
-        #expect(ContinuousClock.now - start < .seconds(2))
         await #expect(throws: StreamSocketError.cancelled("later")) {
             try await receiver.descriptor.wait(for: .readable, until: nil, what: "later")
         }
@@ -69,7 +67,7 @@ import Testing
 
     /// Data, deadlines and cancels racing each other: a continuation resumed twice would trap, one never
     /// resumed would hang the test.
-    @Test(.timeLimit(.minutes(1))) func racingEndsResumeEachWaitExactlyOnce() async throws {
+    @Test func racingEndsResumeEachWaitExactlyOnce() async throws {
         for round in 0..<200 {
             let (receiver, sender) = try Self.pair()
             await withTaskGroup(of: Void.self) { group in
@@ -90,7 +88,7 @@ import Testing
         weak var ended: ReadinessWait?
         do {
             let wait = ReadinessWait(
-                on: receiver.descriptor, readiness: .readable, deadline: .now + .seconds(dataCame ? 10 : 0))
+                on: receiver.descriptor, readiness: .readable, deadline: .now + .seconds(dataCame ? 600 : 0))
             ended = wait
             #expect(await wait.run() == (dataCame ? .ready : .timedOut))
         }

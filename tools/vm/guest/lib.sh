@@ -34,6 +34,7 @@
 #   step TEXT                print a step heading, with the seconds since the scenario started
 #   wait_for_line FILE REGEX [SECONDS]   wait until FILE has a line matching REGEX (ERE, default 20 s);
 #                            the line is left in $LINE
+#   wait_for_count FILE REGEX N [SECONDS]   wait until FILE has at least N lines matching REGEX (default 20 s)
 #   expect_eq WHAT EXPECTED ACTUAL
 #   expect_match WHAT REGEX ACTUAL
 #   expect_contains WHAT NEEDLE TEXT
@@ -42,6 +43,14 @@
 #                            nothing: it started (a "started" event), ran until its timeout (a
 #                            "terminated" event with reason timeout, exit status 1 with the "found 0 of"
 #                            message) and reported no discovery. OUTPUT is its stdout and stderr.
+# Data paths
+#   ndp_setup PUB SUB CMD... one data path to PUB, a `publish --accept-data-paths --json` in dA: starts SUB in dB
+#                            running CMD (a `subscribe --count 1 --data-path --json` with WAWARE_TRACE=1), waits
+#                            for its data-path-up or -down, then for PUB's next data-path-up. NDP_SETUP: the
+#                            seconds from B's Data Path Request leaving (its trace line `dp tx 5`) to the later of
+#                            the two data-path-up records (one guest clock). On B's data-path-down: status 1 and
+#                            NDP_SETUP empty. SUB keeps running either way.
+#   ndp_end PUB SUB          stop SUB (SIGINT) and wait for PUB's data-path-down
 # Baselines on the same radios
 #   mesh_join FREQ NAME [WIDTH]   an open 802.11s mesh NAME on FREQ MHz (WIDTH as `iw mesh join` takes it:
 #                            NOHT, HT20, ...; default the kernel's) between radio 0 (in dA, netdev mesh0) and
@@ -456,6 +465,38 @@ wait_for_line() {
         fi
         nap 0.2
     done
+}
+
+wait_for_count() {
+    local deadline=$(($EPOCHSECONDS + $(scaled "${4:-20}")))
+    while [ "$(grep -c -E -- "$2" "$1" 2>/dev/null)" -lt "$3" ]; do
+        [ "$EPOCHSECONDS" -lt "$deadline" ] || fail "${1##*/}: fewer than $3 lines matching /$2/ after $(scaled "${4:-20}") s"
+        nap 0.2
+    done
+}
+
+_json_time() { sed -n 's/.*"time":\([0-9.]*\).*/\1/p'; }
+ndp_setup() {
+    local pub=$1 sub=$2 ups t0 t1 t2
+    shift 2
+    NDP_SETUP=
+    ups=$(grep -c '"event":"data-path-up"' "$(bg_log "$pub")")
+    start_bg "$sub" dB "$@"
+    wait_for_line "$(bg_log "$sub")" '"event":"data-path-(up|down)"' 300 >/dev/null
+    [[ $LINE == *'"event":"data-path-up"'* ]] || return 1
+    t1=$(_json_time <<<"$LINE")
+    wait_for_count "$(bg_log "$pub")" '"event":"data-path-up"' $((ups + 1)) 60
+    t2=$(grep '"event":"data-path-up"' "$(bg_log "$pub")" | tail -n 1 | _json_time)
+    t0=$(sed -n 's/^trace \([0-9.]*\) dp tx 5 .*/\1/p' "$(bg_log "$sub")" | head -n 1)
+    [ -n "$t0" ] || fail "$sub: no Data Path Request (trace line 'dp tx 5') in B's log: WAWARE_TRACE=1 missing?"
+    NDP_SETUP=$(awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN { printf "%.3f", (b > c ? b : c) - a }')
+}
+
+ndp_end() {
+    local downs
+    downs=$(grep -c '"event":"data-path-down"' "$(bg_log "$1")")
+    stop_bg "$2" INT
+    wait_for_count "$(bg_log "$1")" '"event":"data-path-down"' $((downs + 1)) 60
 }
 
 expect_eq() {

@@ -33,16 +33,6 @@ sample() {
     [[ $2 =~ ^[0-9]+(\.[0-9]+)?$ ]] || fail "$3: no $1 sample (got '$2')"
     printf '%s\t%s\n' "$1" "$2" >>"$samples"
 }
-count() { grep -c "$2" "$(bg_log "$1")"; }
-# Waits until log $1 has at least $3 lines matching $2.
-wait_count() {
-    local deadline=$(($EPOCHSECONDS + $(scaled "$4")))
-    while [ "$(count "$1" "$2")" -lt "$3" ]; do
-        [ "$EPOCHSECONDS" -lt "$deadline" ] || fail "$1: fewer than $3 lines matching $2 after $(scaled "$4") s"
-        nap 0.2
-    done
-}
-json_time() { sed -n 's/.*"time":\([0-9.]*\).*/\1/p'; }
 
 set_country US
 sim_radios 2
@@ -52,28 +42,21 @@ iw reg get | tee "$SCENARIO_OUT/reg.txt" | sed 's/^/    reg: /' | head -n 6
 
 # setup_runs KIND SECURITY...: RUNS data paths one after another to a publisher accepting with SECURITY.
 setup_runs() {
-    local kind=$1 run t0 t1 t2 pub=pub-$1
+    local kind=$1 run pub=pub-$1
     shift
     step "$kind: $RUNS data-path setups"
     start_bg "$pub" dA "$WAWARE" publish _dpbench._tcp --accept-data-paths "$@" --json
     wait_for_line "$(bg_log "$pub")" '"event":"started"' 60
     for run in $(seq 1 "$RUNS"); do
-        start_bg sub dB env WAWARE_TRACE=1 "$WAWARE" subscribe _dpbench._tcp --count 1 --data-path "$@" --json
-        wait_for_line "$(bg_log sub)" '"event":"data-path-(up|down)"' 300 >/dev/null
-        expect_contains "$kind run $run on B" '"data-path-up"' "$LINE"
-        t1=$(json_time <<<"$LINE")
-        wait_count "$pub" '"event":"data-path-up"' "$run" 60
-        t2=$(grep '"event":"data-path-up"' "$(bg_log "$pub")" | tail -n 1 | json_time)
-        t0=$(sed -n 's/^trace \([0-9.]*\) dp tx 5 .*/\1/p' "$(bg_log sub)" | head -n 1)
-        [ -n "$t0" ] || fail "$kind run $run: no Data Path Request in B's trace"
-        sample "$kind" "$(awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN { m = b > c ? b : c; printf "%.3f", m - a }')" "$kind run $run"
-        echo "run $run: $(tail -n 1 "$samples" | tr '\t' ' ') s"
+        ndp_setup "$pub" sub env WAWARE_TRACE=1 "$WAWARE" subscribe _dpbench._tcp --count 1 --data-path "$@" --json \
+            || fail "$kind run $run: B's data path went down: $LINE"
+        sample "$kind" "$NDP_SETUP" "$kind run $run"
+        echo "run $run: $kind $NDP_SETUP s"
         if [ "$run" = 1 ] && [ "$kind" = open ]; then
             sed -n 's/^trace [0-9.]* dp local schedule \(.*\)/\1/p' "$(bg_log sub)" | head -n 1 >"$SCENARIO_OUT/schedule.txt"
         fi
         [ "$run" = "$RUNS" ] && [ "$kind" = open ] && break
-        stop_bg sub INT
-        wait_count "$pub" '"event":"data-path-down"' "$run" 60
+        ndp_end "$pub" sub
     done
 }
 

@@ -91,17 +91,21 @@ stop_bg sub INT
 stop_bg pub-open INT
 
 # Secure data paths: measured when this build has them. A build without them refuses the passphrase: the
-# subscriber says so on a `waware:` line and exits, and the figures say that secure was not measured.
+# subscriber says so on a `waware:` line and exits, and the figures say that secure was not measured. The
+# passphrase comes from a file: given on the command line, it makes waware print a `waware: warning:` line,
+# which the probe below would take for a refusal (since that warning came on 2026-12-03, 9a08e69).
+passphrase=$SCENARIO_OUT/passphrase.txt
+echo waware-bench >"$passphrase"
 step "secure (NCS-SK-128, passphrase): does this build set one up?"
-start_bg probe-pub dA "$WAWARE" publish _dpprobe._tcp --accept-data-paths --passphrase waware-bench --json
+start_bg probe-pub dA "$WAWARE" publish _dpprobe._tcp --accept-data-paths --passphrase-file "$passphrase" --json
 wait_for_line "$(bg_log probe-pub)" '"event":"started"' 60
-start_bg probe-sub dB "$WAWARE" subscribe _dpprobe._tcp --count 1 --data-path --passphrase waware-bench --json
+start_bg probe-sub dB "$WAWARE" subscribe _dpprobe._tcp --count 1 --data-path --passphrase-file "$passphrase" --json
 wait_for_line "$(bg_log probe-sub)" '"event":"data-path-(up|down)"|waware: ' 300
 if grep -q '"event":"data-path-up"' <<<"$LINE"; then
     stop_bg probe-sub INT
     stop_bg probe-pub INT
     # setup_runs stopped every secure subscriber itself (it keeps only the last open one running).
-    setup_runs secure --passphrase waware-bench
+    setup_runs secure --passphrase-file "$passphrase"
     stop_bg pub-secure INT
 else
     reason=$(tr '\t' ' ' <<<"$LINE")

@@ -88,60 +88,51 @@ final class ECCurve {
         guard result == 1 else { throw CryptoError(.libcrypto, "\(what): \(OpenSSL.lastError())") }
     }
 
+    /// A new number that `operation` (the libcrypto call `what`, given the result's `BIGNUM`) sets.
+    private func number(_ what: String, _ operation: (OpaquePointer) -> Int32) throws(CryptoError) -> BigNumber {
+        let r = try BigNumber()
+        try check(operation(r.raw), what)
+        return r
+    }
+
     /// `x mod m` (non-negative).
     func mod(_ x: BigNumber, _ m: BigNumber) throws(CryptoError) -> BigNumber {
-        let r = try BigNumber()
-        try check(BN_nnmod(r.raw, x.raw, m.raw, context), "BN_nnmod")
-        return r
+        try number("BN_nnmod") { BN_nnmod($0, x.raw, m.raw, context) }
     }
     /// `(x + y) mod m`.
     func addMod(_ x: BigNumber, _ y: BigNumber, _ m: BigNumber) throws(CryptoError) -> BigNumber {
-        let r = try BigNumber()
-        try check(BN_mod_add(r.raw, x.raw, y.raw, m.raw, context), "BN_mod_add")
-        return r
+        try number("BN_mod_add") { BN_mod_add($0, x.raw, y.raw, m.raw, context) }
     }
     /// `(x - y) mod m`.
     func subMod(_ x: BigNumber, _ y: BigNumber, _ m: BigNumber) throws(CryptoError) -> BigNumber {
-        let r = try BigNumber()
-        try check(BN_mod_sub(r.raw, x.raw, y.raw, m.raw, context), "BN_mod_sub")
-        return r
+        try number("BN_mod_sub") { BN_mod_sub($0, x.raw, y.raw, m.raw, context) }
     }
     /// `x * y mod m`.
     func mulMod(_ x: BigNumber, _ y: BigNumber, _ m: BigNumber) throws(CryptoError) -> BigNumber {
-        let r = try BigNumber()
-        try check(BN_mod_mul(r.raw, x.raw, y.raw, m.raw, context), "BN_mod_mul")
-        return r
+        try number("BN_mod_mul") { BN_mod_mul($0, x.raw, y.raw, m.raw, context) }
     }
     /// `x ^ e mod m`, in constant time with respect to the exponent (Montgomery, `BN_FLG_CONSTTIME`).
     func expMod(_ x: BigNumber, _ e: BigNumber, _ m: BigNumber) throws(CryptoError) -> BigNumber {
-        let r = try BigNumber()
         let base = try mod(x, m)
-        try check(BN_mod_exp_mont_consttime(r.raw, base.raw, e.raw, m.raw, context, nil), "BN_mod_exp_mont_consttime")
-        return r
+        return try number("BN_mod_exp_mont_consttime") {
+            BN_mod_exp_mont_consttime($0, base.raw, e.raw, m.raw, context, nil)
+        }
     }
     /// `x - y` (plain subtraction; the caller knows the sign).
     func sub(_ x: BigNumber, _ y: BigNumber) throws(CryptoError) -> BigNumber {
-        let r = try BigNumber()
-        try check(BN_sub(r.raw, x.raw, y.raw), "BN_sub")
-        return r
+        try number("BN_sub") { BN_sub($0, x.raw, y.raw) }
     }
     /// `x + y`.
     func add(_ x: BigNumber, _ y: BigNumber) throws(CryptoError) -> BigNumber {
-        let r = try BigNumber()
-        try check(BN_add(r.raw, x.raw, y.raw), "BN_add")
-        return r
+        try number("BN_add") { BN_add($0, x.raw, y.raw) }
     }
     /// `x >> 1`... `x >> n`.
     func shiftRight(_ x: BigNumber, _ n: Int32) throws(CryptoError) -> BigNumber {
-        let r = try BigNumber()
-        try check(BN_rshift(r.raw, x.raw, n), "BN_rshift")
-        return r
+        try number("BN_rshift") { BN_rshift($0, x.raw, n) }
     }
     /// A uniformly random value in [0, range) from libcrypto's CSPRNG.
     func random(below range: BigNumber) throws(CryptoError) -> BigNumber {
-        let r = try BigNumber()
-        try check(BN_priv_rand_range(r.raw, range.raw), "BN_priv_rand_range")
-        return r
+        try number("BN_priv_rand_range") { BN_priv_rand_range($0, range.raw) }
     }
 
     // MARK: Points
@@ -153,9 +144,14 @@ final class ECCurve {
         deinit { EC_POINT_clear_free(raw) }
     }
 
-    private func newPoint() throws(CryptoError) -> Point {
+    /// A new point; `operation`, when given, is the libcrypto call `what` that sets it.
+    private func newPoint(
+        _ what: String = "EC_POINT_new", _ operation: (OpaquePointer) -> Int32 = { _ in 1 }
+    ) throws(CryptoError) -> Point {
         guard let p = EC_POINT_new(group) else { throw CryptoError(.libcrypto, "EC_POINT_new failed") }
-        return Point(p)
+        let point = Point(p)
+        try check(operation(p), what)
+        return point
     }
 
     /// The point (x, y); fails unless it is on the curve (libcrypto checks) and x, y are field elements.
@@ -197,26 +193,19 @@ final class ECCurve {
 
     /// `scalar * p`.
     func multiply(_ p: Point, _ scalar: BigNumber) throws(CryptoError) -> Point {
-        let r = try newPoint()
-        try check(EC_POINT_mul(group, r.raw, nil, p.raw, scalar.raw, context), "EC_POINT_mul")
-        return r
+        try newPoint("EC_POINT_mul") { EC_POINT_mul(group, $0, nil, p.raw, scalar.raw, context) }
     }
     /// `scalar * G`, G the curve's generator.
     func multiplyGenerator(_ scalar: BigNumber) throws(CryptoError) -> Point {
-        let r = try newPoint()
-        try check(EC_POINT_mul(group, r.raw, scalar.raw, nil, nil, context), "EC_POINT_mul")
-        return r
+        try newPoint("EC_POINT_mul") { EC_POINT_mul(group, $0, scalar.raw, nil, nil, context) }
     }
     /// `p + q`.
     func add(_ p: Point, _ q: Point) throws(CryptoError) -> Point {
-        let r = try newPoint()
-        try check(EC_POINT_add(group, r.raw, p.raw, q.raw, context), "EC_POINT_add")
-        return r
+        try newPoint("EC_POINT_add") { EC_POINT_add(group, $0, p.raw, q.raw, context) }
     }
     /// `-p`.
     func invert(_ p: Point) throws(CryptoError) -> Point {
-        let r = try newPoint()
-        try check(EC_POINT_copy(r.raw, p.raw), "EC_POINT_copy")
+        let r = try newPoint("EC_POINT_copy") { EC_POINT_copy($0, p.raw) }
         try check(EC_POINT_invert(group, r.raw, context), "EC_POINT_invert")
         return r
     }

@@ -54,8 +54,31 @@ enum ActionHeader {
     }
 }
 
+/// An action-frame body (from the category byte on): an SDF, a NAF, or either.
+public protocol NANActionBody: Hashable, Sendable {
+    /// Decodes from `reader` (positioned at the category byte), consuming the rest.
+    init(reading reader: inout ByteReader) throws(NANWireError)
+    /// Appends the action body.
+    func encode(into writer: inout ByteWriter) throws(NANWireError)
+}
+
+extension NANActionBody {
+    /// Decodes an action body (starting at the category byte).
+    public init(actionBody bytes: [UInt8]) throws(NANWireError) {
+        var reader = ByteReader(bytes)
+        try self.init(reading: &reader)
+    }
+
+    /// The action body as bytes.
+    public func encoded() throws(NANWireError) -> [UInt8] {
+        var writer = ByteWriter(capacity: 256)
+        try encode(into: &writer)
+        return writer.bytes
+    }
+}
+
 /// A Service Discovery Frame: `04 09 50 6f 9a 13` (or `09 …` when protected), then attributes.
-public struct ServiceDiscoveryFrame: Hashable, Sendable {
+public struct ServiceDiscoveryFrame: NANActionBody {
     /// Sent as a protected dual of public action (category 9).
     public var isProtected: Bool
     /// The attributes in frame order.
@@ -65,12 +88,6 @@ public struct ServiceDiscoveryFrame: Hashable, Sendable {
     public init(isProtected: Bool = false, attributes: [NANAttribute]) {
         self.isProtected = isProtected
         self.attributes = attributes
-    }
-
-    /// Decodes an SDF action body (starting at the category byte).
-    public init(actionBody bytes: [UInt8]) throws(NANWireError) {
-        var reader = ByteReader(bytes)
-        try self.init(reading: &reader)
     }
 
     /// Decodes an SDF from `reader` (positioned at the category byte), consuming the rest.
@@ -84,17 +101,10 @@ public struct ServiceDiscoveryFrame: Hashable, Sendable {
         ActionHeader.write(&writer, isProtected: isProtected, ouiType: ActionHeader.sdfType)
         try NANAttribute.encodeList(attributes, into: &writer)
     }
-
-    /// The action body as bytes.
-    public func encoded() throws(NANWireError) -> [UInt8] {
-        var writer = ByteWriter(capacity: 128)
-        try encode(into: &writer)
-        return writer.bytes
-    }
 }
 
 /// A NAN Action Frame: `04 09 50 6f 9a 18 <subtype>` (or `09 …` when protected), then attributes.
-public struct NANActionFrame: Hashable, Sendable {
+public struct NANActionFrame: NANActionBody {
     /// Sent as a protected dual of public action (category 9).
     public var isProtected: Bool
     /// What this frame does.
@@ -107,12 +117,6 @@ public struct NANActionFrame: Hashable, Sendable {
         self.isProtected = isProtected
         self.subtype = subtype
         self.attributes = attributes
-    }
-
-    /// Decodes a NAF action body (starting at the category byte).
-    public init(actionBody bytes: [UInt8]) throws(NANWireError) {
-        var reader = ByteReader(bytes)
-        try self.init(reading: &reader)
     }
 
     /// Decodes a NAF from `reader` (positioned at the category byte), consuming the rest.
@@ -128,27 +132,14 @@ public struct NANActionFrame: Hashable, Sendable {
         writer.writeU8(subtype.rawValue)
         try NANAttribute.encodeList(attributes, into: &writer)
     }
-
-    /// The action body as bytes.
-    public func encoded() throws(NANWireError) -> [UInt8] {
-        var writer = ByteWriter(capacity: 256)
-        try encode(into: &writer)
-        return writer.bytes
-    }
 }
 
 /// Either NAN frame kind, for code that receives both on one socket.
-public enum NANFrame: Hashable, Sendable {
+public enum NANFrame: NANActionBody {
     /// A Service Discovery Frame.
     case serviceDiscovery(ServiceDiscoveryFrame)
     /// A NAN Action Frame.
     case action(NANActionFrame)
-
-    /// Decodes an action body, choosing SDF or NAF by its OUI type.
-    public init(actionBody bytes: [UInt8]) throws(NANWireError) {
-        var reader = ByteReader(bytes)
-        try self.init(reading: &reader)
-    }
 
     /// Decodes from `reader` (positioned at the category byte), consuming the rest.
     public init(reading reader: inout ByteReader) throws(NANWireError) {
@@ -169,13 +160,6 @@ public enum NANFrame: Hashable, Sendable {
         case .serviceDiscovery(let f): try f.encode(into: &writer)
         case .action(let f): try f.encode(into: &writer)
         }
-    }
-
-    /// The action body as bytes.
-    public func encoded() throws(NANWireError) -> [UInt8] {
-        var writer = ByteWriter(capacity: 256)
-        try encode(into: &writer)
-        return writer.bytes
     }
 
     /// The attributes of either kind.

@@ -175,9 +175,7 @@ public struct NANAvailabilityAttribute: NANAttributeBody {
     public init(decodingBody reader: inout ByteReader) throws(NANWireError) {
         sequenceID = try reader.readU8("NAN Availability attribute: sequence ID")
         control = try reader.readLE16("NAN Availability attribute: control")
-        var list: [AvailabilityEntry] = []
-        while !reader.isAtEnd { list.append(try AvailabilityEntry.read(&reader)) }
-        entries = list
+        entries = try reader.readToEnd(AvailabilityEntry.read)
     }
 
     /// Encodes the body.

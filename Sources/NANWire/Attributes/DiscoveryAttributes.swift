@@ -56,54 +56,48 @@ public struct ClusterAttribute: NANAttributeBody {
     }
 }
 
-func readServiceIDs(_ reader: inout ByteReader, _ what: @autoclosure () -> String) throws(NANWireError) -> [ServiceID] {
-    guard reader.remaining % 6 == 0 else {
-        throw reader.error(
-            .malformed, "\(what()): \(reader.remaining) bytes is not a whole number of 6-byte service IDs")
+/// The Service ID List and Subscribe Service ID List attributes: the same body, service IDs of 6 bytes each.
+protocol ServiceIDListBody: NANAttributeBody {
+    var serviceIDs: [ServiceID] { get }
+    init(serviceIDs: [ServiceID])
+}
+
+extension ServiceIDListBody {
+    /// Decodes the body.
+    public init(decodingBody reader: inout ByteReader) throws(NANWireError) {
+        let what = "\(Self.attributeID) attribute"
+        guard reader.remaining % 6 == 0 else {
+            throw reader.error(
+                .malformed, "\(what): \(reader.remaining) bytes is not a whole number of 6-byte service IDs")
+        }
+        self.init(
+            serviceIDs: try reader.readToEnd { r throws(NANWireError) in try r.readServiceID("\(what): service ID") })
     }
-    var ids: [ServiceID] = []
-    ids.reserveCapacity(reader.remaining / 6)
-    while !reader.isAtEnd {
-        let mac = try reader.readMAC("\(what()): service ID")
-        ids.append(ServiceID(mac.octets.0, mac.octets.1, mac.octets.2, mac.octets.3, mac.octets.4, mac.octets.5))
+
+    /// Encodes the body.
+    public func encodeBody(into writer: inout ByteWriter) throws(NANWireError) {
+        for id in serviceIDs { writer.writeServiceID(id) }
     }
-    return ids
 }
 
 /// The Service ID List attribute (0x02): service IDs, 6 bytes each.
-public struct ServiceIDListAttribute: NANAttributeBody {
+public struct ServiceIDListAttribute: ServiceIDListBody {
     /// The attribute ID, 0x02.
     public static var attributeID: NANAttributeID { .serviceIDList }
     /// The listed services.
     public var serviceIDs: [ServiceID]
     /// Creates the attribute.
     public init(serviceIDs: [ServiceID]) { self.serviceIDs = serviceIDs }
-    /// Decodes the body.
-    public init(decodingBody reader: inout ByteReader) throws(NANWireError) {
-        serviceIDs = try readServiceIDs(&reader, "Service ID List attribute")
-    }
-    /// Encodes the body.
-    public func encodeBody(into writer: inout ByteWriter) throws(NANWireError) {
-        for id in serviceIDs { writer.writeServiceID(id) }
-    }
 }
 
 /// The Subscribe Service ID List attribute (0x28): service IDs a device subscribes to, 6 bytes each.
-public struct SubscribeServiceIDListAttribute: NANAttributeBody {
+public struct SubscribeServiceIDListAttribute: ServiceIDListBody {
     /// The attribute ID, 0x28.
     public static var attributeID: NANAttributeID { .subscribeServiceIDList }
     /// The listed services.
     public var serviceIDs: [ServiceID]
     /// Creates the attribute.
     public init(serviceIDs: [ServiceID]) { self.serviceIDs = serviceIDs }
-    /// Decodes the body.
-    public init(decodingBody reader: inout ByteReader) throws(NANWireError) {
-        serviceIDs = try readServiceIDs(&reader, "Subscribe Service ID List attribute")
-    }
-    /// Encodes the body.
-    public func encodeBody(into writer: inout ByteWriter) throws(NANWireError) {
-        for id in serviceIDs { writer.writeServiceID(id) }
-    }
 }
 
 /// The Vendor Specific attribute (0xDD): an OUI and vendor-defined bytes.

@@ -156,11 +156,10 @@ public struct NDPExtensionAttribute: NANAttributeBody {
     /// Decodes the body.
     public init(decodingBody reader: inout ByteReader) throws(NANWireError) {
         let fixed = try NDPFixedPart(reading: &reader, "NDP Extension attribute", controlField: "control")
-        var list: [NDPETLV] = []
-        while !reader.isAtEnd {
-            let t = try reader.readU8("NDP Extension attribute: TLV type")
-            let length = Int(try reader.readLE16("NDP Extension attribute: TLV length"))
-            list.append(NDPETLV(type: t, value: try reader.readBytes(length, "NDP Extension attribute: TLV value")))
+        let list = try reader.readToEnd { r throws(NANWireError) in
+            let t = try r.readU8("NDP Extension attribute: TLV type")
+            let length = Int(try r.readLE16("NDP Extension attribute: TLV length"))
+            return NDPETLV(type: t, value: try r.readBytes(length, "NDP Extension attribute: TLV value"))
         }
         self.init(
             dialogToken: fixed.dialogToken, type: fixed.type, status: fixed.status, reasonCode: fixed.reasonCode,

@@ -36,8 +36,7 @@ public struct TimeBitmap: Hashable, Sendable {
 
     static func read(_ reader: inout ByteReader, _ what: @autoclosure () -> String) throws(NANWireError) -> TimeBitmap {
         let control = try reader.readLE16("\(what()): time bitmap control")
-        let length = Int(try reader.readU8("\(what()): time bitmap length"))
-        return TimeBitmap(control: control, bitmap: try reader.readBytes(length, "\(what()): time bitmap"))
+        return TimeBitmap(control: control, bitmap: try reader.readLV8("\(what()): time bitmap"))
     }
 
     func write(_ writer: inout ByteWriter, _ what: @autoclosure () -> String) throws(NANWireError) {
@@ -99,13 +98,11 @@ public struct ScheduleEntry: Hashable, Sendable {
     static func readList(
         _ reader: inout ByteReader, _ what: @autoclosure () -> String
     ) throws(NANWireError) -> [ScheduleEntry] {
-        var entries: [ScheduleEntry] = []
-        while !reader.isAtEnd {
+        try reader.readToEnd { r throws(NANWireError) in
             // Bits 4-7 are reserved: ignored on read, written as 0.
-            let map = try reader.readU8("\(what()): schedule entry map ID") & 0x0F
-            entries.append(ScheduleEntry(mapID: map, timeBitmap: try TimeBitmap.read(&reader, what())))
+            let map = try r.readU8("\(what()): schedule entry map ID") & 0x0F
+            return ScheduleEntry(mapID: map, timeBitmap: try TimeBitmap.read(&r, what()))
         }
-        return entries
     }
 
     static func writeList(

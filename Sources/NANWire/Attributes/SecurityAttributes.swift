@@ -111,13 +111,10 @@ public struct CipherSuiteInfoAttribute: NANAttributeBody {
                 .malformed,
                 "Cipher Suite Info attribute: \(reader.remaining) bytes is not a whole number of 2-byte entries")
         }
-        var list: [Entry] = []
-        while !reader.isAtEnd {
-            let suite = NANCipherSuite(rawValue: try reader.readU8("Cipher Suite Info attribute: cipher suite ID"))
-            let id = InstanceID(try reader.readU8("Cipher Suite Info attribute: publish ID"))
-            list.append(Entry(suite: suite, publishID: id))
+        entries = try reader.readToEnd { r throws(NANWireError) in
+            let suite = NANCipherSuite(rawValue: try r.readU8("Cipher Suite Info attribute: cipher suite ID"))
+            return Entry(suite: suite, publishID: InstanceID(try r.readU8("Cipher Suite Info attribute: publish ID")))
         }
-        entries = list
     }
     /// Encodes the body.
     public func encodeBody(into writer: inout ByteWriter) throws(NANWireError) {
@@ -158,17 +155,14 @@ public struct SecurityContextInfoAttribute: NANAttributeBody {
     public init(entries: [Entry]) { self.entries = entries }
     /// Decodes the body.
     public init(decodingBody reader: inout ByteReader) throws(NANWireError) {
-        var list: [Entry] = []
-        while !reader.isAtEnd {
-            let length = Int(try reader.readLE16("Security Context Info attribute: identifier length"))
-            let type = try reader.readU8("Security Context Info attribute: identifier type")
-            let id = InstanceID(try reader.readU8("Security Context Info attribute: publish ID"))
-            list.append(
-                Entry(
-                    type: type, publishID: id,
-                    identifier: try reader.readBytes(length, "Security Context Info attribute: identifier")))
+        entries = try reader.readToEnd { r throws(NANWireError) in
+            let length = Int(try r.readLE16("Security Context Info attribute: identifier length"))
+            let type = try r.readU8("Security Context Info attribute: identifier type")
+            let id = InstanceID(try r.readU8("Security Context Info attribute: publish ID"))
+            return Entry(
+                type: type, publishID: id,
+                identifier: try r.readBytes(length, "Security Context Info attribute: identifier"))
         }
-        entries = list
     }
     /// Encodes the body.
     public func encodeBody(into writer: inout ByteWriter) throws(NANWireError) {
@@ -363,8 +357,7 @@ public struct PairingBootstrappingAttribute: NANAttributeBody {
         reasonCode = NANReasonCode(rawValue: try reader.readU8("\(what): reason code"))
         if status == .comeback {
             let after = type == .response ? try reader.readLE16("\(what): comeback after") : nil
-            let length = Int(try reader.readU8("\(what): cookie length"))
-            comeback = Comeback(after: after, cookie: try reader.readBytes(length, "\(what): cookie"))
+            comeback = Comeback(after: after, cookie: try reader.readLV8("\(what): cookie"))
         } else {
             comeback = nil
         }
@@ -403,6 +396,24 @@ public struct InformationElement: Hashable, Sendable {
     public var body: ArraySlice<UInt8>
     /// Creates an element.
     public init(id: UInt8, body: ArraySlice<UInt8>) { self.id = id; self.body = body }
+
+    /// Reads elements to the end of `reader`; `what` names their container in errors.
+    static func readList(_ reader: inout ByteReader, _ what: String) throws(NANWireError) -> [InformationElement] {
+        try reader.readToEnd { r throws(NANWireError) in
+            let id = try r.readU8("\(what): element ID")
+            return InformationElement(id: id, body: try r.readLV8("\(what): element \(id)"))
+        }
+    }
+
+    /// Writes `elements`; `what` names their container in errors.
+    static func writeList(
+        _ elements: [InformationElement], _ writer: inout ByteWriter, _ what: String
+    ) throws(NANWireError) {
+        for element in elements {
+            writer.writeU8(element.id)
+            try writer.writeLV8(element.body, "\(what): element \(element.id)")
+        }
+    }
 }
 
 /// The Element Container attribute (0x1D): Map ID (1; bit 0 map ID present, bits 1–4 map ID) followed
@@ -424,22 +435,11 @@ public struct ElementContainerAttribute: NANAttributeBody {
     /// Decodes the body.
     public init(decodingBody reader: inout ByteReader) throws(NANWireError) {
         mapIDField = try reader.readU8("Element Container attribute: map ID")
-        var list: [InformationElement] = []
-        while !reader.isAtEnd {
-            let id = try reader.readU8("Element Container attribute: element ID")
-            let length = Int(try reader.readU8("Element Container attribute: element length"))
-            list.append(
-                InformationElement(
-                    id: id, body: try reader.readBytes(length, "Element Container attribute: element body")))
-        }
-        elements = list
+        elements = try InformationElement.readList(&reader, "Element Container attribute")
     }
     /// Encodes the body.
     public func encodeBody(into writer: inout ByteWriter) throws(NANWireError) {
         writer.writeU8(mapIDField)
-        for element in elements {
-            writer.writeU8(element.id)
-            try writer.writeLV8(element.body, "Element Container attribute: element")
-        }
+        try InformationElement.writeList(elements, &writer, "Element Container attribute")
     }
 }

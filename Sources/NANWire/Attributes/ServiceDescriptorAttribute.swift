@@ -61,9 +61,7 @@ public struct ServiceDescriptorAttribute: NANAttributeBody {
 
     /// Decodes the body.
     public init(decodingBody reader: inout ByteReader) throws(NANWireError) {
-        let sid = try reader.readBytes(6, "Service Descriptor attribute: service ID")
-        let i = sid.startIndex
-        serviceID = ServiceID(sid[i], sid[i + 1], sid[i + 2], sid[i + 3], sid[i + 4], sid[i + 5])
+        serviceID = try reader.readServiceID("Service Descriptor attribute: service ID")
         instanceID = InstanceID(try reader.readU8("Service Descriptor attribute: instance ID"))
         requestorInstanceID = InstanceID(try reader.readU8("Service Descriptor attribute: requestor instance ID"))
         let controlOffset = reader.offset
@@ -76,26 +74,19 @@ public struct ServiceDescriptorAttribute: NANAttributeBody {
         discoveryRangeLimited = control & 0x20 != 0
         serviceIDRandomized = control & 0x80 != 0
         bindingBitmap = control & 0x40 != 0 ? try reader.readLE16("Service Descriptor attribute: binding bitmap") : nil
-        if control & 0x04 != 0 {
-            let length = Int(try reader.readU8("Service Descriptor attribute: matching filter length"))
-            let bytes = try reader.readBytes(length, "Service Descriptor attribute: matching filter")
-            matchingFilter = try MatchingFilter(validating: bytes, origin: reader.origin)
-        } else {
-            matchingFilter = nil
-        }
+        matchingFilter =
+            control & 0x04 != 0
+            ? try MatchingFilter(
+                validating: try reader.readLV8("Service Descriptor attribute: matching filter"), origin: reader.origin)
+            : nil
         if control & 0x08 != 0 {
-            let length = Int(try reader.readU8("Service Descriptor attribute: service response filter length"))
-            var srf = try reader.subReader(length, "Service Descriptor attribute: service response filter")
+            var srf = ByteReader(
+                try reader.readLV8("Service Descriptor attribute: service response filter"), origin: reader.origin)
             serviceResponseFilter = try ServiceResponseFilter(decoding: &srf)
         } else {
             serviceResponseFilter = nil
         }
-        if control & 0x10 != 0 {
-            let length = Int(try reader.readU8("Service Descriptor attribute: service info length"))
-            serviceInfo = try reader.readBytes(length, "Service Descriptor attribute: service info")
-        } else {
-            serviceInfo = nil
-        }
+        serviceInfo = control & 0x10 != 0 ? try reader.readLV8("Service Descriptor attribute: service info") : nil
     }
 
     /// Encodes the body.

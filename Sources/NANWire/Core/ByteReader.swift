@@ -119,6 +119,28 @@ public struct ByteReader: Sendable {
         return mac
     }
 
+    /// Reads a 6-byte service ID.
+    public mutating func readServiceID(_ context: @autoclosure () -> String) throws(NANWireError) -> ServiceID {
+        let o = try readMAC(context()).octets
+        return ServiceID(o.0, o.1, o.2, o.3, o.4, o.5)
+    }
+
+    /// Reads a one-byte length (`context` + " length" in errors) and that many bytes, the mirror of
+    /// ``ByteWriter/writeLV8(_:_:)``.
+    public mutating func readLV8(_ context: @autoclosure () -> String) throws(NANWireError) -> ArraySlice<UInt8> {
+        let length = Int(try readU8("\(context()) length"))
+        return try readBytes(length, context())
+    }
+
+    /// Reads items with `item` until every byte has been read.
+    public mutating func readToEnd<Item>(
+        _ item: (inout ByteReader) throws(NANWireError) -> Item
+    ) throws(NANWireError) -> [Item] {
+        var items: [Item] = []
+        while !isAtEnd { items.append(try item(&self)) }
+        return items
+    }
+
     /// A cursor over the next `count` bytes (keeping this cursor's origin), advancing past them.
     public mutating func subReader(
         _ count: Int, _ context: @autoclosure () -> String

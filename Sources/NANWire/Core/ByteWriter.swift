@@ -51,15 +51,12 @@ public struct ByteWriter: Sendable {
     }
 
     /// Appends a MAC address.
-    public mutating func writeMAC(_ mac: MACAddress) {
-        let o = mac.octets
-        bytes.append(o.0); bytes.append(o.1); bytes.append(o.2)
-        bytes.append(o.3); bytes.append(o.4); bytes.append(o.5)
-    }
+    public mutating func writeMAC(_ mac: MACAddress) { writeSix(mac.octets) }
 
     /// Appends a service ID.
-    public mutating func writeServiceID(_ id: ServiceID) {
-        let o = id.octets
+    public mutating func writeServiceID(_ id: ServiceID) { writeSix(id.octets) }
+
+    private mutating func writeSix(_ o: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8)) {
         bytes.append(o.0); bytes.append(o.1); bytes.append(o.2)
         bytes.append(o.3); bytes.append(o.4); bytes.append(o.5)
     }

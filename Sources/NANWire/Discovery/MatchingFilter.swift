@@ -36,16 +36,9 @@ public struct MatchingFilter: Hashable, Sendable, CustomStringConvertible {
 
     /// The elements in order; an empty element is a wildcard.
     public var elements: [ArraySlice<UInt8>] {
-        var result: [ArraySlice<UInt8>] = []
+        // Validated at construction, so the reads cannot fail.
         var reader = ByteReader(bytes)
-        while !reader.isAtEnd {
-            // Validated at construction, so these reads cannot fail; stop quietly if they ever did.
-            guard let length = try? reader.readU8("length"),
-                let value = try? reader.readBytes(Int(length), "value")
-            else { break }
-            result.append(value)
-        }
-        return result
+        return (try? reader.readToEnd { r throws(NANWireError) in try r.readLV8("matching filter element") }) ?? []
     }
 
     /// Whether the filter has no elements at all.

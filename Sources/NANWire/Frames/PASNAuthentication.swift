@@ -48,17 +48,10 @@ public struct PASNAuthenticationFrame: Hashable, Sendable {
             throw r.error(.outOfRange, "PASN authentication: transaction sequence \(sequence)")
         }
         status = try r.readLE16("PASN authentication: status")
-        var list: [InformationElement] = []
-        while !r.isAtEnd {
-            let id = try r.readU8("PASN authentication: element ID")
-            let length = Int(try r.readU8("PASN authentication: element length"))
-            let body = try r.readBytes(length, "PASN authentication: element \(id) body")
-            if id == ElementID.extensionElement, body.isEmpty {
-                throw r.error(.malformed, "PASN authentication: extension element without an extension ID")
-            }
-            list.append(InformationElement(id: id, body: body))
+        elements = try InformationElement.readList(&r, "PASN authentication")
+        if elements.contains(where: { $0.id == ElementID.extensionElement && $0.body.isEmpty }) {
+            throw r.error(.malformed, "PASN authentication: extension element without an extension ID")
         }
-        elements = list
         _ = try parameters()
     }
 
@@ -68,10 +61,7 @@ public struct PASNAuthenticationFrame: Hashable, Sendable {
         w.writeLE16(Self.algorithmPASN)
         w.writeLE16(sequence)
         w.writeLE16(status)
-        for element in elements {
-            w.writeU8(element.id)
-            try w.writeLV8(element.body, "PASN authentication: element \(element.id)")
-        }
+        try InformationElement.writeList(elements, &w, "PASN authentication")
         return w.bytes
     }
 
@@ -136,15 +126,13 @@ public struct PASNParameters: Hashable, Sendable {
         }
         if control & 0x01 != 0 {
             let after = fromResponder ? try r.readLE16("\(what): comeback after") : nil
-            let length = Int(try r.readU8("\(what): cookie length"))
-            comeback = .init(after: after, cookie: try r.readBytes(length, "\(what): cookie"))
+            comeback = .init(after: after, cookie: try r.readLV8("\(what): cookie"))
         } else {
             comeback = nil
         }
         if control & 0x02 != 0 {
             group = try r.readLE16("\(what): group")
-            let length = Int(try r.readU8("\(what): key length"))
-            publicKey = try r.readBytes(length, "\(what): public key")
+            publicKey = try r.readLV8("\(what): public key")
         } else {
             group = nil
             publicKey = [][...]

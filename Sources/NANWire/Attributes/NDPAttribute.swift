@@ -59,14 +59,18 @@ public struct NDPAttribute: NANAttributeBody {
             specificInfo: fixed.controlBit5 ? reader.readRest() : nil)
     }
 
-    /// Encodes the body.
-    public func encodeBody(into writer: inout ByteWriter) throws(NANWireError) {
+    /// The fields the NDP Extension attribute shares.
+    var fixedPart: NDPFixedPart {
         NDPFixedPart(
             dialogToken: dialogToken, type: type, status: status, reasonCode: reasonCode,
             initiatorNDI: initiatorNDI, ndpID: ndpID, confirmRequired: confirmRequired,
             securityPresent: securityPresent, controlBit5: specificInfo != nil, publishID: publishID,
-            responderNDI: responderNDI
-        ).write(into: &writer)
+            responderNDI: responderNDI)
+    }
+
+    /// Encodes the body.
+    public func encodeBody(into writer: inout ByteWriter) throws(NANWireError) {
+        fixedPart.write(into: &writer)
         if let specificInfo { writer.writeBytes(specificInfo) }
     }
 }
@@ -168,14 +172,18 @@ public struct NDPExtensionAttribute: NANAttributeBody {
             responderNDI: fixed.responderNDI, tlvs: list)
     }
 
-    /// Encodes the body.
-    public func encodeBody(into writer: inout ByteWriter) throws(NANWireError) {
+    /// The fields the NDP attribute shares.
+    var fixedPart: NDPFixedPart {
         NDPFixedPart(
             dialogToken: dialogToken, type: type, status: status, reasonCode: reasonCode,
             initiatorNDI: initiatorNDI, ndpID: ndpID, confirmRequired: confirmRequired,
             securityPresent: securityPresent, controlBit5: gtkRequired, publishID: publishID,
-            responderNDI: responderNDI
-        ).write(into: &writer)
+            responderNDI: responderNDI)
+    }
+
+    /// Encodes the body.
+    public func encodeBody(into writer: inout ByteWriter) throws(NANWireError) {
+        fixedPart.write(into: &writer)
         for tlv in tlvs {
             writer.writeU8(tlv.type)
             try writer.lengthPrefixedLE16("NDP Extension attribute: TLV") {

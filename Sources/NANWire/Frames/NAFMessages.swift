@@ -5,62 +5,30 @@ public enum NDPDescriptor: Hashable, Sendable {
     /// An NDP Extension attribute.
     case ndpExtension(NDPExtensionAttribute)
 
+    /// The fields both attributes carry.
+    private var fixedPart: NDPFixedPart {
+        switch self {
+        case .ndp(let a): return a.fixedPart
+        case .ndpExtension(let a): return a.fixedPart
+        }
+    }
+
     /// Request, response, confirm, security install or terminate.
-    public var type: NDPMessageType {
-        switch self {
-        case .ndp(let a): return a.type;
-        case .ndpExtension(let a): return a.type
-        }
-    }
+    public var type: NDPMessageType { fixedPart.type }
     /// Continued, accepted or rejected.
-    public var status: NDPStatus {
-        switch self {
-        case .ndp(let a): return a.status;
-        case .ndpExtension(let a): return a.status
-        }
-    }
+    public var status: NDPStatus { fixedPart.status }
     /// Reason code.
-    public var reasonCode: NANReasonCode {
-        switch self {
-        case .ndp(let a): return a.reasonCode;
-        case .ndpExtension(let a): return a.reasonCode
-        }
-    }
+    public var reasonCode: NANReasonCode { fixedPart.reasonCode }
     /// Dialog token.
-    public var dialogToken: UInt8 {
-        switch self {
-        case .ndp(let a): return a.dialogToken;
-        case .ndpExtension(let a): return a.dialogToken
-        }
-    }
+    public var dialogToken: UInt8 { fixedPart.dialogToken }
     /// NDP ID.
-    public var ndpID: UInt8 {
-        switch self {
-        case .ndp(let a): return a.ndpID;
-        case .ndpExtension(let a): return a.ndpID
-        }
-    }
+    public var ndpID: UInt8 { fixedPart.ndpID }
     /// Initiator NDI.
-    public var initiatorNDI: MACAddress {
-        switch self {
-        case .ndp(let a): return a.initiatorNDI;
-        case .ndpExtension(let a): return a.initiatorNDI
-        }
-    }
+    public var initiatorNDI: MACAddress { fixedPart.initiatorNDI }
     /// Responder NDI, if present.
-    public var responderNDI: MACAddress? {
-        switch self {
-        case .ndp(let a): return a.responderNDI;
-        case .ndpExtension(let a): return a.responderNDI
-        }
-    }
+    public var responderNDI: MACAddress? { fixedPart.responderNDI }
     /// Publish ID, if present.
-    public var publishID: InstanceID? {
-        switch self {
-        case .ndp(let a): return a.publishID;
-        case .ndpExtension(let a): return a.publishID
-        }
-    }
+    public var publishID: InstanceID? { fixedPart.publishID }
 
     var attribute: NANAttribute {
         switch self {

@@ -54,10 +54,8 @@ public struct ServiceResponseFilter: Hashable, Sendable {
                     .malformed,
                     "service response filter address list of \(reader.remaining) bytes is not a multiple of 6")
             }
-            var list: [MACAddress] = []
-            list.reserveCapacity(reader.remaining / 6)
-            while !reader.isAtEnd { list.append(try reader.readMAC("service response filter address")) }
-            addressSet = .addresses(list)
+            addressSet = .addresses(
+                try reader.readToEnd { r throws(NANWireError) in try r.readMAC("service response filter address") })
         }
     }
 

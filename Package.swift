@@ -13,15 +13,17 @@
 //   NANSystem                        the only other Swift module with C or unsafe pointers: netlink, nl80211,
 //                                    hwsim
 //   NANEngine                        the NAN runtime, discovery (DW-timed), data paths, pairing
-//   WiFiAware                        the public API (services, paired devices, sessions, errors)
-//   waware                           the command-line tool; imports no C module
+//   WiFiAware                        the public API (services, paired devices, sessions, errors), and behind
+//                                    `@_spi(Tools)` the tool's own access to adapters, hwsim and nl80211 events
+//   waware                           the command-line tool: WiFiAware (and its Tools SPI), NANWire's values
 import PackageDescription
 
 /// The layer rule: the Swift modules each Swift module of the library and the tool may import (C modules
 /// come on top, in the system layer only). The one source: the targets below take their dependencies from
 /// it, and LayerRuleTests (Tests/CLITests) reads this table from this file and checks every import against it.
-/// `waware` still takes every layer: its adapter, cluster, sim, events, diagnose and decode commands call the
-/// nl80211 client, hwsim and the codec directly, until issue 25 moves them behind the WiFiAware API.
+/// `waware` goes through the API: its hardware commands (list, info, probe, sim, events, cluster, diagnose) use
+/// WiFiAware's `@_spi(Tools)` surface; it imports NANWire for the value types the API speaks in (MACAddress,
+/// ServiceID) and for `decode`, which is the codec's own printout.
 let layerRule: [String: [String]] = [
     "NANLogging": [],
     "NANWire": [],
@@ -29,7 +31,7 @@ let layerRule: [String: [String]] = [
     "NANSystem": ["NANWire", "NANCrypto"],
     "NANEngine": ["NANLogging", "NANWire", "NANCrypto", "NANSystem"],
     "WiFiAware": ["NANLogging", "NANWire", "NANCrypto", "NANSystem", "NANEngine"],
-    "waware": ["WiFiAware", "NANLogging", "NANCrypto", "NANSystem", "NANWire", "NANEngine"],
+    "waware": ["WiFiAware", "NANWire"],
 ]
 
 /// The dependencies of a Swift layer: its Swift modules by the rule, then `c`, its C modules.

@@ -89,6 +89,8 @@ extension WAError {
             case deviceStoreCorrupt
             case storageFailed
             case invalidArgument
+            case hwsimNotLoaded
+            case hwsimWithoutNAN
         }
 
         private let wrapped: Wrapped
@@ -152,6 +154,13 @@ extension WAError {
         /// A value passed to the API is not acceptable (an empty device name, a multicast address, ...).
         public static var invalidArgument: Self { Self(.invalidArgument) }
 
+        // The tools' codes (simulated radios), not part of the API.
+
+        /// The `mac80211_hwsim` module is not loaded, so no simulated radio can be managed.
+        @_spi(Tools) public static var hwsimNotLoaded: Self { Self(.hwsimNotLoaded) }
+        /// This kernel's `mac80211_hwsim` cannot simulate NAN radios (it needs Linux 7.2).
+        @_spi(Tools) public static var hwsimWithoutNAN: Self { Self(.hwsimWithoutNAN) }
+
         /// Used when an error is created without a specific message.
         var generalExplanation: String {
             switch wrapped {
@@ -199,6 +208,10 @@ extension WAError {
                 "a file could not be read or written"
             case .invalidArgument:
                 "an argument is invalid"
+            case .hwsimNotLoaded:
+                "the mac80211_hwsim module is not loaded; run 'modprobe mac80211_hwsim radios=0' first"
+            case .hwsimWithoutNAN:
+                "this kernel's mac80211_hwsim cannot create NAN radios; it needs Linux 7.2 or newer"
             }
         }
 

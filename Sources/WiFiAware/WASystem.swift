@@ -1,5 +1,5 @@
 public import FoundationEssentials
-public import NANLogging
+@_exported public import NANLogging
 import NANEngine
 public import NANWire
 import NANSystem
@@ -220,22 +220,12 @@ public final class WASystem: Sendable {
         for task in running { await task.value }
     }
 
-    /// The adapter `reference` names, or the default one, by the rule the CLI shares
-    /// (`NANSystem.AdapterChoice`); it must be able to do Wi-Fi Aware.
+    /// The adapter `reference` names, or the default one, by the rule the tool shares (``AdapterSelection``);
+    /// it must be able to do Wi-Fi Aware.
     static func select(_ reference: String?, from adapters: [Adapter]) throws(WAError) -> Adapter {
-        let choice = AdapterChoice.choose(reference, from: adapters)
-        let code: WAError.Code
-        switch choice {
-        case .chosen(let chosen):
-            if let reason = chosen.nan.unsupportedReason {
-                throw WAError(.wifiAwareUnsupported, message: "\(chosen.name) has no NAN: \(reason)")
-            }
-            return chosen
-        case .notFound, .noAdapters: code = .adapterNotFound
-        case .noneWithNAN: code = .wifiAwareUnsupported
-        case .severalWithNAN: code = .ambiguousAdapter
-        }
-        throw WAError(code, message: choice.failureMessage(among: adapters))
+        let chosen = try AdapterSelection.select(reference, from: adapters)
+        try AdapterSelection.requireNAN(chosen)
+        return chosen
     }
 
     /// The engine's matching filter for declared elements; `nil` for none.

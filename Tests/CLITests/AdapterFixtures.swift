@@ -1,3 +1,4 @@
+@_spi(Tools) @testable import WiFiAware
 @testable import waware
 
 /// Adapter reports built by hand, shaped like what the library reports for a hwsim NAN radio and for an

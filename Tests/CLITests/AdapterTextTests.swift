@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@_spi(Tools) @testable import WiFiAware
 @testable import waware
 
 @Test func listShowsOneAlignedLinePerAdapterWithAClearNANVerdict() {

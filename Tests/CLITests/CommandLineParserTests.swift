@@ -1,5 +1,6 @@
 import Testing
 
+@_spi(Tools) import WiFiAware
 @testable import waware
 
 /// Parses `words` against the real command tree.

@@ -1,21 +1,11 @@
 import NANWire
+@_spi(Tools) import WiFiAware
 
 /// Conversions from command-line words to the values commands work with. Each returns `nil` for a word it
 /// cannot accept, so ``ParsedValues/option(_:expected:_:)`` can name the option in its error.
 enum ArgumentValues {
     /// A NAN band as the user names it.
-    enum Band: String, CaseIterable, Sendable, Comparable {
-        /// The 2.4 GHz band (NAN channel 6, 2437 MHz).
-        case ghz2_4 = "2.4GHz"
-        /// The 5 GHz band (NAN channel 149 or 44).
-        case ghz5 = "5GHz"
-        /// The 6 GHz band.
-        case ghz6 = "6GHz"
-
-        static func < (a: Band, b: Band) -> Bool {
-            allCases.firstIndex(of: a) ?? 0 < allCases.firstIndex(of: b) ?? 0
-        }
-    }
+    typealias Band = ClusterBand
 
     /// Parses a comma-separated band list: `2.4,5`, `2.4GHz,5GHz`, `2g,5g`, `2.4`.
     static func bands(_ text: String) -> Set<Band>? {

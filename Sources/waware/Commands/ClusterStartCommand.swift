@@ -1,3 +1,5 @@
+@_spi(Tools) import WiFiAware
+
 /// `waware cluster start`: create a NAN interface, start NAN, print cluster events until SIGINT/SIGTERM.
 struct ClusterStartCommand: Command {
     static let configuration = CommandConfiguration(
@@ -72,7 +74,9 @@ struct ClusterStartCommand: Command {
 
     func run(_ output: Output) async throws {
         try await SignalCancellation.run {
-            try await ClusterSession.run(self, output: output)
+            try await ClusterSession.run(
+                adapter: adapter, masterPreference: masterPreference, bands: bands, clusterID: clusterID,
+                notifyDW: notifyDW, verbose: verbose, json: json, output: output)
         }
     }
 }

@@ -1,3 +1,5 @@
+@_spi(Tools) import WiFiAware
+
 /// `waware cluster stop`: stop NAN that another tool left running.
 struct ClusterStopCommand: Command {
     static let configuration = CommandConfiguration(
@@ -34,7 +36,7 @@ struct ClusterStopCommand: Command {
     }
 
     func run(_ output: Output) async throws {
-        try await ClusterSession.stop(self, output: output)
+        try await ClusterSession.stop(adapter: adapter, delete: delete, json: json, output: output)
     }
 }
 

@@ -1,6 +1,5 @@
-import NANCrypto
-import NANSystem
 import NANWire
+@_spi(Tools) import WiFiAware
 
 /// `waware decode`: prints a NAN frame (SDF or NAF) field by field, from hex, a file, standard input or
 /// frames recorded with `WAWARE_NL_RECORD`.
@@ -81,7 +80,7 @@ struct DecodeCommand: Command {
         var names: [ServiceID: String] = [:]
         for name in (values.option(Self.serviceOption) ?? "").split(separator: ",") {
             do {
-                names[try ServiceID(serviceName: String(name))] = String(name)
+                names[try ServiceID.hashing(String(name))] = String(name)
             } catch {
                 throw CommandFailure("cannot hash the service name '\(name)': \(error)")
             }
@@ -118,13 +117,12 @@ struct DecodeCommand: Command {
                 if json {
                     try output.writeJSON(
                         RecordedFrameReport(
-                            file: file, frequency: Int(entry.frame.frequency.rawValue),
-                            signalDBM: entry.frame.signalDBM.map(Int.init),
+                            file: file, frequency: entry.frame.frequency, signalDBM: entry.frame.signalDBM,
                             hex: FrameReport.hex(entry.frame.bytes), frame: report))
                 } else {
                     let signal = entry.frame.signalDBM.map { ", \($0) dBm" } ?? ""
                     output.write(
-                        "frame \(number + 1) (\(file), \(entry.frame.frequency)\(signal)): "
+                        "frame \(number + 1) (\(file), \(entry.frame.frequency) MHz\(signal)): "
                             + (report.lines.first ?? ""))
                     for line in report.lines.dropFirst() { output.write(line) }
                 }

@@ -1,6 +1,6 @@
 import FoundationEssentials
-import NANSystem
 import NANWire
+@_spi(Tools) import WiFiAware
 
 /// Where `waware decode` gets its bytes and how it turns them into NANWire values.
 enum DecodeInput {
@@ -53,30 +53,12 @@ enum DecodeInput {
     }
 
     /// Reads a whole file (a regular file, at most ``maximumInput`` bytes).
-    /// - Throws: ``CommandFailure`` naming the file and what is wrong.
-    static func read(_ path: String) throws -> [UInt8] {
-        let contents: [UInt8]?
-        do throws(FileError) {
-            contents = try FileContents.readRegularFile(
-                at: path, limit: maximumInput, what: "", followingSymbolicLinks: true)
-        } catch {
-            throw CommandFailure(
-                "cannot read '\(path)': \(error.problem ?? error.errno.description)",
-                code: error.isPermissionDenied ? .permissionDenied : .failure)
-        }
-        guard let contents else { throw CommandFailure("cannot read '\(path)': no such file") }
-        return contents
-    }
+    /// - Throws: ``WAError`` naming the file and what is wrong.
+    static func read(_ path: String) throws -> [UInt8] { try ToolFile.read(path, limit: maximumInput, what: "file") }
 
     /// Reads standard input to its end, at most ``maximumInput`` bytes.
-    /// - Throws: ``CommandFailure`` if reading fails or the input is larger.
-    static func readStandardInput() throws -> [UInt8] {
-        do throws(FileError) {
-            return try StandardStream.standardInput.readAll(limit: maximumInput)
-        } catch {
-            throw CommandFailure("cannot read standard input: \(error.problem ?? error.errno.description)")
-        }
-    }
+    /// - Throws: ``WAError`` if reading fails or the input is larger.
+    static func readStandardInput() throws -> [UInt8] { try ToolStream.standardInput.readAll(limit: maximumInput) }
 
     /// The recording files under `path`: the file itself, or a folder's `.nlmsg`/`.nlmsgs` files in name
     /// order (the recorder's numbering is the order messages arrived).
@@ -92,12 +74,13 @@ enum DecodeInput {
 
     /// The received frames recorded in `files`, each with the file it came from.
     /// - Throws: ``CommandFailure`` when a file cannot be read or holds a malformed netlink message.
-    static func recordedFrames(in files: [String]) throws -> [(file: String, frame: RecordedFrame)] {
-        var frames: [(file: String, frame: RecordedFrame)] = []
+    static func recordedFrames(in files: [String]) throws -> [(file: String, frame: ReceivedFrame)] {
+        var frames: [(file: String, frame: ReceivedFrame)] = []
         for file in files {
+            let bytes = try read(file)
             do {
-                frames += try NetlinkRecording.receivedFrames(in: try read(file)).map { (file, $0) }
-            } catch let error as NetlinkError {
+                frames += try ReceivedFrame.frames(in: bytes).map { (file, $0) }
+            } catch {
                 throw CommandFailure("'\(file)' is not a netlink recording: \(error)")
             }
         }

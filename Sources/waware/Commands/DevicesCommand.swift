@@ -1,7 +1,5 @@
 import FoundationEssentials
-import NANSystem
-import NANWire
-import WiFiAware
+@_spi(Tools) import WiFiAware
 
 /// `waware devices`: the group for the paired-device store.
 struct DevicesCommand: Command {
@@ -39,7 +37,7 @@ struct DevicesCommand: Command {
         }
         let seconds = store.lockTimeout.components.seconds
         store.lockWaitNotice = { lock in
-            try? StandardStream.standardError.write(
+            try? ToolStream.standardError.write(
                 "waware: waiting for another process to release \(lock) (at most \(seconds) s)\n")
         }
         return store

@@ -1,3 +1,5 @@
+@_spi(Tools) import WiFiAware
+
 /// `waware diagnose [<adapter>]`: the hardware diagnostics a driver bug report needs, with a verdict and a
 /// remedy per check.
 struct DiagnoseCommand: Command {
@@ -63,7 +65,8 @@ struct DiagnoseCommand: Command {
     }
 
     func run(_ output: Output) async throws {
-        let report = try await DiagnosisProbe.report(for: self)
+        let report = try await DiagnosisProbe.report(
+            adapter: adapter, selfTest: selfTest, twoRadio: twoRadio, timeout: timeout, logger: Diagnostics.logger())
         try output.write(report, json: json, lines: DiagnosisText.lines(report))
         if report.adapters.contains(where: { $0.selfTest?.permissionDenied == true })
             || report.twoRadio?.remedy == TwoRadioTest.needsPrivilege

@@ -1,3 +1,5 @@
+@_spi(Tools) import WiFiAware
+
 /// `waware events`: watch NAN-related nl80211 events until interrupted.
 struct EventsCommand: Command {
     static let configuration = CommandConfiguration(
@@ -32,7 +34,7 @@ struct EventsCommand: Command {
 
     func run(_ output: Output) async throws {
         try await SignalCancellation.run {
-            try await EventWatch.run(self, output: output)
+            try await EventWatch.run(adapter: adapter, json: json, output: output)
         }
     }
 }

@@ -1,3 +1,5 @@
+@_spi(Tools) import WiFiAware
+
 /// `waware info [<adapter>]`: everything the library reports about one adapter.
 struct InfoCommand: Command {
     static let configuration = CommandConfiguration(
@@ -28,7 +30,7 @@ struct InfoCommand: Command {
     }
 
     func run(_ output: Output) async throws {
-        let report = try AdapterSelection.select(adapter, from: try await AdapterDirectory.reports())
+        let report = try await AdapterDirectory.report(for: adapter)
         try output.write(report, json: json, lines: AdapterText.info(report))
     }
 }

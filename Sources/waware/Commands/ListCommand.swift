@@ -1,3 +1,5 @@
+@_spi(Tools) import WiFiAware
+
 /// `waware list`: every Wi-Fi adapter on one line, with a clear NAN yes/no and why.
 struct ListCommand: Command {
     static let configuration = CommandConfiguration(

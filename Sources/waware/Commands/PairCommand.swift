@@ -1,6 +1,5 @@
-import NANSystem
 import NANWire
-import WiFiAware
+@_spi(Tools) import WiFiAware
 
 /// `waware pair`: NAN pairing (PASN with SAE over a PIN, or opportunistic) with another waware device.
 struct PairCommand: Command {

@@ -1,5 +1,5 @@
 import NANWire
-import WiFiAware
+@_spi(Tools) import WiFiAware
 
 /// `waware peers`: listen for a while and list every NAN peer heard, with radio facts from its frames.
 struct PeersCommand: Command {

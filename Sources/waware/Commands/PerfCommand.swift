@@ -1,6 +1,5 @@
-import NANSystem
 import NANWire
-import WiFiAware
+@_spi(Tools) import WiFiAware
 
 /// `waware perf <service>`: link performance of a data path to a peer (Apple's WAPerformanceReport, measured).
 struct PerfCommand: Command {

@@ -1,3 +1,5 @@
+@_spi(Tools) import WiFiAware
+
 /// `waware probe <device>`: NAN capability as `KEY=VALUE` lines for udev's `IMPORT{program}`.
 struct ProbeCommand: Command {
     static let configuration = CommandConfiguration(
@@ -45,8 +47,8 @@ struct ProbeCommand: Command {
         var attempt = 0
         while true {
             do {
-                return try AdapterSelection.select(device, from: try await AdapterDirectory.reports())
-            } catch let failure as CommandFailure where failure.code == .adapterNotFound && attempt < 10 {
+                return try await AdapterDirectory.report(for: device)
+            } catch let error as WAError where error.code == .adapterNotFound && attempt < 10 {
                 attempt += 1
                 try await Task.sleep(for: .milliseconds(100))
             }

@@ -1,5 +1,5 @@
 import NANWire
-import WiFiAware
+@_spi(Tools) import WiFiAware
 
 /// `waware publish <service>`: publish a service until interrupted (or its TTL), printing every subscriber
 /// that asks and every message received.

@@ -1,3 +1,5 @@
+@_spi(Tools) import WiFiAware
+
 /// `waware sim add`: create simulated NAN radios.
 struct SimAddCommand: Command {
     static let configuration = CommandConfiguration(
@@ -88,7 +90,8 @@ struct SimAddCommand: Command {
     }
 
     func run(_ output: Output) async throws {
-        try await Simulator.add(self, output: output)
+        try await Simulator.add(
+            radioNames: radioNames, channels: channels, nan: nan, temporary: temporary, json: json, output: output)
     }
 }
 

@@ -1,3 +1,5 @@
+@_spi(Tools) import WiFiAware
+
 /// `waware sim list`: the simulated radios.
 struct SimListCommand: Command {
     static let configuration = CommandConfiguration(
@@ -19,6 +21,6 @@ struct SimListCommand: Command {
     }
 
     func run(_ output: Output) async throws {
-        try await Simulator.list(self, output: output)
+        try await Simulator.list(json: json, output: output)
     }
 }

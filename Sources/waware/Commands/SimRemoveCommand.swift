@@ -1,3 +1,5 @@
+@_spi(Tools) import WiFiAware
+
 /// `waware sim remove`: delete simulated radios.
 struct SimRemoveCommand: Command {
     static let configuration = CommandConfiguration(
@@ -30,7 +32,7 @@ struct SimRemoveCommand: Command {
     }
 
     func run(_ output: Output) async throws {
-        try await Simulator.remove(self, output: output)
+        try await Simulator.remove(radio, json: json, output: output)
     }
 }
 

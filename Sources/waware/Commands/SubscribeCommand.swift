@@ -1,5 +1,5 @@
 import NANWire
-import WiFiAware
+@_spi(Tools) import WiFiAware
 
 /// `waware subscribe <service>`: look for publishers of a service and print each one found.
 struct SubscribeCommand: Command {

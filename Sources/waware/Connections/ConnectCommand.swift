@@ -1,7 +1,6 @@
 import FoundationEssentials
 import NANWire
-import NANSystem
-import WiFiAware
+@_spi(Tools) import WiFiAware
 
 /// `waware connect <service>`: find a listener, connect over a data path, and then act like netcat
 /// (standard input to the peer, the peer to standard output) or send a file.

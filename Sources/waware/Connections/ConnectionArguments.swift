@@ -1,7 +1,6 @@
 import FoundationEssentials
-import NANSystem
 import NANWire
-import WiFiAware
+@_spi(Tools) import WiFiAware
 
 /// The options `waware listen` and `waware connect` share: the service, the adapter and devices, the
 /// data path's protection, the transport.

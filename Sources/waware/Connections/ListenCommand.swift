@@ -1,7 +1,6 @@
 import FoundationEssentials
 import NANWire
-import NANSystem
-import WiFiAware
+@_spi(Tools) import WiFiAware
 
 /// `waware listen <service>`: publish a service, accept connections over data paths, print (or echo)
 /// their messages and save the files they send.

@@ -1,7 +1,6 @@
 import Dispatch
-import NANSystem
 import Synchronization
-import WiFiAware
+@_spi(Tools) import WiFiAware
 
 /// A progress bar on standard error for file transfers: `[#########           ]  45%  2.3 of 5.0 MB`,
 /// redrawn in place when the percentage changes, ended with a newline.

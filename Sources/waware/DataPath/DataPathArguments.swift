@@ -1,5 +1,5 @@
 import NANWire
-import WiFiAware
+@_spi(Tools) import WiFiAware
 
 /// The data-path options of `waware publish` and `waware subscribe`: how the data path is protected.
 enum DataPathArguments {

@@ -1,5 +1,5 @@
 import NANWire
-import WiFiAware
+@_spi(Tools) import WiFiAware
 
 /// One line of `publish`/`subscribe`/`peers` output: text for people, or one JSON object with `--json`.
 struct DiscoveryRecord: Codable, Equatable, Sendable {

@@ -1,6 +1,6 @@
 import Dispatch
 import NANWire
-import NANSystem
+@_spi(Tools) import WiFiAware
 internal import Synchronization
 
 /// Bounds the end of a command: once its work is done (its output written, its outcome known), stopping
@@ -19,7 +19,7 @@ final class TeardownBound: Sendable {
     /// Starts the clock for a command whose work ended with `outcome` (nil: success).
     init(
         outcome: (any Error)?, limit: Duration = TeardownBound.limit, output: Output = Output(),
-        exit: @escaping @Sendable (Int32) -> Void = { ProcessControl.exit($0) }
+        exit: @escaping @Sendable (Int32) -> Void = { ToolProcess.exit($0) }
     ) {
         let delay = DispatchTimeInterval.nanoseconds(Int(clamping: limit.inNanoseconds))
         DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [self] in

@@ -1,6 +1,5 @@
 import FoundationEssentials
-import NANLogging
-import NANSystem
+@_spi(Tools) import WiFiAware
 
 /// The CLI's diagnostics, wired explicitly here (the libraries read no environment for them):
 /// `WAWARE_NL_RECORD=<dir>` records every netlink message received, and `WAWARE_TRACE=1` writes the
@@ -8,11 +7,8 @@ import NANSystem
 enum Diagnostics {
     /// Applies the process-wide settings; `main` calls it once, before any command runs.
     static func configure(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        NetlinkDiagnostics.record(into: environment["WAWARE_NL_RECORD"])
-        if let folder = environment["WAWARE_NL_RECORD"], !folder.isEmpty,
-            let refusal = NetlinkDiagnostics.refusal(ofRecordingDirectory: folder)
-        {
-            try? StandardStream.standardError.write("waware: not recording netlink messages: \(refusal)\n")
+        if let refusal = ToolProcess.recordNetlinkMessages(into: environment["WAWARE_NL_RECORD"]) {
+            try? ToolStream.standardError.write("waware: not recording netlink messages: \(refusal)\n")
         }
     }
 

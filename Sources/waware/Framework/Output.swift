@@ -1,5 +1,5 @@
 import FoundationEssentials
-import NANSystem
+@_spi(Tools) import WiFiAware
 
 /// Where a command writes: results to standard output, the one-line failure to standard error.
 ///
@@ -15,20 +15,16 @@ struct Output: Sendable {
     }
 
     /// Writes `text` to `stream`, or ends the process as ``Output`` describes.
-    static func emit(_ text: String, to stream: StandardStream) {
+    static func emit(_ text: String, to stream: ToolStream) {
         do {
             try stream.write(text)
         } catch {
-            ProcessControl.exit(writeFailed(error, on: stream).rawValue)
+            // Said on standard error when there is someone to tell: a reader that went away is not told.
+            if !ToolStream.readerWentAway(error) && stream == .standardOutput {
+                try? ToolStream.standardError.write("waware: cannot write to standard output: \(error)\n")
+            }
+            ToolProcess.exit(ExitCode.outputFailed.rawValue)
         }
-    }
-
-    /// Reports a failed write (when there is someone to tell) and returns the status to exit with.
-    static func writeFailed(_ error: Errno, on stream: StandardStream) -> ExitCode {
-        if error != .brokenPipe && stream.descriptor == StandardStream.standardOutput.descriptor {
-            try? StandardStream.standardError.write("waware: cannot write to standard output: \(error)\n")
-        }
-        return .outputFailed
     }
 
     /// Writes `value` as one line of JSON (sorted keys) to standard output.
@@ -62,3 +58,5 @@ struct Output: Sendable {
             .filter { !$0.isEmpty }.joined(separator: "; ")
     }
 }
+
+extension Output: ToolOutput {}

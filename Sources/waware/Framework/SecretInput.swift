@@ -1,5 +1,5 @@
 import FoundationEssentials
-import NANSystem
+@_spi(Tools) import WiFiAware
 
 /// Where the tool takes secrets from besides the command line, which every local user can read
 /// (`/proc/PID/cmdline`): a file, the environment (`WAWARE_PASSPHRASE`, `WAWARE_PMK`, `WAWARE_PIN`), and where
@@ -13,7 +13,7 @@ struct SecretInput: Sendable {
     /// This process: its environment, warnings on standard error.
     static var current: SecretInput {
         SecretInput(environment: ProcessInfo.processInfo.environment) { message in
-            try? StandardStream.standardError.write("waware: warning: \(message)\n")
+            try? ToolStream.standardError.write("waware: warning: \(message)\n")
         }
     }
 
@@ -33,14 +33,7 @@ struct SecretInput: Sendable {
     func file(_ path: String, for option: String) throws -> [UInt8] {
         guard !path.isEmpty else { throw ValidationError("\(option) needs the path of a file") }
         do {
-            guard
-                let bytes = try FileContents.readRegularFile(
-                    at: path, limit: Self.maximumFileSize, what: option,
-                    followingSymbolicLinks: true)
-            else {
-                throw FileError(operation: "read \(option) \(path)", path: path, errno: .noSuchFile)
-            }
-            return bytes
+            return try ToolFile.read(path, limit: Self.maximumFileSize, what: option)
         } catch {
             throw ValidationError("\(error)")
         }

@@ -1,5 +1,5 @@
 import NANWire
-import WiFiAware
+@_spi(Tools) import WiFiAware
 
 /// The measuring side of `waware perf`: finds the publisher, sets up the data path, prints reports.
 struct PerfClient {

@@ -1,5 +1,5 @@
 import NANWire
-import WiFiAware
+@_spi(Tools) import WiFiAware
 
 /// One `waware perf` report as printed: a JSON object (`--json`) or a block of text. Latencies are in
 /// milliseconds, rates and capacities in Mbit/s.

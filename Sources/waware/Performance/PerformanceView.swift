@@ -1,6 +1,5 @@
-import NANSystem
 import Synchronization
-import WiFiAware
+@_spi(Tools) import WiFiAware
 
 /// The live view of `waware perf --watch`: the screen is redrawn after every report (bars against the
 /// ceiling, sparklines of the history), and a progress line with a spinner runs while probes are under way.

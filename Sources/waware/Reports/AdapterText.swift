@@ -1,3 +1,5 @@
+@_spi(Tools) import WiFiAware
+
 /// Text renderings of adapter reports for `waware list` and `waware info`.
 enum AdapterText {
     /// One line per adapter, columns aligned: phy, driver, address, NAN verdict.
@@ -5,7 +7,7 @@ enum AdapterText {
         let rows = adapters.map { adapter in
             [adapter.phy, adapter.driver ?? "unknown driver", adapter.address ?? "no address", nanVerdict(adapter.nan)]
         }
-        return alignColumns(rows)
+        return TextColumns.align(rows)
     }
 
     /// `NAN: yes (…)` or `NAN: no (…)`.
@@ -43,21 +45,13 @@ enum AdapterText {
         lines.append("  NAN interface combinations:")
         if adapter.interfaceCombinations.isEmpty { lines.append("    none reported") }
         for (number, combination) in adapter.interfaceCombinations.enumerated() {
-            lines.append("    #\(number + 1): \(describe(combination))")
+            lines.append("    #\(number + 1): \(combination.text)")
         }
 
         lines.append("  interfaces:")
         if adapter.interfaces.isEmpty { lines.append("    none") }
-        lines += alignColumns(adapter.interfaces.map(interfaceRow)).map { "    " + $0 }
+        lines += TextColumns.align(adapter.interfaces.map(interfaceRow)).map { "    " + $0 }
         return lines
-    }
-
-    /// `at most 2 interfaces on 1 channel: 1 × NAN, 2 × managed or AP`.
-    static func describe(_ combination: CombinationReport) -> String {
-        let plural = combination.maxInterfaces == 1 ? "interface" : "interfaces"
-        let channels = combination.channels == 1 ? "1 channel" : "\(combination.channels) channels"
-        let limits = combination.limits.map { "\($0.max) × \($0.types.joined(separator: " or "))" }
-        return "at most \(combination.maxInterfaces) \(plural) on \(channels): \(limits.joined(separator: ", "))"
     }
 
     /// The columns of one interface line: name, type, wdev, ifindex, address.
@@ -87,24 +81,6 @@ enum AdapterText {
         fields.map { label, value in
             let lead = indent + label + ":"
             return lead + String(repeating: " ", count: max(1, valueColumn - lead.count)) + value
-        }
-    }
-
-    /// Pads every column but the last to the widest cell, two spaces apart; trailing spaces are dropped.
-    static func alignColumns(_ rows: [[String]]) -> [String] {
-        let columns = rows.map(\.count).max() ?? 0
-        var widths = Array(repeating: 0, count: columns)
-        for row in rows {
-            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
-        }
-        return rows.map { row in
-            var line = ""
-            for (index, cell) in row.enumerated() {
-                line += cell
-                if index < row.count - 1 { line += String(repeating: " ", count: widths[index] - cell.count + 2) }
-            }
-            while line.hasSuffix(" ") { line.removeLast() }
-            return line
         }
     }
 }

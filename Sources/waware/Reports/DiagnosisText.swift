@@ -1,3 +1,5 @@
+@_spi(Tools) import WiFiAware
+
 /// The readable form of a ``DiagnosisReport``: one line per check (`ok`, `warning`, `fail`, the check,
 /// what was found, and after `—` what to do), then the details a driver bug report needs.
 enum DiagnosisText {
@@ -16,7 +18,7 @@ enum DiagnosisText {
                 "  interface types: \(adapter.interfaceTypes.isEmpty ? "none" : adapter.interfaceTypes.joined(separator: ", "))"
             )
             for (number, combination) in adapter.interfaceCombinations.enumerated() {
-                lines.append("  combination #\(number + 1): \(AdapterText.describe(combination))")
+                lines.append("  combination #\(number + 1): \(combination.text)")
             }
             if let own = adapter.regulatory { lines += rules(own, title: "own regulatory domain") }
         }

@@ -1,3 +1,5 @@
+@_spi(Tools) import WiFiAware
+
 /// The udev properties `waware probe` prints for an adapter, as ordered `KEY=VALUE` pairs.
 ///
 /// udev's `IMPORT{program}` reads these lines into the device's environment, so rules and systemd units

@@ -1,14 +1,19 @@
+public import NANLogging
 import NANEngine
 import NANSystem
 import NANWire
 
 /// Gathers the facts of `waware diagnose` from the kernel and sysfs, and runs the self-test; the verdicts
 /// are ``Diagnosis``'s.
-enum DiagnosisProbe {
-    /// Examines the adapter `command.adapter` names, or every adapter, and returns the report.
-    /// - Throws: ``NetlinkError`` `familyNotFound` without nl80211; ``CommandFailure`` `adapterNotFound` when
-    ///   the named adapter does not exist.
-    static func report(for command: DiagnoseCommand) async throws -> DiagnosisReport {
+@_spi(Tools) public enum DiagnosisProbe {
+    /// Examines the adapter `reference` names, or every adapter, and returns the report; with `selfTest`
+    /// starts NAN on each, with `twoRadio` runs ``TwoRadioTest`` (tracing to `logger`), each wait at most
+    /// `timeout`.
+    /// - Throws: NANSystem's `NetlinkError` `familyNotFound` without nl80211; ``WAError`` `adapterNotFound`
+    ///   when the named adapter does not exist.
+    public static func report(
+        adapter reference: String?, selfTest: Bool, twoRadio: Bool, timeout: Duration, logger: Logger
+    ) async throws -> DiagnosisReport {
         let (adapters, domains, channels) = try await NL80211.withSession { session in
             let adapters = try await session.adapters().sorted { $0.wiphy < $1.wiphy }
             // Only diagnostics: a kernel that refuses these still gets a report.
@@ -16,16 +21,12 @@ enum DiagnosisProbe {
             let channels = (try? await session.radioChannels()) ?? [:]
             return (adapters, domains, channels)
         }
-        var chosen = adapters
-        if let reference = command.adapter {
-            let report = try AdapterSelection.select(reference, from: adapters.map(AdapterReport.init))
-            chosen = adapters.filter { $0.wiphy.rawValue == report.wiphy }
-        }
+        let chosen = try reference.map { [try AdapterSelection.select($0, from: adapters)] } ?? adapters
         var examined: [AdapterDiagnosis] = []
         for adapter in chosen {
             var diagnosis = facts(of: adapter, domains: domains, channels: channels[adapter.wiphy] ?? [])
-            if command.selfTest {
-                diagnosis.selfTest = await selfTest(adapter, report: AdapterReport(adapter), timeout: command.timeout)
+            if selfTest {
+                diagnosis.selfTest = await Self.selfTest(adapter, report: AdapterReport(adapter), timeout: timeout)
             }
             examined.append(diagnosis)
         }
@@ -34,14 +35,13 @@ enum DiagnosisProbe {
         }
         let global = domains.first { $0.wiphy == nil }.map { regulatoryReport($0) }
         // After the adapters are examined, so the radios it makes do not show up among them.
-        var twoRadio: TwoRadioReport?
-        if command.twoRadio {
-            let timeout = command.timeout
-            twoRadio =
-                (try? await SignalCancellation.run { await TwoRadioTest.run(timeout: timeout) })
+        var test: TwoRadioReport?
+        if twoRadio {
+            test =
+                (try? await SignalCancellation.run { await TwoRadioTest.run(timeout: timeout, logger: logger) })
                 ?? .notRun("interrupted", remedy: TwoRadioTest.interruptedRemedy)
         }
-        return Diagnosis.report(kernel: kernel, regulatory: global, adapters: examined, twoRadio: twoRadio)
+        return Diagnosis.report(kernel: kernel, regulatory: global, adapters: examined, twoRadio: test)
     }
 
     /// What sysfs, ethtool and nl80211 say about one adapter (no verdicts yet).
@@ -135,7 +135,7 @@ enum DiagnosisProbe {
                     clusterID: cluster.description, error: nil, permissionDenied: false)
             }
         } catch {
-            let failure = ErrorTranslation.failure(for: error)
+            let failure = WAError.tool(error)
             return SelfTestReport(
                 joined: false, joinSeconds: nil, clusterID: nil, error: failure.message,
                 permissionDenied: failure.code == .permissionDenied)

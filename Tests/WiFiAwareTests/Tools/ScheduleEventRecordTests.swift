@@ -1,7 +1,7 @@
 import NANSystem
 import Testing
 
-@testable import waware
+@testable import WiFiAware
 
 @Test func ulwUpdateRecordShowsTheBlobAsHex() throws {
     let event = NL80211Event.unalignedScheduleUpdated(
@@ -10,7 +10,7 @@ import Testing
     #expect(record.text == "unaligned schedule updated on phy0 wdev 0x2: 4 bytes 0e0200aa")
     record.phy = nil
     #expect(
-        try Output.json(record)
+        try AdapterFixtures.json(record)
             == #"{"blob":"0e0200aa","event":"unalignedScheduleUpdated","wdev":"0x2","wiphy":0}"#)
     #expect(EventRecord.wiphy(of: event) == WiphyIndex(rawValue: 0))
 }
@@ -30,7 +30,7 @@ import Testing
         record.text == "NAN channels evacuated on phy#1 wdev 0x100000002: "
             + "5745 MHz (80 MHz, centre 5775 MHz, entry 512000000000, 2 rx streams), 2437 MHz")
     #expect(
-        try Output.json(record) == #"{"channels":[{"centerFrequency1":5775,"channelEntry":"512000000000","#
+        try AdapterFixtures.json(record) == #"{"channels":[{"centerFrequency1":5775,"channelEntry":"512000000000","#
             + #""frequency":5745,"rxNss":2,"width":"80 MHz"},{"frequency":2437}],"#
             + #""event":"channelsEvacuated","wdev":"0x100000002","wiphy":1}"#)
     #expect(EventRecord.wiphy(of: event) == WiphyIndex(rawValue: 1))

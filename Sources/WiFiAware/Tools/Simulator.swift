@@ -1,87 +1,78 @@
 import NANSystem
 
 /// The work behind `waware sim add|list|remove`, through NANSystem's hwsim client.
-enum Simulator {
-    /// Creates the radios; on any failure removes the ones this command created, so nothing is left half done.
-    static func add(_ command: SimAddCommand, output: Output) async throws {
+@_spi(Tools) public enum Simulator {
+    /// Creates a radio per name (nil: hwsim names it) with `channels` channels, NAN unless `nan` is false,
+    /// removed when waware exits with `temporary` (then it waits for SIGINT/SIGTERM); on any failure removes
+    /// the ones this command created, so nothing is left half done.
+    /// - Throws: ``WAError`` `hwsimWithoutNAN` when the kernel's mac80211_hwsim cannot simulate NAN.
+    public static func add(
+        radioNames: [String?], channels: Int, nan: Bool, temporary: Bool, json: Bool, output: some ToolOutput
+    ) async throws {
         try await HWSim.withSession { hwsim in
             var created: [HWSimRadioID] = []
             do {
-                for name in command.radioNames {
+                for name in radioNames {
                     let configuration = HWSimRadioConfiguration(
-                        name: name, channels: UInt32(command.channels), supportsNAN: command.nan,
-                        destroyOnClose: command.temporary)
+                        name: name, channels: UInt32(channels), supportsNAN: nan, destroyOnClose: temporary)
                     created.append(try await hwsim.addRadio(configuration))
                 }
                 let reports = try await reports(hwsim, only: Set(created))
-                if command.nan, let withoutNAN = reports.first(where: { !$0.nan }) {
-                    throw CommandFailure(
-                        "radio \(withoutNAN.id) (\(withoutNAN.name ?? "?")) was created without NAN: this kernel's "
-                            + "mac80211_hwsim cannot simulate NAN; it needs Linux 7.2 or newer",
-                        code: .hwsimWithoutNAN)
+                if nan, let withoutNAN = reports.first(where: { !$0.nan }) {
+                    throw WAError(
+                        .hwsimWithoutNAN,
+                        message: "radio \(withoutNAN.id) (\(withoutNAN.name ?? "?")) was created without NAN: this "
+                            + "kernel's mac80211_hwsim cannot simulate NAN; it needs Linux 7.2 or newer")
                 }
-                if command.json {
-                    try output.writeJSON(SimRadioList(radios: reports))
-                } else {
-                    for line in SimRadioReport.lines(reports) { output.write("created " + line) }
-                }
+                try write(reports, "created ", json: json, output: output)
             } catch {
                 for id in created { try? await hwsim.removeRadio(id) }
                 throw error
             }
 
-            guard command.temporary else { return }
-            if !command.json { output.write("the radios last until waware exits; Ctrl-C to remove them") }
+            guard temporary else { return }
+            if !json { output.write("the radios last until waware exits; Ctrl-C to remove them") }
             try await SignalCancellation.run {
                 // Sleep until SIGINT/SIGTERM cancels this task: that is the normal end here.
                 while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
             }
-            if !command.json {
-                for line in SimRadioReport.lines(try await reports(hwsim, only: Set(created))) {
-                    output.write("removing " + line)
-                }
+            if !json {
+                try write(try await reports(hwsim, only: Set(created)), "removing ", json: false, output: output)
             }
         }
     }
 
     /// Prints every simulated radio.
-    static func list(_ command: SimListCommand, output: Output) async throws {
+    public static func list(json: Bool, output: some ToolOutput) async throws {
         try await HWSim.withSession { hwsim in
             let radios = try await reports(hwsim, only: nil)
-            if command.json {
-                try output.writeJSON(SimRadioList(radios: radios))
-            } else if radios.isEmpty {
+            if radios.isEmpty && !json {
                 output.write(
                     "no simulated radios in this network namespace (\(Self.otherNamespaces); create some with 'waware sim add')"
                 )
             } else {
-                for line in SimRadioReport.lines(radios) { output.write(line) }
+                try write(radios, "", json: json, output: output)
             }
         }
     }
 
-    /// Removes one radio (by id or name) or all of them.
-    static func remove(_ command: SimRemoveCommand, output: Output) async throws {
+    /// Removes one radio (`reference`: its id or name) or all of them (`all`).
+    public static func remove(_ reference: String, json: Bool, output: some ToolOutput) async throws {
         try await HWSim.withSession { hwsim in
             let radios = try await reports(hwsim, only: nil)
-            let chosen: [SimRadioReport]
-            if command.radio == "all" {
-                chosen = radios
-            } else {
-                chosen = try [select(command.radio, from: radios)]
-            }
-            if chosen.isEmpty && !command.json {
+            let chosen = reference == "all" ? radios : [try select(reference, from: radios)]
+            if chosen.isEmpty && !json {
                 output.write("no simulated radios to remove in this network namespace (\(Self.otherNamespaces))")
             }
-            for radio in chosen {
-                try await hwsim.removeRadio(HWSimRadioID(rawValue: radio.id))
-            }
-            if command.json {
-                try output.writeJSON(SimRadioList(radios: chosen))
-            } else {
-                for line in SimRadioReport.lines(chosen) { output.write("removed " + line) }
-            }
+            for radio in chosen { try await hwsim.removeRadio(HWSimRadioID(rawValue: radio.id)) }
+            try write(chosen, "removed ", json: json, output: output)
         }
+    }
+
+    /// Prints `radios` as one JSON object, or one line each after `verb` (`created `, `removed `).
+    private static func write(_ radios: [SimRadioReport], _ verb: String, json: Bool, output: some ToolOutput) throws {
+        if json { return try output.writeJSON(SimRadioList(radios: radios)) }
+        for line in SimRadioReport.lines(radios) { output.write(verb + line) }
     }
 
     /// hwsim lists only the radios of the caller's network namespace.
@@ -89,15 +80,15 @@ enum Simulator {
         "radios moved to other network namespaces are not visible from here; run this in their namespace, e.g. 'ip netns exec NAME waware sim list'"
 
     /// The radio `reference` names: a radio id, or a radio (phy) name.
-    /// - Throws: ``CommandFailure`` with ``ExitCode/adapterNotFound`` listing the radios.
-    static func select(_ reference: String, from radios: [SimRadioReport]) throws -> SimRadioReport {
+    /// - Throws: ``WAError`` `adapterNotFound` listing the radios.
+    static func select(_ reference: String, from radios: [SimRadioReport]) throws(WAError) -> SimRadioReport {
         if let match = radios.first(where: { $0.name == reference }) { return match }
         if let id = UInt32(reference), let match = radios.first(where: { $0.id == id }) { return match }
         let known =
             radios.isEmpty
             ? "there are none in this network namespace; \(otherNamespaces)"
             : "radios: " + radios.map { "\($0.id) \($0.name ?? "")" }.joined(separator: ", ")
-        throw CommandFailure("no simulated radio '\(reference)' (\(known))", code: .adapterNotFound)
+        throw WAError(.adapterNotFound, message: "no simulated radio '\(reference)' (\(known))")
     }
 
     /// The simulated radios in this network namespace (only those in `only`, when given), by id.

@@ -1,6 +1,6 @@
+import NANLogging
 import NANSystem
 import NANWire
-import WiFiAware
 
 /// `waware diagnose --two-radio`: makes two simulated NAN radios (mac80211_hwsim) for the test, brings up
 /// Wi-Fi Aware on both through the public API, publishes a service on one and subscribes to it on the other, times the discovery and a
@@ -11,10 +11,12 @@ import WiFiAware
 /// `lo` or a local address can short-cut it. The radios are made with `destroyOnClose`, so the kernel
 /// removes them with the hwsim socket even if waware dies (Ctrl-C, a crash), and the NAN interfaces die
 /// with their nl80211 sockets.
-enum TwoRadioTest {
+@_spi(Tools) public enum TwoRadioTest {
     /// Runs the test; never throws: a failure is its outcome, with what to do.
-    /// - Parameter timeout: the limit of each wait (the clusters, the discovery, the answer).
-    static func run(timeout: Duration) async -> TwoRadioReport {
+    /// - Parameters:
+    ///   - timeout: the limit of each wait (the clusters, the discovery, the answer).
+    ///   - logger: where the two systems trace what they do.
+    static func run(timeout: Duration, logger: Logger) async -> TwoRadioReport {
         do {
             return try await HWSim.withSession { hwsim in
                 guard hwsim.supportsNAN else {
@@ -28,7 +30,7 @@ enum TwoRadioTest {
                     for _ in 0..<2 {
                         created.append(try await hwsim.addRadio(HWSimRadioConfiguration(destroyOnClose: true)))
                     }
-                    report = try await exchange(radios: created, hwsim: hwsim, timeout: timeout)
+                    report = try await exchange(radios: created, hwsim: hwsim, timeout: timeout, logger: logger)
                 } catch {
                     report = .notRun(message(for: error), remedy: remedy(for: error))
                 }
@@ -57,12 +59,12 @@ enum TwoRadioTest {
     /// Brings Wi-Fi Aware up on both radios through the public API (`WASystem.run`, one system per radio),
     /// publishes on the first, subscribes on the second, and measures.
     private static func exchange(
-        radios ids: [HWSimRadioID], hwsim: HWSimSession, timeout: Duration
+        radios ids: [HWSimRadioID], hwsim: HWSimSession, timeout: Duration, logger: Logger
     ) async throws -> TwoRadioReport {
         let names = try await hwsim.radios().filter { ids.contains($0.id) }.sorted { $0.id.rawValue < $1.id.rawValue }
             .compactMap(\.name)
         guard names.count == 2 else {
-            throw TwoRadioFailure("the two new radios (\(names.joined(separator: ", "))) did not show up")
+            throw WAError(.kernel, message: "the two new radios (\(names.joined(separator: ", "))) did not show up")
         }
         var report = TwoRadioReport.notRun("", remedy: nil)
         report.radios = names
@@ -71,7 +73,7 @@ enum TwoRadioTest {
         let service = try WAServiceName("_wd\(Hex.string((0..<4).map { _ in UInt8.random(in: 0...255) }))._udp")
         var options = WASystemOptions()
         options.clusterTimeout = timeout
-        options.logger = Diagnostics.logger()
+        options.logger = logger
         let outcome: Outcome = try await WASystem.run(adapter: names[0], options: options) { publisher in
             try await WASystem.run(adapter: names[1], options: options) { subscriber in
                 try await measure(publisher: publisher, subscriber: subscriber, service: service, timeout: timeout)
@@ -175,16 +177,15 @@ enum TwoRadioTest {
     static let interruptedRemedy = "run it again and let it end (it takes a few seconds)"
 
     /// The remedy of a test refused for lack of privilege.
-    static let needsPrivilege = "run as root or with CAP_NET_ADMIN"
+    public static let needsPrivilege = "run as root or with CAP_NET_ADMIN"
 
     /// The one-line reason for a failure.
     private static func message(for error: any Error) -> String {
-        if let failure = error as? TwoRadioFailure { return failure.message }
         if let netlink = error as? NetlinkError, netlink.code == .hwsimNotLoaded {
             return "the mac80211_hwsim module is not loaded"
         }
         if error is CancellationError { return "interrupted" }
-        return ErrorTranslation.failure(for: error).message
+        return WAError.tool(error).message
     }
 
     /// What to do about a failure, when something can be done.
@@ -201,11 +202,4 @@ enum TwoRadioTest {
         if error is CancellationError { return interruptedRemedy }
         return "look at 'dmesg' for mac80211_hwsim's messages and add them and this report to a bug"
     }
-}
-
-/// A step of the two-radio test that failed without a library error.
-struct TwoRadioFailure: Error {
-    /// What went wrong.
-    let message: String
-    init(_ message: String) { self.message = message }
 }

@@ -2,19 +2,18 @@ import FoundationEssentials
 import NANSystem
 
 /// The work behind `waware events`: print nl80211 events, optionally of one adapter, until cancelled.
-enum EventWatch {
-    /// Opens a session (which joins the "config" and "nan" multicast groups) and prints what arrives.
-    static func run(_ command: EventsCommand, output: Output) async throws {
+@_spi(Tools) public enum EventWatch {
+    /// Opens a session (which joins the "config" and "nan" multicast groups) and prints what arrives, of the
+    /// adapter `reference` names (all adapters when nil), as text or, with `json`, one JSON object per line.
+    /// - Throws: ``WAError`` `deviceRemoved` when the adapter watched is removed; what the session throws.
+    public static func run(adapter reference: String?, json: Bool, output: some ToolOutput) async throws {
         try await NL80211.withSession { session in
             let adapters = try await session.adapters()
             var phyNames = Dictionary(adapters.map { ($0.wiphy.rawValue, $0.name) }, uniquingKeysWith: { a, _ in a })
             var only: WiphyIndex?
-            if let reference = command.adapter {
-                let report = try AdapterSelection.select(reference, from: adapters.map(AdapterReport.init))
-                only = WiphyIndex(rawValue: report.wiphy)
-            }
+            if let reference { only = try AdapterSelection.select(reference, from: adapters).wiphy }
             let scope = only.flatMap { phyNames[$0.rawValue] } ?? "all adapters"
-            if !command.json { output.write("watching NAN events of \(scope); Ctrl-C to stop") }
+            if !json { output.write("watching NAN events of \(scope); Ctrl-C to stop") }
 
             for try await event in session.events {
                 let wiphy = EventRecord.wiphy(of: event)
@@ -27,9 +26,9 @@ enum EventWatch {
                 }
                 var record = EventRecord(event, phyNames: phyNames)
                 record.time = timestamp()
-                if command.json { try output.writeJSON(record) } else { output.write(record.line) }
+                if json { try output.writeJSON(record) } else { output.write(record.line) }
                 if case .wiphyRemoved(let removed) = event, removed == only {
-                    throw CommandFailure("\(scope) was removed", code: .deviceRemoved)
+                    throw WAError(.deviceRemoved, message: "\(scope) was removed")
                 }
             }
         }

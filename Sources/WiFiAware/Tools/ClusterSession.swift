@@ -3,20 +3,25 @@ import NANSystem
 import NANWire
 
 /// The work behind `waware cluster start` and `waware cluster stop`.
-enum ClusterSession {
-    /// Creates a NAN interface owned by the session, starts NAN, prints events until the task is cancelled
-    /// (SIGINT/SIGTERM), then stops NAN and deletes the interface.
-    /// - Throws: ``CommandFailure`` with ``ExitCode/deviceRemoved`` when the adapter or the interface
-    ///   disappears while running; library errors for refused requests.
-    static func run(_ command: ClusterStartCommand, output: Output) async throws {
+@_spi(Tools) public enum ClusterSession {
+    /// Creates a NAN interface owned by the session on the adapter `reference` names, starts NAN with the
+    /// settings (``startOptions(masterPreference:bands:clusterID:notifyDW:adapter:)``), prints events until the
+    /// task is cancelled (SIGINT/SIGTERM), then stops NAN and deletes the interface. `verbose` adds the
+    /// discovery windows; `json` prints one JSON object per line.
+    /// - Throws: ``WAError`` `deviceRemoved` when the adapter or the interface disappears while running,
+    ///   `alreadyRunning` or `wifiAwareUnsupported` when NAN cannot start there; library errors for refused
+    ///   requests.
+    public static func run(
+        adapter reference: String?, masterPreference: UInt8, bands: Set<ClusterBand>?, clusterID: [UInt8]?,
+        notifyDW: Bool, verbose: Bool, json: Bool, output: some ToolOutput
+    ) async throws {
         let adapters = try await NL80211.withSession { session in try await session.adapters() }
-        let report = try AdapterSelection.select(command.adapter, from: adapters.map(AdapterReport.init))
-        try AdapterSelection.requireNAN(report)
-        try checkNoNANInterface(on: report)
-        let options = try startOptions(for: command, adapter: report)
-        guard let adapter = adapters.first(where: { $0.wiphy.rawValue == report.wiphy }) else {
-            throw CommandFailure("\(report.phy) disappeared", code: .deviceRemoved)
-        }
+        let adapter = try AdapterSelection.select(reference, from: adapters)
+        try AdapterSelection.requireNAN(adapter)
+        let report = AdapterReport(adapter)
+        if let inUse = report.nanInterfaceInUse { throw WAError(.alreadyRunning, message: inUse) }
+        let options = try startOptions(
+            masterPreference: masterPreference, bands: bands, clusterID: clusterID, notifyDW: notifyDW, adapter: report)
         try await NANRuntime.run(on: adapter) { runtime in
             let nan = runtime.managementInterface
             // Registered before NAN starts, so the join is not missed.
@@ -39,10 +44,10 @@ enum ClusterSession {
             started.address = nan.address.description
             started.masterPreference = Int(configuration.masterPreference)
             started.bands = configuration.bands.map { $0.bands.map(NANReport.bandName) } ?? []
-            try write(started, json: command.json, output: output)
+            try write(started, json: json, output: output)
 
             let ending = try await watch(
-                events, nan: nan, phy: report.phy, command: command, output: output,
+                events, nan: nan, phy: report.phy, verbose: verbose, json: json, output: output,
                 elapsed: { clock.now - start })
 
             var stopped = EventRecord("stopped")
@@ -60,10 +65,10 @@ enum ClusterSession {
                     stopped.detail = "interface \(nan.name) deleted"
                 } catch {
                     stopped.detail =
-                        "teardown: \(ErrorTranslation.failure(for: error).message); "
+                        "teardown: \(WAError.tool(error).message); "
                         + "the kernel removes the interface as waware exits"
                 }
-                try write(stopped, json: command.json, output: output)
+                try write(stopped, json: json, output: output)
             }
         }
     }
@@ -73,13 +78,13 @@ enum ClusterSession {
         /// SIGINT/SIGTERM (task cancellation).
         case interrupted
         /// The adapter or the interface disappeared.
-        case removed(CommandFailure)
+        case removed(WAError)
     }
 
     /// Prints this interface's events until cancellation or removal.
     private static func watch(
         _ events: AsyncThrowingStream<NL80211Event, any Error>, nan: NANInterface, phy: String,
-        command: ClusterStartCommand, output: Output, elapsed: () -> Duration
+        verbose: Bool, json: Bool, output: some ToolOutput, elapsed: () -> Duration
     ) async throws -> Ending {
         for try await event in events {
             switch event {
@@ -92,32 +97,34 @@ enum ClusterSession {
                     return .removed(radioRemoved(phy))
                 }
                 return .removed(
-                    CommandFailure(
-                        "the NAN interface \(nan.name) (wdev \(nan.wdev)) on \(phy) was deleted while NAN was running",
-                        code: .deviceRemoved))
+                    WAError(
+                        .deviceRemoved,
+                        message:
+                            "the NAN interface \(nan.name) (wdev \(nan.wdev)) on \(phy) was deleted while NAN was running"
+                    ))
             case .clusterJoined(let wdev, _, _) where wdev == nan.wdev,
                 .scheduleUpdateDone(let wdev, _) where wdev == nan.wdev:
-                try write(record(event, nan: nan, phy: phy, elapsed: elapsed()), json: command.json, output: output)
-            case .nextDiscoveryWindow(let wdev, _) where wdev == nan.wdev && command.verbose:
-                try write(record(event, nan: nan, phy: phy, elapsed: elapsed()), json: command.json, output: output)
+                try write(record(event, nan: nan, phy: phy, elapsed: elapsed()), json: json, output: output)
+            case .nextDiscoveryWindow(let wdev, _) where wdev == nan.wdev && verbose:
+                try write(record(event, nan: nan, phy: phy, elapsed: elapsed()), json: json, output: output)
             case .nanMatch(let match) where match.wdev == nan.wdev:
-                try write(record(event, nan: nan, phy: phy, elapsed: elapsed()), json: command.json, output: output)
+                try write(record(event, nan: nan, phy: phy, elapsed: elapsed()), json: json, output: output)
             case .overrun, .malformed:
-                try write(record(event, nan: nan, phy: phy, elapsed: elapsed()), json: command.json, output: output)
+                try write(record(event, nan: nan, phy: phy, elapsed: elapsed()), json: json, output: output)
             default:
                 continue
             }
         }
         guard Task.isCancelled else {
-            throw CommandFailure("the kernel connection closed while NAN was running on \(phy)")
+            throw WAError(.kernel, message: "the kernel connection closed while NAN was running on \(phy)")
         }
         return .interrupted
     }
 
-    private static func radioRemoved(_ phy: String) -> CommandFailure {
-        CommandFailure(
-            "\(phy) was removed while NAN was running (unplugged, driver unloaded or radio deleted)",
-            code: .deviceRemoved)
+    private static func radioRemoved(_ phy: String) -> WAError {
+        WAError(
+            .deviceRemoved,
+            message: "\(phy) was removed while NAN was running (unplugged, driver unloaded or radio deleted)")
     }
 
     /// Whether the radio still exists, asked on a fresh session (the running one is busy with events).
@@ -136,19 +143,21 @@ enum ClusterSession {
     }
 
     /// `duration` in seconds, to the millisecond.
-    static func seconds(_ duration: Duration) -> Double {
+    public static func seconds(_ duration: Duration) -> Double {
         Double(duration.inWholeMilliseconds) / 1000
     }
 
     /// The runtime's start options for the command's options, checked against what the adapter supports:
     /// the kernel's bands unless `--bands` names some, and a random valid cluster ID unless `--cluster-id`
     /// names one (mac80211_hwsim otherwise announces cluster 00:00:00:00:00:00).
-    static func startOptions(for command: ClusterStartCommand, adapter: AdapterReport) throws -> NANStartOptions {
+    static func startOptions(
+        masterPreference: UInt8, bands: Set<ClusterBand>?, clusterID: [UInt8]?, notifyDW: Bool, adapter: AdapterReport
+    ) throws(WAError) -> NANStartOptions {
         var options = NANStartOptions()
-        options.masterPreference = command.masterPreference
-        options.notifyDiscoveryWindows = command.notifyDW
+        options.masterPreference = masterPreference
+        options.notifyDiscoveryWindows = notifyDW
         options.bands = .kernelDefault
-        if let requested = command.bands {
+        if let requested = bands {
             var set = NANBands()
             for band in requested {
                 switch band {
@@ -159,60 +168,55 @@ enum ClusterSession {
             }
             let missing = requested.sorted().map(\.rawValue).filter { !adapter.nan.bands.contains($0) }
             if !missing.isEmpty, !adapter.nan.bands.isEmpty {
-                throw CommandFailure(
-                    "\(adapter.phy) cannot do NAN on \(missing.joined(separator: ", ")) "
-                        + "(its NAN bands: \(adapter.nan.bands.joined(separator: ", ")))",
-                    code: .nanUnsupported)
+                throw WAError(
+                    .wifiAwareUnsupported,
+                    message: "\(adapter.phy) cannot do NAN on \(missing.joined(separator: ", ")) "
+                        + "(its NAN bands: \(adapter.nan.bands.joined(separator: ", ")))")
             }
             options.bands = .exactly(set)
         }
-        let clusterID = command.clusterID.flatMap { MACAddress(bytes: $0) }
+        let clusterID = clusterID.flatMap { MACAddress(bytes: $0) }
         options.clusterID = clusterID.map { .fixed($0) } ?? .randomIfConfigurable
-        if (clusterID != nil || command.notifyDW) && !adapter.nan.configurableSync {
-            throw CommandFailure(
-                "\(adapter.phy) does not accept a NAN configuration (no CONFIGURABLE_SYNC): "
-                    + "--cluster-id and --notify-dw cannot be used on it",
-                code: .nanUnsupported)
+        if (clusterID != nil || notifyDW) && !adapter.nan.configurableSync {
+            throw WAError(
+                .wifiAwareUnsupported,
+                message: "\(adapter.phy) does not accept a NAN configuration (no CONFIGURABLE_SYNC): "
+                    + "--cluster-id and --notify-dw cannot be used on it")
         }
         return options
-    }
-
-    /// Throws when the adapter already has a NAN interface: drivers allow one, and it may be running.
-    private static func checkNoNANInterface(on adapter: AdapterReport) throws {
-        guard let inUse = adapter.nanInterfaceInUse else { return }
-        throw CommandFailure(inUse, code: .nanAlreadyRunning)
     }
 
     /// Explains a refused `START_NAN`.
     private static func startFailure(_ error: NetlinkError, report: AdapterReport) -> any Error {
         if error.code == .alreadyRunning {
-            return CommandFailure("NAN is already running on \(report.phy)", code: .nanAlreadyRunning)
+            return WAError(.alreadyRunning, message: "NAN is already running on \(report.phy)")
         }
         if error.code == .notSupported {
-            return CommandFailure(
-                "\(report.phy) refused to start NAN with these settings (\(error.description))", code: .nanUnsupported)
+            return WAError(
+                .wifiAwareUnsupported,
+                message: "\(report.phy) refused to start NAN with these settings (\(error.description))")
         }
         if error.code == .noSuchDevice {
-            return CommandFailure("\(report.phy) disappeared while NAN was starting", code: .deviceRemoved)
+            return WAError(.deviceRemoved, message: "\(report.phy) disappeared while NAN was starting")
         }
         return error
     }
 
-    private static func write(_ record: EventRecord, json: Bool, output: Output) throws {
+    private static func write(_ record: EventRecord, json: Bool, output: some ToolOutput) throws {
         if json { try output.writeJSON(record) } else { output.write(record.line) }
     }
 
-    /// Stops NAN on every NAN interface of the chosen adapter and, with `--delete`, deletes them.
-    static func stop(_ command: ClusterStopCommand, output: Output) async throws {
+    /// Stops NAN on every NAN interface of the adapter `reference` names and, with `delete`, deletes them.
+    public static func stop(adapter reference: String?, delete: Bool, json: Bool, output: some ToolOutput) async throws
+    {
         try await NL80211.withSession { session in
-            let report = try AdapterSelection.select(
-                command.adapter, from: try await session.adapters().map(AdapterReport.init))
+            let report = AdapterReport(try AdapterSelection.select(reference, from: try await session.adapters()))
             let nanInterfaces = report.interfaces.filter { $0.type == InterfaceType.nan.description }
             if nanInterfaces.isEmpty {
                 var record = EventRecord("nothingToStop")
                 record.phy = report.phy
                 record.detail = "\(report.phy) has no NAN interface, so NAN is not running there"
-                if command.json { try output.writeJSON(record) } else { output.write(record.detail ?? "") }
+                if json { try output.writeJSON(record) } else { output.write(record.detail ?? "") }
                 return
             }
             for interface in nanInterfaces {
@@ -222,12 +226,28 @@ enum ClusterSession {
                 record.phy = report.phy
                 record.interface = interface.name
                 record.wdev = interface.wdev
-                if command.delete {
+                if delete {
                     try await session.deleteInterface(wdev)
                     record.detail = "interface \(interface.label) deleted"
                 }
-                if command.json { try output.writeJSON(record) } else { output.write(record.text) }
+                if json { try output.writeJSON(record) } else { output.write(record.text) }
             }
         }
+    }
+}
+
+/// A NAN band `waware cluster start --bands` may name; the raw value is the report's band name
+/// (``NANReport/bands``).
+@_spi(Tools) public enum ClusterBand: String, CaseIterable, Sendable, Comparable {
+    /// The 2.4 GHz band (NAN channel 6, 2437 MHz).
+    case ghz2_4 = "2.4GHz"
+    /// The 5 GHz band (NAN channel 149 or 44).
+    case ghz5 = "5GHz"
+    /// The 6 GHz band.
+    case ghz6 = "6GHz"
+
+    /// In the order above.
+    public static func < (a: ClusterBand, b: ClusterBand) -> Bool {
+        allCases.firstIndex(of: a) ?? 0 < allCases.firstIndex(of: b) ?? 0
     }
 }

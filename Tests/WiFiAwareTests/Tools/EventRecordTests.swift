@@ -1,6 +1,6 @@
 import Testing
 
-@testable import waware
+@testable import WiFiAware
 
 @Test func clusterJoinedSaysWhichClusterAndWhetherItIsNew() {
     var record = EventRecord("clusterJoined")
@@ -20,7 +20,9 @@ import Testing
     record.wiphy = 1
     record.wdev = "0x100000002"
     record.frequency = 2437
-    #expect(try Output.json(record) == #"{"event":"discoveryWindow","frequency":2437,"wdev":"0x100000002","wiphy":1}"#)
+    #expect(
+        try AdapterFixtures.json(record)
+            == #"{"event":"discoveryWindow","frequency":2437,"wdev":"0x100000002","wiphy":1}"#)
     #expect(record.text == "discovery window on phy#1 wdev 0x100000002 at 2437 MHz")
 }
 

@@ -1,6 +1,6 @@
 import FoundationEssentials
 internal import Synchronization
-@_spi(Experiments) import WiFiAware
+@_spi(Experiments) @_spi(Tools) import WiFiAware
 
 /// Brings up Wi-Fi Aware on the adapter a command names, for the duration of a closure.
 enum DiscoveryRun {

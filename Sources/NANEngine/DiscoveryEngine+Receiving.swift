@@ -152,8 +152,6 @@ extension DiscoveryEngine {
 
     /// The kernel dropped events: DW notifications, frames, TX statuses, the interface's removal or a
     /// cluster change may be missing. The engine resynchronises (see ``EventLoss``):
-    /// - frames waiting for a TX status are settled now as not acknowledged (their status may be among the
-    ///   lost; a follow-up is then sent again in the next DW instead of after the status timeout);
     /// - peers are treated conservatively: the loss clock of every reported peer instance restarts now
     ///   (silence the engine caused is not held against a peer), and active subscribes ask again in the next
     ///   DW, so a publisher whose frames were lost is heard again soon;
@@ -164,7 +162,6 @@ extension DiscoveryEngine {
         statistics.radioEventOverruns += 1
         options.logger.trace(
             "radio events lost (netlink overrun, \(dropped.map(String.init) ?? "unknown") dropped): resynchronising")
-        for waiter in statuses.removeAll() { waiter.resume(returning: false) }
         for id in functions.keys.sorted() {
             guard var function = functions[id] else { continue }
             for key in function.reported.keys { function.reported[key]?.lastPeriod = period }

@@ -1,7 +1,8 @@
 import NANLogging
 import NANWire
 
-/// Sending frames, tracking their TX status, and follow-up messages with delivery status.
+/// Sending frames, and follow-up messages with delivery status (their TX status from the radio's transmit
+/// service, retried by the ``Options/followUp`` policy).
 extension DiscoveryEngine {
     /// Encodes and sends a frame; returns its cookie, or nil if it could not be sent.
     func transmit(_ frame: OutgoingDiscoveryFrame, frequency: Int?) async -> UInt64? {
@@ -26,30 +27,6 @@ extension DiscoveryEngine {
             statistics.sendFailures += 1
             return nil
         }
-    }
-
-    func transmitStatus(cookie: UInt64, acknowledged: Bool) {
-        options.logger.trace("tx status cookie \(cookie) \(acknowledged ? "acked" : "not acked")")
-        if acknowledged { statistics.framesAcknowledged += 1 } else { statistics.framesNotAcknowledged += 1 }
-        statuses.arrived(cookie, acknowledged: acknowledged)?.resume(returning: acknowledged)
-    }
-
-    /// Waits for the TX status of `cookie`; false if none comes in time.
-    func acknowledged(_ cookie: UInt64) async -> Bool {
-        if let early = statuses.takeEarly(cookie) { return early }
-        if stopped { return false }
-        let timeout = options.transmitStatusTimeout
-        return await withCheckedContinuation { continuation in
-            statuses.expect(cookie, continuation)
-            Task { [weak self] in
-                try? await Task.sleep(for: timeout)
-                await self?.statusTimedOut(cookie)
-            }
-        }
-    }
-
-    func statusTimedOut(_ cookie: UInt64) {
-        statuses.cancel(cookie)?.resume(returning: false)
     }
 
     /// Sends a follow-up from our instance `local` to a peer's instance; reports whether it was acknowledged.
@@ -80,13 +57,15 @@ extension DiscoveryEngine {
         followUp.keyDescriptor = keyDescriptor
         followUp.bootstrapping = bootstrapping
         let frame = OutgoingDiscoveryFrame(destination: peer, announcements: [followUp])
-        for attempt in 0..<max(1, options.followUpAttempts) {
-            if attempt > 0 || !options.followUpImmediately {
-                guard await nextWindow() else { break }
-            }
-            guard let cookie = await transmit(frame, frequency: nil) else { continue }
-            if await acknowledged(cookie) { return .acknowledged }
+        let delivered = await options.followUp.deliver { attempt in
+            attempt == 0 && options.followUpImmediately ? true : await nextWindow()
+        } attempt: { timeout in
+            guard let cookie = await transmit(frame, frequency: nil) else { return nil }
+            let acknowledged = await radio.acknowledgement(of: cookie, within: timeout) ?? false
+            if acknowledged { statistics.framesAcknowledged += 1 } else { statistics.framesNotAcknowledged += 1 }
+            options.logger.trace("tx status cookie \(cookie) \(acknowledged ? "acked" : "not acked")")
+            return acknowledged
         }
-        return .notAcknowledged
+        return delivered ? .acknowledged : .notAcknowledged
     }
 }

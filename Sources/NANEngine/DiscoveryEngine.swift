@@ -13,10 +13,9 @@ actor DiscoveryEngine {
         var replyImmediately = true
         /// Follow-ups go out at once rather than in the next DW.
         var followUpImmediately = true
-        /// How many times a follow-up is sent (once per DW) until acknowledged.
-        var followUpAttempts = 3
-        /// How long to wait for a TX status before counting a frame as not acknowledged.
-        var transmitStatusTimeout: Duration = .seconds(2)
+        /// How many times a follow-up is sent (once per DW) until acknowledged, each waiting how long for
+        /// its TX status.
+        var followUp = TransmitPolicy.followUp
         /// Signal at or above which a peer counts as close (nl80211's default RSSI_CLOSE).
         var closeRangeSignal = -60
         /// Largest service discovery frame body we build before splitting announcements.
@@ -98,8 +97,6 @@ actor DiscoveryEngine {
     var windowWaiters: [UInt64: CheckedContinuation<Bool, Never>] = [:]
     var nextWindowWaiter: UInt64 = 0
     var clusterWaiters: [CheckedContinuation<Bool, Never>] = []
-    /// Follow-ups waiting for their transmit status, and statuses that came first (the last 256).
-    var statuses = TransmitStatusBook<CheckedContinuation<Bool, Never>>(earlyLimit: 256)
     var stopped = false
     /// Our NIRA, put in every publish and subscribe frame; nil when we have no NIK to announce.
     var identityResolution: IdentityResolutionAttribute?
@@ -150,8 +147,6 @@ actor DiscoveryEngine {
             await discoveryWindow(frequency: frequency)
         case .frameReceived(let bytes, let frequency, let signal):
             await frameReceived(bytes, frequency: frequency, signal: signal)
-        case .transmitStatus(let cookie, let acknowledged):
-            transmitStatus(cookie: cookie, acknowledged: acknowledged)
         case .functionMatched(let match):
             functionMatched(match)
         case .functionTerminated(let cookie, let reason):
@@ -174,7 +169,6 @@ actor DiscoveryEngine {
         windowWaiters.removeAll()
         for waiter in clusterWaiters { waiter.resume(returning: false) }
         clusterWaiters.removeAll()
-        for waiter in statuses.removeAll() { waiter.resume(returning: false) }
     }
 
     /// Waits until the radio has joined a cluster and, on the user-space path, until the first DW

@@ -16,6 +16,8 @@ protocol DiscoveryRadio: Sendable {
     var events: Events { get }
     /// Sends a management frame (CMD_FRAME); `frequency` nil means the current channel. Returns the TX cookie.
     func transmit(_ frame: [UInt8], frequency: Int?) async throws -> UInt64
+    /// Waits at most `timeout` for the TX status of the frame sent under `cookie` (nil: none came).
+    func acknowledgement(of cookie: UInt64, within timeout: Duration) async -> Bool?
     /// Offload path: adds a NAN function (ADD_NAN_FUNCTION).
     func addFunction(_ function: OffloadedFunction) async throws -> OffloadedFunctionHandle
     /// Offload path: removes a NAN function (DEL_NAN_FUNCTION) by cookie.
@@ -45,8 +47,6 @@ enum RadioEvent: Sendable {
     case discoveryWindow(frequency: Int)
     /// A management frame arrived.
     case frameReceived(bytes: [UInt8], frequency: Int?, signal: Int?)
-    /// A frame we sent was acknowledged, or not.
-    case transmitStatus(cookie: UInt64, acknowledged: Bool)
     /// Offload path: the driver matched one of our functions with a peer's.
     case functionMatched(OffloadedMatch)
     /// Offload path: the driver ended one of our functions.

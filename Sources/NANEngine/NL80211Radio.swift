@@ -12,11 +12,11 @@ final class NL80211Radio: DiscoveryRadio, Sendable {
 
     var localAddress: MACAddress { interface.address }
 
-    /// What discovery registers for: cluster, DW, transmit status, offload events, and (in user space) SDFs,
+    /// What discovery registers for: cluster, DW, offload events, and (in user space) SDFs,
     /// protected ones (category 9, from paired peers, decrypted by the kernel) too.
     static func interest(_ mode: DiscoveryMode) -> NANEventInterest {
         NANEventInterest(
-            kinds: [.cluster, .discoveryWindow, .transmitStatus, .offloadedDiscovery],
+            kinds: [.cluster, .discoveryWindow, .offloadedDiscovery],
             framePrefixes: mode == .userSpace
                 ? [NANFramePrefix.serviceDiscovery, NANFramePrefix.protectedServiceDiscovery] : [])
     }
@@ -46,8 +46,6 @@ final class NL80211Radio: DiscoveryRadio, Sendable {
             return .discoveryWindow(frequency: Int(frequency.rawValue))
         case .frameReceived(let from, let frequency, let signal, let bytes) where from == nil || from == wdev:
             return .frameReceived(bytes: bytes, frequency: Int(frequency.rawValue), signal: signal.map(Int.init))
-        case .frameTxStatus(let cookie, let acked):
-            return .transmitStatus(cookie: cookie.rawValue, acknowledged: acked)
         case .nanMatch(let match) where match.wdev == nil || match.wdev == wdev:
             let kind: OffloadedMatch.PeerKind
             switch match.peerType {
@@ -80,6 +78,10 @@ final class NL80211Radio: DiscoveryRadio, Sendable {
         let cookie = try await session.sendFrame(
             frame, on: interface.wdev, frequency: frequency.map { Frequency(rawValue: UInt32(clamping: $0)) })
         return cookie.rawValue
+    }
+
+    func acknowledgement(of cookie: UInt64, within timeout: Duration) async -> Bool? {
+        await runtime.acknowledgement(of: FrameCookie(rawValue: cookie), within: timeout)
     }
 
     /// After an overrun: whether our NMI is still in the kernel's interface dump, and the cluster the

@@ -41,18 +41,13 @@ public struct DiscoveryTableSizes: Sendable, Hashable {
     public var reportedPeerInstances: Int
     /// The largest such memory of one local function.
     public var largestReported: Int
-    /// Frames waiting for a TX status.
-    public var statusWaiters: Int
-    /// TX statuses that came before their frame's waiter.
-    public var earlyStatuses: Int
 }
 
 extension DiscoveryEngine {
     func tableSizes() -> DiscoveryTableSizes {
         let reported = functions.values.map(\.reported.count)
         return DiscoveryTableSizes(
-            peers: peers.count, reportedPeerInstances: reported.reduce(0, +), largestReported: reported.max() ?? 0,
-            statusWaiters: statuses.waitingCount, earlyStatuses: statuses.earlyCount)
+            peers: peers.count, reportedPeerInstances: reported.reduce(0, +), largestReported: reported.max() ?? 0)
     }
 }
 
@@ -66,5 +61,6 @@ struct OfflineRadio: DiscoveryRadio {
     func addFunction(_ function: OffloadedFunction) async throws -> OffloadedFunctionHandle {
         throw DiscoveryError.offloadUnavailable
     }
+    func acknowledgement(of cookie: UInt64, within timeout: Duration) async -> Bool? { nil }
     func removeFunction(cookie: UInt64) async throws {}
 }

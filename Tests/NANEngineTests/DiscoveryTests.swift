@@ -221,7 +221,7 @@ import Testing
 
     @Test func followUpToADeafPeerIsReportedNotAcknowledged() async throws {
         var options = DiscoveryEngine.Options()
-        options.followUpAttempts = 1
+        options.followUp.attempts = 1
         let bench = await Bench(options: options)
         let publisher = try await bench.engines[0].publish(PublishConfiguration(serviceID: service("chat")))
         let subscriber = try await bench.engines[1].subscribe(SubscribeConfiguration(serviceID: service("chat")))

@@ -39,6 +39,8 @@ actor FakeAir {
     }
 
     private var engines: [MACAddress: DiscoveryEngine] = [:]
+    /// Each radio's transmit service (the runtime's, in production).
+    private var statuses: [MACAddress: TransmitStatuses] = [:]
     private var signals: [MACAddress: Int] = [:]
     private(set) var sent: [Sent] = []
     private var queued: [Queued] = []
@@ -46,7 +48,7 @@ actor FakeAir {
     /// Radios that do not acknowledge unicast frames (to test delivery failure).
     var deaf: Set<MACAddress> = []
     /// Radios losing events as a netlink overrun does: how many more to drop, and whether DW notifications
-    /// are dropped too (else only frames and TX statuses).
+    /// are dropped too (else only frames).
     private var losing: [MACAddress: (remaining: Int, windows: Bool)] = [:]
     /// Events dropped per radio and not yet reported to it.
     private var dropped: [MACAddress: Int] = [:]
@@ -59,13 +61,14 @@ actor FakeAir {
     func attach(_ engine: DiscoveryEngine, signal: Int = -50) {
         engines[engine.localAddress] = engine
         signals[engine.localAddress] = signal
+        statuses[engine.localAddress] = TransmitStatuses()
     }
 
     func makeDeaf(_ address: MACAddress) { deaf.insert(address) }
     func hear(_ address: MACAddress) { deaf.remove(address) }
     func deliver(_ delivery: Delivery) { self.delivery = delivery }
 
-    /// Forces an overrun on the radio at `address`: its next `count` events (frames and TX statuses, and DW
+    /// Forces an overrun on the radio at `address`: its next `count` events (frames, and DW
     /// notifications too with `windows`) are dropped, and the radio then reads
     /// `.eventsLost(droppedEvents: count)` before its next event, as the runtime's router reports a full
     /// client buffer.
@@ -92,6 +95,8 @@ actor FakeAir {
         await engine.handle(event)
     }
     func reportStatus(_ timing: StatusTiming) { statusTiming = timing }
+    /// The transmit service of the radio at `address`.
+    func statuses(of address: MACAddress) -> TransmitStatuses? { statuses[address] }
 
     /// Frames sent by `source` so far.
     func sent(from source: MACAddress) -> [Sent] { sent.filter { $0.from == source } }
@@ -137,16 +142,17 @@ actor FakeAir {
         return acknowledged
     }
 
-    /// Tells the sender the TX status of `cookie`, now, later or never, as ``statusTiming`` says.
+    /// Tells the sender's transmit service the TX status of `cookie`, now, later or never, as ``statusTiming``
+    /// says.
     private func status(_ acknowledged: Bool, cookie: UInt64, to source: MACAddress) async {
-        guard engines[source] != nil else { return }
+        guard let statuses = statuses[source] else { return }
         switch statusTiming {
         case .beforeReturn:
-            await handOver(.transmitStatus(cookie: cookie, acknowledged: acknowledged), to: source)
+            statuses.arrived(cookie, acknowledged: acknowledged)
         case .after(let delay):
             Task {
                 try? await Task.sleep(for: delay)
-                await self.handOver(.transmitStatus(cookie: cookie, acknowledged: acknowledged), to: source)
+                statuses.arrived(cookie, acknowledged: acknowledged)
             }
         case .never:
             break
@@ -169,6 +175,9 @@ struct FakeRadio: DiscoveryRadio {
 
     func transmit(_ frame: [UInt8], frequency: Int?) async throws -> UInt64 {
         await air.transmit(frame, from: localAddress, frequency: frequency)
+    }
+    func acknowledgement(of cookie: UInt64, within timeout: Duration) async -> Bool? {
+        await air.statuses(of: localAddress)?.acknowledgement(of: cookie, within: timeout)
     }
     func addFunction(_ function: OffloadedFunction) async throws -> OffloadedFunctionHandle {
         throw DiscoveryError("not offloaded")

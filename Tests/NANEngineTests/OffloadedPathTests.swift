@@ -15,6 +15,7 @@ final class OffloadingRadio: DiscoveryRadio, Sendable {
     func transmit(_ frame: [UInt8], frequency: Int?) async throws -> UInt64 {
         throw DiscoveryError("an offloading driver sends its own frames")
     }
+    func acknowledgement(of cookie: UInt64, within timeout: Duration) async -> Bool? { nil }
     func addFunction(_ function: OffloadedFunction) async throws -> OffloadedFunctionHandle {
         let count = added.withLock {
             $0.append(function); return $0.count

@@ -175,6 +175,7 @@ final class SnapshotRadio: DiscoveryRadio, Sendable {
     var discoveryMode: DiscoveryMode { .userSpace }
     var events: AsyncStream<RadioEvent> { AsyncStream { $0.finish() } }
     func transmit(_ frame: [UInt8], frequency: Int?) async throws -> UInt64 { 7 }
+    func acknowledgement(of cookie: UInt64, within timeout: Duration) async -> Bool? { nil }
     func addFunction(_ function: OffloadedFunction) async throws -> OffloadedFunctionHandle {
         throw DiscoveryError("not offloaded")
     }

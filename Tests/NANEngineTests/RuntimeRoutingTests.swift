@@ -86,54 +86,42 @@ import Testing
         #expect(try await iterator.next() == .nextDiscoveryWindow(wdev: nmi, frequency: Frequency(megahertz: 2484)))
     }
 
-    @Test func anExchangeTakesItsResponseAwayFromTheClients() async throws {
+    @Test func aStatusGoesToItsWaitAndToTheClientsThatAskForStatuses() async throws {
         let router = NANEventRouter(wiphy: wiphy, managementInterface: nmi)
-        let dataPath = router.register(NANEventInterest(framePrefixes: [naf]))
-        let response = frame(body: naf + [0x02])
-        let key = router.addWaiter(NANEventRouter.Waiter(response: { $0.last == 0xAA && $0.count == 24 + 7 + 1 }))
-        router.setCookie(FrameCookie(rawValue: 9), for: key)
-        router.route(.frameTxStatus(cookie: FrameCookie(rawValue: 9), acked: true))
-        router.route(.frameReceived(wdev: nmi, frequency: Frequency(megahertz: 2437), signalDBM: nil, bytes: response))
-        guard case .response(.frameReceived(_, _, _, let bytes), let acknowledged) = await router.wait(key) else {
-            Issue.record("no response")
-            return
-        }
-        #expect(bytes == response)
-        #expect(acknowledged == true)
+        let watcher = router.register(NANEventInterest(kinds: [.transmitStatus]))
+        let cookie = FrameCookie(rawValue: 9)
+        async let acknowledged = router.statuses.acknowledgement(of: 9, within: .seconds(60))
+        try await Task.sleep(for: .milliseconds(20))
+        router.route(.frameTxStatus(cookie: cookie, acked: true))
+        #expect(await acknowledged == true)
         router.finish()
-        #expect(try await drain(dataPath, count: 10).isEmpty)
+        #expect(try await drain(watcher, count: 10) == [.frameTxStatus(cookie: cookie, acked: true)])
     }
 
-    @Test func aStatusThatCameBeforeTheCookieStillCounts() async {
+    @Test func aStatusThatCameBeforeTheWaitStillCountsOnce() async {
         let router = NANEventRouter(wiphy: wiphy, managementInterface: nmi)
-        let key = router.addWaiter(NANEventRouter.Waiter())
         router.route(.frameTxStatus(cookie: FrameCookie(rawValue: 5), acked: false))
-        router.setCookie(FrameCookie(rawValue: 5), for: key)
-        guard case .status(let acknowledged) = await router.wait(key) else {
-            Issue.record("no status")
-            return
-        }
-        #expect(acknowledged == false)
+        #expect(await router.statuses.acknowledgement(of: 5, within: .seconds(60)) == false)
+        #expect(await router.statuses.acknowledgement(of: 5, within: .milliseconds(10)) == nil)
     }
 
-    @Test func anExpiredWaitEndsAsTimedOut() async {
+    @Test func aWaitWithNoStatusEndsAtItsTimeoutOrWhenItsTaskIsCancelled() async {
         let router = NANEventRouter(wiphy: wiphy, managementInterface: nmi)
-        let key = router.addWaiter(NANEventRouter.Waiter(response: { _ in true }))
-        router.expire(key)
-        guard case .timedOut = await router.wait(key) else {
-            Issue.record("not timed out")
-            return
-        }
+        #expect(await router.statuses.acknowledgement(of: 1, within: .milliseconds(10)) == nil)
+        let wait = Task { await router.statuses.acknowledgement(of: 2, within: .seconds(600)) }
+        wait.cancel()
+        #expect(await wait.value == nil)
     }
 
-    @Test func aClusterWaitEndsAtTheJoinOrAtOnceWhenAlreadyJoined() async {
+    @Test func aClusterWaitEndsAtTheJoinOrAtOnceWhenAlreadyJoined() async throws {
         let router = NANEventRouter(wiphy: wiphy, managementInterface: nmi)
         let cluster = MACAddress(0x50, 0x6f, 0x9a, 0x01, 2, 3)
-        let before = router.addWaiter(NANEventRouter.Waiter(cluster: true))
+        async let before = router.waitForCluster(timeout: .seconds(60))
+        try await Task.sleep(for: .milliseconds(20))
         router.route(.clusterJoined(wdev: nmi, clusterID: cluster, isNew: false))
-        let after = router.addWaiter(NANEventRouter.Waiter(cluster: true))
-        for key in [before, after] {
-            guard case .cluster(let id) = await router.wait(key) else {
+        let after = await router.waitForCluster(timeout: .seconds(60))
+        for outcome in [await before, after] {
+            guard case .cluster(let id) = outcome else {
                 Issue.record("no cluster")
                 continue
             }
@@ -141,16 +129,20 @@ import Testing
         }
     }
 
-    @Test func theEndOfTheSessionEndsEveryClientAndWaiter() async throws {
+    @Test func theEndOfTheSessionEndsEveryClientAndWait() async throws {
         let router = NANEventRouter(wiphy: wiphy, managementInterface: nmi)
         let client = router.register(NANEventInterest(kinds: [.cluster]))
-        let key = router.addWaiter(NANEventRouter.Waiter(cluster: true))
+        async let status = router.statuses.acknowledgement(of: 3, within: .seconds(600))
+        async let cluster = router.waitForCluster(timeout: .seconds(600))
+        try await Task.sleep(for: .milliseconds(20))
         router.finish()
         #expect(try await drain(client, count: 1).isEmpty)
-        guard case .ended = await router.wait(key) else {
-            Issue.record("waiter not ended")
+        #expect(await status == nil)
+        guard case .ended = await cluster else {
+            Issue.record("cluster wait not ended")
             return
         }
+        #expect(await router.statuses.acknowledgement(of: 4, within: .seconds(600)) == nil)
     }
 }
 

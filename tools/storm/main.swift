@@ -12,7 +12,7 @@
 //
 // It prints one line of KEY=VALUE fields: frames, seconds (wall), cpu_seconds (process), frames_per_s (wall),
 // frames_per_cpu_s, peak_kib (the process's VmHWM: getrusage ru_maxrss) and start_kib (before the storm),
-// the engine's table sizes at the end (peers, reported, largest_reported, status_waiters, early_statuses),
+// the engine's table sizes at the end (peers, reported, largest_reported),
 // events (delivered to the consumer), the engine counters (received, reported_evicted, events_dropped) and
 // build (debug or release).
 @_spi(Benchmark) import NANEngine
@@ -116,8 +116,7 @@ struct StormBench {
         ]
         fields += [
             ("peers", "\(sizes.peers)"), ("reported", "\(sizes.reportedPeerInstances)"),
-            ("largest_reported", "\(sizes.largestReported)"), ("status_waiters", "\(sizes.statusWaiters)"),
-            ("early_statuses", "\(sizes.earlyStatuses)"), ("events", "\(events)"),
+            ("largest_reported", "\(sizes.largestReported)"), ("events", "\(events)"),
             ("received", "\(statistics.framesReceived)"), ("undecodable", "\(statistics.framesUndecodable)"),
             ("reported_evicted", "\(statistics.reportedEvicted)"), ("events_dropped", "\(statistics.eventsDropped)"),
             ("build", build),

@@ -1,7 +1,7 @@
 import NANLogging
 import NANWire
 
-/// The data-path engine's traffic: radio events (DWs, transmit statuses, received NAFs) in, actions of the
+/// The data-path engine's traffic: radio events (DWs, received NAFs) and transmit statuses in, actions of the
 /// negotiations out as NAFs through the ``DataPathTransmitQueue``.
 extension DataPathEngine {
     // MARK: Radio events
@@ -21,26 +21,35 @@ extension DataPathEngine {
         case .channelsEvacuated(let frequencies):
             logger.trace("dp kernel evacuated \(frequencies.sorted()) MHz")
             await evacuate(frequencies: frequencies)
-        case .transmitStatus(let cookie, let acknowledged):
-            if terminationsInFlight[cookie] != nil { return terminationSent(cookie) }
-            let (outcome, item) = queue.status(of: cookie, acknowledged: acknowledged)
-            if let item {
-                logger.trace("dp tx status cookie \(cookie) acked \(acknowledged) attempt \(item.attempts) \(item.ndp)")
+        }
+    }
+
+    /// The fate of a NAF sent under `cookie`, from the radio's transmit service: a keepalive's is the peer's
+    /// sign of life; an unacknowledged frame goes again at the next DW, and its data path ends after
+    /// ``TransmitPolicy/dataPath``'s attempts. No status at all (none came in time) decides nothing.
+    func awaitStatus(of item: DataPathTransmitQueue.Outgoing, cookie: UInt64) {
+        let radio = radio
+        Task { [weak self] in
+            guard let acknowledged = await radio.acknowledgement(of: cookie, within: Self.statusTimeout) else { return }
+            await self?.transmitted(item, acknowledged: acknowledged)
+        }
+    }
+
+    func transmitted(_ item: DataPathTransmitQueue.Outgoing, acknowledged: Bool) async {
+        logger.trace("dp tx status acked \(acknowledged) attempt \(item.attempts) \(item.ndp)")
+        switch queue.status(of: item, acknowledged: acknowledged) {
+        case .keepalive(let peer, let acknowledged):
+            if liveness.probe(of: peer, acknowledged: acknowledged) {
+                logger.trace("dp peer \(peer) lost after \(liveness.peerLossMisses) unacknowledged keepalives")
+                await lose(peer)
             }
-            switch outcome {
-            case .keepalive(let peer, let acknowledged):
-                if liveness.probe(of: peer, acknowledged: acknowledged) {
-                    logger.trace("dp peer \(peer) lost after \(liveness.peerLossMisses) unacknowledged keepalives")
-                    await lose(peer)
-                }
-            case .givenUp(let ndp):
-                guard var table = negotiations else { return }
-                let actions = table.drop(ndp, reason: DataPathEndReason(.timeout))
-                negotiations = table
-                await perform(actions)
-            case .unknown, .done, .retry:
-                break
-            }
+        case .givenUp(let ndp):
+            guard var table = negotiations else { return }
+            let actions = table.drop(ndp, reason: DataPathEndReason(.timeout))
+            negotiations = table
+            await perform(actions)
+        case .done, .retry:
+            break
         }
     }
 
@@ -113,18 +122,7 @@ extension DataPathEngine {
         }
         // The kernel protects the frame as it leaves, under the key of the peer's station, which the end of
         // the data path removes (and its queue with it): wait for the frame to go, at most a second.
-        if queue.statusCame(for: cookie) { return }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            terminationsInFlight[cookie] = continuation
-            Task { [weak self] in
-                try? await Task.sleep(for: .seconds(1))
-                await self?.terminationSent(cookie)
-            }
-        }
-    }
-
-    func terminationSent(_ cookie: UInt64) {
-        terminationsInFlight.removeValue(forKey: cookie)?.resume()
+        _ = await radio.acknowledgement(of: cookie, within: .seconds(1))
     }
 
     /// The peer NMI a received NAF speaks for: its source, when it came to our NMI; the peer of the data path
@@ -238,7 +236,7 @@ extension DataPathEngine {
             logger.trace(
                 "dp tx \(item.bytes.count > 30 ? item.bytes[30] : 0) cookie \(cookie) attempt \(item.attempts) freq \(frequency ?? 0)\(onDataLink) \(item.ndp)"
             )
-            queue.sent(item, cookie: cookie)
+            awaitStatus(of: item, cookie: cookie)
         } catch {
             logger.trace("dp tx failed on \(frequency ?? 0) MHz\(onDataLink): \(error)")
             queue.refused(item)

@@ -24,7 +24,7 @@ actor DataPathEngine {
     /// The sequence number of our last NAF.
     var sequence: UInt16 = 0
 
-    /// Frames waiting for a DW or for their transmit status.
+    /// Frames waiting for a DW, and what their transmit statuses mean.
     var queue = DataPathTransmitQueue()
     /// Keepalives of peers and idle timeouts of data paths.
     var liveness = DataPathLiveness()
@@ -134,8 +134,8 @@ actor DataPathEngine {
     /// readable availability, older than the peer's schedule we hold (out of order), or unauthenticated and
     /// leaving no slot in common (it would end the data paths). Diagnostics.
     var ignoredScheduleUpdates = 0
-    /// Protected terminations waiting for their transmit status, by cookie.
-    var terminationsInFlight: [UInt64: CheckedContinuation<Void, Never>] = [:]
+    /// How long a NAF's transmit status may take (it waits for the next DW, or a slot of its data link).
+    static let statusTimeout = TransmitPolicy.dataPath.statusTimeout
 
     // MARK: Set-up
 

@@ -24,6 +24,8 @@ protocol DataPathRadio: Sendable {
     var localAddress: MACAddress { get }
     /// Sends a management frame on the NAN interface; returns the TX cookie.
     func transmit(_ frame: [UInt8], frequency: Int?) async throws -> UInt64
+    /// Waits at most `timeout` for the TX status of the frame sent under `cookie` (nil: none came).
+    func acknowledgement(of cookie: UInt64, within timeout: Duration) async -> Bool?
     /// Which 5 GHz channels to try for the schedule, best first (empty: 2.4 GHz only).
     var fiveGHzCandidates: [DataPathChannel] { get }
     /// Our Device Capability attribute and HT/VHT capability elements.
@@ -88,6 +90,4 @@ enum DataPathRadioEvent: Sendable {
     case frameReceived(bytes: [UInt8])
     /// The kernel moved the radio off these NAN channels (`NAN_CHANNEL_EVAC`, frequencies in MHz).
     case channelsEvacuated(frequencies: Set<Int>)
-    /// A frame we sent was acknowledged, or not.
-    case transmitStatus(cookie: UInt64, acknowledged: Bool)
 }

@@ -2,14 +2,14 @@ import NANLogging
 import NANSystem
 import NANWire
 
-/// Registers the data-path engine as a client of the NAN device runtime: NAFs, DWs, transmit status and
-/// the cluster come on its own stream, pumped into the engine by one task. The registration waits for
+/// Registers the data-path engine as a client of the NAN device runtime: NAFs, DWs, channel evacuations and
+/// the cluster come on its own stream (transmit statuses from the runtime's transmit service), pumped into the engine by one task. The registration waits for
 /// the engine's first use (an accept or a request): until then a publisher or subscriber that never asks
 /// for a data path pays nothing for it at each DW.
 enum DataPathTap {
     /// What the data path registers for.
     static let interest = NANEventInterest(
-        kinds: [.cluster, .discoveryWindow, .transmitStatus, .channelEvacuation],
+        kinds: [.cluster, .discoveryWindow, .channelEvacuation],
         framePrefixes: [NANFramePrefix.nanAction, NANFramePrefix.protectedNANAction],
         bufferSize: 256)
 
@@ -22,8 +22,7 @@ enum DataPathTap {
     ) async throws -> DataPathEngine? {
         guard runtime.adapter.nan.dataInterface, runtime.discoveryMode == .userSpace else { return nil }
         let radio = NL80211DataPathRadio(
-            session: runtime.session, interface: runtime.managementInterface, adapter: runtime.adapter,
-            fiveGHzEnabled: runtime.adapter.nan.bands.contains(.band5GHz), logger: logger)
+            runtime: runtime, fiveGHzEnabled: runtime.adapter.nan.bands.contains(.band5GHz), logger: logger)
         let engine = DataPathEngine(
             radio: radio, scheduleLayout: scheduleLayout, transmitsOnDataLink: transmitsOnDataLink, logger: logger)
         let wdev = runtime.managementInterface.wdev
@@ -62,8 +61,6 @@ enum DataPathTap {
             return .frameReceived(bytes: bytes)
         case .channelsEvacuated(_, let from, let channels) where from == nil || from == wdev:
             return .channelsEvacuated(frequencies: Set(channels.map { Int($0.frequency.rawValue) }))
-        case .frameTxStatus(let cookie, let acked):
-            return .transmitStatus(cookie: cookie.rawValue, acknowledged: acked)
         default:
             return nil
         }

@@ -1,9 +1,9 @@
 import NANWire
 
-/// The data-path engine's frames on their way out: those waiting for the next discovery window, those sent
-/// and waiting for their transmit status (matched by the kernel's cookie, including a status that comes
-/// before its frame was recorded), and the retry policy. A value type with no I/O: the engine sends, this
-/// decides what happens next.
+/// The data-path engine's frames on their way out: those waiting for the next discovery window, and what a
+/// transmit status means for a frame sent (``TransmitPolicy/dataPath``: again at the next DW until
+/// acknowledged, or the data path is given up). A value type with no I/O: the engine sends and learns each
+/// frame's status from the radio's transmit service; this decides what happens next.
 struct DataPathTransmitQueue {
     /// One NAF to send.
     struct Outgoing {
@@ -24,8 +24,6 @@ struct DataPathTransmitQueue {
 
     /// What a transmit status means for the engine.
     enum Outcome: Equatable {
-        /// No frame of ours waits for that cookie (kept a while in case its frame is recorded later).
-        case unknown
         /// A keepalive to this peer was acknowledged or not.
         case keepalive(MACAddress, acknowledged: Bool)
         /// Delivered, or not retried: nothing to do.
@@ -37,14 +35,11 @@ struct DataPathTransmitQueue {
     }
 
     /// A frame is sent at most this many times before its data path is given up.
-    static let maximumAttempts = 8
-    /// At most this many frames wait, and this many wait for their status.
+    static let maximumAttempts = TransmitPolicy.dataPath.attempts
+    /// At most this many frames wait for the next DW.
     static let maximumQueued = 64
-    /// Cookies whose status came before anything claimed it: the last this many.
-    static let maximumUnclaimed = 16
 
     private var waiting: [Outgoing] = []
-    private var inFlight = TransmitStatusBook<Outgoing>(earlyLimit: maximumUnclaimed, waitingLimit: maximumQueued)
 
     /// Takes the frames due at this discovery window.
     mutating func takeDue() -> [Outgoing] {
@@ -62,29 +57,20 @@ struct DataPathTransmitQueue {
         return (item, frequency)
     }
 
-    /// The radio took `item` under `cookie`; the oldest record goes when too many wait.
-    mutating func sent(_ item: Outgoing, cookie: UInt64) {
-        inFlight.expect(cookie, item)
-    }
-
     /// The radio refused `item`: it waits for the next DW unless it was the last try or the queue is full.
     mutating func refused(_ item: Outgoing) {
         if item.attempts < Self.maximumAttempts, !item.last, waiting.count < Self.maximumQueued { waiting.append(item) }
     }
 
-    /// The transmit status of `cookie` came: what it means for the frame sent under it.
-    mutating func status(of cookie: UInt64, acknowledged: Bool) -> (Outcome, Outgoing?) {
-        guard let item = inFlight.arrived(cookie, acknowledged: acknowledged) else { return (.unknown, nil) }
-        if let peer = item.keepalive { return (.keepalive(peer, acknowledged: acknowledged), item) }
-        if acknowledged || item.last { return (.done, item) }
-        if item.attempts >= Self.maximumAttempts { return (.givenUp(item.ndp), item) }
-        guard waiting.count < Self.maximumQueued else { return (.done, item) }
+    /// The transmit status of `item` came: what it means (a retry is queued for the next DW).
+    mutating func status(of item: Outgoing, acknowledged: Bool) -> Outcome {
+        if let peer = item.keepalive { return .keepalive(peer, acknowledged: acknowledged) }
+        if acknowledged || item.last { return .done }
+        if item.attempts >= Self.maximumAttempts { return .givenUp(item.ndp) }
+        guard waiting.count < Self.maximumQueued else { return .done }
         waiting.append(item)
-        return (.retry, item)
+        return .retry
     }
-
-    /// Whether the status of `cookie` came before anyone claimed it (it is claimed now).
-    mutating func statusCame(for cookie: UInt64) -> Bool { inFlight.takeEarly(cookie) != nil }
 
     /// Drops the retries of a data path that ended (its last frames, the termination, still go).
     mutating func forget(_ ndp: NDPIdentifier) {

@@ -2,8 +2,10 @@ import NANLogging
 import NANSystem
 import NANWire
 
-/// The real data-path radio: the nl80211 session that owns the NAN interface, and the adapter's facts.
+/// The real data-path radio: the nl80211 session that owns the NAN interface, the runtime's transmit
+/// service, and the adapter's facts.
 final class NL80211DataPathRadio: DataPathRadio, Sendable {
+    let runtime: NANRuntime
     let session: NL80211Session
     let interface: NANInterface
     let adapter: Adapter
@@ -13,14 +15,12 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
     /// Diagnostics (trace level): one line per kernel step.
     let logger: Logger
 
-    init(
-        session: NL80211Session, interface: NANInterface, adapter: Adapter, fiveGHzEnabled: Bool,
-        logger: Logger = .disabled
-    ) {
+    init(runtime: NANRuntime, fiveGHzEnabled: Bool, logger: Logger = .disabled) {
         self.logger = logger
-        self.session = session
-        self.interface = interface
-        self.adapter = adapter
+        self.runtime = runtime
+        self.session = runtime.session
+        self.interface = runtime.managementInterface
+        self.adapter = runtime.adapter
         self.fiveGHzEnabled = fiveGHzEnabled
     }
 
@@ -50,6 +50,10 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
             frame, on: interface.wdev,
             frequency: frequency.map { Frequency(rawValue: UInt32(clamping: $0)) }
         ).rawValue
+    }
+
+    func acknowledgement(of cookie: UInt64, within timeout: Duration) async -> Bool? {
+        await runtime.acknowledgement(of: FrameCookie(rawValue: cookie), within: timeout)
     }
 
     func transmit(_ frame: [UInt8], from data: DataInterface) async throws -> UInt64 {

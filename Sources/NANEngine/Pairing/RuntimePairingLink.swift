@@ -4,7 +4,7 @@ import NANLogging
 import Synchronization
 
 /// The ``PairingLink`` of a device runtime: PASN Authentication frames go out on the NMI through nl80211
-/// (``NANRuntime/exchange(_:frequency:timeout:response:)``, waiting for the acknowledgement), NIK key
+/// (``NANRuntime/transmit(_:frequency:)``, retried by the ``TransmitPolicy/pairing`` policy until acknowledged), NIK key
 /// data in follow-ups through the discovery engine, from the local instance to the peer instance that
 /// ``route(_:local:peerInstanceID:)`` recorded for the peer (the publish or subscribe the pairing is for).
 ///
@@ -38,18 +38,12 @@ public final class RuntimePairingLink: PairingLink {
     private let provisional = Mutex<[MACAddress: [UInt8]]>([:])
     /// The most peers routed at once, and the most NMI stations this link keeps; the oldest goes beyond it.
     public let capacity: Int
-    /// How many times an Authentication frame is sent when it is not acknowledged.
-    public let attempts: Int
-    /// How long one transmission may wait for its status (the frame waits for the next DW first).
-    public let acknowledgementTimeout: Duration
+    /// How Authentication frames are sent again while not acknowledged.
+    public let policy: TransmitPolicy
 
     /// A link over `runtime` and its discovery `engine`.
-    public init(
-        runtime: NANRuntime, engine: NANEngine, capacity: Int = 64, attempts: Int = 3,
-        acknowledgementTimeout: Duration = .seconds(8)
-    ) {
-        self.runtime = runtime; self.engine = engine; self.capacity = max(1, capacity)
-        self.attempts = max(1, attempts); self.acknowledgementTimeout = acknowledgementTimeout
+    public init(runtime: NANRuntime, engine: NANEngine, capacity: Int = 64, policy: TransmitPolicy = .pairing) {
+        self.runtime = runtime; self.engine = engine; self.capacity = max(1, capacity); self.policy = policy
     }
 
     /// Records which of our instances talks to which instance of `peer` (before pairing with it, or when
@@ -63,24 +57,24 @@ public final class RuntimePairingLink: PairingLink {
 
     /// Sends a whole Authentication frame and waits for its acknowledgement: adds the peer's NMI station
     /// first (see the type's documentation), sets A3 to the current cluster, and sends again, up to
-    /// ``attempts`` times, while the frame is not acknowledged (or its status is late: the peer may then
-    /// get it twice, and the pairing engine ignores the repeat).
+    /// by the ``policy``, while the frame is not acknowledged (or its status is late: the peer may then get it
+    /// twice, and the pairing engine ignores the repeat).
     public func send(authentication frame: [UInt8]) async throws {
         guard frame.count >= ManagementHeader.length, let peer = MACAddress(bytes: Array(frame[4..<10])) else {
             throw PairingError(.malformed, "an Authentication frame of \(frame.count) bytes has no header")
         }
-        var frame = frame
-        if let cluster = runtime.cluster { frame.replaceSubrange(16..<22, with: cluster.bytes) }
+        var addressed = frame
+        if let cluster = runtime.cluster { addressed.replaceSubrange(16..<22, with: cluster.bytes) }
         await addStation(for: peer)
-        for _ in 0..<attempts {
-            do {
-                let outcome = try await runtime.exchange(frame, timeout: acknowledgementTimeout)
-                if outcome.acknowledged != false { return }
-            } catch let error as NANRuntimeError where error.code == .exchangeTimedOut {
-                continue
-            }
+        let frame = addressed
+        let delivered = await policy.deliver(before: { _ in true }) { timeout in
+            guard let cookie = try? await runtime.transmit(frame) else { return nil }
+            return await runtime.acknowledgement(of: cookie, within: timeout)
         }
-        throw PairingError(.timedOut, "PASN frame to \(peer) not acknowledged in \(attempts) attempts")
+        guard delivered else {
+            try Task.checkCancellation()
+            throw PairingError(.timedOut, "PASN frame to \(peer) not acknowledged in \(policy.attempts) attempts")
+        }
     }
 
     /// Installs the NM-TK of a pairing with `peer` (see ``PairingLink/protect(_:temporalKey:suite:)``): the

@@ -12,8 +12,8 @@ public struct NANEventKinds: OptionSet, Sendable, Hashable {
     public static let cluster = NANEventKinds(rawValue: 1 << 0)
     /// Discovery-window notifications (`NAN_NEXT_DW_NOTIFICATION`).
     public static let discoveryWindow = NANEventKinds(rawValue: 1 << 1)
-    /// Transmit status of frames sent on the session (`FRAME_TX_STATUS`); every client that sends frames
-    /// outside ``NANRuntime/exchange(_:frequency:timeout:response:)`` wants these.
+    /// Transmit status of frames sent on the session (`FRAME_TX_STATUS`), for watching them (`waware events`);
+    /// a client that waits for its own frame's asks ``NANRuntime/acknowledgement(of:within:)``.
     public static let transmitStatus = NANEventKinds(rawValue: 1 << 2)
     /// Offloaded discovery: matches and terminated functions (`NAN_MATCH`, `DEL_NAN_FUNCTION`).
     public static let offloadedDiscovery = NANEventKinds(rawValue: 1 << 3)

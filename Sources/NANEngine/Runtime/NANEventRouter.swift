@@ -3,8 +3,9 @@ import NANWire
 import Synchronization
 
 /// The runtime's switchboard: takes every nl80211 event of the session once, in order, and hands it to the
-/// clients that asked for it (by kind, or by action-frame prefix) and to the one-shot waiters of frame
-/// exchanges and cluster waits. Routing runs under a lock, without hopping onto an actor, so a frame
+/// clients that asked for it (by kind, or by action-frame prefix), transmit statuses to ``statuses`` (and to
+/// the clients that asked for them too), and cluster joins to the one-shot waits for them.
+/// Routing runs under a lock, without hopping onto an actor, so a frame
 /// reaches its client with no extra task in between.
 ///
 /// Scope: events about the runtime's radio (any interface on it, so NAN data interfaces too); frames to
@@ -19,48 +20,27 @@ final class NANEventRouter: Sendable {
         var pendingDrops = 0
     }
 
-    /// A one-shot wait: a frame exchange or a cluster wait.
-    struct Waiter {
-        /// A response frame this waiter takes (and no client sees); nil for none.
-        var response: (@Sendable ([UInt8]) -> Bool)?
-        /// The transmit cookie whose status it wants, once known.
-        var cookie: FrameCookie?
-        /// Whether it waits for a cluster join.
-        var cluster = false
-        /// The status seen so far (a response is still awaited).
-        var acknowledged: Bool?
-        var outcome: WaitOutcome?
-        var continuation: CheckedContinuation<WaitOutcome, Never>?
-    }
-
-    /// How a wait ended.
+    /// How a cluster wait ended.
     enum WaitOutcome: Sendable {
-        case response(NL80211Event, acknowledged: Bool?)
-        case status(acknowledged: Bool)
         case cluster(MACAddress)
-        case timedOut(acknowledged: Bool?)
+        case timedOut
         case ended
     }
 
     private struct State {
         var clients: [Int: Client] = [:]
-        var waiters: [Int: Waiter] = [:]
+        /// Cluster waits, settled or not.
+        var waiters: [Int: (outcome: WaitOutcome?, continuation: CheckedContinuation<WaitOutcome, Never>?)] = [:]
         var nextID = 0
-        /// The waiters by the cookie of their frame, and recent statuses for a waiter that learns its cookie
-        /// after the status arrived.
-        var statuses = TransmitStatusBook<Int>(
-            earlyLimit: NANEventRouter.recentStatusLimit,
-            waitingLimit: NANEventRouter.recentStatusLimit)
         var cluster: MACAddress?
         var finished = false
     }
 
-    /// How many transmit statuses are kept for late waiters.
-    static let recentStatusLimit = 64
-
     let wiphy: WiphyIndex
     let managementInterface: WirelessDeviceID
     private let state = Mutex(State())
+    /// The transmit statuses of the session's frames, for whoever waits on one.
+    let statuses = TransmitStatuses()
 
     init(wiphy: WiphyIndex, managementInterface: WirelessDeviceID) {
         self.wiphy = wiphy
@@ -105,21 +85,9 @@ final class NANEventRouter: Sendable {
             switch event {
             case .clusterJoined(let wdev, let id, _) where wdev == managementInterface:
                 state.cluster = id
-                for (key, waiter) in state.waiters where waiter.cluster {
-                    Self.resolve(key, .cluster(id), in: &state)
-                }
+                for key in Array(state.waiters.keys) { Self.resolve(key, .cluster(id), in: &state) }
             case .frameTxStatus(let cookie, let acknowledged):
-                if let key = state.statuses.arrived(cookie.rawValue, acknowledged: acknowledged),
-                    let waiter = state.waiters[key]
-                {
-                    Self.status(acknowledged, for: key, waiter, in: &state)
-                }
-            case .frameReceived(let wdev, _, _, let bytes) where wdev == nil || wdev == managementInterface:
-                if let key = state.waiters.first(where: { $0.value.response?(bytes) == true })?.key {
-                    let acknowledged = state.waiters[key]?.acknowledged
-                    Self.resolve(key, .response(event, acknowledged: acknowledged), in: &state)
-                    return  // taken by the exchange
-                }
+                statuses.arrived(cookie.rawValue, acknowledged: acknowledged)
             default:
                 break
             }
@@ -190,7 +158,7 @@ final class NANEventRouter: Sendable {
         if case .dropped = client.continuation.yield(event) { client.pendingDrops += 1 }
     }
 
-    /// The session ended: every client's stream ends (with `error`, if any), every waiter wakes.
+    /// The session ended: every client's stream ends (with `error`, if any), every wait wakes.
     func finish(throwing error: (any Error)? = nil) {
         let clients = state.withLock { state -> [Client] in
             state.finished = true
@@ -198,109 +166,60 @@ final class NANEventRouter: Sendable {
             defer { state.clients = [:] }
             return Array(state.clients.values)
         }
+        statuses.finish()
         for client in clients { client.continuation.finish(throwing: error) }
     }
 
-    // MARK: Waiters
+    // MARK: Cluster waits
 
-    /// Adds a waiter before the action it waits on (so nothing it wants can slip past); returns its key.
-    func addWaiter(_ waiter: Waiter) -> Int {
-        state.withLock { state in
+    /// Waits at most `timeout` for a cluster join (at once if one was seen); cancelling the calling task ends
+    /// the wait like a timeout.
+    func waitForCluster(timeout: Duration) async -> WaitOutcome {
+        let key = state.withLock { state in
             state.nextID += 1
             let key = state.nextID
-            state.waiters[key] = waiter
+            state.waiters[key] = (nil, nil)
             if state.finished {
                 Self.resolve(key, .ended, in: &state)
-            } else if waiter.cluster, let cluster = state.cluster {
+            } else if let cluster = state.cluster {
                 Self.resolve(key, .cluster(cluster), in: &state)
             }
             return key
         }
-    }
-
-    /// Tells a waiter the cookie of the frame it sent; a status that already arrived counts.
-    func setCookie(_ cookie: FrameCookie, for key: Int) {
-        state.withLock { state in
-            guard var waiter = state.waiters[key] else { return }
-            waiter.cookie = cookie
-            state.waiters[key] = waiter
-            if let acknowledged = state.statuses.takeEarly(cookie.rawValue) {
-                Self.status(acknowledged, for: key, waiter, in: &state)
-            } else {
-                state.statuses.expect(cookie.rawValue, key)
-            }
-        }
-    }
-
-    /// Waits for a waiter's outcome; removes it.
-    func wait(_ key: Int) async -> WaitOutcome {
-        await withCheckedContinuation { continuation in
-            state.withLock { state in
-                guard var waiter = state.waiters[key] else {
-                    continuation.resume(returning: .ended)
-                    return
-                }
-                if let outcome = waiter.outcome {
-                    state.waiters[key] = nil
-                    continuation.resume(returning: outcome)
-                } else {
-                    waiter.continuation = continuation
-                    state.waiters[key] = waiter
-                }
-            }
-        }
-    }
-
-    /// Waits for a waiter's outcome for at most `timeout`; removes it. Cancelling the calling task ends the
-    /// wait at once, like a timeout.
-    func wait(_ key: Int, timeout: Duration) async -> WaitOutcome {
         let timer = Task {
             try? await Task.sleep(for: timeout)
             self.expire(key)
         }
         defer { timer.cancel() }
         return await withTaskCancellationHandler {
-            await wait(key)
+            await withCheckedContinuation { continuation in
+                state.withLock { state in
+                    guard let waiter = state.waiters[key] else { return continuation.resume(returning: .ended) }
+                    if let outcome = waiter.outcome {
+                        state.waiters[key] = nil
+                        continuation.resume(returning: outcome)
+                    } else {
+                        state.waiters[key] = (nil, continuation)
+                    }
+                }
+            }
         } onCancel: {
             expire(key)
         }
     }
 
-    /// Ends a wait early (timeout, cancellation, failed send).
-    func expire(_ key: Int) {
-        state.withLock { state in
-            let acknowledged = state.waiters[key]?.acknowledged
-            Self.resolve(key, .timedOut(acknowledged: acknowledged), in: &state)
-        }
+    private func expire(_ key: Int) {
+        state.withLock { Self.resolve(key, .timedOut, in: &$0) }
     }
 
-    /// Forgets a waiter nobody will wait for (its action failed).
-    func remove(_ key: Int) {
-        state.withLock { state in
-            if let cookie = state.waiters.removeValue(forKey: key)?.cookie {
-                _ = state.statuses.cancel(cookie.rawValue)
-            }
-        }
-    }
-
-    /// A transmit status for a waiter: final unless a response is still awaited after an acknowledgement.
-    private static func status(_ acknowledged: Bool, for key: Int, _ waiter: Waiter, in state: inout State) {
-        if waiter.response == nil || !acknowledged {
-            resolve(key, .status(acknowledged: acknowledged), in: &state)
-        } else {
-            state.waiters[key]?.acknowledged = true
-        }
-    }
-
-    /// Settles a waiter once: resumes it if it is waiting, else keeps the outcome for ``wait(_:)``.
+    /// Settles a wait once: resumes it if it is waiting, else keeps the outcome for when it does.
     private static func resolve(_ key: Int, _ outcome: WaitOutcome, in state: inout State) {
-        guard var waiter = state.waiters[key], waiter.outcome == nil else { return }
+        guard let waiter = state.waiters[key], waiter.outcome == nil else { return }
         if let continuation = waiter.continuation {
             state.waiters[key] = nil
             continuation.resume(returning: outcome)
         } else {
-            waiter.outcome = outcome
-            state.waiters[key] = waiter
+            state.waiters[key] = (outcome, nil)
         }
     }
 }

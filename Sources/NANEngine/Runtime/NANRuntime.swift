@@ -8,8 +8,9 @@ public import NANWire
 /// kernel removes it if the process dies) and the one start/stop policy (``NANStartOptions``). It reads the
 /// session's events once and fans them out to the clients that registered for them, by event kind and by
 /// action-frame prefix (``events(for:)``), each into its own bounded stream, in the manner of iwd's frame
-/// watches. Clients: the discovery engine (``NANEngine/run(on:options:_:)-(NANRuntime,_,_)``) today; the data
-/// path, pairing and link reports next.
+/// watches. Clients: the discovery engine (``NANEngine/run(on:options:_:)-(NANRuntime,_,_)``), the data path
+/// (`DataPathTap`) and pairing (``RuntimePairingLink``). Every client learns the fate of its frames from the
+/// one transmit service (``acknowledgement(of:within:)``).
 ///
 /// ```swift
 /// try await NANRuntime.run(on: adapter) { runtime in
@@ -20,13 +21,14 @@ public import NANWire
 ///     guard await runtime.waitForCluster(timeout: .seconds(10)) != nil else { throw … }
 ///     // Requests of any kind run on the same session, concurrently with every client:
 ///     let ndi = try await runtime.session.createInterface(on: runtime.adapter.wiphy, name: "nan-data0", type: .nanData)
-///     let outcome = try await runtime.exchange(requestNAF) { isResponse($0) }
+///     let cookie = try await runtime.transmit(requestNAF)
+///     let acknowledged = await runtime.acknowledgement(of: cookie, within: .seconds(2))
 ///     for try await event in naf { … }
 /// }
 /// ```
 ///
 /// A client that is a data-path engine, for instance, registers for NAFs (``NANFramePrefix/nanAction``)
-/// and station, key, schedule and interface events; sends its NAFs with ``exchange(_:frequency:timeout:response:)``;
+/// and station, key, schedule and interface events; sends its NAFs with ``transmit(_:frequency:)``;
 /// and issues NEW_INTERFACE (NAN data), station, key and schedule requests on ``session`` while discovery runs.
 /// A daemon hosting several programs would own one runtime and register a client per program.
 public actor NANRuntime {
@@ -164,9 +166,7 @@ public actor NANRuntime {
     /// Waits until NAN has joined (or started) a cluster; returns its ID, or nil on timeout or when the
     /// session ends.
     public nonisolated func waitForCluster(timeout: Duration) async -> MACAddress? {
-        let key = router.addWaiter(NANEventRouter.Waiter(cluster: true))
-        let outcome = await router.wait(key, timeout: timeout)
-        if case .cluster(let id) = outcome { return id }
+        if case .cluster(let id) = await router.waitForCluster(timeout: timeout) { return id }
         return nil
     }
 

@@ -2,8 +2,6 @@
 public struct NANRuntimeError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong.
     public enum Code: Sendable, Hashable {
-        /// A frame exchange got neither its response nor its transmit status in time.
-        case exchangeTimedOut
         /// The runtime's nl80211 session ended (closed, or the NAN interface is gone).
         case sessionEnded
         /// `start` was called on a runtime that already started NAN.
@@ -22,10 +20,6 @@ public struct NANRuntimeError: Error, Hashable, Sendable, CustomStringConvertibl
         self.message = message
     }
 
-    /// A frame exchange timed out after `timeout`.
-    static func exchangeTimedOut(_ timeout: Duration) -> NANRuntimeError {
-        NANRuntimeError(.exchangeTimedOut, "no answer to the frame within \(timeout)")
-    }
     /// The session ended.
     static let sessionEnded = NANRuntimeError(
         .sessionEnded, "the NAN device's kernel session ended (NAN interface gone?)")

@@ -34,6 +34,7 @@ private final class CancellationRefusingRadio: DataPathRadio, @unchecked Sendabl
             $0.cookie += 1; return $0.cookie
         }
     }
+    func acknowledgement(of cookie: UInt64, within timeout: Duration) async -> Bool? { nil }
     func createDataInterface() async throws -> DataInterface {
         try refuseIfCancelled()
         state.withLock { $0.interfaces += 1 }

@@ -35,6 +35,8 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
     let localAddress: MACAddress
     let ndi: MACAddress
     let sent = Mutex<[(cookie: UInt64, subtype: UInt8)]>([])
+    /// The transmit service: a test tells it a frame's status (by default none comes).
+    let statuses = TransmitStatuses()
     /// The action category of each frame sent (4 public, 9 protected dual), with its destination.
     let categories = Mutex<[(destination: MACAddress, category: UInt8)]>([])
     let state = Mutex<(interfaces: Int, stations: Set<MACAddress>, schedule: Bool, cookie: UInt64)>((0, [], false, 0))
@@ -79,6 +81,9 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         }
         await deliver?(frame)
         return cookie
+    }
+    func acknowledgement(of cookie: UInt64, within timeout: Duration) async -> Bool? {
+        await statuses.acknowledgement(of: cookie, within: timeout)
     }
     func createDataInterface() async throws -> DataInterface {
         state.withLock { $0.interfaces += 1 }
@@ -246,7 +251,7 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         for _ in 0..<3 {
             await a.handle(.discoveryWindow(frequency: 2437))
             let probe = try #require(radioA.sent.withLock { $0.last(where: { $0.subtype == 13 }) })
-            await a.handle(.transmitStatus(cookie: probe.cookie, acknowledged: false))
+            radioA.statuses.arrived(probe.cookie, acknowledged: false)
         }
         guard case .terminated(_, let reason) = await aIterator.next() else { Issue.record("A did not lose B"); return }
         #expect(reason.kind == .peerLost)
@@ -297,7 +302,7 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         await a.setKeepalive(interval: .zero, misses: 1)
         await a.handle(.discoveryWindow(frequency: 2437))
         let probe = try #require(radioA.sent.withLock { $0.last(where: { $0.subtype == 13 }) })
-        await a.handle(.transmitStatus(cookie: probe.cookie, acknowledged: false))
+        radioA.statuses.arrived(probe.cookie, acknowledged: false)
         guard case .terminated(oldID, let lost) = await aIterator.next() else {
             Issue.record("A did not lose B"); return
         }
@@ -720,17 +725,17 @@ extension DataPathEngineTests {
         for _ in 0..<2 {
             await a.handle(.discoveryWindow(frequency: 2437))
             let probe = try #require(radioA.sent.withLock { $0.last(where: { $0.subtype == 13 }) })
-            await a.handle(.transmitStatus(cookie: probe.cookie, acknowledged: false))
+            radioA.statuses.arrived(probe.cookie, acknowledged: false)
             // In between, a frame from B's address that nobody authenticated (here a keepalive of B's).
             await a.handle(
                 .frameReceived(
                     bytes: try notification(from: nmiB, to: nmiA, ScheduleUpdate.notification(announcing: current))))
         }
-        #expect(await a.connections.isEmpty)
-        guard await a.connections.isEmpty, case .terminated(_, let reason) = await aIterator.next() else {
+        guard case .terminated(_, let reason) = await aIterator.next() else {
             Issue.record("A did not lose B"); return
         }
         #expect(reason.kind == .peerLost)
+        #expect(await a.connections.isEmpty)
         await a.shutDown()
         await b.shutDown()
     }

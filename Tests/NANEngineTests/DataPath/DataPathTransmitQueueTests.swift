@@ -3,7 +3,7 @@ import Testing
 @testable import NANEngine
 
 /// The data path's outgoing frames: a frame not acknowledged goes again at the next DW until its attempts
-/// run out, a keepalive's status goes to liveness, a status before its frame is remembered.
+/// run out, a keepalive's status goes to liveness.
 @Suite struct DataPathTransmitQueueTests {
     static let ndp = NDPIdentifier(
         peer: MACAddress(0x42, 0, 0, 0, 0, 1), initiatorNDI: MACAddress(0x42, 0, 0, 0, 0, 2), ndpID: 1)
@@ -15,12 +15,9 @@ import Testing
     @Test func anUnacknowledgedFrameIsRetriedUntilItsAttemptsRunOut() {
         var queue = DataPathTransmitQueue()
         var item = Self.frame()
-        var cookie: UInt64 = 0
         for attempt in 1...DataPathTransmitQueue.maximumAttempts {
             (item, _) = DataPathTransmitQueue.attempt(item, windowFrequency: 2437)
-            cookie += 1
-            queue.sent(item, cookie: cookie)
-            let (outcome, _) = queue.status(of: cookie, acknowledged: false)
+            let outcome = queue.status(of: item, acknowledged: false)
             if attempt < DataPathTransmitQueue.maximumAttempts {
                 #expect(outcome == .retry)
                 let due = queue.takeDue()
@@ -35,28 +32,12 @@ import Testing
 
     @Test func aTerminationIsSentOnceAndAKeepaliveGoesToLiveness() {
         var queue = DataPathTransmitQueue()
-        queue.sent(Self.frame(last: true), cookie: 1)
-        let termination = queue.status(of: 1, acknowledged: false).0
+        let termination = queue.status(of: Self.frame(last: true), acknowledged: false)
         #expect(termination == .done)
         let peer = MACAddress(0x42, 0, 0, 0, 0, 9)
-        queue.sent(Self.frame(last: true, keepalive: peer), cookie: 2)
-        let keepalive = queue.status(of: 2, acknowledged: true).0
+        let keepalive = queue.status(of: Self.frame(last: true, keepalive: peer), acknowledged: true)
         #expect(keepalive == .keepalive(peer, acknowledged: true))
         #expect(queue.takeDue().isEmpty)
-    }
-
-    @Test func aStatusBeforeItsFrameIsRememberedAndBounded() {
-        var queue = DataPathTransmitQueue()
-        let early = queue.status(of: 7, acknowledged: true).0
-        #expect(early == .unknown)
-        let claimed = [queue.statusCame(for: 7), queue.statusCame(for: 7)]
-        #expect(claimed == [true, false])
-        _ = queue.status(of: 8, acknowledged: true)
-        for cookie in 100..<(100 + UInt64(DataPathTransmitQueue.maximumUnclaimed)) {
-            _ = queue.status(of: cookie, acknowledged: true)
-        }
-        let stillKept = queue.statusCame(for: 8)
-        #expect(!stillKept)
     }
 
     @Test func theFirstAttemptTakesTheDataLinkAndRetriesTheDW() {

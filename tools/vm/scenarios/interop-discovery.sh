@@ -60,6 +60,10 @@ wait_for_line "$(bg_log sub)" '"event":"message".*"info":"pong"' 60
 wait_bg sub 0 30
 
 step "waware subscribes actively with a service response filter naming the peer: found"
+# Solicited only from here: an unsolicited publish heard before waware's own subscribe went out would end
+# `--count 1` at once, the subscribe never sent (the CI failures of 157 s: no NAN-REPLIED to wait for).
+wpas P NAN_CANCEL_PUBLISH publish_id="$pid" >/dev/null
+pid=$(wpas P NAN_PUBLISH service_name=_ib._tcp sync=1 unsolicited=0 ssi="$(hex world)" ttl=600)
 wpas_mark P
 out=$(in_netns dA "$WAWARE" subscribe _ib._tcp --active --srf-include "${WPAS_NMI[P]}" --count 1 --timeout "$(scaled 60)" --json) \
     || fail "active subscribe with the peer in its SRF found nothing: $out"

@@ -3,8 +3,8 @@
 /// The kernel answers `FRAME` with a cookie and later reports the frame's status under it, but on a loaded
 /// machine the status can reach the reader thread before the sender has recorded its cookie. So a status
 /// nobody waits for yet is kept (the last ``earlyLimit``), and a sender that records its cookie late takes
-/// it. The one place this rule lives: the runtime's frame exchanges, the discovery engine and the data
-/// path each keep one book. A value type with no I/O; its owner supplies the locking (a lock or an actor).
+/// it. The one place this rule lives: its owner is the runtime's ``TransmitStatuses``, which every client
+/// waits on. A value type with no I/O; its owner supplies the locking.
 struct TransmitStatusBook<Waiting> {
     /// How many statuses nobody waited for are kept.
     let earlyLimit: Int

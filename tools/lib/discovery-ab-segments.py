@@ -2,7 +2,10 @@
 """Splits each traced discovery of a tools/discovery-ab run into steps (see tools/discovery-ab --trace).
 
 Per variant, medians (and counts) of, in seconds:
-  passive: start->rx   the subscribe session's start to the engine hearing the publish (waiting for a DW)
+  both:    start->live the subscribe session's start to the engine starting the subscribe (its `start` trace
+                       line; builds from issue 26 on): the API's and the CLI's setup
+  passive: start->rx   the session's start to the engine hearing the publish it reported (the last one heard
+                       before the record: waiting for a DW)
            rx->print   the engine hearing it to the CLI's "discovered" record (engine, API, CLI)
   active:  start->tx   session start to the engine's subscribe frame handed to the kernel (trace after the reply)
            tx->peer    that to the publisher's engine hearing it (the next DW)
@@ -46,8 +49,10 @@ for out in sorted(glob.glob(os.path.join(d, "*-*-*-*.out"))):
     if not t: continue
     start, printed = t
     tr = trace(out[:-4] + ".trace")
+    live = next((ts for ts, s in tr if ts >= start - 0.001 and s.startswith("start subscribe#")), None)
+    add(label, kind, "start->live", live - start if live else None)
     if kind == "passive":
-        rx = next((ts for ts, s in tr if s.startswith("rx from") and "[publish#" in s), None)
+        rx = next((ts for ts, s in reversed(tr) if start <= ts <= printed and s.startswith("rx from") and "[publish#" in s), None)
         if rx: add(label, kind, "start->rx", rx - start); add(label, kind, "rx->print", printed - rx)
         continue
     tx = next((ts for ts, s in tr if s.startswith("tx to") and "[subscribe#" in s), None)
@@ -64,7 +69,7 @@ for out in sorted(glob.glob(os.path.join(d, "*-*-*-*.out"))):
 labels = []
 for line in open(os.path.join(d, "variants.tsv")):
     labels.append(line.split("\t")[0])
-names = ["start->rx", "rx->print", "start->tx", "tx->peer", "peer->reply", "reply->rx"]
+names = ["start->live", "start->rx", "rx->print", "start->tx", "tx->peer", "peer->reply", "reply->rx"]
 print("%-8s %-8s %-12s %4s %8s %8s" % ("variant", "kind", "step", "n", "median", "mean"))
 for kind in ("passive", "active"):
     for name in names:

@@ -12,7 +12,8 @@
 #    Data Path Request leaving to both sides' data-path-up), each subscriber ended before the next (before
 #    round 1, one setup of each kind with the first variant, not counted: the warm-up below).
 # Variants come from the file named by WAWARE_VM_SCENARIO_CONFIG: `LABEL<TAB>PUBLISHER_BINARY<TAB>SUBSCRIBER_BINARY`
-# lines, then `runs N`, `rounds N`, `idle SECONDS`, `kinds discovery,ndp` (default discovery), `trace 1` lines
+# lines, then `runs N`, `rounds N`, `idle SECONDS`, `kinds discovery,ndp` (default discovery), `domain world` (default
+# US: DWs on 2.4 and 5 GHz; world, the domain 00, allows 2.4 GHz DWs only), `trace 1` lines
 # (optional; with trace, every discovery process runs with WAWARE_TRACE=1 and its trace is kept:
 # a<LABEL><ROUND>.log for the solicited publisher, LABEL-ROUND-RUN-KIND.trace and .out for each subscribe, which
 # tools/discovery-ab --trace splits into steps; each NDP subscriber's log, traced, is LABEL-ROUND-RUN-KIND.log).
@@ -24,7 +25,7 @@ source "$(dirname "$0")/../guest/lib.sh"
 config=${WAWARE_VM_SCENARIO_CONFIG:-}
 [ -n "$config" ] && [ -r "$config" ] || fail "no A/B configuration (WAWARE_VM_SCENARIO_CONFIG='$config')"
 labels=() pubs=() subs=()
-RUNS=8 ROUNDS=2 IDLE=15 TRACE=0 KINDS=discovery
+RUNS=8 ROUNDS=2 IDLE=15 TRACE=0 KINDS=discovery DOMAIN=US
 while IFS=$'\t' read -r a b c; do
     case $a in
         runs) RUNS=$b ;;
@@ -32,6 +33,7 @@ while IFS=$'\t' read -r a b c; do
         idle) IDLE=$b ;;
         trace) TRACE=$b ;;
         kinds) KINDS=$b ;;
+        domain) DOMAIN=$b ;;
         '' | '#'*) ;;
         *) [ -x "$b" ] && [ -x "$c" ] || fail "variant $a: binaries not executable ('$b', '$c')"
            labels+=("$a") pubs+=("$b") subs+=("$c") ;;
@@ -39,13 +41,15 @@ while IFS=$'\t' read -r a b c; do
 done <"$config"
 [ ${#labels[@]} -ge 2 ] || fail "an A/B needs at least two variants"
 [[ $KINDS =~ ^(discovery|ndp)(,(discovery|ndp))?$ ]] || fail "kinds: '$KINDS' is not discovery, ndp or both"
+[[ $DOMAIN =~ ^(US|world)$ ]] || fail "domain: '$DOMAIN' is not US or world"
 cp "$config" "$SCENARIO_OUT/config.tsv"
 for i in "${!labels[@]}"; do
     printf '%s\tpublisher %s (sha256 %s)\tsubscriber %s (sha256 %s)\n' "${labels[$i]}" \
         "${pubs[$i]}" "$(sha256sum "${pubs[$i]}" | cut -c1-16)" "${subs[$i]}" "$(sha256sum "${subs[$i]}" | cut -c1-16)"
 done | tee "$SCENARIO_OUT/variants.tsv"
 
-set_country US
+if [ "$DOMAIN" = world ]; then set_country 00; else set_country US; fi
+iw reg get >"$SCENARIO_OUT/reg.txt"
 sim_radios 3
 radio_netns 0 dA
 radio_netns 1 dB

@@ -15,7 +15,8 @@ protocol DiscoveryRadio: Sendable {
     /// The radio's events, in order; finishes (or throws) when the interface goes away. Read once.
     var events: Events { get }
     /// Sends a management frame (CMD_FRAME); `frequency` nil means the current channel. Returns the TX cookie.
-    func transmit(_ frame: [UInt8], frequency: Int?) async throws -> UInt64
+    /// Runs on the caller's executor: the frame reaches the kernel without a hop off the engine.
+    nonisolated(nonsending) func transmit(_ frame: [UInt8], frequency: Int?) async throws -> UInt64
     /// Waits at most `timeout` for the TX status of the frame sent under `cookie` (nil: none came).
     func acknowledgement(of cookie: UInt64, within timeout: Duration) async -> Bool?
     /// Offload path: adds a NAN function (ADD_NAN_FUNCTION).

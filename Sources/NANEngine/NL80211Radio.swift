@@ -74,7 +74,7 @@ final class NL80211Radio: DiscoveryRadio, Sendable {
 
     private static func interface(_ wdev: WirelessDeviceID) -> WiphyIndex { wdev.wiphy }
 
-    func transmit(_ frame: [UInt8], frequency: Int?) async throws -> UInt64 {
+    nonisolated(nonsending) func transmit(_ frame: [UInt8], frequency: Int?) async throws -> UInt64 {
         let cookie = try await session.sendFrame(
             frame, on: interface.wdev, frequency: frequency.map { Frequency(rawValue: UInt32(clamping: $0)) })
         return cookie.rawValue

@@ -104,7 +104,7 @@ public final class NL80211Session: Sendable {
         connection.close()
     }
 
-    func send(_ request: NL80211Request) async throws -> NetlinkReply {
+    nonisolated(nonsending) func send(_ request: NL80211Request) async throws -> NetlinkReply {
         try await connection.request(
             family: family.id, command: request.command.rawValue, version: 0,
             attributes: request.attributes, dump: request.dump, call: request.callName)
@@ -234,7 +234,10 @@ public final class NL80211Session: Sendable {
     ///   - frequency: the channel, e.g. the one from the last `nextDiscoveryWindow`.
     ///   - options: acknowledgement and off-channel settings.
     /// - Returns: the cookie that the ``NL80211Event/frameTxStatus(cookie:acked:)`` event will carry.
-    public func sendFrame(
+    ///
+    /// Runs on the caller's executor: the frame reaches the kernel before the first suspension, with no hop
+    /// to another executor (a reply must leave within its 16 TU discovery window).
+    public nonisolated(nonsending) func sendFrame(
         _ frame: [UInt8], on wdev: WirelessDeviceID, frequency: Frequency?,
         options: FrameSendOptions = FrameSendOptions()
     ) async throws -> FrameCookie {

@@ -98,7 +98,9 @@ final class NetlinkConnection: Sendable {
     ///   - dump: whether this is a dump (`NLM_F_DUMP`), answered by many messages and `NLMSG_DONE`.
     ///   - call: the command's name, used in errors (e.g. `NL80211_CMD_START_NAN`).
     /// - Throws: ``NetlinkError`` with the kernel's errno and message, `closed`, `overrun`, or `CancellationError`.
-    func request(
+    ///
+    /// Runs on the caller's executor (no hop): the request is on the socket before the first suspension.
+    nonisolated(nonsending) func request(
         family: UInt16, command: UInt8, version: UInt8, attributes: [UInt8], dump: Bool = false, call: String
     ) async throws -> NetlinkReply {
         let sequence = state.withLock { state -> UInt32 in

@@ -101,6 +101,10 @@ public struct SubscribeConfiguration: Sendable {
     /// when a publisher it found has been silent for half this time, so a solicited-only publisher is
     /// not lost while it is there.
     public var lostAfterPeriods: Int? = SubscribeConfiguration.defaultLostAfterPeriods
+    /// When the subscribe was asked for: publishes the device heard from then until the engine started it
+    /// (at most one DW period back) are reported at its start, as if heard after it, so the time the caller
+    /// spent setting up does not cost a DW. nil: only publishes heard after the start.
+    public var reportHeardSince: ContinuousClock.Instant? = nil
 
     /// The default of ``lostAfterPeriods``: 20 DW periods, about 10.5 s.
     public static let defaultLostAfterPeriods = 20

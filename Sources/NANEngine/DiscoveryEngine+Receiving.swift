@@ -1,7 +1,8 @@
 import NANLogging
 import NANWire
 
-/// Received frames: peer facts, then each announcement offered to the matching local services.
+/// Received frames: replies to active subscribes first, then peer facts, then each announcement offered to the
+/// matching local services.
 extension DiscoveryEngine {
     func frameReceived(_ bytes: [UInt8], frequency: Int?, signal: Int?) async {
         statistics.framesReceived += 1
@@ -25,6 +26,15 @@ extension DiscoveryEngine {
             }
             options.logger.trace("rx from \(frame.source) [\(kinds.joined(separator: ","))] \(signal ?? 0) dBm")
         }
+        let close = (signal ?? Int.min) >= options.closeRangeSignal
+        // Answers first, before any bookkeeping: a reply must reach the kernel within the DW in which the
+        // subscribe was heard, or it waits a whole DW period for the next one.
+        let answers = frame.announcements.filter { $0.kind == .subscribe }.map {
+            (item: $0, replies: replies(to: $0, from: frame.source, close: close))
+        }
+        if options.replyImmediately {
+            for answer in answers { await send(answer.replies, to: frame.source, frequency: nil) }
+        }
         let functions = self.functions
         peers.heard(frame.source, frequency: frequency, signal: signal, window: window, period: period, at: clock.now) {
             Set(functions.values.flatMap { $0.reported.keys.map(\.peer) })
@@ -32,13 +42,19 @@ extension DiscoveryEngine {
         if peers.announced(frame.availability, by: frame.source) {
             await availabilityObserver?(frame.source, frame.availability)
         }
-        let close = (signal ?? Int.min) >= options.closeRangeSignal
         for item in frame.announcements {
             switch item.kind {
-            case .publish: publishHeard(item, from: frame.source, close: close)
-            case .subscribe: await subscribeHeard(item, from: frame.source, close: close)
+            case .publish:
+                recentPublishes.note(item, from: frame.source, close: close, at: clock.now, period: period)
+                publishHeard(item, from: frame.source, close: close)
+            case .subscribe: break
             case .followUp: followUpHeard(item, from: frame.source)
             }
+        }
+        for answer in answers { reportReplies(answer.replies, to: answer.item, from: frame.source) }
+        if !options.replyImmediately, answers.contains(where: { !$0.replies.isEmpty }) {
+            guard await nextWindow() else { return }
+            for answer in answers { await send(answer.replies, to: frame.source, frequency: windowFrequency) }
         }
     }
 
@@ -85,11 +101,12 @@ extension DiscoveryEngine {
         if case .dropped = function.continuation.yield(event) { statistics.eventsDropped += 1 }
     }
 
-    /// A peer publishes: tell every matching subscribe.
-    func publishHeard(_ item: ServiceAnnouncement, from peer: MACAddress, close: Bool) {
+    /// A peer publishes: tell every matching subscribe (`only`: just that one).
+    func publishHeard(_ item: ServiceAnnouncement, from peer: MACAddress, close: Bool, only: InstanceID? = nil) {
         // Decide on a snapshot, then change `functions` (mutating while iterating it copied it per match).
         var matches: [InstanceID] = []
         for (id, function) in functions {
+            if let only, id != only { continue }
             guard case .subscribe(let c) = function.role, c.serviceID == item.serviceID else { continue }
             if item.requestorInstanceID.rawValue != 0 && item.requestorInstanceID != id { continue }
             guard MatchingFilter.matches(subscriber: c.receiveFilter, publisher: item.matchFilter) else { continue }
@@ -105,9 +122,13 @@ extension DiscoveryEngine {
         }
     }
 
-    /// A peer actively subscribes: answer with every matching solicited publish.
-    func subscribeHeard(_ item: ServiceAnnouncement, from peer: MACAddress, close: Bool) async {
-        var replies: [(InstanceID, ServiceAnnouncement, Bool)] = []
+    /// One of our solicited publishes answering a peer's active subscribe: our instance, the reply, and
+    /// whether it is broadcast.
+    typealias Reply = (local: InstanceID, announcement: ServiceAnnouncement, broadcast: Bool)
+
+    /// The replies of every matching solicited publish to a peer's active subscribe.
+    func replies(to item: ServiceAnnouncement, from peer: MACAddress, close: Bool) -> [Reply] {
+        var replies: [Reply] = []
         for (id, function) in functions {
             guard case .publish(let c) = function.role, c.serviceID == item.serviceID, c.type.contains(.solicited)
             else { continue }
@@ -116,18 +137,24 @@ extension DiscoveryEngine {
             if (c.closeRangeOnly || item.rangeLimited) && !close { continue }
             replies.append((id, announcement(for: c, id: id, requestor: item.instanceID), c.broadcastReplies))
         }
-        guard !replies.isEmpty else { return }
-        for (id, _, _) in replies {
+        return replies
+    }
+
+    /// Hands replies to the radio, each in a frame of its own.
+    func send(_ replies: [Reply], to peer: MACAddress, frequency: Int?) async {
+        for reply in replies {
+            let frame = OutgoingDiscoveryFrame(
+                destination: reply.broadcast ? .broadcast : peer, announcements: [reply.announcement])
+            _ = await transmit(frame, frequency: frequency)
+        }
+    }
+
+    /// Tells each replying publish of the subscribe it answered.
+    func reportReplies(_ replies: [Reply], to item: ServiceAnnouncement, from peer: MACAddress) {
+        for reply in replies {
             report(
-                id, key: PeerKey(peer: peer, instance: item.instanceID), info: item.serviceInfo,
-                .replied(result(item, from: peer, local: id)))
-        }
-        if !options.replyImmediately {
-            guard await nextWindow() else { return }
-        }
-        for (_, reply, broadcast) in replies {
-            let frame = OutgoingDiscoveryFrame(destination: broadcast ? .broadcast : peer, announcements: [reply])
-            _ = await transmit(frame, frequency: options.replyImmediately ? nil : windowFrequency)
+                reply.local, key: PeerKey(peer: peer, instance: item.instanceID), info: item.serviceInfo,
+                .replied(result(item, from: peer, local: reply.local)))
         }
     }
 

@@ -59,6 +59,7 @@ extension DiscoveryEngine {
     /// is reported again.
     func forgetSilentPeers() {
         peers.expire(period: period)
+        recentPublishes.expire(period: period)
         for id in functions.keys.sorted() {
             guard var function = functions[id], !function.reported.isEmpty else { continue }
             let limit = max(1, function.lostAfterPeriods ?? options.forgetAfterPeriods)

@@ -45,6 +45,13 @@ actor DiscoveryEngine {
             case .subscribe(let c): c.serviceID
             }
         }
+        /// `publish` or `subscribe`, for the trace.
+        var kind: String {
+            switch self {
+            case .publish: "publish"
+            case .subscribe: "subscribe"
+            }
+        }
     }
 
     struct PeerKey: Hashable {
@@ -108,6 +115,9 @@ actor DiscoveryEngine {
     var protectedPeers: [MACAddress] = []
     static let maximumProtectedPeers = 256
     var statistics = EngineStatistics()
+    /// Publishes heard in this DW period and the one before, for subscribes that report what was heard
+    /// since they were asked for (``SubscribeConfiguration/reportHeardSince``).
+    var recentPublishes = RecentPublishes()
 
     init(radio: any DiscoveryRadio, codec: any DiscoveryFrameCodec, options: Options = Options()) {
         self.radio = radio
@@ -300,7 +310,13 @@ actor DiscoveryEngine {
             }
         }
         functions[id] = function
+        if options.logger.isEnabled(.trace) { options.logger.trace("start \(role.kind)#\(id.rawValue)") }
         await announceNow(id)
+        if case .subscribe(let c) = role, let since = c.reportHeardSince {
+            for heard in recentPublishes.since(since) {
+                publishHeard(heard.item, from: heard.peer, close: heard.close, only: id)
+            }
+        }
         return (id, stream)
     }
 

@@ -41,9 +41,16 @@ public struct WASubscriber: AsyncSequence, Sendable {
     /// ``WAError/Code/noPairedDevices`` or ``WAError/Code/deviceInvalid`` if the selection is empty or stale.
     public func makeAsyncIterator() -> AsyncIterator {
         let (service, parameters) = (service, parameters)
+        // Publishers the radio hears while the session sets up (lease, device store) count: setting up must
+        // not cost a DW.
+        let requested = ContinuousClock.now
         return SessionRunner(
             system: system, role: .subscribe, service: service.name, selection: devices, handle: handle,
-            start: { backend in try await backend.subscribe(try Self.configuration(service, parameters)) }
+            start: { backend in
+                var configuration = try Self.configuration(service, parameters)
+                configuration.reportHeardSince = requested
+                return try await backend.subscribe(configuration)
+            }
         ).iterator(rerun: "a subscriber runs once; make a new one with subscribe(to:from:)")
     }
 

@@ -19,6 +19,15 @@
 #   wpas_keep_busy NAME PEER_NDI   ping PEER_NDI over NAME's data interface until wpas_keep_busy_stop NAME
 #                            (the peer drops a data path idle for 25 s; the bench is slower than an application)
 #   wpas_ndi_address NAME    the MAC address of NAME's data interface
+#   wpas_log_after NAME T0 TEXT   the time stamp (-t, seconds since the epoch) of the first line of NAME's -dd
+#                            log at or after T0 that contains TEXT; fails the scenario when there is none.
+#                            Commands show as "Control interface command 'COMMAND ...'", events by their
+#                            name ("NAN-DISCOVERY-RESULT ..."), each NAF handed to the kernel as "NAN: send_naf"
+#   wpas_ndp_setup Q P PARAMS     Q requests a data path from P's publish (Q's NAN_NDP_REQUEST with PARAMS, e.g.
+#                            "handle=1 ndi=ndiQ peer_nmi=... peer_id=2"; P must accept it, wpas_auto_accept);
+#                            leaves in NDP_SETUP the seconds from Q's Data Path Request handed to the kernel
+#                            (its first "NAN: send_naf" after the command) to the later NAN-NDP-CONNECTED of the
+#                            two, both from the -t logs, and in NDP_ID / NDP_PEER_NDI what Q's event said
 #   wpas_link_local NAME     its IPv6 link-local address, once duplicate address detection is done
 #   wpas_auto_accept NAME PARAMS   answer every data-path request at once (NAN_NDP_RESPONSE accept PARAMS, e.g.
 #                            "ndi=ndiP handle=1"), as an application that accepts them all would; until
@@ -71,7 +80,8 @@ wpas_start() {
     start_bg "$name-wpas-events" "$ns" python3 "$_lib_dir/wpas-ctl.py" --monitor "/tmp/wpas-$name/nan$name" "$SCENARIO_OUT/$name-events.log"
     for i in $(seq 1 "$(scaled 10)"); do grep -q ATTACHED "$SCENARIO_OUT/$name-events.log" 2>/dev/null && break; nap 0.5; done
     wpas "$name" NAN_SET master_pref 10 >/dev/null
-    wpas "$name" NAN_SET dual_band 1 >/dev/null
+    # WPAS_DUAL_BAND=0: DWs on 2.4 GHz only, as the world regulatory domain allows.
+    wpas "$name" NAN_SET dual_band "${WPAS_DUAL_BAND:-1}" >/dev/null
     wpas "$name" NAN_START >/dev/null
     wpas_wait "$name" 'NAN-CLUSTER-JOIN' 30
     # A NAN data interface comes up only while NAN runs (the kernel refuses IFF_UP with ENOLINK before).
@@ -203,3 +213,37 @@ wpas_keep_busy_stop() { stop_bg "$1-busy" INT; }
 wpas_log() { printf '/tmp/wpas-%s.log' "$1"; }
 
 wpas_ndi_address() { in_netns "${_WPAS_NS[$1]}" cat "/sys/class/net/ndi$1/address"; }
+
+wpas_log_after() {
+    local at
+    at=$(awk -v t0="$2" -v text="$3" '{ t = $1; sub(/:$/, "", t) } t + 0 >= t0 + 0 && index($0, text) { print t; exit }' \
+        "$(wpas_log "$1")")
+    [ -n "$at" ] || fail "wpa_supplicant $1: no line with '$3' in its log after $2"
+    printf '%s\n' "$at"
+}
+
+wpas_ndp_setup() {
+    local q=$1 p=$2 params=$3 t0 sent q_up p_up
+    wpas_mark "$q"
+    wpas_mark "$p"
+    t0=$(date +%s.%N)
+    wpas "$q" NAN_NDP_REQUEST "$params" >/dev/null
+    wpas_wait "$q" "NAN-NDP-CONNECTED .*peer=${WPAS_NMI[$p]}|NAN-NDP-DISCONNECTED" 120
+    expect_contains "wpa_supplicant $q's data path" NAN-NDP-CONNECTED "$LINE"
+    NDP_ID=$(wpas_field "$LINE" ndp_id)
+    NDP_PEER_NDI=$(wpas_field "$LINE" peer_ndi)
+    wpas_wait "$p" "NAN-NDP-CONNECTED .*peer=${WPAS_NMI[$q]}" 60
+    sent=$(wpas_log_after "$q" "$(wpas_log_after "$q" "$t0" "Control interface command 'NAN_NDP_REQUEST")" "NAN: send_naf")
+    q_up=$(wpas_log_after "$q" "$sent" "NAN-NDP-CONNECTED")
+    p_up=$(wpas_log_after "$p" "$sent" "NAN-NDP-CONNECTED")
+    NDP_SETUP=$(awk -v a="$sent" -v b="$q_up" -v c="$p_up" 'BEGIN { printf "%.3f", (b > c ? b : c) - a }')
+}
+
+# wpas_ndp_end Q P: Q ends the data path wpas_ndp_setup made; both report it down.
+wpas_ndp_end() {
+    wpas_mark "$1"
+    wpas_mark "$2"
+    wpas "$1" NAN_NDP_TERMINATE peer_nmi="${WPAS_NMI[$2]}" init_ndi="${WPAS_NDI[$1]}" ndp_id="$NDP_ID" >/dev/null
+    wpas_wait "$1" "NAN-NDP-DISCONNECTED .*peer=${WPAS_NMI[$2]}" 60
+    wpas_wait "$2" "NAN-NDP-DISCONNECTED .*peer=${WPAS_NMI[$1]}" 60
+}

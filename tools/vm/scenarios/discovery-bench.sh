@@ -7,10 +7,28 @@
 # what the figures were measured with to $SCENARIO_OUT/meta.tsv (binary, its sha256 and build
 # configuration, kernel, regulatory domain as `iw reg get` shows it, the DW frequencies in effect).
 # A run whose sample is missing fails: nothing is ever counted as 0.
+# With DISCOVERY_BENCH_REFERENCE=1 the same three measurements follow between two wpa_supplicant 2.12
+# instances (the reference stack: P publishes in dD, Q subscribes in dE), with the same random DW phase before
+# each subscribe, as ref_passive (Q's NAN_SUBSCRIBE to its NAN-DISCOVERY-RESULT), ref_active (the same, active,
+# toward P's solicited-only publish) and ref_followup (Q's NAN_TRANSMIT to P's NAN-RECEIVE): each instant is the
+# -t time stamp of the line in wpa_supplicant's own -dd log ("Control interface command '...'" when the stack
+# got the command, the event's line when it reported it), as waware's are the time stamps of its own --json
+# lines; then the idle cost of P publishing one service. DISCOVERY_BENCH_DOMAIN: US (default: DWs on 2.4 and
+# 5 GHz) or world (2.4 GHz DWs only; wpa_supplicant then runs with dual_band 0).
 # timeout: 600
 # default: no (a benchmark: tools/discovery-bench runs it and prints the figures)
 source "$(dirname "$0")/../guest/lib.sh"
+load_settings DISCOVERY_BENCH_RUNS DISCOVERY_BENCH_DOMAIN DISCOVERY_BENCH_REFERENCE
 RUNS=${DISCOVERY_BENCH_RUNS:-20}
+DOMAIN=${DISCOVERY_BENCH_DOMAIN:-US}
+REFERENCE=${DISCOVERY_BENCH_REFERENCE:-0}
+[[ $RUNS =~ ^[1-9][0-9]{0,2}$ ]] || fail "DISCOVERY_BENCH_RUNS: '$RUNS' is not a number of runs from 1 to 999"
+case $DOMAIN in
+    US) country=US ;;
+    world) country=00 ;;
+    *) fail "DISCOVERY_BENCH_DOMAIN: '$DOMAIN' is neither US nor world" ;;
+esac
+[ "$REFERENCE" = 1 ] && source "$(dirname "$0")/../guest/wpas.sh"
 # Latency is what users get from an optimised build: use the release binary when tools/discovery-bench
 # built one that is newer than the debug one.
 release=${WAWARE_REPO:-}/.build/release/waware
@@ -22,10 +40,10 @@ case $WAWARE in
     *) configuration=unknown ;;
 esac
 
-# A regulatory domain that allows NAN on 5 GHz: the engine then uses both bands' DWs (the world domain
-# forbids initiating on 5 GHz, and the engine falls back to 2.4 GHz alone).
-set_country US
-sim_radios 3
+# US allows NAN on 5 GHz: the engine then uses both bands' DWs; the world domain forbids initiating on 5 GHz,
+# and the engine falls back to 2.4 GHz alone.
+set_country "$country"
+if [ "$REFERENCE" = 1 ]; then sim_radios 5; else sim_radios 3; fi
 radio_netns 0 dA
 radio_netns 1 dB
 radio_netns 2 dC
@@ -44,6 +62,7 @@ expect_match "DW frequencies in effect" '^[0-9]+' "$bands"
     printf 'dw_frequencies_mhz\t%s\n' "$bands"
     printf 'runs\t%s\n' "$RUNS"
     printf 'guest_cpus\t%s\n' "$(nproc)"
+    [ "$REFERENCE" = 1 ] && printf 'reference\t%s (dual_band %s)\n' "$WPAS_BIN" "$([ "$DOMAIN" = US ] && echo 1 || echo 0)"
 } | tee "$SCENARIO_OUT/meta.tsv"
 
 step "publishers: unsolicited _benchp._tcp on radio 0, solicited-only _bencha._tcp on radio 2"
@@ -82,16 +101,70 @@ for run in $(seq 1 "$RUNS"); do
 done
 stop_bg puba
 
+# idle_cost PID PREFIX: PID's CPU time over 30 s (seconds per minute) and its resident memory, to idle.tsv.
+idle_cost() {
+    local pid=$1 t0 t1 rss hz
+    ticks() { awk '{ print $14 + $15 }' "/proc/$pid/stat"; }
+    hz=$(getconf CLK_TCK)
+    t0=$(ticks)
+    sleep 30
+    t1=$(ticks)
+    rss=$(awk '/^VmRSS/ { print $2 }' "/proc/$pid/status")
+    [[ $t0 =~ ^[0-9]+$ && $t1 =~ ^[0-9]+$ && $rss =~ ^[0-9]+$ ]] || fail "no idle sample (ticks '$t0' '$t1', rss '$rss')"
+    printf '%scpu_seconds_per_minute\t%s\n%srss_kib\t%s\n' "$2" "$(awk -v a="$t0" -v b="$t1" -v hz="$hz" 'BEGIN { printf "%.3f", (b - a) / hz * 2 }')" \
+        "$2" "$rss" | tee -a "$SCENARIO_OUT/idle.tsv"
+}
+
 step "idle cost of 'waware publish' with one service (30 s)"
 expect_running pubp
-pid=${_BG_PIDS[pubp]}
-ticks() { awk '{ print $14 + $15 }' "/proc/$pid/stat"; }
-hz=$(getconf CLK_TCK)
-t0=$(ticks)
-sleep 30
-t1=$(ticks)
-rss=$(awk '/^VmRSS/ { print $2 }' "/proc/$pid/status")
-[[ $t0 =~ ^[0-9]+$ && $t1 =~ ^[0-9]+$ && $rss =~ ^[0-9]+$ ]] || fail "no idle sample (ticks '$t0' '$t1', rss '$rss')"
-cpu_per_minute=$(awk -v a="$t0" -v b="$t1" -v hz="$hz" 'BEGIN { printf "%.3f", (b - a) / hz * 2 }')
-printf 'cpu_seconds_per_minute\t%s\nrss_kib\t%s\n' "$cpu_per_minute" "$rss" | tee "$SCENARIO_OUT/idle.tsv"
+: >"$SCENARIO_OUT/idle.tsv"
+idle_cost "${_BG_PIDS[pubp]}" ""
 stop_bg pubp
+[ "$REFERENCE" = 1 ] || exit 0
+
+step "reference: wpa_supplicant P publishes _benchp._tcp (unsolicited) and _bencha._tcp (solicited only) in dD; Q subscribes in dE"
+if [ "$DOMAIN" = US ]; then schedule="2437:0e000000 5180:f0ffffff"; else schedule="2437:0e000000"; fi
+WPAS_DUAL_BAND=$([ "$DOMAIN" = US ] && echo 1 || echo 0)
+wpas_start P dD 3 "$schedule"
+wpas_start Q dE 4 "$schedule"
+nmiP=${WPAS_NMI[P]}
+ppid=$(wpas P NAN_PUBLISH service_name=_benchp._tcp sync=1 ttl=3600)
+apid=$(wpas P NAN_PUBLISH service_name=_bencha._tcp sync=1 unsolicited=0 ttl=3600)
+hex() { printf '%s' "$1" | od -An -tx1 | tr -d ' \n'; }
+# ref_sample KIND FROM_NAME FROM_TEXT TO_NAME TO_TEXT RUN: seconds from the first line with FROM_TEXT in FROM_NAME's
+# log since the command was sent to the first with TO_TEXT in TO_NAME's log after it.
+ref_sample() {
+    local from to
+    from=$(wpas_log_after "$2" "$SENT" "$3")
+    to=$(wpas_log_after "$4" "$from" "$5")
+    sample "$1" "$(awk -v a="$from" -v b="$to" 'BEGIN { printf "%.3f", b - a }')" "$6"
+}
+for run in $(seq 1 "$RUNS"); do
+    wpas_mark Q
+    nap "$(phase)"
+    SENT=$(date +%s.%N)
+    sid=$(wpas Q NAN_SUBSCRIBE service_name=_benchp._tcp sync=1)
+    wpas_wait Q "NAN-DISCOVERY-RESULT subscribe_id=$sid .*address=$nmiP" 20
+    pubinst=$(wpas_field "$LINE" publish_id)
+    ref_sample ref_passive Q "Control interface command 'NAN_SUBSCRIBE service_name=_benchp" Q "NAN-DISCOVERY-RESULT subscribe_id=$sid " "$run"
+
+    wpas_mark P
+    SENT=$(date +%s.%N)
+    wpas Q NAN_TRANSMIT handle="$sid" req_instance_id="$pubinst" address="$nmiP" ssi="$(hex "ping$run")" >/dev/null
+    wpas_wait P "NAN-RECEIVE id=$ppid .*ssi=$(hex "ping$run")" 20
+    ref_sample ref_followup Q "Control interface command 'NAN_TRANSMIT handle=$sid " P "NAN-RECEIVE id=$ppid " "$run"
+    wpas Q NAN_CANCEL_SUBSCRIBE subscribe_id="$sid" >/dev/null
+
+    wpas_mark Q
+    nap "$(phase)"
+    SENT=$(date +%s.%N)
+    sid=$(wpas Q NAN_SUBSCRIBE service_name=_bencha._tcp sync=1 active=1)
+    wpas_wait Q "NAN-DISCOVERY-RESULT subscribe_id=$sid .*address=$nmiP" 20
+    ref_sample ref_active Q "Control interface command 'NAN_SUBSCRIBE service_name=_bencha" Q "NAN-DISCOVERY-RESULT subscribe_id=$sid " "$run"
+    wpas Q NAN_CANCEL_SUBSCRIBE subscribe_id="$sid" >/dev/null
+    echo "reference run $run: $(tail -n 3 "$samples" | tr '\n\t' ' :')"
+done
+
+step "idle cost of the reference publisher P with one service (30 s)"
+wpas P NAN_CANCEL_PUBLISH publish_id="$apid" >/dev/null
+idle_cost "${_BG_PIDS[P-wpas-main]}" ref_

@@ -9,11 +9,18 @@
 # Raw samples go to $SCENARIO_OUT/samples.tsv (kind, value), and what they were measured with to
 # $SCENARIO_OUT/meta.tsv (binary, sha256, build configuration, kernel, `iw reg get`, the NDP schedule's
 # channels, the mesh frequency). A missing sample fails the run: nothing is ever counted as 0.
+# With DATAPATH_BENCH_REFERENCE=1, the same between two wpa_supplicant 2.12 instances (the reference stack: P
+# publishes and accepts every request at once in dC, Q requests in dD, with their usual schedule, 2437 MHz
+# slots 1-3 and 5180 MHz slots 4-31): RUNS open and RUNS NCS-SK-128 setups (ref_open, ref_secure), from Q's
+# Data Path Request handed to the kernel to both NAN-NDP-CONNECTED, from their -t logs (wpas_ndp_setup in
+# tools/vm/guest/wpas.sh), and TCP throughput over the last open one (throughput_ref_ndp_mbps).
 # timeout: 1200
 # default: no (a benchmark: tools/datapath-bench runs it and prints the figures)
 source "$(dirname "$0")/../guest/lib.sh"
-load_settings DATAPATH_BENCH_RUNS DATAPATH_BENCH_SECONDS
+load_settings DATAPATH_BENCH_RUNS DATAPATH_BENCH_SECONDS DATAPATH_BENCH_REFERENCE
 RUNS=${DATAPATH_BENCH_RUNS:-10}
+REFERENCE=${DATAPATH_BENCH_REFERENCE:-0}
+[ "$REFERENCE" = 1 ] && source "$(dirname "$0")/../guest/wpas.sh"
 IPERF_SECONDS=${DATAPATH_BENCH_SECONDS:-10}
 [[ $RUNS =~ ^[1-9][0-9]{0,2}$ ]] || fail "DATAPATH_BENCH_RUNS: '$RUNS' is not a number of runs from 1 to 999"
 [[ $IPERF_SECONDS =~ ^[1-9][0-9]{0,2}$ ]] || fail "DATAPATH_BENCH_SECONDS: '$IPERF_SECONDS' is not a number of seconds from 1 to 999"
@@ -35,7 +42,7 @@ sample() {
 }
 
 set_country US
-sim_radios 2
+if [ "$REFERENCE" = 1 ]; then sim_radios 4; else sim_radios 2; fi
 radio_netns 0 dA
 radio_netns 1 dB
 iw reg get | tee "$SCENARIO_OUT/reg.txt" | sed 's/^/    reg: /' | head -n 6
@@ -118,6 +125,38 @@ else
     stop_bg probe-pub INT
 fi
 
+if [ "$REFERENCE" = 1 ]; then
+    step "reference: wpa_supplicant P publishes and accepts in dC, Q requests in dD"
+    wpas_start P dC 2
+    wpas_start Q dD 3
+    for kind in open secure; do
+        security=
+        [ "$kind" = secure ] && security="csid=1 password=$(cat "$passphrase")"
+        step "reference $kind: $RUNS data-path setups"
+        # shellcheck disable=SC2046
+        pid=$(wpas P NAN_PUBLISH service_name=_dpref$kind._tcp sync=1 data_path=1 $([ "$kind" = secure ] && echo cipher_suites=1) ttl=1800)
+        wpas_auto_accept P "ndi=ndiP handle=$pid $security"
+        wpas_mark Q
+        sid=$(wpas Q NAN_SUBSCRIBE service_name=_dpref$kind._tcp sync=1)
+        wpas_wait Q "NAN-DISCOVERY-RESULT subscribe_id=$sid .*address=${WPAS_NMI[P]}" 60
+        pubid=$(wpas_field "$LINE" publish_id)
+        for run in $(seq 1 "$RUNS"); do
+            wpas_ndp_setup Q P "handle=$sid ndi=ndiQ peer_nmi=${WPAS_NMI[P]} peer_id=$pubid $security"
+            sample "ref_$kind" "$NDP_SETUP" "reference $kind run $run"
+            echo "run $run: reference $kind $NDP_SETUP s"
+            if [ "$run" = "$RUNS" ] && [ "$kind" = open ]; then
+                wpas_keep_busy Q "$NDP_PEER_NDI"
+                iperf ref_ndp dC dD ndiP ndiQ "$(wpas_link_local P)"
+                wpas_keep_busy_stop Q
+            fi
+            wpas_ndp_end Q P
+        done
+        wpas_auto_accept_stop P
+        wpas Q NAN_CANCEL_SUBSCRIBE subscribe_id="$sid" >/dev/null
+        wpas P NAN_CANCEL_PUBLISH publish_id="$pid" >/dev/null
+    done
+fi
+
 step "TCP throughput over an open 802.11s mesh between the same radios on 5745 MHz (the NDP's 5 GHz channel)"
 mesh_freq=5745
 mesh_join $mesh_freq wawarebench
@@ -134,5 +173,6 @@ iperf mesh dA dB mesh0 mesh1 "$MESH_ADDR_A"
     printf 'runs\t%s\n' "$RUNS"
     printf 'iperf_seconds\t%s\n' "$IPERF_SECONDS"
     printf 'guest_cpus\t%s\n' "$(nproc)"
+    [ "$REFERENCE" = 1 ] && printf 'reference\t%s (schedule 2437:0e000000 5180:f0ffffff)\n' "$WPAS_BIN"
 } | tee -a "$SCENARIO_OUT/meta.tsv"
 cat "$samples"

@@ -45,6 +45,7 @@ set_country US
 if [ "$REFERENCE" = 1 ]; then sim_radios 4; else sim_radios 2; fi
 radio_netns 0 dA
 radio_netns 1 dB
+if [ "$REFERENCE" = 1 ]; then radio_netns 2 dC; radio_netns 3 dD; fi
 iw reg get | tee "$SCENARIO_OUT/reg.txt" | sed 's/^/    reg: /' | head -n 6
 
 # setup_runs KIND SECURITY...: RUNS data paths one after another to a publisher accepting with SECURITY.

@@ -47,6 +47,7 @@ if [ "$REFERENCE" = 1 ]; then sim_radios 5; else sim_radios 3; fi
 radio_netns 0 dA
 radio_netns 1 dB
 radio_netns 2 dC
+if [ "$REFERENCE" = 1 ]; then radio_netns 3 dD; radio_netns 4 dE; fi
 
 step "bands in effect: the DW frequencies the engine is told of (3 s of 'waware peers', traced)"
 in_netns dB env WAWARE_TRACE=1 timeout "$(scaled 30)" "$WAWARE" peers --duration 3 >/dev/null 2>"$SCENARIO_OUT/bands.trace" \

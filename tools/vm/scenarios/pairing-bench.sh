@@ -30,6 +30,7 @@ work=$(mktemp -d -p /run)
 if [ "$REFERENCE" = 1 ]; then sim_radios 4; else sim_radios 2; fi
 radio_netns 0 dA
 radio_netns 1 dB
+if [ "$REFERENCE" = 1 ]; then radio_netns 2 dC; radio_netns 3 dD; fi
 
 # stamp: each line of standard input with the time it arrived (seconds since the epoch) in front.
 stamp() {

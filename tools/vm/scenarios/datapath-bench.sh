@@ -13,7 +13,8 @@
 # publishes and accepts every request at once in dC, Q requests in dD, with their usual schedule, 2437 MHz
 # slots 1-3 and 5180 MHz slots 4-31): RUNS open and RUNS NCS-SK-128 setups (ref_open, ref_secure), from Q's
 # Data Path Request handed to the kernel to both NAN-NDP-CONNECTED, from their -t logs (wpas_ndp_setup in
-# tools/vm/guest/wpas.sh), and TCP throughput over the last open one (throughput_ref_ndp_mbps).
+# tools/vm/guest/wpas.sh), and TCP throughput over the last open one (throughput_ref_ndp_mbps). A setup that
+# fails is tried again and counted (ref_open_failures, ref_secure_failures; at most RUNS each).
 # timeout: 1200
 # default: no (a benchmark: tools/datapath-bench runs it and prints the figures)
 source "$(dirname "$0")/../guest/lib.sh"
@@ -141,8 +142,14 @@ if [ "$REFERENCE" = 1 ]; then
         sid=$(wpas Q NAN_SUBSCRIBE service_name=_dpref$kind._tcp sync=1)
         wpas_wait Q "NAN-DISCOVERY-RESULT subscribe_id=$sid .*address=${WPAS_NMI[P]}" 60
         pubid=$(wpas_field "$LINE" publish_id)
+        failures=0
         for run in $(seq 1 "$RUNS"); do
-            wpas_ndp_setup Q P "handle=$sid ndi=ndiQ peer_nmi=${WPAS_NMI[P]} peer_id=$pubid $security"
+            # A failed setup is counted (ref_KIND_failures) and tried again, up to RUNS failures in all.
+            until wpas_ndp_setup Q P "handle=$sid ndi=ndiQ peer_nmi=${WPAS_NMI[P]} peer_id=$pubid $security"; do
+                failures=$((failures + 1))
+                echo "reference $kind run $run: the setup failed ($failures so far)"
+                [ "$failures" -lt "$RUNS" ] || fail "reference $kind: $failures setups failed"
+            done
             sample "ref_$kind" "$NDP_SETUP" "reference $kind run $run"
             echo "run $run: reference $kind $NDP_SETUP s"
             if [ "$run" = "$RUNS" ] && [ "$kind" = open ]; then
@@ -152,6 +159,7 @@ if [ "$REFERENCE" = 1 ]; then
             fi
             wpas_ndp_end Q P
         done
+        sample "ref_${kind}_failures" "$failures" "reference $kind"
         wpas_auto_accept_stop P
         wpas Q NAN_CANCEL_SUBSCRIBE subscribe_id="$sid" >/dev/null
         wpas P NAN_CANCEL_PUBLISH publish_id="$pid" >/dev/null

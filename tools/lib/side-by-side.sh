@@ -20,7 +20,7 @@ side_by_side_meta() {
             printf "- measured: %s (UTC), commit %s\n", g("date_utc"), g("commit")
             printf "- waware: %s build, %s (sha256 %s)\n", g("configuration"), g("binary"), substr(g("binary_sha256"), 1, 16) "..."
             printf "- reference: %s\n", g("reference")
-            printf "- regulatory domain: %s\n", g("regulatory_domain")
+            printf "- regulatory domain: %s\n", g("regulatory_domain") (g("regulatory_domain") == "00" ? " (world: 2.4 GHz DWs only)" : "")
             printf "- host load (1, 5, 15 min): %s at the start, %s at the end\n", g("load_start"), g("load_end")
         }' "$1"
 }

@@ -112,19 +112,22 @@ public actor PairingEngine {
         public var nikSends: Int
         /// How long an initiator waits for the peer's NIK before sending its own again.
         public var nikResendInterval: Duration
-        /// How long an initiator waits after frame 3 before its first NIK follow-up. wpa_supplicant 2.12 as
-        /// responder ends its exchange when our NIK comes, and if the status of its own frame 2 reaches it only
-        /// after that (on mac80211_hwsim it came up to 6.5 s after the frame, after frame 3), it takes the
-        /// exchange for refused and removes our NMI station with the NM-TK: its answering NIK is lost with the
-        /// station's queue and it forgets the pairing. 5 s by default (the waiting is frame 3's acknowledgement
-        /// plus this).
+        /// How long an initiator waits after frame 3 for the responder's NIK before it sends its own first. A
+        /// responder of ours sends its NIK as soon as frame 3 verifies, and the initiator answers it at once, so
+        /// this wait runs out only with a responder that waits for ours: wpa_supplicant 2.12. That one ends its
+        /// exchange when our NIK comes, and if the status of its own frame 2 reaches it only after that (on
+        /// mac80211_hwsim it came up to 6.5 s after the frame, after frame 3), it takes the exchange for refused
+        /// and removes our NMI station with the NM-TK: its answering NIK is lost with the station's queue and
+        /// it forgets the pairing. 5 s by default (the waiting is frame 3's acknowledgement plus this).
         public var nikDelay: Duration
         /// How long an initiator waits after frame 3 of a verification before it reports the device
-        /// verified (and ``PairingEngine/verify(_:at:publishID:)`` returns). Its caller sends protected
-        /// frames at once (a message, a data-path request), and a responder that installs the NM-TK only once
-        /// it has handled frame 3 drops what comes before: wpa_supplicant 2.12 did with the message of
-        /// `waware subscribe --paired --send`, sent 0.5 s after frame 3. Its key went in 0.9 to 4.0 s after
-        /// it reported the exchange done, in the VM's runs. 5 s by default.
+        /// verified (and ``PairingEngine/verify(_:at:publishID:)`` returns), for a caller that sends protected
+        /// frames at once (a message, a data-path request): a responder that installs the NM-TK only once it
+        /// has handled frame 3 drops what comes before. wpa_supplicant 2.12 did with the message of
+        /// `waware subscribe --paired --send`, sent 0.5 s after frame 3; its key went in 0.9 to 4.0 s after it
+        /// reported the exchange done, in the VM's runs, and it tells nothing when it is in. 5 s by default; a
+        /// caller that sends nothing protected next (`waware pair --find`) sets zero and has its answer when
+        /// frame 3 is acknowledged.
         public var verificationDelay: Duration
         /// How long a responder attempt waits for frame 3 after answering frame 1 (never longer than
         /// ``attemptLifetime``). A frame 1 costs nothing to forge, from any address: without this bound each
@@ -665,13 +668,16 @@ public actor PairingEngine {
             }
             attempt.role = .initiator(next)
             attempt.result = result
-            attempt.sentNIK = result.kind == .setup
             attempts[peer] = attempt
-            await transmitBody(frame3, to: peer)
-            // As wpa_supplicant: the NM-TK goes in once frame 3 is out, before our NIK follow-up, which
-            // then travels protected.
+            // The NM-TK goes in before frame 3 (wpa_supplicant installs it once frame 3 is out): a responder of
+            // ours sends its NIK, protected, as soon as frame 3 verifies, and ours answers it protected, maybe
+            // before frame 3's status reaches us.
             await link.protect(peer, temporalKey: result.keys.tk, suite: result.keys.suite)
-            if result.kind == .verification {
+            guard attempts[peer]?.token == attempt.token else { return }
+            await transmitBody(frame3, to: peer)
+            if result.kind == .verification, limits.verificationDelay == .zero {
+                completeVerification(peer, token: attempt.token)
+            } else if result.kind == .verification {
                 // Our caller sends protected frames at once (a message, a data-path request): give the
                 // responder time to install its NM-TK first.
                 let token = attempt.token
@@ -783,6 +789,7 @@ public actor PairingEngine {
                 // The initiator's NIK (after a setup) comes protected by the NM-TK: install it now.
                 await link.protect(peer, temporalKey: result.keys.tk, suite: result.keys.suite)
                 if result.kind == .verification { completeVerification(peer, attempt: attempt) }
+                if result.kind == .setup { sendEarlyNIK(to: peer, token: attempt.token) }
                 return
             } catch {
                 if firstError == nil { firstError = error }
@@ -846,14 +853,37 @@ public actor PairingEngine {
         try await link.send(keyDescriptor: attribute, to: peer)
     }
 
-    /// The initiator's NIK follow-ups of attempt `token` with `peer`: the first ``Limits/nikDelay`` after
-    /// frame 3, then again every ``Limits/nikResendInterval``, up to ``Limits/nikSends`` in all, while the
-    /// attempt still waits for the peer's NIK (it ends when that comes). The first failing to go out (no
-    /// route to the peer) fails the attempt.
+    /// A responder's NIK as soon as frame 3 of a setup verifies, before the initiator's: an initiator of ours
+    /// answers it at once instead of waiting ``Limits/nikDelay``. It goes again, as before, when the
+    /// initiator's NIK comes (``handle(keyDescriptor:from:)``): wpa_supplicant 2.12 as initiator installs its
+    /// key only on frame 3's status, and until then the kernel drops this one; once it holds the key it has
+    /// sent its own NIK already, so this one ends nothing early there.
+    private func sendEarlyNIK(to peer: MACAddress, token: UInt64) {
+        Task {
+            guard let attempt = attempts[peer], attempt.token == token, let result = attempt.result else { return }
+            do {
+                try await sendNIK(
+                    to: peer, kek: result.keys.kek, suite: result.keys.suite, publishID: attempt.publishID)
+            } catch {
+                logger.debug("our early NIK to \(peer) not sent: \(error) (it goes when the peer's comes)")
+            }
+        }
+    }
+
+    /// The initiator's NIK follow-ups of attempt `token` with `peer`, when the responder's NIK has not come
+    /// first (it is answered at once then): the first ``Limits/nikDelay`` after frame 3, then again every
+    /// ``Limits/nikResendInterval``, up to ``Limits/nikSends`` in all, while the attempt still waits for the
+    /// peer's NIK (it ends when that comes). The first failing to go out (no route to the peer) fails the
+    /// attempt.
     private func sendNIKs(to peer: MACAddress, token: UInt64) async {
         for sent in 0..<limits.nikSends {
             try? await Task.sleep(for: sent == 0 ? limits.nikDelay : limits.nikResendInterval)
             guard let attempt = attempts[peer], attempt.token == token, let result = attempt.result else { return }
+            if sent == 0 {
+                // The responder's NIK came first and ours went with the answer.
+                guard !attempt.sentNIK else { return }
+                attempts[peer]?.sentNIK = true
+            }
             if sent > 0 {
                 logger.debug("no NIK from \(peer) yet: sending ours again (a peer without the NM-TK yet drops it)")
             }

@@ -139,7 +139,7 @@ public enum WAPairing {
                 let link = RuntimePairingLink(runtime: runtime, engine: engine)
                 let pairing = PairingEngine(
                     localAddress: runtime.localAddress, cluster: cluster, identity: identity, link: link,
-                    devices: known, limits: .init(attemptLifetime: timeout),
+                    devices: known, limits: .init(attemptLifetime: timeout, verificationDelay: .zero),
                     bootstrappingLimits: .init(responseTimeout: .seconds(8)), logger: logger)
                 await engine.setIdentityResolution(try identity.identityResolution(nmi: runtime.localAddress))
                 let server = Task { try? await pairing.serve(frames) }
@@ -261,7 +261,11 @@ public enum WAPairing {
             usesPIN = true; await pairing.setPolicy(password: nil, allowsOpportunistic: false, suites: [suite])
         }
         let method: BootstrappingMethods = usesPIN ? .pinDisplay : .opportunistic
-        await pairing.setBootstrapping(supported: method, autoAccept: usesPIN ? [] : .opportunistic)
+        // A PIN already on screen needs no confirmation: the request is accepted at once, without the comeback
+        // round (its response, the 1000 TU delay, the request again). A PIN made per request is shown first.
+        let shownAlready: Bool
+        if case .perRequest = pin { shownAlready = false } else { shownAlready = true }
+        await pairing.setBootstrapping(supported: method, autoAccept: shownAlready ? method : [])
         var configuration = PublishConfiguration(serviceID: serviceID)
         configuration.bootstrappingMethods = method
         let session: DiscoverySession = try await engine.publish(configuration)
@@ -295,12 +299,12 @@ public enum WAPairing {
                     let fresh = try randomPIN()
                     await pairing.setPolicy(password: Array(fresh.utf8), allowsOpportunistic: false, suites: [suite])
                     await display(fresh, peer)
-                } else {
-                    // The PIN is on screen already: confirm, so the peer's comeback is accepted.
-                    progress("\(peer) asks to pair: type the PIN shown here on it")
                 }
                 await pairing.authorizeBootstrapping(peer)
-            case .bootstrapped(let peer, _):
+            case .bootstrapped(let peer, let accepted):
+                if accepted.contains(.pinDisplay), case .fixed = pin {
+                    progress("\(peer) asks to pair: type the PIN shown here on it")
+                }
                 progress("bootstrapped with \(peer); pairing")
             }
         }

@@ -15,8 +15,8 @@ public protocol PairingLink: Sendable {
     /// Called when an attempt with `peer` ended (paired, verified or failed): the link may release what it
     /// set up for the peer (the runtime link's NMI station). Does nothing by default.
     func finished(with peer: MACAddress) async
-    /// Called once a PASN exchange with `peer` succeeded (setup or verification, either role), before any
-    /// follow-up of that pairing is sent: install `temporalKey` (the NM-TK, the PASN TK) as the pairwise
+    /// Called once a PASN exchange with `peer` succeeded (setup or verification, either role; an initiator
+    /// before it sends frame 3), before any follow-up of that pairing is sent: install `temporalKey` (the NM-TK, the PASN TK) as the pairwise
     /// key of the peer's NMI station (MFP) with the suite's cipher, and send later unicast SDFs to the
     /// peer protected (category 9). wpa_supplicant 2.12 does the same and drops unprotected unicast SDFs
     /// from a paired peer, the NIK follow-up included. Does nothing by default.

@@ -437,8 +437,13 @@ public actor PairingEngine {
             if !attempt.sentNIK {
                 attempt.sentNIK = true
                 attempts[peer] = attempt
-                try await sendNIK(
-                    to: peer, kek: result.keys.kek, suite: result.keys.suite, publishID: attempt.publishID)
+                if case .responder = attempt.role {
+                    await resendNIK(
+                        to: peer, kek: result.keys.kek, suite: result.keys.suite, publishID: attempt.publishID)
+                } else {
+                    try await sendNIK(
+                        to: peer, kek: result.keys.kek, suite: result.keys.suite, publishID: attempt.publishID)
+                }
             }
             try resolver.add(nik, for: peer)
             let device = PairedDeviceKeys(
@@ -869,6 +874,29 @@ public actor PairingEngine {
             }
         }
     }
+
+    /// A responder's NIK again, on the initiator's: ours went when frame 3 verified, and this copy is for an
+    /// initiator that had no key yet then (wpa_supplicant 2.12 as initiator installs it only on frame 3's
+    /// status: in the VM 1.4 s after, and the kernel dropped our first NIK). An initiator of ours has ours
+    /// already and exits once its answer is acknowledged, so this copy is never acknowledged there: the
+    /// pairing completes after the first attempt's DW (``nikResendWait``), not the follow-up's three attempts.
+    /// The send goes on in the background meanwhile.
+    private func resendNIK(to peer: MACAddress, kek: [UInt8], suite: NDPCipherSuite, publishID: InstanceID) async {
+        let (done, finished) = AsyncStream<Void>.makeStream()
+        Task {
+            try? await sendNIK(to: peer, kek: kek, suite: suite, publishID: publishID)
+            finished.finish()
+        }
+        Task {
+            try? await Task.sleep(for: Self.nikResendWait)
+            finished.finish()
+        }
+        for await _ in done {}
+    }
+
+    /// How long a responder waits for its NIK sent again to be acknowledged before it reports the pairing:
+    /// the frame waits for the next DW (up to 512 TU), and its status follows at once.
+    static let nikResendWait: Duration = .seconds(1)
 
     /// The initiator's NIK follow-ups of attempt `token` with `peer`, when the responder's NIK has not come
     /// first (it is answered at once then): the first ``Limits/nikDelay`` after frame 3, then again every

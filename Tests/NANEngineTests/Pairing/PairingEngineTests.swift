@@ -114,6 +114,8 @@ import Testing
         await engineB.setPolicy(password: Self.pin, allowsOpportunistic: false)
         let device = try await engineA.pair(with: Self.b, publishID: InstanceID(1), method: .password(Self.pin))
         #expect(device.nik == nikB && device.pairing.akm == .sae)
+        // B records the pairing once its NIK, sent again on A's, is out: maybe after A returns.
+        #expect(await Self.eventually { await !engineB.pairedDevices.isEmpty })
         let onB = try #require(await engineB.pairedDevices.first)
         #expect(onB.nik == nikA && onB.pairing.npk == device.pairing.npk)
         let counts = (await engineA.attemptCount, await engineB.attemptCount)
@@ -191,6 +193,7 @@ import Testing
         let engineB = try await Self.engine(Self.b, on: air, identity: nikB)
         await engineB.setPolicy(password: Self.pin, allowsOpportunistic: false)
         let paired = try await engineA.pair(with: Self.b, publishID: InstanceID(1), method: .password(Self.pin))
+        #expect(await Self.eventually { await !engineB.pairedDevices.isEmpty })
 
         // B restarts NAN with a new random NMI, keeping its NIK and its pairings.
         let newB = MACAddress(0x06, 0x11, 0x22, 0x33, 0x44, 0x55)

@@ -1,5 +1,5 @@
 // Process capabilities (capget/capset and prctl), which Swift cannot call: glibc declares no capget or
-// capset, and prctl and syscall are variadic. Used only by NANSystem.
+// capset, and prctl and syscall are variadic; and glibc's malloc tuning (mallopt). Used only by NANSystem.
 #ifndef WAWARE_CSYSTEMSHIM_H
 #define WAWARE_CSYSTEMSHIM_H
 
@@ -18,5 +18,9 @@ int waware_capability_bounding(int capability);
 /// that failed (the steps before it stay done). Call before any other thread runs work that needs a
 /// dropped capability: capset applies to the calling thread, and threads made later inherit it.
 int waware_capabilities_keep_only(uint64_t keep);
+
+/// Caps the number of glibc malloc arenas at `count` (mallopt M_ARENA_MAX; glibc otherwise makes one per
+/// thread that allocates, up to 8 per core, each holding its own freed pages). Returns 0, or -1.
+int waware_malloc_arena_max(int count);
 
 #endif

@@ -8,6 +8,10 @@ import NANSystem
     /// later inherit the narrowed sets.
     public static func keepOnlyNetAdmin() { try? ProcessCapabilities.keepOnly(.netAdmin) }
 
+    /// Makes all threads allocate from one malloc arena (glibc makes one per thread otherwise, each keeping
+    /// its pages resident). Call it first, while the process has one thread.
+    public static func useOneMallocArena() { ProcessMemory.useOneMallocArena() }
+
     /// Ends the process now with `status`.
     public static func exit(_ status: Int32) -> Never { ProcessControl.exit(status) }
 

@@ -25,7 +25,7 @@ import Synchronization
 /// Authentication frame whose A3 is not the receiver's cluster, and a cluster merge changes it after the
 /// pairing engine was made.
 public final class RuntimePairingLink: PairingLink {
-    private let runtime: NANRuntime
+    let runtime: NANRuntime
     private let engine: NANEngine
     private let routes = Mutex<[MACAddress: (local: InstanceID, peer: InstanceID)]>([:])
     /// Peers whose NMI station this link added, oldest first.
@@ -40,10 +40,17 @@ public final class RuntimePairingLink: PairingLink {
     public let capacity: Int
     /// How Authentication frames are sent again while not acknowledged.
     public let policy: TransmitPolicy
+    /// The outside-DW experiment (docs/design/outside-dw.md): each NMI station this link uses gets a peer
+    /// schedule. Default false.
+    public let experimentOutsideDW: Bool
 
     /// A link over `runtime` and its discovery `engine`.
-    public init(runtime: NANRuntime, engine: NANEngine, capacity: Int = 64, policy: TransmitPolicy = .pairing) {
+    public init(
+        runtime: NANRuntime, engine: NANEngine, capacity: Int = 64, policy: TransmitPolicy = .pairing,
+        experimentOutsideDW: Bool = false
+    ) {
         self.runtime = runtime; self.engine = engine; self.capacity = max(1, capacity); self.policy = policy
+        self.experimentOutsideDW = experimentOutsideDW
     }
 
     /// Records which of our instances talks to which instance of `peer` (before pairing with it, or when
@@ -192,6 +199,7 @@ public final class RuntimePairingLink: PairingLink {
             stations.withLock { list in list.removeAll { $0 == peer } }
             runtime.logger.debug("pairing: no NMI station added for \(peer): \(error)")
         }
+        if experimentOutsideDW { await installExperimentPeerSchedule(peer) }
     }
 
     private func removeStation(_ peer: MACAddress) async {

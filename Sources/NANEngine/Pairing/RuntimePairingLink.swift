@@ -223,6 +223,8 @@ public final class RuntimePairingLink: PairingLink {
         guard let route = routes.withLock({ $0[peer] }) else {
             throw PairingError(.unexpectedMessage, "no service instance to send bootstrapping to \(peer) through")
         }
+        // The experiment (docs/design/outside-dw.md): the peer's station and schedule before the first frame.
+        if experimentOutsideDW { await addStation(for: peer) }
         _ = try await engine.send(bootstrapping: bootstrapping, from: route.local, to: peer, peerInstanceID: route.peer)
     }
 }

@@ -26,15 +26,12 @@ extension RuntimePairingLink {
     /// Installs ``experimentSchedule`` as `peer`'s schedule on its NMI station (`NAN_SET_PEER_SCHED`).
     func installExperimentPeerSchedule(_ peer: MACAddress) async {
         let schedule = Self.experimentSchedule
-        let channels = schedule.channels.map {
-            NANScheduleChannel(
-                frequency: Frequency(rawValue: UInt32($0.frequency)), channelEntry: $0.kernelChannelEntry)
-        }
-        let slots = schedule.slots.map { $0.map { UInt8($0) } ?? NANLocalSchedule.unavailableSlot }
-        let peerSchedule = NANPeerSchedule(
-            peer: peer, committedDiscoveryWindows: 0x0001, sequenceID: schedule.sequenceID, channels: channels,
-            maps: [NANPeerMap(mapID: DataPathSchedule.mapID, timeSlots: slots)])
         do {
+            // The same channels and slots as our own (the data path's conversion), as the peer's.
+            let local = try NL80211DataPathRadio.localSchedule(schedule)
+            let peerSchedule = NANPeerSchedule(
+                peer: peer, committedDiscoveryWindows: 0x0001, sequenceID: schedule.sequenceID,
+                channels: local.channels, maps: [NANPeerMap(mapID: DataPathSchedule.mapID, timeSlots: local.timeSlots)])
             try await runtime.session.setPeerSchedule(peerSchedule, on: runtime.managementInterface.wdev)
             runtime.logger.trace("faw peer schedule of \(peer) installed")
         } catch {

@@ -33,7 +33,7 @@ func say(_ line: String) {
 func describe(_ endpoint: WAEndpoint) -> String {
     var line = "peer \(endpoint.address) instance \(endpoint.instanceID)"
     if let info = String(validating: endpoint.serviceInfo, as: UTF8.self), !info.isEmpty { line += " info \"\(info)\"" }
-    line += " device " + (endpoint.device?.name ?? "(unpaired)")
+    line += " device " + (endpoint.device?.displayName ?? "(unpaired)")
     if let signal = endpoint.performance.signalStrength { line += " signal \(signal) dBm" }
     return line
 }

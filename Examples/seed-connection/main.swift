@@ -75,7 +75,7 @@ func serve(_ connection: WAConnection) async {
         while let content = try await connection.receive() {
             guard case .message(let bytes) = content else { continue }
             say(
-                "listener received \"\(String(decoding: bytes, as: UTF8.self))\" from \(connection.device?.name ?? "(unpaired)")"
+                "listener received \"\(String(decoding: bytes, as: UTF8.self))\" from \(connection.device?.displayName ?? "(unpaired)")"
             )
             try await connection.send(Array("hello from the listener".utf8))
         }
@@ -101,7 +101,7 @@ func browse(_ name: String, adapter: String?) async throws {
         guard let endpoint = found else {
             throw WAError(.connectionFailed, message: "the browser ended without a listener")
         }
-        say("browser found \(endpoint.address) device \(endpoint.device?.name ?? "(unpaired)")")
+        say("browser found \(endpoint.address) device \(endpoint.device?.displayName ?? "(unpaired)")")
         try await system.withConnection(
             to: endpoint, parameters: parameters(),
             onStateUpdate: { state in

@@ -70,11 +70,12 @@ enum DeviceStoreFile {
             guard devices[device.id] == nil else {
                 throw .corrupt("device id \(device.id) appears twice")
             }
-            if let first = names[device.name] {
+            if let first = names[device.displayName] {
                 throw .corrupt(
-                    "devices \(first + 1) and \(index + 1) are both named '\(device.name)'; names must be unique")
+                    "devices \(first + 1) and \(index + 1) are both named '\(device.displayName)'; names must be unique"
+                )
             }
-            names[device.name] = index
+            names[device.displayName] = index
             for address in device.managementAddresses {
                 if let first = owners[address], first != index {
                     throw .corrupt(
@@ -144,7 +145,7 @@ enum DeviceStoreFile {
 
         init(_ device: WAPairedDevice) {
             id = device.id.description
-            name = device.name
+            name = device.displayName
             managementAddresses = device.managementAddresses.map(peerAddressText)
             vendorName = device.pairingInfo?.vendorName
             modelName = device.pairingInfo?.modelName
@@ -217,7 +218,7 @@ enum DeviceStoreFile {
                 pin = parsed
             }
             return WAPairedDevice(
-                id: id, name: name, pairingInfo: pairingInfo, managementAddresses: addresses,
+                id: id, displayName: name, pairingInfo: pairingInfo, managementAddresses: addresses,
                 identityKey: key, dateAdded: dateAdded, pairingKey: npk, certificateFingerprint: pin,
                 dateLastSeen: lastSeen,
                 identityKeyExpiry: key == nil ? nil : identityKeyExpires)

@@ -16,7 +16,7 @@ extension WAPairedDevice {
     /// Paired devices in the default store for which `predicate` is true, as snapshots
     /// (Apple's `WAPairedDevice.allDevices(matching:)`).
     ///
-    /// - Parameter predicate: Which devices to include, e.g. `#Predicate { $0.name.starts(with: "Kitchen") }`.
+    /// - Parameter predicate: Which devices to include, e.g. `#Predicate { $0.name?.starts(with: "Kitchen") ?? false }`.
     /// - Returns: The sequence of snapshots.
     public static func allDevices(matching predicate: Predicate<WAPairedDevice>) -> DevicesSequence {
         WADeviceStore.default.allDevices(matching: predicate)

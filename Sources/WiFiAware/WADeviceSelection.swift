@@ -4,7 +4,7 @@ public import FoundationEssentials
 /// `.connecting(to: service, from: .allPairedDevices)`.
 ///
 /// ```swift
-/// let kitchen = WADeviceSelection.matching(#Predicate { $0.name.starts(with: "Kitchen") })
+/// let kitchen = WADeviceSelection.matching(#Predicate { $0.name?.starts(with: "Kitchen") ?? false })
 /// ```
 ///
 /// Pass it to `WASystem.publish(_:to:parameters:)` or `WASystem.subscribe(to:from:parameters:)`.
@@ -30,7 +30,7 @@ public struct WADeviceSelection: Sendable {
 
     /// The paired devices for which `predicate` is true, as the store changes.
     ///
-    /// - Parameter predicate: The test, e.g. `#Predicate { $0.name.starts(with: "Kitchen") }`.
+    /// - Parameter predicate: The test, e.g. `#Predicate { $0.name?.starts(with: "Kitchen") ?? false }`.
     public static func matching(_ predicate: Predicate<WAPairedDevice>) -> WADeviceSelection {
         WADeviceSelection(kind: .matching(predicate))
     }

@@ -123,11 +123,11 @@ public struct WADeviceStore: Sendable {
                 if let owner = devices.values.first(where: { $0.managementAddresses.contains(address) }) {
                     throw WAError(
                         .invalidArgument,
-                        message: "\(address) already belongs to paired device '\(owner.name)' (\(owner.id))")
+                        message: "\(address) already belongs to paired device '\(owner.displayName)' (\(owner.id))")
                 }
             }
             let device = WAPairedDevice(
-                id: WAPairedDevice.ID(UUID()), name: name, pairingInfo: pairingInfo,
+                id: WAPairedDevice.ID(UUID()), displayName: name, pairingInfo: pairingInfo,
                 managementAddresses: unique, identityKey: nil, dateAdded: Date())
             devices[device.id] = device
             return device
@@ -165,7 +165,7 @@ public struct WADeviceStore: Sendable {
                 throw Self.notPaired(id)
             }
             try Self.checkNameIsFree(name, in: devices, except: id)
-            device.name = name
+            device.displayName = name
             devices[id] = device
             return device
         }
@@ -184,7 +184,7 @@ public struct WADeviceStore: Sendable {
 
     /// Paired devices for which `predicate` is true, as a sequence of snapshots like ``allDevices``.
     ///
-    /// - Parameter predicate: Which devices to include, e.g. `#Predicate { $0.name.starts(with: "Kitchen") }`.
+    /// - Parameter predicate: Which devices to include, e.g. `#Predicate { $0.name?.starts(with: "Kitchen") ?? false }`.
     /// - Returns: The sequence of snapshots.
     public func allDevices(matching predicate: Predicate<WAPairedDevice>) -> WAPairedDevice.DevicesSequence {
         WAPairedDevice.DevicesSequence(store: self, predicate: predicate)
@@ -299,7 +299,7 @@ public struct WADeviceStore: Sendable {
         if let id = WAPairedDevice.ID(reference), let device = devices[id] {
             return device
         }
-        let byName = devices.values.filter { $0.name == reference }
+        let byName = devices.values.filter { $0.displayName == reference }
         if byName.count == 1, let device = byName.first {
             return device
         }
@@ -322,8 +322,9 @@ public struct WADeviceStore: Sendable {
         _ name: String, in devices: WAPairedDevice.Devices, except id: WAPairedDevice.ID?
     ) throws(WAError) {
         let key = WAPairedDevice.lookalikeKey(name)
-        if let other = devices.values.first(where: { WAPairedDevice.lookalikeKey($0.name) == key && $0.id != id }) {
-            let same = other.name == name
+        if let other = devices.values.first(where: { WAPairedDevice.lookalikeKey($0.displayName) == key && $0.id != id }
+        ) {
+            let same = other.displayName == name
             throw WAError(
                 .invalidArgument,
                 message: same

@@ -33,7 +33,7 @@ public struct WAEndpoint: Hashable, Sendable, Identifiable, CustomStringConverti
 
     /// The address and instance, and the device's name if paired, e.g. `02:00:00:00:01:00#3 (Kitchen)`.
     public var description: String {
-        "\(address)#\(instanceID)" + (device.map { " (\($0.name))" } ?? "")
+        "\(address)#\(instanceID)" + (device.map { " (\($0.displayName))" } ?? "")
     }
 }
 

@@ -130,8 +130,11 @@ public struct WAPairedDevice: Identifiable, Hashable, Sendable {
 
     /// The stable identity.
     public let id: ID
-    /// The user-visible name, unique within a store.
-    public internal(set) var name: String
+    /// The user-visible name, unique within a store: always set for a stored device.
+    public internal(set) var displayName: String
+    /// The user-visible name (Apple's `name`, optional there because a device may not have told one; a
+    /// device in a waware store always has one: ``displayName``).
+    public var name: String? { displayName }
     /// What the peer said about itself when pairing, if anything.
     public internal(set) var pairingInfo: PairingInfo?
     /// The peer's NAN management interface (NMI) addresses, at least one.

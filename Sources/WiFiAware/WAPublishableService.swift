@@ -2,7 +2,7 @@
 ///
 /// ```swift
 /// let service = try WAPublishableService.named("_file-share._tcp")
-/// // or, Apple-style: try WAPublishableService.allServices["_file-share._tcp"]
+/// // or, Apple-style: WAPublishableService.allServices["_file-share._tcp"]   (nil when not declared)
 /// ```
 public struct WAPublishableService: WAService {
     /// The validated service name.
@@ -16,11 +16,10 @@ public struct WAPublishableService: WAService {
     /// Whether subscribers are offered a data path (a network connection) or discovery only.
     public var wantsDataPath: Bool { defaults.wantsDataPath }
 
-    /// Every publishable service declared in the default services file, keyed by name.
-    ///
-    /// - Throws: ``WAError/Code/servicesFileNotFound`` or ``WAError/Code/servicesFileInvalid``.
+    /// Every publishable service declared in the default services file, keyed by name (Apple's
+    /// `allServices`); empty when the file is missing or invalid: ``named(_:)`` says why.
     public static var allServices: [String: WAPublishableService] {
-        get throws(WAError) { try WAServiceRegistry.loadDefault().publishableServices }
+        (try? WAServiceRegistry.loadDefault().publishableServices) ?? [:]
     }
 
     /// Looks up a publishable service in the default services file.

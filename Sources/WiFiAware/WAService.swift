@@ -13,10 +13,9 @@ public protocol WAService: Hashable, Identifiable, Sendable where ID == String {
     /// Whether a NAN data path (a network connection to the peer) is wanted, not discovery alone.
     var wantsDataPath: Bool { get }
 
-    /// Every service of this kind declared in the default services file, keyed by name.
-    ///
-    /// - Throws: ``WAError/Code/servicesFileNotFound`` or ``WAError/Code/servicesFileInvalid``.
-    static var allServices: [String: Self] { get throws(WAError) }
+    /// Every service of this kind declared in the default services file, keyed by name; empty when the file
+    /// is missing or invalid (the lookups by name throw and say why).
+    static var allServices: [String: Self] { get }
 }
 
 extension WAService {

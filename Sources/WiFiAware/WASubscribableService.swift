@@ -16,11 +16,10 @@ public struct WASubscribableService: WAService {
     /// Whether a data path (a network connection) to discovered publishers is wanted.
     public var wantsDataPath: Bool { defaults.wantsDataPath }
 
-    /// Every subscribable service declared in the default services file, keyed by name.
-    ///
-    /// - Throws: ``WAError/Code/servicesFileNotFound`` or ``WAError/Code/servicesFileInvalid``.
+    /// Every subscribable service declared in the default services file, keyed by name (Apple's
+    /// `allServices`); empty when the file is missing or invalid: ``named(_:)`` says why.
     public static var allServices: [String: WASubscribableService] {
-        get throws(WAError) { try WAServiceRegistry.loadDefault().subscribableServices }
+        (try? WAServiceRegistry.loadDefault().subscribableServices) ?? [:]
     }
 
     /// Looks up a subscribable service in the default services file.

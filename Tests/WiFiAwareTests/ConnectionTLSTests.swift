@@ -172,7 +172,7 @@ import Testing
     @Test func aPairedDeviceWithoutAPinIsLearnedOnlyOverItsPairing() throws {
         let certificate = WAPeerCertificate(Self.identityB.certificate)
         var device = WAPairedDevice(
-            id: .init(UUID()), name: "B", pairingInfo: nil, managementAddresses: [testAddress(7)],
+            id: .init(UUID()), displayName: "B", pairingInfo: nil, managementAddresses: [testAddress(7)],
             identityKey: nil, dateAdded: Date(), pairingKey: Self.npk)
         let strict = WAConnectionTrust.pairedDevices, tofu = WAConnectionTrust.pairedDevicesOrFirstUse
         #expect(

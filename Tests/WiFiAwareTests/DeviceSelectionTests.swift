@@ -7,7 +7,7 @@ import Testing
 @Suite struct DeviceSelectionTests {
     private func device(_ name: String, _ n: Int) -> WAPairedDevice {
         WAPairedDevice(
-            id: WAPairedDevice.ID(UUID()), name: name, pairingInfo: nil, managementAddresses: [testAddress(n)],
+            id: WAPairedDevice.ID(UUID()), displayName: name, pairingInfo: nil, managementAddresses: [testAddress(n)],
             identityKey: nil, dateAdded: Date())
     }
 
@@ -30,10 +30,10 @@ import Testing
         var desk = device("Desk", 1)
         let lamp = device("Lamp", 2)
         let stale = desk
-        desk.name = "Desk (renamed)"
+        desk.displayName = "Desk (renamed)"
         let store = devices([desk, lamp])
         let chosen = try WADeviceSelection.selected([stale]).resolve(in: store)
-        #expect(chosen?[desk.id]?.name == "Desk (renamed)")
+        #expect(chosen?[desk.id]?.displayName == "Desk (renamed)")
         #expect(chosen?.count == 1)
         let gone = device("Gone", 3)
         #expect {
@@ -46,10 +46,10 @@ import Testing
 
     @Test func matchingByNamePrefix() throws {
         let all = devices([device("Kitchen speaker", 1), device("Kitchen lamp", 2), device("Hall lamp", 3)])
-        let kitchen = WADeviceSelection.matching(#Predicate { $0.name.starts(with: "Kitchen") })
+        let kitchen = WADeviceSelection.matching(#Predicate { $0.displayName.starts(with: "Kitchen") })
         let chosen = try #require(try kitchen.resolve(in: all))
-        #expect(chosen.values.map(\.name).sorted() == ["Kitchen lamp", "Kitchen speaker"])
-        let none = WADeviceSelection.matching(#Predicate { $0.name.starts(with: "Garage") })
+        #expect(chosen.values.map(\.displayName).sorted() == ["Kitchen lamp", "Kitchen speaker"])
+        let none = WADeviceSelection.matching(#Predicate { $0.displayName.starts(with: "Garage") })
         #expect(try none.resolve(in: all) == [:])
     }
 

@@ -34,16 +34,16 @@ func testAddress(_ n: Int) -> MACAddress {
             // A second store on the same file sees what the first wrote.
             let reopened = WADeviceStore(url: folder.appendingPathComponent("devices.json"))
             let read = try #require(try reopened.devices()[added.id])
-            #expect(read.name == "Kitchen speaker")
+            #expect(read.displayName == "Kitchen speaker")
             #expect(read.pairingInfo == info)
             #expect(read.managementAddresses == [testAddress(1)])
             #expect(abs(read.dateAdded.timeIntervalSince(added.dateAdded)) < 1)
 
             let renamed = try reopened.rename(added.id, to: "Hall speaker")
-            #expect(renamed.id == added.id && renamed.name == "Hall speaker")
+            #expect(renamed.id == added.id && renamed.displayName == "Hall speaker")
             #expect(try store.device(identifiedBy: "Hall speaker").id == added.id)
 
-            #expect(try store.remove(added.id).name == "Hall speaker")
+            #expect(try store.remove(added.id).displayName == "Hall speaker")
             #expect(try store.devices().isEmpty)
         }
     }

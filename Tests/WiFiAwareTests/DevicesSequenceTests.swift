@@ -55,7 +55,7 @@ struct TimedOut: Error {}
             let names = try await withTimeout(seconds: 20) {
                 var seen: [[String]] = []
                 for try await devices in sequence {
-                    seen.append(devices.values.map(\.name).sorted())
+                    seen.append(devices.values.map(\.displayName).sorted())
                     if seen.count == 1 {
                         try WADeviceStore(url: store.url).add(name: "Desk", managementAddresses: [testAddress(1)])
                     } else {
@@ -77,7 +77,7 @@ struct TimedOut: Error {}
             let names = try await withTimeout(seconds: 20) {
                 var seen: [[String]] = []
                 for try await devices in sequence {
-                    seen.append(devices.values.map(\.name).sorted())
+                    seen.append(devices.values.map(\.displayName).sorted())
                     if seen.count == 1 {
                         // Another process would replace the file without signalling this one.
                         let text = try String(contentsOf: url, encoding: .utf8)
@@ -97,11 +97,11 @@ struct TimedOut: Error {}
         try await withTemporaryDirectory { folder in
             let store = WADeviceStore(url: folder.appendingPathComponent("devices.json"))
             try store.add(name: "Kitchen speaker", managementAddresses: [testAddress(1)])
-            let sequence = store.allDevices(matching: #Predicate { $0.name.starts(with: "Kitchen") })
+            let sequence = store.allDevices(matching: #Predicate { $0.displayName.starts(with: "Kitchen") })
             let names = try await withTimeout(seconds: 20) {
                 var seen: [[String]] = []
                 for try await devices in sequence {
-                    seen.append(devices.values.map(\.name).sorted())
+                    seen.append(devices.values.map(\.displayName).sorted())
                     if seen.count == 1 {
                         // Not matching: must not produce a snapshot.
                         try store.add(name: "Hall lamp", managementAddresses: [testAddress(2)])

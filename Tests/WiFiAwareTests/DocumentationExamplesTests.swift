@@ -52,10 +52,10 @@ import WiFiAware
 
             try store.rename(speaker.id, to: "Hall speaker")
             let found = try store.device(identifiedBy: "Hall speaker")
-            #expect(try store.devices().values.map(\.name) == ["Hall speaker"])
+            #expect(try store.devices().values.map(\.displayName) == ["Hall speaker"])
             try store.remove(found.id)
 
-            let kitchen = #Predicate<WAPairedDevice> { $0.name.starts(with: "Kitchen") }
+            let kitchen = #Predicate<WAPairedDevice> { $0.name?.starts(with: "Kitchen") ?? false }
             var iterator = store.allDevices(matching: kitchen).makeAsyncIterator()
             #expect(try await iterator.next() == [:])
         }

@@ -10,7 +10,8 @@ import Testing
         var all: WAPairedDevice.Devices = [:]
         for (name, n) in list {
             let device = WAPairedDevice(
-                id: WAPairedDevice.ID(UUID()), name: name, pairingInfo: nil, managementAddresses: [testAddress(n)],
+                id: WAPairedDevice.ID(UUID()), displayName: name, pairingInfo: nil,
+                managementAddresses: [testAddress(n)],
                 identityKey: nil, dateAdded: Date())
             all[device.id] = device
         }
@@ -19,18 +20,18 @@ import Testing
 
     @Test func aSelectionAdmitsOnlyTheAddressesOfItsDevices() throws {
         let all = devices([("A", 1), ("B", 2)])
-        let a = try #require(all.values.first { $0.name == "A" })
+        let a = try #require(all.values.first { $0.displayName == "A" })
         let filter = try PeerFilter(selection: .selected([a]), devices: all)
         #expect(filter.admits(testAddress(1)))
         #expect(!filter.admits(testAddress(2)))
         #expect(!filter.admits(testAddress(3)))
-        #expect(filter.device(at: testAddress(1))?.name == "A")
+        #expect(filter.device(at: testAddress(1))?.displayName == "A")
     }
 
     @Test func anyDeviceAdmitsEveryoneAndStillNamesPairedPeers() throws {
         let filter = try PeerFilter(selection: .anyDevice, devices: devices([("A", 1)]))
         #expect(filter.admits(testAddress(9)))
-        #expect(filter.device(at: testAddress(1))?.name == "A")
+        #expect(filter.device(at: testAddress(1))?.displayName == "A")
         #expect(filter.device(at: testAddress(9)) == nil)
     }
 
@@ -47,7 +48,7 @@ import Testing
     /// A device paired by NAN pairing (holding `nik`), first met at address `n`.
     private func paired(_ name: String, _ n: Int, nik: NANIdentityKey) throws -> WAPairedDevice {
         WAPairedDevice(
-            id: WAPairedDevice.ID(UUID()), name: name, pairingInfo: nil, managementAddresses: [testAddress(n)],
+            id: WAPairedDevice.ID(UUID()), displayName: name, pairingInfo: nil, managementAddresses: [testAddress(n)],
             identityKey: try WAPairedDevice.IdentityKey(bytes: nik.bytes), dateAdded: Date())
     }
 
@@ -59,7 +60,7 @@ import Testing
         let nira = try nikA.identityResolution(nmi: testAddress(7))
         #expect(!filter.admits(testAddress(7)))
         #expect(filter.admits(testAddress(7), nira: nira))
-        #expect(filter.device(at: testAddress(7), nira: nira)?.name == "A")
+        #expect(filter.device(at: testAddress(7), nira: nira)?.displayName == "A")
         // The same NIRA replayed from another address, and an unpaired device's NIRA, are not A.
         #expect(!filter.admits(testAddress(8), nira: nira))
         #expect(!filter.admits(testAddress(9), nira: try nikC.identityResolution(nmi: testAddress(9))))
@@ -72,7 +73,8 @@ import Testing
         #expect(filter.admits(testAddress(5), nira: try nikA.identityResolution(nmi: testAddress(5))))
         #expect(!filter.admits(testAddress(6), nira: try nikB.identityResolution(nmi: testAddress(6))))
         let any = try PeerFilter(selection: .anyDevice, devices: [a.id: a, b.id: b])
-        #expect(any.device(at: testAddress(6), nira: try nikB.identityResolution(nmi: testAddress(6)))?.name == "B")
+        #expect(
+            any.device(at: testAddress(6), nira: try nikB.identityResolution(nmi: testAddress(6)))?.displayName == "B")
     }
 
     @Test func anExpiredIdentityKeyNoLongerRecognisesTheDevice() throws {

@@ -33,7 +33,7 @@ import Testing
                     case .started(let instance): print("subscribed as instance", instance)
                     case .discovered(let endpoint):
                         print(
-                            "found", endpoint.device?.name ?? "?", endpoint.address,
+                            "found", endpoint.device?.displayName ?? "?", endpoint.address,
                             endpoint.performance.signalStrength ?? 0)
                         let status = try await browser.send(Array("hello".utf8), to: endpoint)
                         print("hello was", status)

@@ -22,7 +22,7 @@ import Testing
                     return
                 }
                 #expect(endpoint.address == testAddress(1))
-                #expect(endpoint.device?.name == "A")
+                #expect(endpoint.device?.displayName == "A")
                 #expect(endpoint.serviceInfo == Array("paired".utf8))
                 #expect(endpoint.performance.signalStrength == -40)
             }
@@ -45,7 +45,7 @@ import Testing
                     return
                 }
                 #expect(unpaired.device == nil)
-                #expect(named.device?.name == "A")
+                #expect(named.device?.displayName == "A")
             }
         }
     }
@@ -99,7 +99,7 @@ import Testing
                     return
                 }
                 #expect(received.payload == Array("ping".utf8))
-                #expect(received.endpoint.device?.name == "A")
+                #expect(received.endpoint.device?.displayName == "A")
                 let status = try await publisher.send(Array("pong".utf8), to: received.endpoint)
                 #expect(status == .acknowledged)
                 #expect(backend.sentPayloads == [Array("pong".utf8)])
@@ -217,7 +217,7 @@ import Testing
                     return
                 }
                 #expect(endpoint.address == testAddress(2))
-                #expect(endpoint.device?.name == "B")
+                #expect(endpoint.device?.displayName == "B")
                 #expect(endpoint.serviceInfo == Array("hi".utf8))
             }
         }

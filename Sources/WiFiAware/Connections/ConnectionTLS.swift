@@ -109,7 +109,7 @@ struct ConnectionTLS: Sendable {
     static func handshakeError(
         _ error: TLSError, verdict: TrustVerdict?, peer: MACAddress, device: WAPairedDevice?
     ) -> WAError {
-        let who = device.map { "paired device '\($0.name)' (\(peer))" } ?? "\(peer)"
+        let who = device.map { "paired device '\($0.displayName)' (\(peer))" } ?? "\(peer)"
         if error.code == .untrustedPeer, case .refused(let reason)? = verdict {
             return WAError(.connectionFailed, message: "refused the peer's certificate: \(reason)", underlying: error)
         }

@@ -87,7 +87,7 @@ public final class WAConnection: Sendable, CustomStringConvertible {
 
     /// `peer <uuid> (<device>) over nan0data fe80::… -> fe80::… (TLS 1.3)`.
     public var description: String {
-        "peer \(remotePeer)" + (device.map { " (\($0.name))" } ?? "") + " over \(dataPath.interfaceName) "
+        "peer \(remotePeer)" + (device.map { " (\($0.displayName))" } ?? "") + " over \(dataPath.interfaceName) "
             + "\(dataPath.localAddress) -> \(dataPath.peerAddress) (\(transportDescription))"
     }
 

@@ -128,7 +128,7 @@ public struct WAConnectionTrust: Sendable {
         if let pinned = device.certificateFingerprint {
             if pinned == certificate.fingerprint { return .trusted(.pinned) }
             return .refused(
-                "paired device '\(device.name)' presented certificate \(certificate.fingerprint), not the one "
+                "paired device '\(device.displayName)' presented certificate \(certificate.fingerprint), not the one "
                     + "pinned to it (\(pinned)); if its identity was replaced on purpose, pair with it again")
         }
         if dataPathKeyedByPairing { return .learn(.learnedOverPairing) }
@@ -136,7 +136,7 @@ public struct WAConnectionTrust: Sendable {
         // on first use as any unpaired peer: nothing pinned to the device, and the connection not its.
         if trustsOnFirstUse { return .trusted(.firstUse) }
         return .refused(
-            "paired device '\(device.name)' has no certificate pinned yet and this data path is not keyed by "
+            "paired device '\(device.displayName)' has no certificate pinned yet and this data path is not keyed by "
                 + "its pairing (NCS-PK-PASN), so its certificate cannot be learned: connect once over the paired data path "
                 + "(no --passphrase, --pmk or --open), or ask for trust on first use (--tofu)")
     }

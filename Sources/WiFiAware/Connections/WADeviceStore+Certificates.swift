@@ -21,7 +21,7 @@ extension WADeviceStore {
                     throw WAError(
                         .connectionFailed,
                         message:
-                            "paired device '\(device.name)' got certificate \(pinned) pinned meanwhile, not \(fingerprint)"
+                            "paired device '\(device.displayName)' got certificate \(pinned) pinned meanwhile, not \(fingerprint)"
                     )
                 }
                 return device

@@ -75,13 +75,13 @@ extension WADeviceStore {
                 return device
             }
             if devices.values.contains(where: {
-                WAPairedDevice.lookalikeKey($0.name) == WAPairedDevice.lookalikeKey(name)
+                WAPairedDevice.lookalikeKey($0.displayName) == WAPairedDevice.lookalikeKey(name)
             }) {
                 throw WAError(
                     .invalidArgument, message: "a paired device is already named '\(name)'; choose another name")
             }
             var device = WAPairedDevice(
-                id: WAPairedDevice.ID(UUID()), name: name, pairingInfo: pairingInfo,
+                id: WAPairedDevice.ID(UUID()), displayName: name, pairingInfo: pairingInfo,
                 managementAddresses: [managementAddress], identityKey: identityKey, dateAdded: Date())
             try Self.takeAddress(managementAddress, for: device.id, from: &devices)
             device.pairingKey = pairingKey
@@ -102,8 +102,9 @@ extension WADeviceStore {
             if left.isEmpty && !entry.holdsNoKey {
                 throw WAError(
                     .invalidArgument,
-                    message: "\(address) is the address of paired device '\(entry.name)' (\(entry.id)), "
-                        + "and this pairing did not prove to be that device; unpair '\(entry.name)' first if it is")
+                    message: "\(address) is the address of paired device '\(entry.displayName)' (\(entry.id)), "
+                        + "and this pairing did not prove to be that device; unpair '\(entry.displayName)' first if it is"
+                )
             }
             devices[other]?.managementAddresses = left
             if left.isEmpty { devices[other] = nil }

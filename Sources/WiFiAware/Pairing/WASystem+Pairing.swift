@@ -16,7 +16,7 @@ public enum WAVerificationEvent: Sendable, Hashable, CustomStringConvertible {
     /// `verified Kitchen at 4a:…` or `not paired: 4a:… failed verification (…)`.
     public var description: String {
         switch self {
-        case .verified(let device, let address): "verified \(device.name) at \(address)"
+        case .verified(let device, let address): "verified \(device.displayName) at \(address)"
         case .failed(let address, let reason): "not paired: \(address) failed verification (\(reason))"
         }
     }
@@ -127,7 +127,7 @@ extension WASystem {
                 : "not paired: the two devices hold different pairing keys; pair them again"
             throw WAError(
                 .connectionFailed,
-                message: "\(device.name) (\(endpoint.address)) failed pairing verification: \(error) (\(hint))")
+                message: "\(device.displayName) (\(endpoint.address)) failed pairing verification: \(error) (\(hint))")
         }
         return (try? store.devices())?[device.id] ?? device
     }

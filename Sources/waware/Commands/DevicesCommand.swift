@@ -78,7 +78,7 @@ struct DeviceRecord: Codable, Equatable, Sendable {
 
     init(_ device: WAPairedDevice) {
         id = device.id.description
-        name = device.name
+        name = device.displayName
         addresses = device.managementAddresses.map(\.description)
         vendor = device.pairingInfo?.vendorName
         model = device.pairingInfo?.modelName

@@ -28,7 +28,7 @@ struct DevicesListCommand: Command {
 
     func run(_ output: Output) async throws {
         let records = try store.devices().values
-            .sorted { ($0.name, $0.id) < ($1.name, $1.id) }
+            .sorted { ($0.displayName, $0.id) < ($1.displayName, $1.id) }
             .map(DeviceRecord.init)
         if json {
             try output.writeJSON(Listing(devices: records))

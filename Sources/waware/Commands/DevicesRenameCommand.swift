@@ -34,7 +34,11 @@ struct DevicesRenameCommand: Command {
         let device = try store.device(identifiedBy: reference)
         let renamed = try store.rename(device.id, to: newName)
         let record = DeviceRecord(renamed)
-        if json { try output.writeJSON(record) } else { output.write("renamed '\(device.name)' to " + record.text) }
+        if json {
+            try output.writeJSON(record)
+        } else {
+            output.write("renamed '\(device.displayName)' to " + record.text)
+        }
     }
 }
 

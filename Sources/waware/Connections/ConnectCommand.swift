@@ -89,7 +89,7 @@ struct ConnectCommand: Command {
                     let devices = try values.devices.selection(in: system.store)
                     let endpoint = try await firstListener(system.browser(for: service, from: devices), service: name)
                     var found = ConnectionRecord("found", service: name, since: start)
-                    (found.peer, found.device) = (endpoint.address.description, endpoint.device?.name)
+                    (found.peer, found.device) = (endpoint.address.description, endpoint.device?.displayName)
                     try found.write(json: json, to: output, textToStandardError: true)
                     try await system.withConnection(
                         to: endpoint, parameters: parameters,

@@ -127,7 +127,7 @@ struct ConnectionRecord: Codable, Sendable {
     mutating func describe(_ connection: WAConnection) {
         peer = connection.peer.description
         peerID = connection.remotePeer.description
-        device = connection.device?.name
+        device = connection.device?.displayName
         interface = connection.dataPath.interfaceName
         localAddress = connection.dataPath.localAddress.description
         peerAddress = connection.dataPath.peerAddress.description

@@ -184,7 +184,7 @@ struct ListenCommand: Command {
             }
             guard let endpoint = found else { return }
             var r = ConnectionRecord("found", service: service, since: start)
-            (r.peer, r.device) = (endpoint.address.description, endpoint.device?.name)
+            (r.peer, r.device) = (endpoint.address.description, endpoint.device?.displayName)
             try r.write(json: values.json, to: output)
             try await system.withConnection(to: endpoint, parameters: values.parameters) { connection in
                 var r = ConnectionRecord("connected", service: service, since: start)

@@ -49,7 +49,7 @@ struct DiscoveryRecord: Codable, Equatable, Sendable {
         peer = endpoint.address.description
         peerInstance = Int(endpoint.instanceID.rawValue)
         localInstance = Int(endpoint.localInstanceID.rawValue)
-        device = endpoint.device?.name
+        device = endpoint.device?.displayName
         setInfo(endpoint.serviceInfo)
         dataPath = endpoint.offersDataPath
         describe(endpoint.performance)
@@ -151,7 +151,7 @@ struct SessionRecords: Sendable {
         var r = record("message")
         r.peer = message.endpoint.address.description
         r.peerInstance = Int(message.endpoint.instanceID.rawValue)
-        r.device = message.endpoint.device?.name
+        r.device = message.endpoint.device?.displayName
         r.setInfo(message.payload)
         r.describe(message.endpoint.performance)
         return r
@@ -179,7 +179,7 @@ struct SessionRecords: Sendable {
         case .verified(let device, let address):
             var r = record("verified")
             r.peer = address.description
-            r.device = device.name
+            r.device = device.displayName
             return r
         case .failed(let address, let reason):
             var r = record("not-paired")

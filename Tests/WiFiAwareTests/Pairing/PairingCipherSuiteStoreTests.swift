@@ -51,7 +51,7 @@ import Testing
 
     @Test func theStoredSuiteReachesTheEngineAndThePairedDataPathAsksForIt() throws {
         let device = WAPairedDevice(
-            id: WAPairedDevice.ID(UUID()), name: "A", pairingInfo: nil, managementAddresses: [testAddress(1)],
+            id: WAPairedDevice.ID(UUID()), displayName: "A", pairingInfo: nil, managementAddresses: [testAddress(1)],
             identityKey: nil, dateAdded: Date(), pairingKey: Self.key256, certificateFingerprint: nil)
         #expect(WAPairing.pairedKeys(device)?.pairing.suite == .pk256)
         let keys = PairedDataPathKeys()

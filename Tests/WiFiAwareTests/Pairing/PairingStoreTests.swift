@@ -56,7 +56,7 @@ import Testing
                 name: "Phone", managementAddress: testAddress(1), identityKey: Self.nik, pairingKey: Self.npk)
             let again = try store.recordPairing(
                 name: "Phone 2", managementAddress: testAddress(2), identityKey: Self.nik, pairingKey: Self.npk)
-            #expect(again.id == first.id && again.name == "Phone")
+            #expect(again.id == first.id && again.displayName == "Phone")
             #expect(again.managementAddresses == [testAddress(2), testAddress(1)])
             #expect(try store.devices().count == 1)
         }
@@ -90,10 +90,10 @@ import Testing
                 let newcomer = try store.recordPairing(
                     name: name, managementAddress: testAddress(1), identityKey: identity, pairingKey: otherKey)
                 #expect(
-                    newcomer.id != kitchen.id && newcomer.name == name
+                    newcomer.id != kitchen.id && newcomer.displayName == name
                         && newcomer.managementAddresses == [testAddress(1)])
                 let kept = try #require(try store.devices()[kitchen.id])
-                #expect(kept.name == "Kitchen" && kept.pairingKey == Self.npk && kept.identityKey == Self.nik)
+                #expect(kept.displayName == "Kitchen" && kept.pairingKey == Self.npk && kept.identityKey == Self.nik)
                 #expect(kept.certificateFingerprint == pin && kept.managementAddresses == [testAddress(2)])
                 try store.remove(newcomer.id)
             }

@@ -42,7 +42,7 @@ import Testing
                     return
                 }
                 #expect(endpoint.address == testAddress(2))
-                #expect(endpoint.device?.name == "A")
+                #expect(endpoint.device?.displayName == "A")
                 #expect(endpoint.serviceInfo == Array("A again".utf8))
             }
         }

@@ -13,7 +13,8 @@ import Testing
     /// A publisher found at address `n`, of a device that holds a pairing key.
     static func endpoint(_ n: Int) throws -> WAEndpoint {
         var device = WAPairedDevice(
-            id: WAPairedDevice.ID(UUID()), name: "D\(n)", pairingInfo: nil, managementAddresses: [testAddress(n)],
+            id: WAPairedDevice.ID(UUID()), displayName: "D\(n)", pairingInfo: nil,
+            managementAddresses: [testAddress(n)],
             identityKey: nil, dateAdded: Date())
         device.pairingKey = try WAPairedDevice.PairingKey(bytes: [UInt8](repeating: 0x5a, count: 32), method: .sae)
         return WAEndpoint(

@@ -297,14 +297,15 @@ import Testing
         async let a2 = registryA.register(aAccepted)
         async let b2 = registryB.register(bAccepted)
         let (aAcceptedSurvives, bAcceptedSurvives) = await (a2, b2)
-        // B's identifier is the larger: the connection B made survives, on both sides.
-        #expect(bMadeSurvives && aAcceptedSurvives)
-        #expect(!bAcceptedSurvives)
-        _ = aMadeSurvives
-        #expect(aMade.currentState.isFinal && bAccepted.currentState.isFinal)
-        #expect(!bMade.currentState.isFinal && !aAccepted.currentState.isFinal)
-        try await bMade.send(Array("one".utf8))
-        #expect(try await aAccepted.receive() == .message(Array("one".utf8)))
+        // A's identifier is the smaller: the connection A made survives, on both sides (TN3213's rule).
+        #expect(Self.peerA < Self.peerB)
+        #expect(aMadeSurvives && bAcceptedSurvives)
+        #expect(!aAcceptedSurvives)
+        _ = bMadeSurvives
+        #expect(bMade.currentState.isFinal && aAccepted.currentState.isFinal)
+        #expect(!aMade.currentState.isFinal && !bAccepted.currentState.isFinal)
+        try await aMade.send(Array("one".utf8))
+        #expect(try await bAccepted.receive() == .message(Array("one".utf8)))
     }
 
     @Test func aPinIsStoredInTheDeviceEntryAndANewPairingForgetsIt() async throws {

@@ -6,6 +6,28 @@ import Testing
 /// This device's peer identifier: made once, saved 0600 beside the store, and the same for every program
 /// that starts at the same time.
 @Suite struct PeerIdentifierTests {
+    @Test func theConnectionInitiatedByTheSmallerIdentifierSurvivesOnBothSides() throws {
+        let small = WAPeerIdentifier(uuid: try #require(UUID(uuidString: "00000000-0000-0000-0000-0000000000FF")))
+        let large = WAPeerIdentifier(uuid: try #require(UUID(uuidString: "01000000-0000-0000-0000-000000000000")))
+        // Byte order, first byte first (not the last bytes, not the text).
+        #expect(small < large)
+        // Each side asks about its own connection against the other's: they agree on one survivor.
+        #expect(WAPeerIdentifier.survives(initiatedBy: small, against: large))
+        #expect(!WAPeerIdentifier.survives(initiatedBy: large, against: small))
+    }
+
+    @Test func anAppSuppliedIdentifierIsWhatConnectionsPresent() async throws {
+        try await withTemporaryDirectory { folder in
+            let store = WADeviceStore(url: folder.appendingPathComponent("devices.json"))
+            var parameters = WAConnectionParameters(dataPathSecurity: .open)
+            let persisted = try parameters.localPeer(for: store)
+            #expect(persisted == (try WAPeerIdentifier.local(for: store)))
+            let supplied = WAPeerIdentifier(uuid: UUID())
+            parameters.peerIdentifier = supplied
+            #expect(try parameters.localPeer(for: store) == supplied)
+        }
+    }
+
     @Test func theFirstUseSavesOneIdentifierThatLaterUsesRead() async throws {
         try await withTemporaryDirectory { folder in
             let store = WADeviceStore(url: folder.appendingPathComponent("devices.json"))

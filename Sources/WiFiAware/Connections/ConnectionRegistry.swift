@@ -93,16 +93,19 @@ actor ConnectionRegistry {
     }
 
     /// Records a ready connection; when another live connection joins the same two peers in the other
-    /// direction (both sides connected at once), keeps the one made by the peer with the larger
-    /// identifier and closes the other as a duplicate on this side. Both sides apply the same rule, so
-    /// both keep the same connection. Returns whether `connection` survives.
+    /// direction (both sides connected at once), keeps the one made by the peer with the smaller
+    /// identifier (TN3213's rule, ``WAPeerIdentifier/survives(initiatedBy:against:)``) and closes the other
+    /// as a duplicate on this side. Both sides apply the same rule, so both keep the same connection.
+    /// Returns whether `connection` survives.
     func register(_ connection: WAConnection) async -> Bool {
         let peer = connection.remotePeer
         var connections = (live[peer] ?? []).filter { !$0.currentState.isFinal }
         var survives = true
         var losers: [WAConnection] = []
         for other in connections where other.isInitiator != connection.isInitiator {
-            if Self.initiator(of: connection) > Self.initiator(of: other) {
+            if WAPeerIdentifier.survives(
+                initiatedBy: Self.initiator(of: connection), against: Self.initiator(of: other))
+            {
                 losers.append(other)
             } else {
                 survives = false

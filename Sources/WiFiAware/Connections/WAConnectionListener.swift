@@ -45,7 +45,7 @@ public struct WAConnectionListener: AsyncSequence, Sendable {
 
     private func run(_ output: AsyncThrowingStream<WAListenerEvent, any Error>.Continuation) async throws {
         try parameters.check()
-        let localPeer = try WAPeerIdentifier.local(for: system.store)
+        let localPeer = try parameters.localPeer(for: system.store)
         let tls = try ConnectionTLS.forParameters(parameters, store: system.store, localPeer: localPeer)
         let socket: StreamSocket
         do { socket = try StreamSocket.listen(port: parameters.listenerPort) } catch {

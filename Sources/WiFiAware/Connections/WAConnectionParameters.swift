@@ -24,10 +24,20 @@ public struct WAConnectionParameters: Sendable {
     public var idleTimeout: Duration? = nil
     /// Best-effort datagrams beside the connection (both ends must ask); nil (the default): none.
     public var datagrams: WADatagramOptions? = nil
+    /// This device's peer identifier on the connection, sent in the preface and used for de-duplication
+    /// (TN3213's app-supplied peer identifier, e.g. one the app persists in its own storage); nil (the
+    /// default): the one kept next to the paired-device store (``WAPeerIdentifier/local(for:)``).
+    public var peerIdentifier: WAPeerIdentifier? = nil
 
     /// Parameters with the data path's protection.
     public init(dataPathSecurity: WADataPathSecurity) {
         self.dataPathSecurity = dataPathSecurity
+    }
+
+    /// The peer identifier connections made with these parameters present.
+    func localPeer(for store: WADeviceStore) throws(WAError) -> WAPeerIdentifier {
+        if let peerIdentifier { return peerIdentifier }
+        return try WAPeerIdentifier.local(for: store)
     }
 
     func check() throws(WAError) {

@@ -26,8 +26,15 @@ public struct WAPeerIdentifier: Hashable, Sendable, Comparable, CustomStringConv
         withUnsafeBytes(of: uuid.uuid) { Array($0) }
     }
 
-    /// Byte order: the rule that decides which of two simultaneous connections survives.
+    /// Byte order (the UUID's 16 bytes compared in turn): the order of the de-duplication rule.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.bytes.lexicographicallyPrecedes(rhs.bytes) }
+
+    /// TN3213's de-duplication rule: of two connections between the same two peers, made at once in
+    /// opposite directions, the one initiated by the peer with the smaller identifier survives. Both peers
+    /// apply it to the same two identifiers, so both keep the same connection.
+    ///
+    /// - Returns: Whether the connection initiated by `initiator` survives against the one `other` initiated.
+    public static func survives(initiatedBy initiator: Self, against other: Self) -> Bool { initiator < other }
 
     /// The UUID in lower case.
     public var description: String { uuid.uuidString.lowercased() }

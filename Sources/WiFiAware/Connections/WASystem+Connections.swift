@@ -51,7 +51,7 @@ extension WASystem {
                     message:
                         "\(endpoint) announces no connection port in its service info (it is not a waware listener)")
             }
-            let localPeer = try WAPeerIdentifier.local(for: store)
+            let localPeer = try parameters.localPeer(for: store)
             let tls = try ConnectionTLS.forParameters(parameters, store: store, localPeer: localPeer)
             onStateUpdate?(.preparing)
             let dataPath = try await connections.acquireDataPath(

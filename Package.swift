@@ -15,6 +15,8 @@
 //   NANEngine                        the NAN runtime, discovery (DW-timed), data paths, pairing
 //   WiFiAware                        the public API (services, paired devices, sessions, errors), and behind
 //                                    `@_spi(Tools)` the tool's own access to adapters, hwsim and nl80211 events
+//   WiFiAwareNetwork                 the Network-framework-shaped layer over the API: NetworkListener, NetworkBrowser,
+//                                    NetworkConnection with `.wifiAware(...)`, protocol stacks, TLV and Coder messages
 //   waware                           the command-line tool: WiFiAware (and its Tools SPI), NANWire's values
 import PackageDescription
 
@@ -31,6 +33,7 @@ let layerRule: [String: [String]] = [
     "NANSystem": ["NANWire", "NANCrypto"],
     "NANEngine": ["NANLogging", "NANWire", "NANCrypto", "NANSystem"],
     "WiFiAware": ["NANLogging", "NANWire", "NANCrypto", "NANSystem", "NANEngine"],
+    "WiFiAwareNetwork": ["WiFiAware"],
     "waware": ["WiFiAware", "NANWire"],
 ]
 
@@ -45,17 +48,26 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// For code written as Apple's samples are (the seeds of issue 27): Swift 6 without internal imports by
+/// default, so that `import WiFiAwareNetwork` lets an app declare `public` extensions of its types.
+let seedSwiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
 let package = Package(
     name: "waware",
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "WiFiAware", targets: ["WiFiAware"]),
         .library(name: "NANWire", targets: ["NANWire"]),
+        .library(name: "WiFiAwareNetwork", targets: ["WiFiAwareNetwork"]),
         .executable(name: "waware", targets: ["waware"]),
         .executable(name: "nan-bench", targets: ["nan-bench"]),
         .executable(name: "storm-bench", targets: ["storm-bench"]),
         .executable(name: "aware-example", targets: ["aware-example"]),
         .executable(name: "seed-connection", targets: ["seed-connection"]),
+        .executable(name: "network-seed", targets: ["network-seed"]),
         .executable(name: "tls-throughput-meter", targets: ["tls-throughput-meter"]),
         .executable(name: "connection-meter", targets: ["connection-meter"]),
     ],
@@ -100,6 +112,11 @@ let package = Package(
         .target(
             name: "WiFiAware",
             dependencies: layer("WiFiAware"),
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "WiFiAwareNetwork",
+            dependencies: layer("WiFiAwareNetwork"),
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -147,6 +164,14 @@ let package = Package(
             path: "Examples/seed-connection",
             swiftSettings: swiftSettings
         ),
+        // The first seed of issue 27 as written (Apple's "Connecting devices for peer-to-peer Wi-Fi"), over the
+        // Network-framework-shaped layer (tools/vm/scenarios/network-seed-example.sh).
+        .executableTarget(
+            name: "network-seed",
+            dependencies: ["WiFiAwareNetwork"],
+            path: "Examples/network-seed",
+            swiftSettings: seedSwiftSettings
+        ),
 
         // Tests: one target per module, next to what they test.
         .testTarget(
@@ -163,6 +188,9 @@ let package = Package(
         .testTarget(
             name: "WiFiAwareTests", dependencies: ["WiFiAware", "NANWire", "NANCrypto", "NANEngine", "NANSystem"],
             swiftSettings: swiftSettings),
+        .testTarget(
+            name: "WiFiAwareNetworkTests", dependencies: ["WiFiAwareNetwork", "WiFiAware"],
+            swiftSettings: seedSwiftSettings),
         .testTarget(
             name: "CLITests", dependencies: ["waware", "NANCrypto", "NANSystem", "NANWire", "NANEngine"],
             swiftSettings: swiftSettings),

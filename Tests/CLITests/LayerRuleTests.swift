@@ -58,9 +58,12 @@ import Testing
         // NANSystem or NANEngine. NANWire it may import, for the values the API speaks in (MACAddress,
         // ServiceID) and for `decode`, which prints the codec's own frame and attribute types.
         #expect(Self.allowed["waware"] == ["WiFiAware", "NANWire"])
+        // The Network-framework-shaped layer stands on the public API only.
+        #expect(Self.allowed["WiFiAwareNetwork"] == ["WiFiAware"])
         #expect(
             Self.allowed.keys.sorted() == [
-                "NANCrypto", "NANEngine", "NANLogging", "NANSystem", "NANWire", "WiFiAware", "waware",
+                "NANCrypto", "NANEngine", "NANLogging", "NANSystem", "NANWire", "WiFiAware", "WiFiAwareNetwork",
+                "waware",
             ])
         let parsed = Self.layerRule(
             in: "x\nlet layerRule: [String: [String]] = [\n    \"A\": [],\n    \"B\": [\"A\"],\n]\n\"C\": []\n")

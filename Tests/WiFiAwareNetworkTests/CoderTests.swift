@@ -21,13 +21,61 @@ import Testing
         #expect(try coder.decode(bytes) == Self.move)
     }
 
-    @Test func theBinaryPropertyListRoundTripsAValueInFewerBytes() throws {
-        let binary = Coder(Move.self, using: .propertyList) { TLS() }
-        let json = Coder(Move.self, using: .json) { TLS() }
-        let bytes = try binary.encode(Self.move)
+    @Test func theBinaryPropertyListRoundTripsAValue() throws {
+        let coder = Coder(Move.self, using: .propertyList) { TLS() }
+        let bytes = try coder.encode(Self.move)
         #expect(bytes.starts(with: Array("bplist00".utf8)))
-        #expect(try binary.decode(bytes) == Self.move)
-        #expect(bytes.count < (try json.encode(Self.move)).count)
+        #expect(try coder.decode(bytes) == Self.move)
+    }
+
+    @Test func theCompactBinaryFormatRoundTripsAValueInFewerBytesThanJSONOrAPropertyList() throws {
+        let binary = try Coder(Move.self, using: .binary) { TLS() }.encode(Self.move)
+        #expect(try Coder(Move.self, using: .binary) { TLS() }.decode(binary) == Self.move)
+        let json = try Coder(Move.self, using: .json) { TLS() }.encode(Self.move)
+        let plist = try Coder(Move.self, using: .propertyList) { TLS() }.encode(Self.move)
+        #expect(binary.count < json.count && binary.count < plist.count)
+    }
+
+    struct Everything: Codable, Equatable, Sendable {
+        enum Kind: String, Codable, Sendable { case small, large }
+        var flag = true
+        var small: Int8 = -128
+        var large: UInt64 = .max
+        var negative = Int64.min
+        var ratio = 0.1
+        var half: Float = 0.5
+        var text = "héllo ✓"
+        var nothing: String? = nil
+        var something: Int? = 7
+        var kind = Kind.large
+        var list = [[1, 2], [], [3]]
+        var map = ["a": 1.5]
+        var moves = [CoderTests.move]
+    }
+
+    @Test func theCompactBinaryFormatKeepsEveryKindOfValue() throws {
+        let coder = Coder(Everything.self, using: .binary) { TLS() }
+        #expect(try coder.decode(try coder.encode(Everything())) == Everything())
+    }
+
+    @Test func malformedCompactBinaryIsACodingErrorNeverATrap() throws {
+        let coder = Coder(Everything.self, using: .binary) { TLS() }
+        let good = try coder.encode(Everything())
+        // Cut short at every length, and a count far beyond the bytes.
+        for length in 0..<good.count {
+            #expect(throws: NWError.self) { _ = try coder.decode(Array(good.prefix(length))) }
+        }
+        #expect(throws: NWError.self) { _ = try coder.decode([9, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F]) }
+        // Nested too deep.
+        #expect(throws: NWError.self) { _ = try coder.decode(Array(repeating: 9, count: 300) + [1]) }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let bytes = (0..<Int.random(in: 0...40, using: &generator)).map { _ in
+                UInt8.random(in: 0...255, using: &generator)
+            }
+            _ = try? coder.decode(bytes)
+            _ = try? BinaryValue(decoding: bytes)
+        }
     }
 
     @Test func aMessageOfAnotherShapeIsACodingError() throws {

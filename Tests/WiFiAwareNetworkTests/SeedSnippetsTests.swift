@@ -73,6 +73,7 @@ private func technicalNote(endpoint: WAEndpoint) async throws {
     _ = NetworkConnection(to: endpoint) {
         Coder(sending: GameMessage.self, receiving: GameMessage.self, using: .propertyList) { TLS() }
     }
+    _ = NetworkConnection(to: endpoint) { Coder(GameMessage.self, using: .binary) { TLS() } }
     // Datagrams.
     let datagrams = NetworkConnection(to: endpoint) { UDP() }
     try await datagrams.send(Data([0]))

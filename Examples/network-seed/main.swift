@@ -95,7 +95,9 @@ while let word = words.popFirst() {
 do {
     switch command {
     case "listen": try await listen()
-    case "browse": try await browse()
+    case "browse":
+        try await browse()
+        await NetworkWiFiAware.stop()  // NAN down before the process ends (the kernel would do it anyway)
     default:
         say("usage: network-seed listen|browse [--adapter A]")
         exit(2)

@@ -122,7 +122,10 @@ public final class NetworkConnection<ApplicationProtocol: NetworkProtocolOptions
     func ready() async throws(NWError) -> WAConnection {
         let task = core.withLock { core -> Task<WAConnection, any Error>? in
             if core.connection != nil || core.ready != nil { return core.ready }
-            start(&core)
+            switch core.state {
+            case .failed, .cancelled: return nil  // cancelled before its first use: it never starts
+            default: start(&core)
+            }
             return core.ready
         }
         if let connection = core.withLock({ $0.connection }) { return connection }

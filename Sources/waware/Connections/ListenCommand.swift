@@ -23,7 +23,7 @@ struct ListenCommand: Command {
                 + "it finds (of the selected devices), so two devices that both run it end up connected whichever starts "
                 + "first. When both connect at once they keep one connection: one data path (the one the device with the "
                 + "larger NMI asked for; the other request is declined, printed as 'connect-ended') and, should two "
-                + "connections still come up, the one made by the peer with the larger peer identifier (TN3213). The "
+                + "connections still come up, the one made by the peer with the smaller peer identifier (TN3213). The "
                 + "connection kept is printed as 'connected' on both sides, 'direction in' or 'out'. --send TEXT sends "
                 + "one message on every connection once it is ready.",
             "Runs until Ctrl-C, or until --count connections have ended.",

@@ -39,7 +39,7 @@ extension DiscoveryEngine {
         peers.heard(frame.source, frequency: frequency, signal: signal, window: window, period: period, at: clock.now) {
             Set(functions.values.flatMap { $0.reported.keys.map(\.peer) })
         }
-        if peers.announced(frame.availability, by: frame.source) {
+        if peers.announced(frame.availability, committedDW: frame.committedDW, by: frame.source) {
             await availabilityObserver?(frame.source, frame.availability)
         }
         for item in frame.announcements {

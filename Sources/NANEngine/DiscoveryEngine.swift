@@ -238,6 +238,12 @@ actor DiscoveryEngine {
     /// What `peer`'s discovery frames last announced of its schedule (its NAN Availability attributes).
     func announcedAvailability(of peer: MACAddress) -> [NANAvailabilityAttribute] { peers.availability(of: peer) }
 
+    /// What `peer`'s discovery frames last announced of its schedule, with the committed DW info of their
+    /// Device Capability (nil without one).
+    func announcedSchedule(of peer: MACAddress) -> (availability: [NANAvailabilityAttribute], committedDW: UInt16?) {
+        (peers.availability(of: peer), peers.committedDW(of: peer))
+    }
+
     /// Our data-path schedule as installed in the kernel: its committed entries join the NAN Availability
     /// our frames carry.
     func setCommittedSchedule(_ schedule: DataPathSchedule) { deviceAttributes?.committed = schedule }

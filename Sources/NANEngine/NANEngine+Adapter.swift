@@ -81,6 +81,7 @@ extension NANEngine {
                 guard await engine.core.waitForCluster(timeout: clusterTimeout) else {
                     throw DiscoveryError.noCluster
                 }
+                await engine.installDeviceSchedule()
                 return try await body(engine, (runtime, prepared))
             }
         }

@@ -12,6 +12,8 @@ struct PeerTable: Sendable {
         var lastPeriod: Int
         /// The NAN Availability attributes of the peer's latest frame that carried any (at most two maps).
         var availability: [NANAvailabilityAttribute] = []
+        /// The committed DW info of the Device Capability that frame carried, if any.
+        var committedDW: UInt16?
     }
     private var records: [MACAddress: Record] = [:]
     /// Most peers kept.
@@ -78,15 +80,22 @@ struct PeerTable: Sendable {
     /// Keeps what `peer`'s latest frame announced of its schedule (a peer not in the table is not added);
     /// returns whether that differs from what it announced before.
     @discardableResult
-    mutating func announced(_ availability: [NANAvailabilityAttribute], by peer: MACAddress) -> Bool {
+    mutating func announced(
+        _ availability: [NANAvailabilityAttribute], committedDW: UInt16? = nil, by peer: MACAddress
+    ) -> Bool {
         let kept = Array(availability.prefix(PeerAvailability.maximumMaps))
-        guard !kept.isEmpty, let record = records[peer], record.availability != kept else { return false }
+        guard !kept.isEmpty, let record = records[peer] else { return false }
+        records[peer]?.committedDW = committedDW
+        guard record.availability != kept else { return false }
         records[peer]?.availability = kept
         return true
     }
 
     /// What `peer`'s frames last announced of its schedule; empty when nothing.
     func availability(of peer: MACAddress) -> [NANAvailabilityAttribute] { records[peer]?.availability ?? [] }
+
+    /// The committed DW info `peer` announced with its latest schedule; nil when none.
+    func committedDW(of peer: MACAddress) -> UInt16? { records[peer]?.committedDW }
 
     /// The facts about one peer, if heard.
     func facts(for peer: MACAddress) -> PeerRadioFacts? { records[peer]?.facts }

@@ -74,6 +74,8 @@ struct IncomingDiscoveryFrame: Sendable {
     var cluster: MACAddress? = nil
     /// The NAN Availability attributes the frame carried (the sender's schedule, for a data path with it).
     var availability: [NANAvailabilityAttribute] = []
+    /// The committed DW info of the frame's Device Capability; nil without one.
+    var committedDW: UInt16? = nil
 }
 
 /// Turns engine frames into bytes and back. The real one is built on NANWire; tests may use their own.

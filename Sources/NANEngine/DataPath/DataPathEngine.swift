@@ -88,7 +88,7 @@ actor DataPathEngine {
     /// Capability and the channels we can use (``DeviceAttributes``).
     var deviceAttributes: DeviceAttributes {
         DeviceAttributes(
-            capability: radio.capabilities.0, usableChannels: usableChannels, committed: negotiations?.local.schedule)
+            capability: radio.capabilities.0, usableChannels: usableChannels, committed: currentSchedule)
     }
 
     /// The channels our radio may put in a schedule: channel 6, our own 5 GHz choices, then (with 5 GHz) every
@@ -154,23 +154,16 @@ actor DataPathEngine {
         }
         let created = try await radio.createDataInterface()
         interface = created
-        var chosen: DataPathSchedule?
-        for candidate in radio.fiveGHzCandidates + [nil] as [DataPathChannel?] {
-            let schedule = scheduleLayout.schedule(fiveGHz: candidate)
-            do {
-                try await install(schedule)
-                logger.trace("dp local schedule \(schedule.channels) committed \(schedule.committedSlotCount) slots")
-                chosen = schedule
-                break
-            } catch {
-                logger.trace("dp local schedule with \(candidate.map { "\($0)" } ?? "2.4 GHz only") refused: \(error)")
-                if candidate == nil { await radio.removeDataInterface(created); interface = nil; throw error }
-            }
+        let chosen: DataPathSchedule
+        do {
+            chosen = try await installDeviceSchedule()
+        } catch {
+            await radio.removeDataInterface(created); interface = nil; throw error
         }
         let (capability, elements) = radio.capabilities
         let nmi = radio.localAddress.bytes
         var local = DataPathLocalDevice(
-            nmi: radio.localAddress, schedule: chosen ?? .preferred(fiveGHz: nil), deviceCapability: capability,
+            nmi: radio.localAddress, schedule: chosen, deviceCapability: capability,
             capabilityElements: elements, ndcID: MACAddress(0x50, 0x6f, 0x9a, 0x01, nmi[4], nmi[5]),
             usableChannels: usableChannels)
         // The swapped layout exists to make peers take our counter-proposal: it keeps its schedule.
@@ -179,6 +172,40 @@ actor DataPathEngine {
         table.protectedPeers = Set(protectedPeers)
         negotiations = table
         return table
+    }
+
+    /// The device schedule installed before any data path (``installDeviceSchedule()``); the data path's
+    /// negotiations start from it, and replace it (``currentSchedule``) when they realign or evacuate.
+    var deviceSchedule: DataPathSchedule?
+
+    /// Our local schedule now: the data path's once it is set up, else the device schedule; nil before
+    /// either is installed.
+    var currentSchedule: DataPathSchedule? { negotiations?.local.schedule ?? deviceSchedule }
+
+    /// The peers with a data path up (their NMI stations belong to the data path).
+    var linkedPeers: Set<MACAddress> { Set(established.keys.map(\.peer)) }
+
+    /// Installs our device schedule once NAN is up, before any data path (docs/design/outside-dw.md): the
+    /// layout's schedule with the first 5 GHz candidate the kernel takes, else 2.4 GHz only. The discovery
+    /// engine announces it (committed, sequence ID 1 on), so peers may send to us outside the DWs, and it
+    /// is the local schedule peer stations are set against. Returns the schedule in use (the one already
+    /// installed, if any).
+    @discardableResult
+    func installDeviceSchedule() async throws -> DataPathSchedule {
+        if let current = currentSchedule { return current }
+        for candidate in radio.fiveGHzCandidates + [nil] as [DataPathChannel?] {
+            let schedule = scheduleLayout.schedule(fiveGHz: candidate)
+            do {
+                try await install(schedule)
+                logger.trace("dp local schedule \(schedule.channels) committed \(schedule.committedSlotCount) slots")
+                deviceSchedule = schedule
+                return schedule
+            } catch {
+                logger.trace("dp local schedule with \(candidate.map { "\($0)" } ?? "2.4 GHz only") refused: \(error)")
+                if candidate == nil { throw error }
+            }
+        }
+        throw DataPathError(.kernelStep, "no local schedule taken")
     }
 
     /// Peers our data-path NAFs go to protected (``DataPathNegotiations/protectedPeers``), oldest first, at most
@@ -307,10 +334,11 @@ actor DataPathEngine {
         for id in Array(established.keys) { await tearDown(id) }
         for continuation in publishWatchers.values { continuation.finish() }
         publishWatchers.removeAll()
-        if negotiations != nil { await radio.clearLocalSchedule() }
+        if currentSchedule != nil { await radio.clearLocalSchedule() }
         if let interface { await radio.removeDataInterface(interface) }
         interface = nil
         negotiations = nil
+        deviceSchedule = nil
     }
 
     // MARK: Reporting

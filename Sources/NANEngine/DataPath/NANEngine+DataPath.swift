@@ -1,3 +1,4 @@
+import NANLogging
 public import NANWire
 
 extension NANEngine {
@@ -76,6 +77,29 @@ extension NANEngine {
     @discardableResult
     public func evacuate(frequencies: Set<Int>) async -> DataPathSchedule? {
         await dataPath?.evacuate(frequencies: frequencies)
+    }
+
+    /// Installs our device schedule once NAN is up (``DataPathEngine/installDeviceSchedule()``): peers may
+    /// then reach us, and we them, in committed slots outside the DWs. A radio without data paths, or one
+    /// whose kernel refuses every schedule, stays DW-only (logged).
+    public func installDeviceSchedule() async {
+        guard let dataPath else { return }
+        do { try await dataPath.installDeviceSchedule() } catch {
+            dataPath.logger.trace("dp no device schedule, frames to peers wait for DWs: \(error)")
+        }
+    }
+
+    /// Our local schedule now (the device schedule, or the data path's after it changed it); nil when none
+    /// is installed.
+    func localSchedule() async -> DataPathSchedule? { await dataPath?.currentSchedule }
+
+    /// The peers with a data path up: their NMI stations belong to the data path.
+    func linkedPeers() async -> Set<MACAddress> { await dataPath?.linkedPeers ?? [] }
+
+    /// What `peer`'s SDFs last announced: its NAN Availability attributes and its committed DW info (nil
+    /// without a Device Capability).
+    func announcedSchedule(of peer: MACAddress) async -> (availability: [NANAvailabilityAttribute], committedDW: UInt16?) {
+        await core.announcedSchedule(of: peer)
     }
 
     /// The data paths that are up.

@@ -115,7 +115,15 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
     /// channel we have not committed, and such slots could carry no frame between us anyway. Channels are
     /// matched by frequency; a map left with no slot is dropped; with none left, only the committed DWs.
     static func peerSchedule(_ link: NDPLink, local: DataPathSchedule) -> NANPeerSchedule {
-        let availability = link.peerAvailability
+        peerSchedule(
+            of: link.id.peer, availability: link.peerAvailability, committedDW: link.peerCommittedDW, local: local)
+    }
+
+    /// As ``peerSchedule(_:local:)``, for any peer: what it announced (`availability`, its committed DW
+    /// info `committedDW`) cut down to the channels of `local`. No map left: only the committed DWs.
+    static func peerSchedule(
+        of peer: MACAddress, availability: PeerAvailability, committedDW: UInt16, local: DataPathSchedule
+    ) -> NANPeerSchedule {
         let ours = Set(local.channels.map(\.frequency))
         // Old position in the peer's channel list -> new position among the channels we keep.
         var kept: [PeerAvailability.Channel] = []
@@ -130,16 +138,14 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
             return NANPeerMap(
                 mapID: map.mapID, timeSlots: slots.map { $0.map { UInt8($0) } ?? NANLocalSchedule.unavailableSlot })
         }
-        guard !maps.isEmpty else {
-            return NANPeerSchedule(peer: link.id.peer, committedDiscoveryWindows: link.peerCommittedDW)
-        }
+        guard !maps.isEmpty else { return NANPeerSchedule(peer: peer, committedDiscoveryWindows: committedDW) }
         let channels = kept.map {
             NANScheduleChannel(
                 frequency: Frequency(rawValue: UInt32($0.channel.frequency)), channelEntry: $0.kernelChannelEntry)
         }
         return NANPeerSchedule(
-            peer: link.id.peer, committedDiscoveryWindows: link.peerCommittedDW,
-            sequenceID: availability.sequenceID, channels: channels, maps: maps)
+            peer: peer, committedDiscoveryWindows: committedDW, sequenceID: availability.sequenceID,
+            channels: channels, maps: maps)
     }
 
     /// The peer's HT/VHT capabilities from its Element Container; ours when it sent no well-formed HT

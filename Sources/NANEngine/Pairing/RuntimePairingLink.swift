@@ -18,8 +18,16 @@ import Synchronization
 /// in that station's management queue for the next 2.4 GHz DW, when the peer listens (without a committed
 /// DW from the peer, hwsim takes every 2.4 GHz DW), as wpa_supplicant's NMI stations do. The link removes
 /// the stations it added when the pairing with that peer ends (``finished(with:)``), and holds at most
-/// ``capacity`` of them (the oldest is removed beyond that); a station that was already there (the data
-/// path's) is used and left alone.
+/// ``capacity`` of them (``PeerStationRegistry``: the least recently used is removed beyond that, never a
+/// data path's); a station that was already there (the data path's) is used and left alone.
+///
+/// **Outside the DWs** (docs/design/outside-dw.md). The station is added before our first frame to the
+/// peer (the bootstrapping request or answer, else PASN frame 1 or 2), and gets a peer schedule: what the
+/// peer announced in its SDFs (committed availability, committed DWs of its Device Capability), cut to the
+/// channels of our device schedule (``NANEngine/installDeviceSchedule()``). mac80211 then sends every
+/// frame to the peer (follow-ups, PASN frames) in the next slot in which both are on one channel, tens of
+/// milliseconds later instead of at the next DW. A peer that announced nothing on our channels gets no
+/// schedule, and its frames wait for DWs as before.
 ///
 /// The BSSID (A3) of each frame is set to the cluster the radio is in when it is sent: mac80211 drops an
 /// Authentication frame whose A3 is not the receiver's cluster, and a cluster merge changes it after the
@@ -28,11 +36,10 @@ public final class RuntimePairingLink: PairingLink {
     let runtime: NANRuntime
     private let engine: NANEngine
     private let routes = Mutex<[MACAddress: (local: InstanceID, peer: InstanceID)]>([:])
-    /// Peers whose NMI station this link added, oldest first.
-    private let stations = Mutex<[MACAddress]>([])
-    /// Paired peers whose NMI station holds the NM-TK (kept after the attempt), oldest first, at most
-    /// ``capacity``.
-    private let keyed = Mutex<[MACAddress]>([])
+    /// Peers whose NMI station this link added for an attempt.
+    private let stations: Mutex<PeerStationRegistry>
+    /// Paired peers whose NMI station holds the NM-TK (kept after the attempt), at most ``capacity``.
+    private let keyed: Mutex<PeerStationRegistry>
     /// Peers whose NMI station holds the TK of an exchange still running (``prepareProtection(_:temporalKey:suite:)``),
     /// with that TK: promoted by ``protect(_:temporalKey:suite:)``, removed by ``withdrawProtection(_:temporalKey:)``.
     private let provisional = Mutex<[MACAddress: [UInt8]]>([:])
@@ -40,17 +47,12 @@ public final class RuntimePairingLink: PairingLink {
     public let capacity: Int
     /// How Authentication frames are sent again while not acknowledged.
     public let policy: TransmitPolicy
-    /// The outside-DW experiment (docs/design/outside-dw.md): each NMI station this link uses gets a peer
-    /// schedule. Default false.
-    public let experimentOutsideDW: Bool
 
     /// A link over `runtime` and its discovery `engine`.
-    public init(
-        runtime: NANRuntime, engine: NANEngine, capacity: Int = 64, policy: TransmitPolicy = .pairing,
-        experimentOutsideDW: Bool = false
-    ) {
+    public init(runtime: NANRuntime, engine: NANEngine, capacity: Int = 64, policy: TransmitPolicy = .pairing) {
         self.runtime = runtime; self.engine = engine; self.capacity = max(1, capacity); self.policy = policy
-        self.experimentOutsideDW = experimentOutsideDW
+        stations = Mutex(PeerStationRegistry(capacity: capacity))
+        keyed = Mutex(PeerStationRegistry(capacity: capacity))
     }
 
     /// Records which of our instances talks to which instance of `peer` (before pairing with it, or when
@@ -100,15 +102,12 @@ public final class RuntimePairingLink: PairingLink {
             guard await install(temporalKey, suite: suite, for: peer) else { return }
         }
         // The key lives with the station: keep it when the attempt ends.
-        stations.withLock { list in list.removeAll { $0 == peer } }
-        let evicted = keyed.withLock { list -> MACAddress? in
-            list.removeAll { $0 == peer }
-            list.append(peer)
-            return list.count > capacity ? list.removeFirst() : nil
-        }
-        if let evicted {
-            await engine.protectFrames(to: evicted, false)
-            await removeStation(evicted)
+        stations.withLock { $0.remove(peer) }
+        let pinned = await engine.linkedPeers()
+        let evicted = keyed.withLock { $0.use(peer, pinned: pinned).evicted }
+        for victim in evicted {
+            await engine.protectFrames(to: victim, false)
+            await removeStation(victim)
         }
         await engine.protectFrames(to: peer)
         runtime.logger.debug("pairing: NM-TK installed for \(peer); its unicast SDFs go protected")
@@ -126,7 +125,7 @@ public final class RuntimePairingLink: PairingLink {
         await addStation(for: peer)
         guard await install(temporalKey, suite: suite, for: peer) else { return }
         // The station now holds the key: withdrawing removes it, not the end of the attempt.
-        stations.withLock { list in list.removeAll { $0 == peer } }
+        stations.withLock { $0.remove(peer) }
         provisional.withLock { $0[peer] = temporalKey }
         runtime.logger.debug("pairing: the TK of the exchange with \(peer) installed before frame 2, for its NIK")
     }
@@ -172,34 +171,52 @@ public final class RuntimePairingLink: PairingLink {
     public func deviceCapability() async -> DeviceCapabilityAttribute? { await engine.deviceCapability() }
 
     /// Removes the NMI station this link added for `peer`, if any.
+    /// A data path that came up with the peer meanwhile uses the station: it stays.
     public func finished(with peer: MACAddress) async {
-        let ours = stations.withLock { list in
-            guard let index = list.firstIndex(of: peer) else { return false }
-            list.remove(at: index)
-            return true
-        }
-        if ours { await removeStation(peer) }
+        let ours = stations.withLock { $0.remove(peer) }
+        if ours, !(await engine.linkedPeers().contains(peer)) { await removeStation(peer) }
     }
 
+    /// Adds `peer`'s NMI station with its announced schedule before we send to it (see the type's
+    /// documentation); a station this link added already becomes the most recently used.
     private func addStation(for peer: MACAddress) async {
-        let (isNew, evicted) = stations.withLock { list -> (Bool, MACAddress?) in
-            if list.contains(peer) { return (false, nil) }
-            list.append(peer)
-            return (true, list.count > capacity ? list.removeFirst() : nil)
-        }
-        if let evicted { await removeStation(evicted) }
+        let pinned = await engine.linkedPeers()
+        let (isNew, evicted) = stations.withLock { $0.use(peer, pinned: pinned) }
+        for victim in evicted { await removeStation(victim) }
         guard isNew else { return }
         let scope = StationScope.managementInterface(runtime.managementInterface.wdev)
         do {
             try await runtime.session.addStation(NANStationParameters(scope: scope, peer: peer))
             runtime.logger.debug("pairing: NMI station \(peer) added")
         } catch {
-            // Already there (the data path's): use it, leave it. Refused: send without one (a driver that
-            // schedules management frames itself does not need it).
-            stations.withLock { list in list.removeAll { $0 == peer } }
+            // Already there (the data path's, with its schedule): use it, leave it. Refused: send without
+            // one (a driver that schedules management frames itself does not need it).
+            stations.withLock { $0.remove(peer) }
             runtime.logger.debug("pairing: no NMI station added for \(peer): \(error)")
+            return
         }
-        if experimentOutsideDW { await installExperimentPeerSchedule(peer) }
+        await installPeerSchedule(peer)
+    }
+
+    /// Sets the schedule `peer` announced, cut to our local schedule, on its NMI station
+    /// (`NAN_SET_PEER_SCHED`). Nothing without a local schedule or when the peer announced no committed
+    /// slot on our channels: its frames then wait for DWs. A refusal is logged and changes nothing else.
+    private func installPeerSchedule(_ peer: MACAddress) async {
+        guard let local = await engine.localSchedule() else { return }
+        let announced = await engine.announcedSchedule(of: peer)
+        let schedule = NL80211DataPathRadio.peerSchedule(
+            of: peer, availability: PeerAvailability(announced.availability),
+            committedDW: announced.committedDW ?? 0x0001, local: local)
+        guard !schedule.maps.isEmpty else {
+            runtime.logger.debug("pairing: \(peer) announced no committed slot on our channels; its frames wait for DWs")
+            return
+        }
+        do {
+            try await runtime.session.setPeerSchedule(schedule, on: runtime.managementInterface.wdev)
+            runtime.logger.debug("pairing: the schedule \(peer) announced is set on its NMI station")
+        } catch {
+            runtime.logger.debug("pairing: the schedule of \(peer) not set, its frames wait for DWs: \(error)")
+        }
     }
 
     private func removeStation(_ peer: MACAddress) async {
@@ -223,8 +240,8 @@ public final class RuntimePairingLink: PairingLink {
         guard let route = routes.withLock({ $0[peer] }) else {
             throw PairingError(.unexpectedMessage, "no service instance to send bootstrapping to \(peer) through")
         }
-        // The experiment (docs/design/outside-dw.md): the peer's station and schedule before the first frame.
-        if experimentOutsideDW { await addStation(for: peer) }
+        // The peer's station and schedule before our first frame to it: the rest leave outside the DWs.
+        await addStation(for: peer)
         _ = try await engine.send(bootstrapping: bootstrapping, from: route.local, to: peer, peerInstanceID: route.peer)
     }
 }

@@ -79,9 +79,6 @@ public enum WAPairing {
     ///     other fails on both sides with "cipher suite mismatch"). Stored with the device; a verification
     ///     and the data paths it keys use the stored suite.
     ///   - logger: Where the runtime, discovery and the pairing engine trace what they do (disabled by default).
-    ///   - experimentOutsideDW: An experiment, not API (docs/design/outside-dw.md; `WAWARE_EXPERIMENT_FAW=1` in
-    ///     the CLI): a fixed local schedule (channel 6 outside the DWs) and the same schedule on the peer's
-    ///     NMI station, so that frames to the peer may leave outside the DWs. Both sides must use it. Default false.
     ///   - progress: Called with one line at each step (peer found, pairing started).
     /// - Throws: ``WAError``: `connectionFailed` with its ``WAError/pairingFailure`` (``WAPairingFailure``:
     ///   wrong PIN, cipher-suite mismatch, timed out, refused, no common bootstrapping method), `wifiAwareUnsupported` when the radio does not pass Authentication frames
@@ -91,7 +88,7 @@ public enum WAPairing {
     public static func run(
         adapter: String?, role: Role, serviceName: String = defaultServiceName, deviceName: String? = nil,
         store: WADeviceStore = .default, timeout: Duration = .seconds(60), keepsAdapterAddress: Bool = false,
-        cipherSuite: WACipherSuite = .ncsPKPASN128, logger: Logger = .disabled, experimentOutsideDW: Bool = false,
+        cipherSuite: WACipherSuite = .ncsPKPASN128, logger: Logger = .disabled,
         progress: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> Outcome {
         guard cipherSuite.isPairing else {
@@ -139,9 +136,7 @@ public enum WAPairing {
             ) { engine, context in
                 let (runtime, frames) = context
                 guard let cluster = runtime.cluster else { throw DiscoveryError.noCluster }
-                let link = RuntimePairingLink(
-                    runtime: runtime, engine: engine, experimentOutsideDW: experimentOutsideDW)
-                if experimentOutsideDW { await link.installExperimentSchedule() }
+                let link = RuntimePairingLink(runtime: runtime, engine: engine)
                 let pairing = PairingEngine(
                     localAddress: runtime.localAddress, cluster: cluster, identity: identity, link: link,
                     devices: known, limits: .init(attemptLifetime: timeout, verificationDelay: .zero),

@@ -184,8 +184,7 @@ struct PairCommand: Command {
             try await WAPairing.run(
                 adapter: adapter, role: role, deviceName: name, store: store,
                 timeout: .milliseconds(Int64(timeout * 1000)), keepsAdapterAddress: fixedAddress,
-                cipherSuite: cipherSuite, logger: Diagnostics.logger(),
-                experimentOutsideDW: Diagnostics.experimentsOutsideDW()
+                cipherSuite: cipherSuite, logger: Diagnostics.logger()
             ) { line in
                 if !json { Output.emit(line + "\n", to: .standardError) }
             }

@@ -34,12 +34,6 @@ enum Diagnostics {
         environment["WAWARE_DP_NDL_TX"] == "1"
     }
 
-    /// `WAWARE_EXPERIMENT_FAW=1`: an experiment (docs/design/outside-dw.md) for `waware pair`: a fixed local
-    /// schedule and peer schedules on the pairing peer's NMI station, so its frames may leave outside the DWs.
-    static func experimentsOutsideDW(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
-        environment["WAWARE_EXPERIMENT_FAW"] == "1"
-    }
-
     /// `WAWARE_DP_EVACUATE=FREQUENCY:SECONDS`: a test knob (docs/data-path.md) for channel evacuation: that
     /// many seconds after a publisher's first data path is up, the channel on FREQUENCY (MHz) is evacuated
     /// as if the kernel had reported `NAN_CHANNEL_EVAC`. Nil when unset or malformed.

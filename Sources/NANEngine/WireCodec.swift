@@ -68,7 +68,8 @@ struct WireCodec: DiscoveryFrameCodec {
             return announcement
         }
         let availability = sdf.attributes.compactMap { if case .availability(let a) = $0 { a } else { nil } }
-        let capability = sdf.attributes.lazy.compactMap { if case .deviceCapability(let c) = $0 { c } else { nil } }.first
+        let capability = sdf.attributes.lazy.compactMap { if case .deviceCapability(let c) = $0 { c } else { nil } }
+            .first
         return IncomingDiscoveryFrame(
             source: frame.header.source, announcements: announcements, cluster: frame.header.bssid,
             availability: Array(availability.prefix(PeerAvailability.maximumMaps)),

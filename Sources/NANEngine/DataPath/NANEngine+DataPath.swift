@@ -98,7 +98,9 @@ extension NANEngine {
 
     /// What `peer`'s SDFs last announced: its NAN Availability attributes and its committed DW info (nil
     /// without a Device Capability).
-    func announcedSchedule(of peer: MACAddress) async -> (availability: [NANAvailabilityAttribute], committedDW: UInt16?) {
+    func announcedSchedule(
+        of peer: MACAddress
+    ) async -> (availability: [NANAvailabilityAttribute], committedDW: UInt16?) {
         await core.announcedSchedule(of: peer)
     }
 

@@ -208,7 +208,8 @@ public final class RuntimePairingLink: PairingLink {
             of: peer, availability: PeerAvailability(announced.availability),
             committedDW: announced.committedDW ?? 0x0001, local: local)
         guard !schedule.maps.isEmpty else {
-            runtime.logger.debug("pairing: \(peer) announced no committed slot on our channels; its frames wait for DWs")
+            runtime.logger.debug(
+                "pairing: \(peer) announced no committed slot on our channels; its frames wait for DWs")
             return
         }
         do {

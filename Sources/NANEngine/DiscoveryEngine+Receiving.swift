@@ -33,7 +33,17 @@ extension DiscoveryEngine {
             (item: $0, replies: replies(to: $0, from: frame.source, close: close))
         }
         if options.replyImmediately {
-            for answer in answers { await send(answer.replies, to: frame.source, frequency: nil) }
+            for answer in answers {
+                // Those the responder already answered on the reader's thread went out first.
+                let unanswered = answer.replies.filter { reply in
+                    let key = SolicitedResponder.Answer(
+                        peer: frame.source, subscribe: answer.item.instanceID, local: reply.local)
+                    guard responder?.takeAnswer(key) == true else { return true }
+                    statistics.framesSent += 1
+                    return false
+                }
+                await send(unanswered, to: frame.source, frequency: nil)
+            }
         }
         let functions = self.functions
         peers.heard(frame.source, frequency: frequency, signal: signal, window: window, period: period, at: clock.now) {
@@ -130,11 +140,8 @@ extension DiscoveryEngine {
     func replies(to item: ServiceAnnouncement, from peer: MACAddress, close: Bool) -> [Reply] {
         var replies: [Reply] = []
         for (id, function) in functions {
-            guard case .publish(let c) = function.role, c.serviceID == item.serviceID, c.type.contains(.solicited)
+            guard case .publish(let c) = function.role, c.answers(item, localAddress: localAddress, close: close)
             else { continue }
-            guard MatchingFilter.matches(subscriber: item.matchFilter, publisher: c.receiveFilter) else { continue }
-            if let srf = item.responseFilter, !srf.shouldRespond(localAddress) { continue }
-            if (c.closeRangeOnly || item.rangeLimited) && !close { continue }
             replies.append((id, announcement(for: c, id: id, requestor: item.instanceID), c.broadcastReplies))
         }
         return replies

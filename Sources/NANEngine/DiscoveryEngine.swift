@@ -91,7 +91,7 @@ actor DiscoveryEngine {
     nonisolated let localAddress: MACAddress
     let clock = ContinuousClock()
 
-    var cluster: MACAddress?
+    var cluster: MACAddress? { didSet { refreshResponder() } }
     var windowsSinceJoin = 0
     var instanceIDs = InstanceAllocator()
     var functions: [InstanceID: LocalFunction] = [:]
@@ -106,24 +106,33 @@ actor DiscoveryEngine {
     var clusterWaiters: [CheckedContinuation<Bool, Never>] = []
     var stopped = false
     /// Our NIRA, put in every publish and subscribe frame; nil when we have no NIK to announce.
-    var identityResolution: IdentityResolutionAttribute?
+    var identityResolution: IdentityResolutionAttribute? { didSet { refreshResponder() } }
     /// Device Capability, NAN Availability and Device Capability Extension, put in every frame we send; nil
     /// when the radio carries no data path (offloaded discovery, or no NAN data interface).
-    var deviceAttributes: DeviceAttributes?
+    var deviceAttributes: DeviceAttributes? { didSet { refreshResponder() } }
     /// Paired peers whose NM-TK is installed: unicast SDFs to them go out protected (category 9), oldest
     /// first, at most ``maximumProtectedPeers``.
-    var protectedPeers: [MACAddress] = []
+    var protectedPeers: [MACAddress] = [] { didSet { refreshResponder() } }
     static let maximumProtectedPeers = 256
     var statistics = EngineStatistics()
     /// Publishes heard in this DW period and the one before, for subscribes that report what was heard
     /// since they were asked for (``SubscribeConfiguration/reportHeardSince``).
     var recentPublishes = RecentPublishes()
+    /// Answers active subscribes on the radio's reader thread, from a snapshot of our solicited publishes kept
+    /// current by ``refreshResponder()``; nil when replies wait for a DW or the driver runs discovery.
+    nonisolated let responder: SolicitedResponder?
 
     init(radio: any DiscoveryRadio, codec: any DiscoveryFrameCodec, options: Options = Options()) {
         self.radio = radio
         self.codec = codec
         self.options = options
         self.localAddress = radio.localAddress
+        self.responder =
+            options.replyImmediately && radio.discoveryMode == .userSpace
+            ? SolicitedResponder(
+                codec: codec, localAddress: radio.localAddress, closeRangeSignal: options.closeRangeSignal,
+                logger: options.logger)
+            : nil
         self.peers = PeerTable(limit: options.peerLimit, maximumAge: options.forgetAfterPeriods)
     }
 
@@ -131,6 +140,7 @@ actor DiscoveryEngine {
 
     /// Consumes the radio's events until they end or the task is cancelled.
     func run() async {
+        if let responder { radio.answerSubscribes(with: responder) }
         await consume(radio)
         shutDown(reason: .failure)
     }
@@ -227,7 +237,7 @@ actor DiscoveryEngine {
     }
 
     /// Per publish accepting secure data paths only, the cipher suites it takes (announced in its SDFs).
-    var publishCipherSuites: [InstanceID: [NANCipherSuite]] = [:]
+    var publishCipherSuites: [InstanceID: [NANCipherSuite]] = [:] { didSet { refreshResponder() } }
 
     /// Announces that data paths to publish `id` must use `suites` (empty: open ones again).
     func setDataPathCipherSuites(_ suites: [NANCipherSuite], for id: InstanceID) {
@@ -316,6 +326,7 @@ actor DiscoveryEngine {
             }
         }
         functions[id] = function
+        refreshResponder()
         if options.logger.isEnabled(.trace) { options.logger.trace("start \(role.kind)#\(id.rawValue)") }
         await announceNow(id)
         if case .subscribe(let c) = role, let since = c.reportHeardSince {
@@ -352,6 +363,7 @@ actor DiscoveryEngine {
     func finish(_ id: InstanceID, reason: TerminationReason) {
         guard let function = functions.removeValue(forKey: id) else { return }
         publishCipherSuites[id] = nil
+        refreshResponder()
         function.expiry?.cancel()
         function.continuation.yield(.terminated(reason))
         function.continuation.finish()
@@ -383,6 +395,23 @@ actor DiscoveryEngine {
         if info.count > Self.maximumServiceInfo {
             throw DiscoveryError.tooLong(info.count, limit: Self.maximumServiceInfo)
         }
+    }
+
+    /// Hands the responder what our replies are built from now: called whenever a solicited publish starts or
+    /// ends, or anything our frames carry changes.
+    func refreshResponder() {
+        guard let responder else { return }
+        var snapshot = SolicitedResponder.Snapshot(
+            cluster: cluster, identityResolution: identityResolution,
+            deviceAttributes: deviceAttributes?.attributes ?? [], protectedPeers: Set(protectedPeers))
+        for (id, function) in functions {
+            guard case .publish(let c) = function.role, c.type.contains(.solicited) else { continue }
+            snapshot.publishes.append(
+                .init(
+                    local: id, configuration: c, reply: announcement(for: c, id: id, requestor: InstanceID(rawValue: 0))
+                ))
+        }
+        responder.update(snapshot)
     }
 
     // MARK: Queries

@@ -25,11 +25,16 @@ protocol DiscoveryRadio: Sendable {
     func removeFunction(cookie: UInt64) async throws
     /// Asks the kernel for the interface's state again (after an overrun); nil when the radio cannot tell.
     func snapshot() async throws -> RadioSnapshot?
+    /// Has `responder` answer active subscribes on the thread that reads the radio's events, before the
+    /// engine hears them (see ``SolicitedResponder``).
+    func answerSubscribes(with responder: SolicitedResponder)
 }
 
 extension DiscoveryRadio {
     /// A radio that cannot be asked: the engine keeps what it knows.
     func snapshot() async throws -> RadioSnapshot? { nil }
+    /// A radio without a reader thread of its own: the engine answers every subscribe itself.
+    func answerSubscribes(with responder: SolicitedResponder) {}
 }
 
 /// Who runs service discovery: us, or the driver's firmware.

@@ -80,6 +80,16 @@ final class NL80211Radio: DiscoveryRadio, Sendable {
         return cookie.rawValue
     }
 
+    /// The runtime's router hands `responder` every SDF on the reader's thread before routing it; replies
+    /// go straight onto the session's socket, without waiting for the kernel's answer.
+    func answerSubscribes(with responder: SolicitedResponder) {
+        let session = session
+        let wdev = interface.wdev
+        runtime.router.answerServiceDiscovery { bytes, signal in
+            responder.respond(to: bytes, signal: signal) { frame in try session.postFrame(frame, on: wdev) }
+        }
+    }
+
     func acknowledgement(of cookie: UInt64, within timeout: Duration) async -> Bool? {
         await runtime.acknowledgement(of: FrameCookie(rawValue: cookie), within: timeout)
     }

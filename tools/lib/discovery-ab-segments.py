@@ -10,6 +10,9 @@ Per variant, medians (and counts) of, in seconds:
   active:  start->tx   session start to the engine's subscribe frame handed to the kernel (trace after the reply)
            tx->peer    that to the publisher's engine hearing it (the next DW)
            peer->reply the publisher's engine hearing it to its reply handed to the kernel (netlink round trip)
+           tx->reader  instead of the two above, with a publisher whose responder answers on the netlink reader's
+                       thread (issue 26): the subscribe's TX line to the reply on the socket (its `reader tx` line)
+           reader->eng that reply to the publisher's engine hearing the subscribe (the hop the responder saves)
            reply->rx   that to the subscriber's engine hearing the reply (same DW if the reply made it)
            rx->print   as for passive
 """
@@ -59,17 +62,24 @@ for out in sorted(glob.glob(os.path.join(d, "*-*-*-*.out"))):
     rx = next((ts for ts, s in tr if re.match(r"rx from .* \[publish#\d+>[1-9]", s)), None)
     pub = trace(os.path.join(d, "a%s%s.log" % (label, rnd)))
     prx = next((ts for ts, s in pub if tx and ts >= tx - 0.02 and s.startswith("rx from") and "[subscribe#" in s), None)
-    ptx = next((ts for ts, s in pub if prx and ts >= prx and s.startswith("tx to") and "ff:ff:ff:ff:ff:ff" not in s), None)
+    # Builds from issue 26's responder answer on the netlink reader's thread, before the engine hears the
+    # subscribe: their `reader tx to` line (logged after the reply is on the socket) is the reply.
+    rtx = next((ts for ts, s in pub if tx and ts >= tx - 0.02 and s.startswith("reader tx to")), None)
+    ptx = rtx or next((ts for ts, s in pub if prx and ts >= prx and s.startswith("tx to") and "ff:ff:ff:ff:ff:ff" not in s), None)
+    if rtx and prx: add(label, kind, "reader->eng", prx - rtx)
     add(label, kind, "start->tx", tx - start if tx else None)
-    add(label, kind, "tx->peer", prx - tx if tx and prx else None)
-    add(label, kind, "peer->reply", ptx - prx if prx and ptx else None)
+    if rtx:
+        add(label, kind, "tx->reader", rtx - tx)
+    else:
+        add(label, kind, "tx->peer", prx - tx if tx and prx else None)
+        add(label, kind, "peer->reply", ptx - prx if prx and ptx else None)
     add(label, kind, "reply->rx", rx - ptx if rx and ptx else None)
     add(label, kind, "rx->print", printed - rx if rx else None)
 
 labels = []
 for line in open(os.path.join(d, "variants.tsv")):
     labels.append(line.split("\t")[0])
-names = ["start->live", "start->rx", "rx->print", "start->tx", "tx->peer", "peer->reply", "reply->rx"]
+names = ["start->live", "start->rx", "rx->print", "start->tx", "tx->peer", "peer->reply", "tx->reader", "reader->eng", "reply->rx"]
 print("%-8s %-8s %-12s %4s %8s %8s" % ("variant", "kind", "step", "n", "median", "mean"))
 for kind in ("passive", "active"):
     for name in names:

@@ -39,6 +39,8 @@ final class NANEventRouter: Sendable {
     let wiphy: WiphyIndex
     let managementInterface: WirelessDeviceID
     private let state = Mutex(State())
+    /// Sees every public SDF to the NAN management interface before it is routed (``answerServiceDiscovery(_:)``).
+    private let answerer = Mutex<(@Sendable (_ bytes: [UInt8], _ signal: Int?) -> Void)?>(nil)
     /// The transmit statuses of the session's frames, for whoever waits on one.
     let statuses = TransmitStatuses()
 
@@ -79,8 +81,21 @@ final class NANEventRouter: Sendable {
 
     // MARK: Routing
 
+    /// Has `answer` see every public SDF to the NAN management interface, on the reader's thread, before the
+    /// frame is routed to any client (so an answer to it leaves before anything else is done with it).
+    /// `answer` must return quickly and never wait; a later call replaces it.
+    func answerServiceDiscovery(_ answer: @escaping @Sendable (_ bytes: [UInt8], _ signal: Int?) -> Void) {
+        answerer.withLock { $0 = answer }
+    }
+
     /// Routes one event of the session.
     func route(_ event: NL80211Event) {
+        if case .frameReceived(let wdev, _, let signal, let bytes) = event, wdev == nil || wdev == managementInterface,
+            NANEventInterest.body(of: bytes, startsWith: NANFramePrefix.serviceDiscovery),
+            let answer = answerer.withLock({ $0 })
+        {
+            answer(bytes, signal.map(Int.init))
+        }
         state.withLock { state in
             switch event {
             case .clusterJoined(let wdev, let id, _) where wdev == managementInterface:

@@ -245,4 +245,17 @@ public final class NL80211Session: Sendable {
         let cookie = try reply.messages.first?.attributes.integer(NL80211Attribute.cookie, as: UInt64.self)
         return FrameCookie(rawValue: cookie ?? 0)
     }
+
+    /// Hands a management frame to the kernel on the current channel and returns at once, without waiting for
+    /// the kernel's answer (its cookie is dropped; the frame's TX status still comes as an event, as for
+    /// ``sendFrame(_:on:frequency:options:)``). For answers sent from the thread that reads this session's
+    /// events (``redirectEvents(to:finished:)``), which must not wait for that same thread.
+    ///
+    /// - Throws: ``NetlinkError`` when the request cannot be built or the socket does not take it.
+    public func postFrame(_ frame: [UInt8], on wdev: WirelessDeviceID) throws(NetlinkError) {
+        let request = try NL80211Request.sendFrame(frame, wdev: wdev, frequency: nil, options: FrameSendOptions())
+        try connection.post(
+            family: family.id, command: request.command.rawValue, version: 0, attributes: request.attributes,
+            call: request.callName)
+    }
 }

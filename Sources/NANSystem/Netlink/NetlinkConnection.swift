@@ -149,6 +149,31 @@ final class NetlinkConnection: Sendable {
         }
     }
 
+    /// Puts a request on the socket and returns at once, without waiting for the kernel's answer (which the
+    /// reader drops: no request waits for its sequence number). For the one caller that cannot wait: a reply
+    /// sent from the reader's own thread, which would otherwise have to read its own answer.
+    ///
+    /// - Throws: ``NetlinkError`` `closed`, or the socket's failure to take the message.
+    func post(family: UInt16, command: UInt8, version: UInt8, attributes: [UInt8], call: String) throws(NetlinkError) {
+        let sequence = state.withLock { state -> UInt32? in
+            guard !state.closed else { return nil }
+            let sequence = state.nextSequence
+            state.nextSequence = state.nextSequence == UInt32.max ? 1 : state.nextSequence + 1
+            return sequence
+        }
+        guard let sequence else { throw NetlinkError(code: .closed, call: call) }
+        let bytes = GenericNetlinkMessage.encodeRequest(
+            family: family, command: command, version: version, flags: NetlinkMessage.flagRequest,
+            sequence: sequence, attributes: attributes)
+        do {
+            try socket.send(bytes)
+        } catch {
+            var failure = error
+            failure.call = "\(call) (\(error.call))"
+            throw failure
+        }
+    }
+
     /// Stops the reader, fails waiting requests with `closed` and frees the socket. Idempotent.
     /// Returns once the socket is closed (so a SOCKET_OWNER interface is already being torn down).
     func close() {

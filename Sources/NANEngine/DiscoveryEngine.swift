@@ -401,15 +401,18 @@ actor DiscoveryEngine {
     /// ends, or anything our frames carry changes.
     func refreshResponder() {
         guard let responder else { return }
-        var snapshot = SolicitedResponder.Snapshot(
-            cluster: cluster, identityResolution: identityResolution,
-            deviceAttributes: deviceAttributes?.attributes ?? [], protectedPeers: Set(protectedPeers))
+        var snapshot = SolicitedResponder.Snapshot(cluster: cluster, protectedPeers: Set(protectedPeers))
+        // What `transmit` adds to a reply (never protected: the responder leaves protected peers to us).
+        var frame = OutgoingDiscoveryFrame(destination: .broadcast, announcements: [])
+        frame.identityResolution = identityResolution
+        frame.deviceAttributes = deviceAttributes?.attributes ?? []
         for (id, function) in functions {
-            guard case .publish(let c) = function.role, c.type.contains(.solicited) else { continue }
-            snapshot.publishes.append(
-                .init(
-                    local: id, configuration: c, reply: announcement(for: c, id: id, requestor: InstanceID(rawValue: 0))
-                ))
+            guard case .publish(let c) = function.role, c.type.contains(.solicited),
+                let reply = ReplyTemplate(
+                    announcement(for: c, id: id, requestor: InstanceID(rawValue: 0)), in: frame, codec: codec,
+                    source: localAddress, cluster: cluster ?? .broadcast)
+            else { continue }
+            snapshot.publishes.append(.init(local: id, configuration: c, reply: reply))
         }
         responder.update(snapshot)
     }

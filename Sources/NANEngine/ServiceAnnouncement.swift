@@ -84,4 +84,17 @@ protocol DiscoveryFrameCodec: Sendable {
     func encode(_ frame: OutgoingDiscoveryFrame, source: MACAddress, cluster: MACAddress) throws -> [UInt8]
     /// Decodes a received management frame; throws on anything malformed.
     func decode(_ bytes: [UInt8]) throws -> IncomingDiscoveryFrame
+    /// The sender, cluster and subscribes of a received frame, and nothing else (no other announcement, no
+    /// availability): what answering it takes, read as cheaply as the codec can.
+    func decodeSubscribes(_ bytes: [UInt8]) throws -> IncomingDiscoveryFrame
+}
+
+extension DiscoveryFrameCodec {
+    /// The whole frame, less what is not a subscribe.
+    func decodeSubscribes(_ bytes: [UInt8]) throws -> IncomingDiscoveryFrame {
+        var frame = try decode(bytes)
+        frame.announcements.removeAll { $0.kind != .subscribe }
+        frame.availability = []
+        return frame
+    }
 }

@@ -7,24 +7,26 @@ import Synchronization
 /// DW period for the next one; the hop from the reader to the engine's task and the engine's own work do not
 /// fit in the DW on a loaded or emulated machine.
 ///
-/// The engine keeps a snapshot of what a reply needs (its solicited publishes, the cluster, what its frames
-/// carry) current with ``update(_:)``; the responder answers from it alone. A frame it cannot answer (no
-/// match, another cluster, a paired peer whose replies go protected, a snapshot not yet made) changes
-/// nothing here and goes to the engine, which answers as before. An answer given is noted (the last
-/// ``answersKept``), and the engine takes the note instead of answering again (``takeAnswer(_:)``).
+/// The engine keeps a snapshot current with ``update(_:)``: its solicited publishes, each with its reply
+/// already encoded (``ReplyTemplate``), the cluster and the paired peers. The responder answers from it alone,
+/// reading only the subscribes of the frame (``DiscoveryFrameCodec/decodeSubscribes(_:)``) and patching the
+/// requestor into a copy of the reply: the whole decoding and encoding cost more than a DW in a debug build
+/// on an emulated machine. A frame it cannot answer (no match, another cluster, a paired peer whose replies go
+/// protected, a snapshot not yet made) changes nothing here and goes to the engine, which answers as before.
+/// An answer given is noted (the last ``answersKept``), and the engine takes the note instead of answering
+/// again (``takeAnswer(_:)``). The engine still decodes the whole frame; one whose other attributes are broken
+/// may have been answered here all the same.
 final class SolicitedResponder: Sendable {
     /// What replies are built from: the engine's state that goes into them.
     struct Snapshot: Sendable {
-        /// One solicited publish and its reply, with the requestor left 0.
+        /// One solicited publish and its reply.
         struct Publish: Sendable {
             var local: InstanceID
             var configuration: PublishConfiguration
-            var reply: ServiceAnnouncement
+            var reply: ReplyTemplate
         }
         var publishes: [Publish] = []
         var cluster: MACAddress?
-        var identityResolution: IdentityResolutionAttribute?
-        var deviceAttributes: [NANAttribute] = []
         /// Peers whose unicast SDFs go protected: the engine answers those.
         var protectedPeers: Set<MACAddress> = []
     }
@@ -74,6 +76,7 @@ final class SolicitedResponder: Sendable {
         let start = ContinuousClock.now
         let replies = self.replies(to: bytes, signal: signal)
         guard !replies.isEmpty else { return }
+        let built = ContinuousClock.now
         var sent: [Answer] = []
         for reply in replies {
             do {
@@ -90,12 +93,12 @@ final class SolicitedResponder: Sendable {
             }
         }
         if logger.isEnabled(.trace) {
-            let elapsed = (ContinuousClock.now - start).components
-            let micros = elapsed.seconds * 1_000_000 + elapsed.attoseconds / 1_000_000_000_000
+            let now = ContinuousClock.now
             for answer in sent {
                 logger.trace(
                     "reader tx to \(answer.peer) [publish#\(answer.local.rawValue)>\(answer.subscribe.rawValue)] "
-                        + "answering on the reader, \(micros) us after rx")
+                        + "built in \(Self.microseconds(built - start)) us, sent in \(Self.microseconds(now - built)) us"
+                )
             }
         }
     }
@@ -103,7 +106,7 @@ final class SolicitedResponder: Sendable {
     /// The replies our solicited publishes give to `bytes`, if it is an SDF they answer; notes nothing.
     func replies(to bytes: [UInt8], signal: Int?) -> [Reply] {
         let snapshot = state.withLock { $0.snapshot }
-        guard !snapshot.publishes.isEmpty, let frame = try? codec.decode(bytes), frame.source != localAddress,
+        guard !snapshot.publishes.isEmpty, let frame = try? codec.decodeSubscribes(bytes), frame.source != localAddress,
             !snapshot.protectedPeers.contains(frame.source)
         else { return [] }
         if let ours = snapshot.cluster, let theirs = frame.cluster, theirs != ours { return [] }
@@ -112,17 +115,9 @@ final class SolicitedResponder: Sendable {
         for item in frame.announcements where item.kind == .subscribe {
             for publish in snapshot.publishes
             where publish.configuration.answers(item, localAddress: localAddress, close: close) {
-                var reply = publish.reply
-                reply.requestorInstanceID = item.instanceID
-                var outgoing = OutgoingDiscoveryFrame(
+                let bytes = publish.reply.filled(
                     destination: publish.configuration.broadcastReplies ? .broadcast : frame.source,
-                    announcements: [reply])
-                outgoing.identityResolution = snapshot.identityResolution
-                outgoing.deviceAttributes = snapshot.deviceAttributes
-                guard
-                    let bytes = try? codec.encode(
-                        outgoing, source: localAddress, cluster: snapshot.cluster ?? .broadcast)
-                else { continue }
+                    requestor: item.instanceID)
                 replies.append(
                     Reply(
                         frame: bytes,
@@ -132,6 +127,10 @@ final class SolicitedResponder: Sendable {
         return replies
     }
 
+    static func microseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
+    }
+
     /// Whether `answer` was given here and not yet taken; takes it.
     func takeAnswer(_ answer: Answer) -> Bool {
         state.withLock { state in
@@ -139,6 +138,46 @@ final class SolicitedResponder: Sendable {
             state.answers.remove(at: index)
             return true
         }
+    }
+}
+
+/// A reply's bytes, encoded once, and where the requestor's instance ID goes in them: sending it takes a copy
+/// and two patches (the destination, address 1 of the 802.11 header, and that byte).
+struct ReplyTemplate: Sendable {
+    var bytes: [UInt8]
+    /// Offset of the requestor instance ID.
+    var requestorOffset: Int
+    /// Where address 1 (the destination) lies in an 802.11 header.
+    static let destination = 4..<10
+
+    /// Encodes `reply` (the requestor left 0) in `frame` and finds the requestor's byte by encoding it again
+    /// for another requestor; nil when the codec refuses or the two encodings differ in any other byte.
+    init?(
+        _ reply: ServiceAnnouncement, in frame: OutgoingDiscoveryFrame, codec: any DiscoveryFrameCodec,
+        source: MACAddress, cluster: MACAddress
+    ) {
+        func encoded(_ requestor: UInt8) -> [UInt8]? {
+            var frame = frame
+            var reply = reply
+            reply.requestorInstanceID = InstanceID(rawValue: requestor)
+            frame.announcements = [reply]
+            return try? codec.encode(frame, source: source, cluster: cluster)
+        }
+        guard let one = encoded(1), let two = encoded(2), one.count == two.count,
+            one.count >= Self.destination.upperBound
+        else { return nil }
+        let differing = one.indices.filter { one[$0] != two[$0] }
+        guard differing.count == 1, let offset = differing.first, !Self.destination.contains(offset) else { return nil }
+        bytes = one
+        requestorOffset = offset
+    }
+
+    /// The reply to `requestor`, sent to `destination`.
+    func filled(destination: MACAddress, requestor: InstanceID) -> [UInt8] {
+        var frame = bytes
+        frame.replaceSubrange(Self.destination, with: destination.bytes)
+        frame[requestorOffset] = requestor.rawValue
+        return frame
     }
 }
 

@@ -1,3 +1,4 @@
+import NANSystem
 import NANWire
 
 /// The engine's frames in NANWire's byte layout: an 802.11 action header (A3 = cluster ID) and an SDF
@@ -74,6 +75,34 @@ struct WireCodec: DiscoveryFrameCodec {
             source: frame.header.source, announcements: announcements, cluster: frame.header.bssid,
             availability: Array(availability.prefix(PeerAvailability.maximumMaps)),
             committedDW: capability?.committedDWInfo)
+    }
+
+    /// A public SDF's header and its subscribes' Service Descriptor attributes only: the other attributes are
+    /// framed (a broken attribute list is refused) but not read, and a protected frame is refused. What the
+    /// responder answers from on the reader's thread, where the whole decoding costs more than a DW in a debug
+    /// build on an emulated machine.
+    func decodeSubscribes(_ bytes: [UInt8]) throws -> IncomingDiscoveryFrame {
+        var reader = ByteReader(bytes)
+        let header = try ManagementHeader(reading: &reader)
+        guard header.isAction, header.frameControl & 0x4000 == 0,
+            try reader.readBytes(NANFramePrefix.serviceDiscovery.count, "SDF header")
+                .elementsEqual(NANFramePrefix.serviceDiscovery)
+        else { throw NotServiceDiscovery() }
+        var attributes = NANAttributeIterator(ByteReader(reader.readRest(), origin: reader.origin))
+        var subscribes: [ServiceAnnouncement] = []
+        while let raw = try attributes.next() {
+            guard raw.id == .serviceDescriptor else { continue }
+            var body = raw.reader(origin: raw.offset + 3)
+            let d = try ServiceDescriptorAttribute(decodingBody: &body)
+            guard d.controlType == .subscribe else { continue }
+            subscribes.append(
+                ServiceAnnouncement(
+                    kind: .subscribe, serviceID: d.serviceID, instanceID: d.instanceID,
+                    requestorInstanceID: d.requestorInstanceID, matchFilter: d.matchingFilter,
+                    responseFilter: d.serviceResponseFilter, serviceInfo: Array(d.serviceInfo ?? []),
+                    rangeLimited: d.discoveryRangeLimited))
+        }
+        return IncomingDiscoveryFrame(source: header.source, announcements: subscribes, cluster: header.bssid)
     }
 
     private static func controlType(_ kind: ServiceAnnouncement.Kind) -> ServiceDescriptorAttribute.ControlType {

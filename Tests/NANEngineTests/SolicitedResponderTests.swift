@@ -27,10 +27,14 @@ import Testing
             codec: codec, localAddress: address(1), closeRangeSignal: -60, logger: .disabled)
         var publish = PublishConfiguration(serviceID: service("chat"))
         publish.type = .solicited
-        let reply = ServiceAnnouncement(kind: .publish, serviceID: service("chat"), instanceID: InstanceID(rawValue: 1))
+        let announcement = ServiceAnnouncement(
+            kind: .publish, serviceID: service("chat"), instanceID: InstanceID(rawValue: 1))
+        let reply = ReplyTemplate(
+            announcement, in: OutgoingDiscoveryFrame(destination: .broadcast, announcements: []), codec: codec,
+            source: address(1), cluster: Self.cluster)
         responder.update(
             SolicitedResponder.Snapshot(
-                publishes: [.init(local: InstanceID(rawValue: 1), configuration: publish, reply: reply)],
+                publishes: [.init(local: InstanceID(rawValue: 1), configuration: publish, reply: reply!)],
                 cluster: Self.cluster, protectedPeers: peers))
         return responder
     }
@@ -82,6 +86,44 @@ import Testing
         }
         #expect(!responder.takeAnswer(answer(subscribe: 1)))
         #expect(responder.takeAnswer(answer(subscribe: UInt8(total))))
+    }
+
+    @Test func aFilledReplyTemplateIsTheFrameTheCodecEncodesForThatPeerAndRequestor() throws {
+        var announcement = ServiceAnnouncement(
+            kind: .publish, serviceID: service("chat"), instanceID: InstanceID(rawValue: 3), serviceInfo: [1, 2, 3],
+            offersDataPath: true)
+        announcement.cipherSuites = [.skCCM128]
+        let frame = OutgoingDiscoveryFrame(destination: .broadcast, announcements: [])
+        let template = try #require(
+            ReplyTemplate(announcement, in: frame, codec: codec, source: address(1), cluster: Self.cluster))
+        announcement.requestorInstanceID = InstanceID(rawValue: 200)
+        let expected = try codec.encode(
+            OutgoingDiscoveryFrame(destination: address(7), announcements: [announcement]), source: address(1),
+            cluster: Self.cluster)
+        #expect(template.filled(destination: address(7), requestor: InstanceID(rawValue: 200)) == expected)
+    }
+
+    @Test func readingOnlyTheSubscribesFindsWhatTheWholeDecodingFinds() throws {
+        let publish = ServiceAnnouncement(
+            kind: .publish, serviceID: service("chat"), instanceID: InstanceID(rawValue: 2))
+        let subscribe = ServiceAnnouncement(
+            kind: .subscribe, serviceID: service("file"), instanceID: InstanceID(rawValue: 9),
+            matchFilter: filter("a,*,b"), serviceInfo: [7], rangeLimited: true)
+        let bytes = try codec.encode(
+            OutgoingDiscoveryFrame(destination: .broadcast, announcements: [publish, subscribe]), source: address(2),
+            cluster: Self.cluster)
+        let light = try codec.decodeSubscribes(bytes)
+        let whole = try codec.decode(bytes)
+        #expect(light.source == whole.source)
+        #expect(light.cluster == whole.cluster)
+        #expect(light.announcements.map(\.instanceID) == [InstanceID(rawValue: 9)])
+        let read = try #require(light.announcements.first)
+        let full = try #require(whole.announcements.last)
+        #expect(read.serviceID == full.serviceID)
+        #expect(read.matchFilter == full.matchFilter)
+        #expect(read.serviceInfo == full.serviceInfo)
+        #expect(read.rangeLimited == full.rangeLimited)
+        #expect(throws: (any Error).self) { try codec.decodeSubscribes(Array(bytes.dropLast())) }
     }
 
     @Test func theEngineDoesNotAnswerAgainWhatTheResponderAnswered() async throws {

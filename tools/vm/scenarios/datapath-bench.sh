@@ -27,7 +27,7 @@ IPERF_SECONDS=${DATAPATH_BENCH_SECONDS:-10}
 [[ $IPERF_SECONDS =~ ^[1-9][0-9]{0,2}$ ]] || fail "DATAPATH_BENCH_SECONDS: '$IPERF_SECONDS' is not a number of seconds from 1 to 999"
 echo "settings: $RUNS runs, iperf3 for $IPERF_SECONDS s"
 release=${WAWARE_REPO:-}/.build/release/waware
-if [ -x "$release" ] && [ "$release" -nt "$WAWARE" ]; then WAWARE=$release; fi
+if [ -z "${WAWARE_BINARY_GIVEN:-}" ] && [ -x "$release" ] && [ "$release" -nt "$WAWARE" ]; then WAWARE=$release; fi
 echo "benchmarking $WAWARE"
 case $WAWARE in
     */.build/release/*) configuration=release ;;

@@ -32,7 +32,7 @@ esac
 # Latency is what users get from an optimised build: use the release binary when tools/discovery-bench
 # built one that is newer than the debug one.
 release=${WAWARE_REPO:-}/.build/release/waware
-if [ -x "$release" ] && [ "$release" -nt "$WAWARE" ]; then WAWARE=$release; fi
+if [ -z "${WAWARE_BINARY_GIVEN:-}" ] && [ -x "$release" ] && [ "$release" -nt "$WAWARE" ]; then WAWARE=$release; fi
 echo "benchmarking $WAWARE"
 case $WAWARE in
     */.build/release/*) configuration=release ;;

@@ -21,7 +21,7 @@ SECONDS_IPERF=${INTEROP_BENCH_SECONDS:-8}
 [[ $RUNS =~ ^[1-9][0-9]?$ ]] || fail "INTEROP_BENCH_RUNS: '$RUNS' is not a number of runs from 1 to 99"
 [[ $SECONDS_IPERF =~ ^[1-9][0-9]?$ ]] || fail "INTEROP_BENCH_SECONDS: '$SECONDS_IPERF' is not 1 to 99"
 release=${WAWARE_REPO:-}/.build/release/waware
-if [ -x "$release" ] && [ "$release" -nt "$WAWARE" ]; then WAWARE=$release; fi
+if [ -z "${WAWARE_BINARY_GIVEN:-}" ] && [ -x "$release" ] && [ "$release" -nt "$WAWARE" ]; then WAWARE=$release; fi
 case $WAWARE in
     */.build/release/*) configuration=release ;;
     */.build/debug/*) configuration=debug ;;

@@ -98,7 +98,14 @@ extension DataPathEngine {
         logger.trace(
             "dp rx \(message.subtype) status \(message.ndp.status.rawValue) from \(frame.header.source) ndp \(message.ndp.ndpID) -> \(actions.count) actions"
         )
-        await perform(actions)
+        // A request we took: the initiator's station, with the schedule it proposes, before our response.
+        let requested = NDPIdentifier(peer: source, initiatorNDI: message.ndp.initiatorNDI, ndpID: message.ndp.ndpID)
+        let station =
+            message.subtype == .dataPathRequest && table.phases[requested] != nil
+            ? SetupStation(
+                peer: source, availability: PeerAvailability(message.availability),
+                committedDW: message.deviceCapability?.committedDWInfo ?? 0x0001) : nil
+        await perform(actions, preparing: station)
     }
 
     /// Sends a termination of the secure data path `link` from our NDI to the peer's NDI as a protected
@@ -149,7 +156,9 @@ extension DataPathEngine {
 
     // MARK: Actions
 
-    func perform(_ actions: [DataPathAction]) async {
+    /// `preparing`: the peer whose NMI station ``prepare(_:)`` adds before the first NAF of `actions` to it.
+    func perform(_ actions: [DataPathAction], preparing: SetupStation? = nil) async {
+        var preparing = preparing
         /// Data paths ended by a failed schedule change: their later actions are dropped.
         var abandoned: Set<NDPIdentifier> = []
         let paired: [(action: DataPathAction, link: NDPLink?)] =
@@ -174,6 +183,10 @@ extension DataPathEngine {
                     await perform(actions)
                 }
             case .send(let message, let peer, let ndp):
+                if let station = preparing, station.peer == peer {
+                    await prepare(station)
+                    preparing = nil
+                }
                 sequence &+= 1
                 let header = ManagementHeader(
                     destination: peer, source: radio.localAddress, bssid: cluster,
@@ -192,6 +205,10 @@ extension DataPathEngine {
                         bytes: bytes, ndp: ndp, attempts: 0, last: message.subtype == .dataPathTermination,
                         dataLinkFrequency: dataLinkFrequency(dataLink, ndp)))
             case .sendSealed(let message, let body, let peer, let ndp):
+                if let station = preparing, station.peer == peer {
+                    await prepare(station)
+                    preparing = nil
+                }
                 // The MIC covers these exact bytes: sent as they are, after the header.
                 sequence &+= 1
                 let header = ManagementHeader(
@@ -221,6 +238,7 @@ extension DataPathEngine {
                 if wasEstablished || established[id] != nil { await tearDown(id) }
                 liveness.forget(path: id)
                 queue.forget(id)
+                await releasePreparedStation(of: id.peer)
                 report(id, .terminated(id, reason), final: true)
             }
         }

@@ -177,6 +177,8 @@ actor DataPathEngine {
     /// The device schedule installed before any data path (``installDeviceSchedule()``); the data path's
     /// negotiations start from it, and replace it (``currentSchedule``) when they realign or evacuate.
     var deviceSchedule: DataPathSchedule?
+    /// Peers whose NMI station we added before a setup's first NAF (``prepare(_:)``), at most one per setup.
+    var preparedPeers: Set<MACAddress> = []
 
     /// Our local schedule now: the data path's once it is set up, else the device schedule; nil before
     /// either is installed.
@@ -267,10 +269,12 @@ actor DataPathEngine {
     /// Asks `peer` for a data path to its publish `publishID` (NCS-SK with `security`, else open); the stream
     /// reports how it goes. `idleTimeout` ends it after that long without a packet either way (nil: the
     /// engine's default). `peerAvailability`: what the peer's SDFs announced of its schedule, which our
-    /// proposal meets where ours would share few slots with it.
+    /// proposal meets where ours would share few slots with it, and which the peer's NMI station gets before
+    /// the request goes (with `peerCommittedDW`, its Device Capability's committed DW info).
     func request(
         to peer: MACAddress, publishID: InstanceID, serviceInfo: [UInt8] = [], security: NDPSecurityPolicy? = nil,
-        idleTimeout: Duration? = nil, peerAvailability: [NANAvailabilityAttribute] = []
+        idleTimeout: Duration? = nil, peerAvailability: [NANAvailabilityAttribute] = [],
+        peerCommittedDW: UInt16? = nil
     )
         async throws -> (NDPIdentifier, AsyncStream<DataPathEvent>)
     {
@@ -287,7 +291,10 @@ actor DataPathEngine {
             of: DataPathEvent.self, bufferingPolicy: .bufferingNewest(16))
         pathWatchers[id] = continuation
         liveness.setIdleTimeout(idleTimeout, forPath: id)
-        await perform(actions)
+        await perform(
+            actions,
+            preparing: SetupStation(
+                peer: peer, availability: PeerAvailability(peerAvailability), committedDW: peerCommittedDW ?? 0x0001))
         return (id, stream)
     }
 
@@ -332,6 +339,8 @@ actor DataPathEngine {
         }
         // A data path that was established while the terminations went out (actor reentrancy) goes too.
         for id in Array(established.keys) { await tearDown(id) }
+        for peer in preparedPeers { await radio.removePeer(peer) }
+        preparedPeers.removeAll()
         for continuation in publishWatchers.values { continuation.finish() }
         publishWatchers.removeAll()
         if currentSchedule != nil { await radio.clearLocalSchedule() }

@@ -42,6 +42,14 @@ protocol DataPathRadio: Sendable {
     /// schedule in use), then gives the station the peer's HT/VHT capabilities and authorizes it (the kernel
     /// refuses NDI stations of a peer whose NMI station has no HT).
     func addPeer(_ link: NDPLink, localSchedule: DataPathSchedule) async throws
+    /// Adds the peer's NMI station with the schedule it announced (`availability`, `committedDW`) cut to the
+    /// channels of `localSchedule`, before our first setup NAF to it: the kernel then sends that NAF in our
+    /// next common slot instead of the next DW (docs/design/outside-dw.md). Nothing when the peer announced no
+    /// committed slot on our channels. Returns whether it added the station (false: none added, one was
+    /// there already, or the kernel refused: the NAF then waits for a DW as before).
+    func preparePeer(
+        _ peer: MACAddress, availability: PeerAvailability, committedDW: UInt16, localSchedule: DataPathSchedule
+    ) async -> Bool
     /// Installs the peer's schedule again (`NAN_SET_PEER_SCHED` on its NMI station, which exists), cut to the
     /// channels of `localSchedule`: after a Schedule Update Notification or a change of our schedule.
     func updatePeerSchedule(_ link: NDPLink, localSchedule: DataPathSchedule) async throws
@@ -71,6 +79,10 @@ protocol DataPathRadio: Sendable {
 }
 
 extension DataPathRadio {
+    /// Radios that schedule nothing (the test fakes) send setup NAFs without a peer station.
+    func preparePeer(
+        _ peer: MACAddress, availability: PeerAvailability, committedDW: UInt16, localSchedule: DataPathSchedule
+    ) async -> Bool { false }
     /// Radios without an IPv6 neighbour table (the test fakes) have nothing to bind.
     func bindPeerAddress(_ identifier: InterfaceIdentifier, to peerNDI: MACAddress, on interface: DataInterface) async {
     }

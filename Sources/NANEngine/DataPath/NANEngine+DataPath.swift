@@ -60,9 +60,10 @@ extension NANEngine {
         -> (NDPIdentifier, AsyncStream<DataPathEvent>)
     {
         guard let dataPath else { throw DataPathError.notSupported }
+        let announced = await core.announcedSchedule(of: peer)
         return try await dataPath.request(
             to: peer, publishID: publishID, serviceInfo: serviceInfo, security: security,
-            idleTimeout: idleTimeout, peerAvailability: await core.announcedAvailability(of: peer))
+            idleTimeout: idleTimeout, peerAvailability: announced.availability, peerCommittedDW: announced.committedDW)
     }
 
     /// Ends a data path (a termination is sent to the peer).

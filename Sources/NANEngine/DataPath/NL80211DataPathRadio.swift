@@ -182,6 +182,29 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
         }
     }
 
+    func preparePeer(
+        _ peer: MACAddress, availability: PeerAvailability, committedDW: UInt16, localSchedule: DataPathSchedule
+    ) async -> Bool {
+        let schedule = Self.peerSchedule(
+            of: peer, availability: availability, committedDW: committedDW, local: localSchedule)
+        guard !schedule.maps.isEmpty else { return false }
+        do {
+            try await session.addStation(
+                NANStationParameters(scope: .managementInterface(interface.wdev), peer: peer))
+        } catch {
+            // Already there (the pairing link's, with the peer's schedule): used as it is, not ours.
+            logger.trace("dp no NMI station added for \(peer) before setup: \(error)")
+            return false
+        }
+        do {
+            try await session.setPeerSchedule(schedule, on: interface.wdev)
+            logger.trace("dp NMI station \(peer) added with its announced schedule before setup")
+        } catch {
+            logger.trace("dp the schedule of \(peer) not set, its setup NAFs wait for DWs: \(error)")
+        }
+        return true
+    }
+
     func updatePeerSchedule(_ link: NDPLink, localSchedule: DataPathSchedule) async throws {
         try await step("install the peer's new schedule") {
             try await session.setPeerSchedule(Self.peerSchedule(link, local: localSchedule), on: interface.wdev)

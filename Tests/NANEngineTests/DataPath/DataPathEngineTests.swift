@@ -113,6 +113,17 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         state.withLock { _ = $0.stations.insert(link.id.peer) }
         await addPeerGate?.pass()
     }
+    /// Each peer whose station was added before a setup NAF, with how many frames had gone out then.
+    let prepared = Mutex<[(peer: MACAddress, framesSent: Int)]>([])
+    func preparePeer(
+        _ peer: MACAddress, availability: PeerAvailability, committedDW: UInt16, localSchedule: DataPathSchedule
+    ) async -> Bool {
+        let schedule = NL80211DataPathRadio.peerSchedule(
+            of: peer, availability: availability, committedDW: committedDW, local: localSchedule)
+        guard !schedule.maps.isEmpty, state.withLock({ $0.stations.insert(peer).inserted }) else { return false }
+        prepared.withLock { $0.append((peer, sent.withLock(\.count))) }
+        return true
+    }
     func updatePeerSchedule(_ link: NDPLink, localSchedule: DataPathSchedule) async throws {
         guard state.withLock({ $0.stations.contains(link.id.peer) }) else {
             throw DataPathError(.kernelStep, "ENOENT: no NMI station")
@@ -205,6 +216,47 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         await a.shutDown()
         await b.shutDown()
         #expect(!radioA.leftovers && !radioB.leftovers)
+    }
+
+    /// The initiator adds the responder's NMI station with the schedule its SDFs announced before the request,
+    /// the responder the initiator's (from the request) before its response, so the kernel sends both in the
+    /// next common slot; the data path takes the stations over, and nothing is left when it ends.
+    @Test func eachSideAddsThePeerStationBeforeItsFirstSetupFrameAndLeavesNothing() async throws {
+        let (a, b, radioA, radioB) = pair()
+        let accepted = try await a.accept(publishID: InstanceID(1))
+        let announced = DataPathScheduleLayout.preferred.schedule(fiveGHz: .channel149).availabilityAttribute
+        let (id, events) = try await b.request(
+            to: nmiA, publishID: InstanceID(1), peerAvailability: [announced], peerCommittedDW: 0x0001)
+        var bIterator = events.makeAsyncIterator()
+        guard case .connected = await bIterator.next() else { Issue.record("B not connected"); return }
+        var aIterator = accepted.makeAsyncIterator()
+        guard case .requested = await aIterator.next(), case .connected = await aIterator.next() else {
+            Issue.record("A not connected"); return
+        }
+        #expect(radioB.prepared.withLock { $0.map(\.peer) } == [nmiA])
+        #expect(radioB.prepared.withLock { $0.first?.framesSent } == 0)
+        #expect(radioA.prepared.withLock { $0.map(\.peer) } == [nmiB])
+        #expect(radioA.prepared.withLock { $0.first?.framesSent } == 0)
+        await b.end(id)
+        _ = await bIterator.next()
+        _ = await aIterator.next()
+        await a.shutDown()
+        await b.shutDown()
+        #expect(!radioA.leftovers && !radioB.leftovers)
+    }
+
+    /// A setup that ends before its data path is up removes the station added for it.
+    @Test func aRefusedSetupRemovesTheStationAddedForIt() async throws {
+        let (a, b, _, radioB) = pair()
+        _ = try await a.accept(publishID: InstanceID(1), from: [MACAddress(0x42, 0, 0, 0, 9, 0)])
+        let announced = DataPathScheduleLayout.preferred.schedule(fiveGHz: .channel149).availabilityAttribute
+        let (_, events) = try await b.request(to: nmiA, publishID: InstanceID(1), peerAvailability: [announced])
+        var bIterator = events.makeAsyncIterator()
+        guard case .terminated = await bIterator.next() else { Issue.record("B not refused"); return }
+        #expect(radioB.prepared.withLock { $0.map(\.peer) } == [nmiA])
+        #expect(!radioB.state.withLock { $0.stations.contains(nmiA) })
+        await a.shutDown()
+        await b.shutDown()
     }
 
     /// wpa_supplicant 2.12 drops unprotected unicast NAFs from a peer it paired with: to a peer whose NMI

@@ -245,9 +245,6 @@ actor DiscoveryEngine {
         publishCipherSuites[id] = suites.isEmpty ? nil : suites
     }
 
-    /// What `peer`'s discovery frames last announced of its schedule (its NAN Availability attributes).
-    func announcedAvailability(of peer: MACAddress) -> [NANAvailabilityAttribute] { peers.availability(of: peer) }
-
     /// What `peer`'s discovery frames last announced of its schedule, with the committed DW info of their
     /// Device Capability (nil without one).
     func announcedSchedule(of peer: MACAddress) -> (availability: [NANAvailabilityAttribute], committedDW: UInt16?) {

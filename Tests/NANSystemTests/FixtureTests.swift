@@ -96,7 +96,7 @@ func dataMessages(_ name: String) throws -> [GenericNetlinkMessage] {
         let reply = try dataMessages("frame-send-reply.nlmsgs")
         let cookie = try #require(try reply.first?.attributes.integer(NL80211Attribute.cookie, as: UInt64.self))
         let status = NL80211Event.decode(try dataMessages("frame-tx-status-event.nlmsgs")[0])
-        guard case .frameTxStatus(let statusCookie, _) = status else {
+        guard case .frameTxStatus(let statusCookie, _, _) = status else {
             Issue.record("got \(status)")
             return
         }

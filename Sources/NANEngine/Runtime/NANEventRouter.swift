@@ -43,10 +43,20 @@ final class NANEventRouter: Sendable {
     private let answerer = Mutex<(@Sendable (_ bytes: [UInt8], _ signal: Int?) -> Void)?>(nil)
     /// The transmit statuses of the session's frames, for whoever waits on one.
     let statuses = TransmitStatuses()
+    /// Peers that leave frame after frame unacknowledged (``UnacknowledgedPeers``), and who removes such a
+    /// peer's station (``whenUnresponsive(_:)``).
+    private let unacknowledged = Mutex(UnacknowledgedPeers())
+    private let unresponsive = Mutex<(@Sendable (MACAddress) -> Void)?>(nil)
 
     init(wiphy: WiphyIndex, managementInterface: WirelessDeviceID) {
         self.wiphy = wiphy
         self.managementInterface = managementInterface
+    }
+
+    /// Calls `action` (on the reader's thread; it must not wait) for a peer that has left
+    /// ``UnacknowledgedPeers/limit`` frames in a row unacknowledged.
+    func whenUnresponsive(_ action: @escaping @Sendable (MACAddress) -> Void) {
+        unresponsive.withLock { $0 = action }
     }
 
     /// The cluster last joined, if any.
@@ -101,8 +111,12 @@ final class NANEventRouter: Sendable {
             case .clusterJoined(let wdev, let id, _) where wdev == managementInterface:
                 state.cluster = id
                 for key in Array(state.waiters.keys) { Self.resolve(key, .cluster(id), in: &state) }
-            case .frameTxStatus(let cookie, let acknowledged):
+            case .frameTxStatus(let cookie, let acknowledged, let destination):
                 statuses.arrived(cookie.rawValue, acknowledged: acknowledged)
+                if let destination, unacknowledged.withLock({ $0.status(of: destination, acknowledged: acknowledged) })
+                {
+                    unresponsive.withLock { $0 }?(destination)
+                }
             default:
                 break
             }

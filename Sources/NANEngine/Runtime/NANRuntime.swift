@@ -92,6 +92,23 @@ public actor NANRuntime {
                 finished: { error in
                     if let error { router.finish(throwing: error) } else { router.finish() }
                 })
+            // A peer that stopped acknowledging loses its NMI station before the kernel's loss count on it
+            // panics the machine (UnacknowledgedPeers); whoever needs the station adds it again.
+            let logger = runtime.logger
+            router.whenUnresponsive { peer in
+                Task {
+                    do {
+                        try await session.removeStation(.managementInterface(interface.wdev), peer: peer)
+                        logger.debug(
+                            "\(peer) left \(UnacknowledgedPeers.limit) frames in a row unacknowledged: its station removed"
+                        )
+                    } catch {
+                        logger.trace(
+                            "\(peer) left \(UnacknowledgedPeers.limit) frames unacknowledged; no station removed: \(error)"
+                        )
+                    }
+                }
+            }
             do {
                 let result = try await body(runtime)
                 await runtime.stopAtEnd()

@@ -10,9 +10,10 @@ public enum NL80211Event: Sendable, Hashable {
     /// A registered management frame arrived. `bytes` is the whole 802.11 frame, header included.
     /// `NL80211_CMD_FRAME`.
     case frameReceived(wdev: WirelessDeviceID?, frequency: Frequency, signalDBM: Int32?, bytes: [UInt8])
-    /// The outcome of a frame we sent with ``NL80211Session/sendFrame(_:on:frequency:options:)``.
+    /// The outcome of a frame we sent with ``NL80211Session/sendFrame(_:on:frequency:options:)``: whether
+    /// `destination` (address 1 of the frame the kernel gives back; nil without one) acknowledged it.
     /// `NL80211_CMD_FRAME_TX_STATUS`.
-    case frameTxStatus(cookie: FrameCookie, acked: Bool)
+    case frameTxStatus(cookie: FrameCookie, acked: Bool, destination: MACAddress? = nil)
     /// An offloaded function matched a peer. `NL80211_CMD_NAN_MATCH`.
     case nanMatch(NANMatch)
     /// An offloaded function ended. `NL80211_CMD_DEL_NAN_FUNCTION` (as an event).
@@ -112,7 +113,8 @@ extension NL80211Event {
         case .frameTxStatus:
             return .frameTxStatus(
                 cookie: FrameCookie(rawValue: try attributes.required(A.cookie, as: UInt64.self)),
-                acked: attributes.has(A.ack))
+                acked: attributes.has(A.ack),
+                destination: attributes.bytes(A.frame).flatMap { $0.count >= 10 ? MACAddress(bytes: $0[4..<10]) : nil })
         case .nanMatch:
             return .nanMatch(try NANMatch(decoding: attributes))
         case .delNanFunction:

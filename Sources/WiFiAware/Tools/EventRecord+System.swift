@@ -76,7 +76,7 @@ extension EventRecord {
             place(&self, wiphy: nil, wdev: wdev)
             self.frequency = Int(frequency.rawValue)
             detail = "\(bytes.count) bytes"
-        case .frameTxStatus(let cookie, let acked):
+        case .frameTxStatus(let cookie, let acked, _):
             self.init("frameStatus")
             self.cookie = "0x" + String(cookie.rawValue, radix: 16)
             success = acked

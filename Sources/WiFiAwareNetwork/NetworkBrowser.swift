@@ -1,5 +1,3 @@
-internal import Synchronization
-
 /// Looks for a service's listeners on paired devices over Wi-Fi Aware, shaped as Apple's `NetworkBrowser`:
 ///
 /// ```swift
@@ -24,7 +22,7 @@ public final class NetworkBrowser: Sendable {
 
     /// What it looks for and on which devices.
     public let provider: WASubscriberBrowser
-    private let core = Mutex<(state: State, handler: StateUpdateHandler?)>((.setup, nil))
+    private let updates = StateUpdates<NetworkBrowser>()
 
     /// A browser for `provider`.
     public init(for provider: WASubscriberBrowser) { self.provider = provider }
@@ -32,21 +30,14 @@ public final class NetworkBrowser: Sendable {
     /// Calls `handler` at each state change from now on.
     @discardableResult
     public func onStateUpdate(_ handler: @escaping StateUpdateHandler) -> Self {
-        core.withLock { $0.handler = handler }
+        updates.setHandler(handler)
         return self
     }
 
     /// The state now.
-    public var state: State { core.withLock { $0.state } }
+    public var state: State { updates.state }
 
-    private func update(_ state: State) {
-        let handler = core.withLock { core -> StateUpdateHandler? in
-            guard core.state != state else { return nil }
-            core.state = state
-            return core.handler
-        }
-        handler?(self, state)
-    }
+    private func update(_ state: State) { updates.update(state, of: self) }
 
     /// Browses; calls `handler` with every listener found so far each time that set changes (and is not
     /// empty), until it returns `.finish(result)`; then stops browsing and returns `result`.

@@ -1,5 +1,3 @@
-internal import Synchronization
-
 /// Publishes a service over Wi-Fi Aware and hands out the connections paired devices make to it, shaped as
 /// Apple's `NetworkListener`:
 ///
@@ -20,7 +18,7 @@ public final class NetworkListener<ApplicationProtocol: NetworkProtocolOptions>:
     public let provider: WAPublisherListener
     /// The protocol stack of the connections.
     public let stack: ApplicationProtocol
-    private let core = Mutex<(state: State, handler: StateUpdateHandler?)>((.setup, nil))
+    private let updates = StateUpdates<NetworkListener<ApplicationProtocol>>()
 
     /// A listener for `provider` whose connections run the stack `using` builds.
     public init(
@@ -34,21 +32,14 @@ public final class NetworkListener<ApplicationProtocol: NetworkProtocolOptions>:
     /// Calls `handler` at each state change from now on.
     @discardableResult
     public func onStateUpdate(_ handler: @escaping StateUpdateHandler) -> Self {
-        core.withLock { $0.handler = handler }
+        updates.setHandler(handler)
         return self
     }
 
     /// The state now.
-    public var state: State { core.withLock { $0.state } }
+    public var state: State { updates.state }
 
-    private func update(_ state: State) {
-        let handler = core.withLock { core -> StateUpdateHandler? in
-            guard core.state != state else { return nil }
-            core.state = state
-            return core.handler
-        }
-        handler?(self, state)
-    }
+    private func update(_ state: State) { updates.update(state, of: self) }
 
     /// Publishes and listens; calls `handler` with each connection, ready, in a task of its own. Returns when
     /// the calling task is cancelled (state `cancelled`).

@@ -37,6 +37,7 @@
 #   wait_for_count FILE REGEX N [SECONDS]   wait until FILE has at least N lines matching REGEX (default 20 s)
 #   expect_eq WHAT EXPECTED ACTUAL
 #   expect_match WHAT REGEX ACTUAL
+#   expect_line WHAT REGEX TEXT         some line of TEXT matches REGEX
 #   expect_contains WHAT NEEDLE TEXT
 #   expect_not_contains WHAT NEEDLE TEXT
 #   expect_nothing_found WHAT STATUS OUTPUT   a `subscribe --json --count N --timeout S` that must find
@@ -519,6 +520,16 @@ expect_match() {
         printf 'ok: %s matches /%s/\n' "$1" "$2"
     else
         _fail_seen "$1" "expected to match: /$2/" "$3"
+    fi
+}
+
+# expect_line WHAT REGEX TEXT: some line of TEXT matches REGEX (ERE; ^ and $ anchor to the line, where
+# expect_match's [[ =~ ]] anchors them to the whole multi-line text).
+expect_line() {
+    if grep -qE -- "$2" <<<"$3"; then
+        printf 'ok: %s: a line matches /%s/\n' "$1" "$2"
+    else
+        _fail_seen "$1" "expected a line matching: /$2/" "$3"
     fi
 }
 

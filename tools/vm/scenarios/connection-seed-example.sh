@@ -23,16 +23,6 @@ export WAWARE_SERVICES=$work/services.json
 dir_a="$SCENARIO_OUT/a"; dir_b="$SCENARIO_OUT/b"
 mkdir -p "$dir_a" "$dir_b"
 
-# expect_line WHAT REGEX TEXT: some line of TEXT matches REGEX (expect_match's [[ =~ ]] anchors ^ and $ to the
-# whole multi-line text, so a line check needs grep).
-expect_line() {
-    if grep -qE -- "$2" <<<"$3"; then
-        printf 'ok: %s: a line matches /%s/\n' "$1" "$2"
-    else
-        _fail_seen "$1" "expected a line matching: /$2/" "$3"
-    fi
-}
-
 step "two radios in namespaces dA, dB"
 sim_radios 2
 radio_netns 0 dA

@@ -8,13 +8,6 @@
 # timeout: 270
 source "$(dirname "$0")/../guest/lib.sh"
 
-# expect_line WHAT REGEX TEXT: some line of TEXT matches REGEX (ERE, ^ and $ anchor to the line).
-expect_line() {
-    local found
-    found=$(grep -E -m1 -- "$2" <<<"$3")
-    expect_match "$1" "$2" "${found:-$3}"
-}
-
 step "one NAN radio"
 sim_radios 1
 phy=${PHYS[0]}

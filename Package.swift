@@ -68,6 +68,7 @@ let package = Package(
         .executable(name: "aware-example", targets: ["aware-example"]),
         .executable(name: "seed-connection", targets: ["seed-connection"]),
         .executable(name: "network-seed", targets: ["network-seed"]),
+        .executable(name: "network-tn3213", targets: ["network-tn3213"]),
         .executable(name: "tls-throughput-meter", targets: ["tls-throughput-meter"]),
         .executable(name: "connection-meter", targets: ["connection-meter"]),
     ],
@@ -170,6 +171,14 @@ let package = Package(
             name: "network-seed",
             dependencies: ["WiFiAwareNetwork"],
             path: "Examples/network-seed",
+            swiftSettings: seedSwiftSettings
+        ),
+        // TN3213's samples (withNetworkConnection, TLV, Coder, UDP, an app-supplied peer identifier) end to end
+        // (tools/vm/scenarios/network-tn3213-example.sh).
+        .executableTarget(
+            name: "network-tn3213",
+            dependencies: ["WiFiAwareNetwork"],
+            path: "Examples/network-tn3213",
             swiftSettings: seedSwiftSettings
         ),
 

@@ -20,10 +20,13 @@ public final class NetworkConnection<ApplicationProtocol: NetworkProtocolOptions
     public typealias State = NetworkState
     /// Called at each state change.
     public typealias StateUpdateHandler = @Sendable (NetworkConnection<ApplicationProtocol>, State) -> Void
+    /// Called when the connection's viability changes.
+    public typealias ViabilityUpdateHandler = @Sendable (NetworkConnection<ApplicationProtocol>, Bool) -> Void
 
     private struct Core {
         var state: State = .setup
         var handler: StateUpdateHandler?
+        var viabilityHandler: ViabilityUpdateHandler?
         var connection: WAConnection?
         var ready: Task<WAConnection, any Error>?
         var release: AsyncStream<Void>.Continuation?
@@ -61,6 +64,7 @@ public final class NetworkConnection<ApplicationProtocol: NetworkProtocolOptions
                 self?.update(NetworkState(state))
             }
         }
+        watchViability(of: connection)
     }
 
     deinit {
@@ -74,6 +78,16 @@ public final class NetworkConnection<ApplicationProtocol: NetworkProtocolOptions
     @discardableResult
     public func onStateUpdate(_ handler: @escaping StateUpdateHandler) -> Self {
         core.withLock { $0.handler = handler }
+        return self
+    }
+
+    /// Calls `handler` each time the connection's viability changes (Apple's `onViabilityUpdate`): false
+    /// while the data path cannot carry packets (its peer misses the data path's keepalives, from the second
+    /// in a row, about 4 s, and is not lost yet), true when it can again. A peer that stays silent is lost
+    /// and the connection fails. A connection starts viable; the handler is told changes only.
+    @discardableResult
+    public func onViabilityUpdate(_ handler: @escaping ViabilityUpdateHandler) -> Self {
+        core.withLock { $0.viabilityHandler = handler }
         return self
     }
 
@@ -118,6 +132,16 @@ public final class NetworkConnection<ApplicationProtocol: NetworkProtocolOptions
         handler?(self, state)
     }
 
+    /// Tells the viability handler of each change of `connection`'s viability, until it ends.
+    private func watchViability(of connection: WAConnection) {
+        Task { [weak self, updates = connection.viabilityUpdates] in
+            for await isViable in updates {
+                guard let self else { return }
+                core.withLock { $0.viabilityHandler }?(self, isViable)
+            }
+        }
+    }
+
     /// The WiFiAware connection, set up now if this is the first use.
     func ready() async throws(NWError) -> WAConnection {
         let task = core.withLock { core -> Task<WAConnection, any Error>? in
@@ -157,6 +181,7 @@ public final class NetworkConnection<ApplicationProtocol: NetworkProtocolOptions
                     }
                 ) { connection in
                     self?.core.withLock { $0.connection = connection }
+                    self?.watchViability(of: connection)
                     upContinuation.yield(connection)
                     upContinuation.finish()
                     self?.update(.ready)

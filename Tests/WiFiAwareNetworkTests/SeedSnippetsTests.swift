@@ -78,6 +78,8 @@ private func technicalNote(endpoint: WAEndpoint) async throws {
     let datagrams = NetworkConnection(to: endpoint) { UDP() }
     try await datagrams.send(Data([0]))
     _ = try await datagrams.receive().content
+    // Viability updates.
+    _ = NetworkConnection(to: endpoint) { TLS() }.onViabilityUpdate { connection, isViable in _ = isViable }
     // A peer identifier the app supplies (TN3213's persisted one).
     NetworkWiFiAware.configuration.peerIdentifier = WAPeerIdentifier(uuid: UUID())
 }

@@ -39,9 +39,15 @@ extension DataPathEngine {
         logger.trace("dp tx status acked \(acknowledged) attempt \(item.attempts) \(item.ndp)")
         switch queue.status(of: item, acknowledged: acknowledged) {
         case .keepalive(let peer, let acknowledged):
-            if liveness.probe(of: peer, acknowledged: acknowledged) {
+            switch liveness.probe(of: peer, acknowledged: acknowledged) {
+            case .lost:
                 logger.trace("dp peer \(peer) lost after \(liveness.peerLossMisses) unacknowledged keepalives")
                 await lose(peer)
+            case .quiet:
+                logger.trace("dp peer \(peer) quiet after \(liveness.quietMisses) unacknowledged keepalives")
+                reportViability(of: peer, false)
+            case .answering: reportViability(of: peer, true)
+            case .none: break
             }
         case .givenUp(let ndp):
             guard var table = negotiations else { return }
@@ -77,7 +83,7 @@ extension DataPathEngine {
         // Anyone can send a frame from a peer's address: only one that passed the kernel's integrity check is
         // the peer's sign of life (the acknowledgements of our keepalives are the other).
         let authenticated = isAuthenticated(frame.header, protected: naf.isProtected, from: source)
-        if authenticated { liveness.heard(from: source) }
+        if authenticated, liveness.heard(from: source) == .answering { reportViability(of: source, true) }
         if naf.subtype == .scheduleUpdateNotification {
             await receivedScheduleUpdate(naf, from: source, authenticated: authenticated)
             return

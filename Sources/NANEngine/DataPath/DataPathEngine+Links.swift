@@ -125,6 +125,14 @@ extension DataPathEngine {
         }
     }
 
+    /// The peer's data paths can carry packets now (it answers), or not (it has missed keepalives but is
+    /// not lost yet): each established one reports it.
+    func reportViability(of peer: MACAddress, _ isViable: Bool) {
+        for link in established.values where link.id.peer == peer {
+            report(link.id, .viability(link.id, isViable: isViable), final: false)
+        }
+    }
+
     /// The peer stopped answering: its data paths end without a termination frame.
     func lose(_ peer: MACAddress) async {
         liveness.forget(peer: peer)

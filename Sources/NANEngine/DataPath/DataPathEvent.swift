@@ -30,4 +30,7 @@ public enum DataPathEvent: Hashable, Sendable {
     case connected(DataPathConnection)
     /// The data path is over (or never came up).
     case terminated(NDPIdentifier, DataPathEndReason)
+    /// The data path, up, can carry packets (`true`: its peer answers again) or not for now (`false`: its
+    /// peer missed keepalives but is not lost yet). Apple's connection viability.
+    case viability(NDPIdentifier, isViable: Bool)
 }

@@ -11,6 +11,21 @@ struct DataPathLiveness {
     var keepaliveInterval: Duration = .seconds(2)
     /// After this many unacknowledged probes in a row the peer is lost.
     var peerLossMisses = 5
+    /// After this many unacknowledged probes in a row the peer's data paths carry nothing for now: they are
+    /// reported not viable until the peer answers again (or is lost).
+    var quietMisses = 2
+
+    /// What a probe's fate, or a frame from the peer, changed.
+    enum Change: Equatable {
+        /// Nothing to report.
+        case none
+        /// The peer has missed ``quietMisses`` probes in a row: not viable.
+        case quiet
+        /// A quiet peer answered: viable again.
+        case answering
+        /// The peer missed ``peerLossMisses`` probes in a row: its data paths end.
+        case lost
+    }
 
     private var peers: [MACAddress: (misses: Int, lastProbe: ContinuousClock.Instant)] = [:]
     private var activity: [NDPIdentifier: (packets: UInt64, since: ContinuousClock.Instant)] = [:]
@@ -27,9 +42,11 @@ struct DataPathLiveness {
     /// Stops watching `peer` (its last data path ended, or it was lost).
     mutating func forget(peer: MACAddress) { peers[peer] = nil }
 
-    /// An authenticated frame came from `peer`: it is there.
-    mutating func heard(from peer: MACAddress) {
-        if peers[peer] != nil { peers[peer]?.misses = 0 }
+    /// An authenticated frame came from `peer`: it is there (``Change/answering`` when it had gone quiet).
+    mutating func heard(from peer: MACAddress) -> Change {
+        guard let state = peers[peer] else { return .none }
+        peers[peer]?.misses = 0
+        return state.misses >= quietMisses ? .answering : .none
     }
 
     /// The watched peers due a probe at `now`, marked probed.
@@ -39,13 +56,15 @@ struct DataPathLiveness {
         return due
     }
 
-    /// A probe to `peer` was acknowledged or not; returns whether the peer is now lost. A peer no longer
-    /// watched is never lost.
-    mutating func probe(of peer: MACAddress, acknowledged: Bool) -> Bool {
-        guard let state = peers[peer] else { return false }
+    /// A probe to `peer` was acknowledged or not; returns what that changed. A peer no longer watched
+    /// changes nothing.
+    mutating func probe(of peer: MACAddress, acknowledged: Bool) -> Change {
+        guard let state = peers[peer] else { return .none }
         let misses = acknowledged ? 0 : state.misses + 1
         peers[peer] = (misses, state.lastProbe)
-        return misses >= peerLossMisses
+        if misses >= peerLossMisses { return .lost }
+        if acknowledged { return state.misses >= quietMisses ? .answering : .none }
+        return misses == quietMisses ? .quiet : .none
     }
 
     // MARK: Idle data paths

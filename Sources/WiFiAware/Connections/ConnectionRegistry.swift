@@ -35,6 +35,9 @@ actor ConnectionRegistry {
         let endConnections: @Sendable (String) async -> Void = { [weak self] reason in
             await self?.endConnections(to: peer, because: reason)
         }
+        let setViability: @Sendable (Bool) async -> Void = { [weak self] isViable in
+            await self?.setViability(to: peer, isViable)
+        }
         let (up, upContinuation) = AsyncThrowingStream.makeStream(
             of: WADataPathConnection.self, bufferingPolicy: .bufferingNewest(1))
         Task {
@@ -47,10 +50,13 @@ actor ConnectionRegistry {
                         group.addTask { for await _ in released { return } }
                         group.addTask {
                             for await event in events {
-                                if case .terminated(_, _, let reason) = event {
+                                switch event {
+                                case .terminated(_, _, let reason):
                                     // Its connections cannot go on (a killed peer's TCP may never say so).
                                     await endConnections("the data path to \(peer) ended (\(reason))")
                                     return
+                                case .viability(_, _, let isViable): await setViability(isViable)
+                                case .connected, .requested: break
                                 }
                             }
                         }
@@ -123,6 +129,13 @@ actor ConnectionRegistry {
     func endConnections(to peer: MACAddress, because reason: String) {
         for connection in live.values.joined() where connection.isInitiator && connection.peer == peer {
             connection.end(.failed(WAError(.connectionTerminated, message: reason)))
+        }
+    }
+
+    /// The shared data path to `peer` can carry packets, or not for now: its connections say so.
+    func setViability(to peer: MACAddress, _ isViable: Bool) {
+        for connection in live.values.joined() where connection.isInitiator && connection.peer == peer {
+            connection.setViable(isViable)
         }
     }
 

@@ -50,6 +50,15 @@ public final class WAConnection: Sendable, CustomStringConvertible {
     /// sequence ends after `failed` or `cancelled`. One consumer; the newest 16 are kept.
     public let states: AsyncStream<WAConnectionState>
 
+    /// Whether the data path can carry packets now (Apple's viability): false while the peer misses the
+    /// data path's keepalives (from the second in a row, about 4 s) and is not lost yet, true again when it
+    /// answers. A peer that stays silent is lost and the connection fails.
+    public var isViable: Bool { viability.withLock { $0.current } }
+    /// The changes of ``isViable``, each once (a connection starts viable); ends with the connection. One
+    /// consumer; the newest 16 are kept.
+    public let viabilityUpdates: AsyncStream<Bool>
+    private let viability: Mutex<(current: Bool, continuation: AsyncStream<Bool>.Continuation)>
+
     init(
         channel: any ConnectionChannel, localPeer: WAPeerIdentifier, remotePeer: WAPeerIdentifier,
         peerAddress: MACAddress,
@@ -76,10 +85,23 @@ public final class WAConnection: Sendable, CustomStringConvertible {
         (states, stateContinuation) = AsyncStream.makeStream(
             of: WAConnectionState.self, bufferingPolicy: .bufferingNewest(16))
         stateContinuation.yield(.ready)
+        let (updates, continuation) = AsyncStream.makeStream(of: Bool.self, bufferingPolicy: .bufferingNewest(16))
+        viabilityUpdates = updates
+        viability = Mutex((true, continuation))
     }
 
     deinit {
         stateContinuation.finish()
+        viability.withLock { $0.continuation.finish() }
+    }
+
+    /// The data path under the connection can carry packets, or not for now (``isViable``).
+    func setViable(_ isViable: Bool) {
+        viability.withLock { state in
+            guard state.current != isViable, !currentState.isFinal else { return }
+            state.current = isViable
+            state.continuation.yield(isViable)
+        }
     }
 
     /// The state now.
@@ -117,6 +139,7 @@ public final class WAConnection: Sendable, CustomStringConvertible {
         datagramChannel?.cancel()
         stateContinuation.yield(final)
         stateContinuation.finish()
+        viability.withLock { $0.continuation.finish() }
         actions?()
     }
 

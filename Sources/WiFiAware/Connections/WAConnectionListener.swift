@@ -112,6 +112,8 @@ public struct WAConnectionListener: AsyncSequence, Sendable {
                         .failed(WAError(.connectionTerminated, message: "the data path to \(peer) ended (\(reason))")))
                 }
                 output.yield(.dataPathDown(peer: peer, reason: reason))
+            case .viability(let peer, let ndpID, let isViable):
+                for connection in table.connections(peer: peer, ndpID: ndpID) { connection.setViable(isViable) }
             case .requested: break
             }
         }
@@ -180,6 +182,13 @@ final class DataPathTable: Sendable {
             let over = list.filter { $0.dataPath.peer == peer && $0.dataPath.ndpID == ndpID }
             list.removeAll { c in c.currentState.isFinal || over.contains { $0 === c } }
             return over
+        }
+    }
+
+    /// The live connections over a data path.
+    func connections(peer: MACAddress, ndpID: UInt8) -> [WAConnection] {
+        connections.withLock { list in
+            list.filter { !$0.currentState.isFinal && $0.dataPath.peer == peer && $0.dataPath.ndpID == ndpID }
         }
     }
 

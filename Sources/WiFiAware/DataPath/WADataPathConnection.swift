@@ -139,6 +139,9 @@ public enum WADataPathEvent: Hashable, Sendable {
     case connected(WADataPathConnection)
     /// A data path ended, or never came up.
     case terminated(peer: MACAddress, ndpID: UInt8, reason: WADataPathEndReason)
+    /// A data path that is up can carry packets (`true`, its peer answers again) or not for now (`false`,
+    /// its peer missed keepalives but is not lost yet): Apple's connection viability.
+    case viability(peer: MACAddress, ndpID: UInt8, isViable: Bool)
 
     init(_ event: DataPathEvent, connections: inout [NDPIdentifier: WADataPathConnection]) {
         switch event {
@@ -151,6 +154,8 @@ public enum WADataPathEvent: Hashable, Sendable {
         case .terminated(let id, let reason):
             connections[id] = nil
             self = .terminated(peer: id.peer, ndpID: id.ndpID, reason: WADataPathEndReason(reason))
+        case .viability(let id, let isViable):
+            self = .viability(peer: id.peer, ndpID: id.ndpID, isViable: isViable)
         }
     }
 }

@@ -124,7 +124,7 @@ extension WASystem {
                     : ""
                 throw WAError(
                     .connectionFailed, message: "the data path to \(endpoint.address) failed: \(reason)\(hint)")
-            case .requested: break
+            case .requested, .viability: break
             }
         }
         guard let connection else {

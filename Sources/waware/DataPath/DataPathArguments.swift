@@ -167,7 +167,7 @@ enum DataPathArguments {
     static let openWarning = "warning: the data path is open (unencrypted): anyone in range can read its traffic"
 }
 
-/// One line about a data path: `data-path-requested`, `data-path-up`, `data-path-down`.
+/// One line about a data path: `data-path-requested`, `data-path-up`, `data-path-viability`, `data-path-down`.
 struct DataPathRecord: Codable, Equatable, Sendable {
     /// The event name.
     var event: String
@@ -193,6 +193,9 @@ struct DataPathRecord: Codable, Equatable, Sendable {
     var reasonCode: Int?
     /// What failed locally (e.g. the kernel's error).
     var detail: String?
+    /// Whether the data path can carry packets now (`data-path-viability`: false while its peer misses
+    /// keepalives, true when it answers again).
+    var viable: Bool?
     /// Seconds since the session started.
     var elapsed: Double?
     /// Seconds since the Unix epoch.
@@ -236,6 +239,12 @@ struct DataPathRecord: Codable, Equatable, Sendable {
             if reason.reasonCode != 0 { r.reasonCode = Int(reason.reasonCode) }
             r.detail = reason.detail
             return r
+        case .viability(let peer, let ndp, let isViable):
+            var r = DataPathRecord("data-path-viability", service: service, since: start)
+            r.peer = peer.description
+            r.ndp = Int(ndp)
+            r.viable = isViable
+            return r
         }
     }
 
@@ -252,6 +261,7 @@ struct DataPathRecord: Codable, Equatable, Sendable {
         if let reason { parts.append("reason \(reason)") }
         if let reasonCode { parts.append("nan-reason \(reasonCode)") }
         if let detail { parts.append("(\(detail))") }
+        if let viable { parts.append(viable ? "viable" : "not-viable") }
         if let elapsed { parts.append("after \(String(format3: elapsed)) s") }
         return parts.joined(separator: " ")
     }

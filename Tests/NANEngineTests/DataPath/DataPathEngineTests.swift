@@ -305,11 +305,38 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
             let probe = try #require(radioA.sent.withLock { $0.last(where: { $0.subtype == 13 }) })
             radioA.statuses.arrived(probe.cookie, acknowledged: false)
         }
+        // The second miss makes the data path not viable, the third loses B.
+        guard case .viability(_, isViable: false) = await aIterator.next() else {
+            Issue.record("A did not report the data path not viable"); return
+        }
         guard case .terminated(_, let reason) = await aIterator.next() else { Issue.record("A did not lose B"); return }
         #expect(reason.kind == .peerLost)
         #expect(radioA.state.withLock { $0.stations.isEmpty })
         await a.shutDown()
         #expect(!radioA.leftovers)
+    }
+
+    /// Apple's viability: a peer that misses two keepalives in a row makes its data paths not viable, and
+    /// one acknowledged keepalive (or an authenticated frame) makes them viable again; each change once.
+    @Test func aPeerThatMissesKeepalivesMakesItsDataPathNotViableUntilItAnswers() async throws {
+        guard case (let a, let b, let radioA, _, var aIterator, _)? = try await connected() else { return }
+        await a.setKeepalive(interval: .zero, misses: 5)
+        func probe(acknowledged: Bool) async throws {
+            await a.handle(.discoveryWindow(frequency: 2437))
+            let probe = try #require(radioA.sent.withLock { $0.last(where: { $0.subtype == 13 }) })
+            radioA.statuses.arrived(probe.cookie, acknowledged: acknowledged)
+        }
+        for _ in 0..<3 { try await probe(acknowledged: false) }
+        guard case .viability(_, isViable: false) = await aIterator.next() else {
+            Issue.record("not reported not viable"); return
+        }
+        try await probe(acknowledged: true)
+        guard case .viability(_, isViable: true) = await aIterator.next() else {
+            Issue.record("not reported viable again"); return
+        }
+        #expect(await a.connections.count == 1)
+        await a.shutDown()
+        await b.shutDown()
     }
 
     /// connection-tls in the VM: B was killed holding a data path to A, and a new B (a new random NMI, the

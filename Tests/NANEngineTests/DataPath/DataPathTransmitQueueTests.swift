@@ -61,20 +61,28 @@ import Testing
 @Suite struct DataPathLivenessTests {
     static let peer = MACAddress(0x42, 0, 0, 0, 0, 1)
 
-    @Test func aPeerIsLostAfterItsMissesAndAnAuthenticatedFrameResetsThem() {
+    @Test func aPeerGoesQuietThenIsLostAfterItsMissesAndAnAuthenticatedFrameResetsThem() {
         var liveness = DataPathLiveness()
         liveness.peerLossMisses = 3
         liveness.watch(Self.peer, now: .now)
-        var lost: [Bool] = []
-        lost.append(liveness.probe(of: Self.peer, acknowledged: false))
-        lost.append(liveness.probe(of: Self.peer, acknowledged: false))
-        liveness.heard(from: Self.peer)
-        lost.append(liveness.probe(of: Self.peer, acknowledged: false))
-        lost.append(liveness.probe(of: Self.peer, acknowledged: false))
-        lost.append(liveness.probe(of: Self.peer, acknowledged: false))
+        var changes: [DataPathLiveness.Change] = []
+        changes.append(liveness.probe(of: Self.peer, acknowledged: false))
+        changes.append(liveness.probe(of: Self.peer, acknowledged: false))
+        changes.append(liveness.heard(from: Self.peer))
+        changes.append(liveness.probe(of: Self.peer, acknowledged: false))
+        changes.append(liveness.probe(of: Self.peer, acknowledged: false))
+        changes.append(liveness.probe(of: Self.peer, acknowledged: false))
         liveness.forget(peer: Self.peer)
-        lost.append(liveness.probe(of: Self.peer, acknowledged: false))
-        #expect(lost == [false, false, false, false, true, false])
+        changes.append(liveness.probe(of: Self.peer, acknowledged: false))
+        #expect(changes == [.none, .quiet, .answering, .none, .quiet, .lost, .none])
+    }
+
+    @Test func aQuietPeerThatAcknowledgesAProbeAnswersOnce() {
+        var liveness = DataPathLiveness()
+        liveness.watch(Self.peer, now: .now)
+        let changes = [false, false, false, true, true].map { liveness.probe(of: Self.peer, acknowledged: $0) }
+        #expect(changes == [.none, .quiet, .none, .answering, .none])
+        #expect(liveness.heard(from: Self.peer) == .none)
     }
 
     @Test func probesAreDueOncePerInterval() {

@@ -5,7 +5,9 @@
 #   tools/build-static && WAWARE_VM_BINARY=$PWD/.build/static/waware tools/vm/run idle-rss
 # For each state (idle, ndp) it writes results/vm/idle-rss/STATE.tsv: rss_kib and its split (anonymous memory:
 # heap and thread stacks; file pages: the binary's and libraries' code and data touched), threads; and
-# STATE-smaps.txt, the mappings with the most resident memory from /proc/PID/smaps, which say where it goes.
+# STATE-smaps.txt, the mappings with the most resident memory from /proc/PID/smaps, which say where it goes
+# (STATE-smaps-full.txt: all of smaps; STATE-threads.txt: the threads' ids, names and
+# /proc/TID/syscall, whose next-to-last field is the stack pointer, which says whose stack a mapping is).
 # maps.txt lists the shared objects the process mapped.
 # default: no
 # timeout: 600
@@ -29,6 +31,10 @@ memory() {
     awk '/^[0-9a-f]+-[0-9a-f]+ / { name = ($6 == "" ? "[anon " $1 "]" : $6) } /^Rss:/ { rss[name] += $2 }
          END { for (n in rss) if (rss[n] > 0) printf "%8d kB  %s\n", rss[n], n }' "/proc/$pid/smaps" \
         | sort -rn | head -n 25 >"$SCENARIO_OUT/$state-smaps.txt"
+    # All of smaps (Private_Dirty against Shared_Clean per mapping) and the threads' names.
+    cp "/proc/$pid/smaps" "$SCENARIO_OUT/$state-smaps-full.txt"
+    for task in /proc/$pid/task/*; do printf '%s\t%s\t%s\n' "${task##*/}" "$(cat "$task/comm")" "$(cat "$task/syscall")"; done \
+        >"$SCENARIO_OUT/$state-threads.txt"
     sed "s/^/    $state: /" "$SCENARIO_OUT/$state-smaps.txt" | head -n 12
 }
 

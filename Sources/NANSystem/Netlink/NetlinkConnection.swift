@@ -50,9 +50,12 @@ final class NetlinkConnection: Sendable {
     /// The socket; its pointer is freed by the reader's cancel handler.
     let socket: NetlinkSocket
     private let state = Mutex(State())
-    /// The receive buffer, used only by the reader (the lock is never contended).
+    /// The reader: a read source on the socket.
     private let source: any DispatchSourceRead
-    private let buffer = Mutex([UInt8](repeating: 0, count: 256 * 1024))
+    /// The receive buffer, used only by the reader (the lock is never contended). Raw and never cleared: a
+    /// page of it becomes resident only when a datagram reaches it, and the kernel's are a few KiB (dumps at
+    /// most 32 KiB), so most of its 256 KiB never does (zero-filled, all of it was resident in every process).
+    private let buffer = Mutex(UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16))
     private let stopped = DispatchSemaphore(value: 0)
     /// One dump at a time: the kernel refuses a second concurrent dump on a socket with EBUSY.
     private let dumps = DumpGate()
@@ -86,6 +89,7 @@ final class NetlinkConnection: Sendable {
     deinit {
         // Backstop only: owners call close().
         close()
+        buffer.withLock { $0.deallocate() }
     }
 
     /// Sends a request and waits for the kernel's complete answer.
@@ -211,11 +215,10 @@ final class NetlinkConnection: Sendable {
                 let capacity = buffer.count
                 do throws(Errno) {
                     let received = try SystemCall.retrying {
-                        buffer.withUnsafeMutableBytes {
-                            recv(fd, $0.baseAddress, capacity, Int32(MSG_DONTWAIT) | Int32(MSG_TRUNC))
-                        }
+                        recv(fd, buffer.baseAddress, capacity, Int32(MSG_DONTWAIT) | Int32(MSG_TRUNC))
                     }
-                    return .success((received, received > 0 ? Array(buffer[0..<min(received, capacity)]) : []))
+                    return .success(
+                        (received, Array(UnsafeRawBufferPointer(rebasing: buffer[0..<min(received, capacity)]))))
                 } catch {
                     return .failure(error)
                 }

@@ -13,13 +13,16 @@
 # at once: P authorises the bootstrapping as soon as it is asked, and arms its PASN responder with the PIN
 # before Q starts PASN, as hostap's own tests do. Every instant is the -t stamp of the line in wpa_supplicant's
 # -dd log. The reference's NIK exchange is not asked for (no NAN_SET nik), waware's is part of "paired".
+# With PAIRING_BENCH_TRACE=1 both sides of every verification run with WAWARE_TRACE=1 (their trace lines
+# stamped in verifyA*.log and verify-b*.log), to see where a verification's time goes.
 # default: no
 # timeout: 3000
 source "$(dirname "$0")/../guest/lib.sh"
 
-load_settings PAIRING_BENCH_RUNS PAIRING_BENCH_REFERENCE
+load_settings PAIRING_BENCH_RUNS PAIRING_BENCH_REFERENCE PAIRING_BENCH_TRACE
 RUNS=${PAIRING_BENCH_RUNS:-5}
 REFERENCE=${PAIRING_BENCH_REFERENCE:-0}
+TRACE=${PAIRING_BENCH_TRACE:-0}
 [ "$REFERENCE" = 1 ] && source "$(dirname "$0")/../guest/wpas.sh"
 [[ $RUNS =~ ^[1-9][0-9]{0,2}$ ]] || fail "PAIRING_BENCH_RUNS: '$RUNS' is not a number of runs from 1 to 999"
 echo "settings: $RUNS runs"
@@ -46,11 +49,11 @@ between() {
         END { if (a == "" || b == "") exit 1; printf "%.3f\n", b - a }' "$1"
 }
 
-# accept_side NAME STORE: A shows a PIN (and answers a verification by itself); its PIN is left in $pin. A's
-# output lines are stamped like B's.
+# accept_side NAME STORE [TRACE]: A shows a PIN (and answers a verification by itself); its PIN is left in $pin.
+# A's output lines are stamped like B's.
 accept_side() {
     # shellcheck disable=SC2016
-    start_bg "$1" dA bash -c 'set -o pipefail; "$@" 2>&1 | while IFS= read -r l; do printf "%s %s\n" "$EPOCHREALTIME" "$l"; done' \
+    start_bg "$1" dA env WAWARE_TRACE="${3:-0}" bash -c 'set -o pipefail; "$@" 2>&1 | while IFS= read -r l; do printf "%s %s\n" "$EPOCHREALTIME" "$l"; done' \
         stamp "$WAWARE" pair --store "$2" --name B --timeout "$(scaled 120)"
     wait_for_line "$(bg_log "$1")" '^[0-9.]+ PIN [0-9]{6}' 60
     pin=$(sed -n 's/^[0-9.]* PIN \([0-9]\{6\}\).*/\1/p' "$(bg_log "$1")" | head -n 1)
@@ -76,9 +79,9 @@ done
 last=$RUNS
 for run in $(seq 1 "$RUNS"); do
     step "verification $run of $RUNS"
-    accept_side "verifyA$run" "$work/a$last.json"
+    accept_side "verifyA$run" "$work/a$last.json" "$TRACE"
     log=$SCENARIO_OUT/verify-b$run.log
-    in_netns dB "$WAWARE" pair --find --store "$work/b$last.json" --timeout "$(scaled 120)" 2>&1 | stamp >"$log"
+    in_netns dB env WAWARE_TRACE="$TRACE" "$WAWARE" pair --find --store "$work/b$last.json" --timeout "$(scaled 120)" 2>&1 | stamp >"$log"
     [ "${PIPESTATUS[0]}" = 0 ] || { cat "$log"; fail "verification $run failed"; }
     wait_bg "verifyA$run" 0 60
     seconds=$(between "$log" 'verifying it with the stored key' 'verified A') || { cat "$log"; fail "verification $run: no verifying or verified line"; }

@@ -84,6 +84,10 @@ public struct NANEngine: Sendable {
     /// only from a Device Capability it has heard, and a subscriber that never sent an SDF has sent none.
     public func deviceCapability() async -> DeviceCapabilityAttribute? { await core.deviceAttributes?.capability }
 
+    /// The NAN Availability attribute our SDFs carry (nil when they carry none). The pairing engine puts
+    /// it in PASN frame 1 too, so that a responder that never heard our SDFs sends frame 2 outside the DWs.
+    public func availability() async -> NANAvailabilityAttribute? { await core.deviceAttributes?.availability }
+
     /// Counters of frames, windows and drops.
     public func statistics() async -> EngineStatistics { await core.statistics }
 

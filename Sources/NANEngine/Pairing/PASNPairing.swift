@@ -175,17 +175,19 @@ public enum PASNPairing {
     }
 
     /// The NAN element's attributes: CSIA (the pairing's suite, NCS-PK-PASN-128 or -256, for `publishID`),
-    /// our Device Capability when given (an initiator's frame 1: see ``PASNPairingInitiator``), and, for
-    /// setup, a DCEA with pairing setup and NPK/NIK caching, for verification our NIRA.
+    /// our Device Capability and NAN Availability when given (an initiator's frames 1 and 3: see
+    /// ``PASNPairingInitiator``), and, for setup, a DCEA with pairing setup and NPK/NIK caching, for
+    /// verification our NIRA.
     static func nanElement(
         publishID: InstanceID, suite: NDPCipherSuite, nira: IdentityResolutionAttribute?,
-        deviceCapability: DeviceCapabilityAttribute? = nil
+        deviceCapability: DeviceCapabilityAttribute? = nil, availability: NANAvailabilityAttribute? = nil
     ) throws(PairingError) -> InformationElement {
         do {
             var attributes = try CipherSuiteInfoAttribute(
                 capabilities: 0, entries: [.init(suite: suite.wireValue, publishID: publishID)]
             ).encoded()
             if let deviceCapability { attributes += try deviceCapability.encoded() }
+            if let availability { attributes += try availability.encoded() }
             if let nira {
                 attributes += try nira.encoded()
             } else {

@@ -40,6 +40,7 @@ public struct PASNPairingInitiator: Sendable, CustomStringConvertible {
     private var frame1Body: [UInt8] = []
     private var nanElement: InformationElement?
     private let deviceCapability: DeviceCapabilityAttribute?
+    private let availability: NANAvailabilityAttribute?
 
     /// A new exchange on `suite` (NCS-PK-PASN-128 or -256; a verification runs on the cached pairing's
     /// suite instead). For verification pass our NIK (`identity`, it makes our NIRA and the NPKID) and,
@@ -47,15 +48,17 @@ public struct PASNPairingInitiator: Sendable, CustomStringConvertible {
     /// Capability attribute, carried in the NAN element of frames 1 and 3: wpa_supplicant 2.12 reads the
     /// element into its record of the peer, and makes the peer's NMI station (which it needs to answer,
     /// and its frame 2 needs to wait for a DW) only from a Device Capability it has heard; a passive
-    /// subscriber has sent it no SDF before frame 1.
+    /// subscriber has sent it no SDF before frame 1. `availability`, our NAN Availability, goes beside it:
+    /// from it the responder learns when we listen outside the DWs, and sends frame 2 then.
     public init(
         own: MACAddress, peer: MACAddress, publishID: InstanceID, method: PairingMethod, suite: NDPCipherSuite = .pk128,
         identity: NANIdentityKey? = nil, peerIdentity: NANIdentityKey? = nil,
-        deviceCapability: DeviceCapabilityAttribute? = nil
+        deviceCapability: DeviceCapabilityAttribute? = nil, availability: NANAvailabilityAttribute? = nil
     ) throws(PairingError) {
         self.own = own; self.peer = peer; self.publishID = publishID; self.method = method
         self.peerIdentityKey = peerIdentity
         self.deviceCapability = deviceCapability
+        self.availability = availability
         let suite = if case .verification(let cached) = method { cached.suite } else { suite }
         guard suite.isPairing else {
             throw PairingError(.cipherSuiteMismatch, "\(suite) is not a pairing cipher suite")
@@ -91,7 +94,7 @@ public struct PASNPairingInitiator: Sendable, CustomStringConvertible {
 
     /// Frame 1: RSNE (the AKM; the NPKID when verifying), the SAE commit in Wrapped Data (password),
     /// RSNXE (not for opportunistic), PASN Parameters with our ephemeral key, the NAN element (CSIA, our
-    /// Device Capability when given, DCEA or NIRA).
+    /// Device Capability and NAN Availability when given, DCEA or NIRA).
     public mutating func start() throws(PairingError) -> PASNAuthenticationFrame {
         guard state == .idle else { throw PairingError(.unexpectedMessage, "PASN frame 1 already built") }
         return try frame1(cookie: nil)
@@ -120,7 +123,8 @@ public struct PASNPairingInitiator: Sendable, CustomStringConvertible {
             group: suite.pairingGroup.ikeGroup, publicKey: ephemeral.compressedPublicKey[...])
         elements.append(try element(parameters, sequence: 1))
         let nan = try PASNPairing.nanElement(
-            publishID: publishID, suite: suite, nira: nira, deviceCapability: deviceCapability)
+            publishID: publishID, suite: suite, nira: nira, deviceCapability: deviceCapability,
+            availability: availability)
         nanElement = nan
         elements.append(nan)
         let frame = PASNAuthenticationFrame(sequence: 1, elements: elements)

@@ -35,6 +35,14 @@ public protocol PairingLink: Sendable {
     /// ``PASNPairingInitiator/init(own:peer:publishID:method:suite:identity:peerIdentity:deviceCapability:)``);
     /// nil (the default) leaves it out.
     func deviceCapability() async -> DeviceCapabilityAttribute?
+    /// Our NAN Availability attribute (the schedule our SDFs announce), for the NAN element of our PASN
+    /// frames 1 and 3: a responder that never heard an SDF of ours (we subscribe passively) learns from it
+    /// when we listen outside the DWs. Nil (the default) leaves it out.
+    func availability() async -> NANAvailabilityAttribute?
+    /// What `peer`'s PASN frame 1 announced of its schedule (its NAN Availability, the committed DW info
+    /// of its Device Capability), handed over before we answer it: the link may send our frame 2 in the
+    /// next slot both are on one channel rather than at the next DW. Does nothing by default.
+    func peerAnnounced(_ peer: MACAddress, availability: NANAvailabilityAttribute, committedDW: UInt16?) async
 }
 
 extension PairingLink {
@@ -48,6 +56,10 @@ extension PairingLink {
     public func withdrawProtection(_ peer: MACAddress, temporalKey: [UInt8]) async {}
     /// None.
     public func deviceCapability() async -> DeviceCapabilityAttribute? { nil }
+    /// None.
+    public func availability() async -> NANAvailabilityAttribute? { nil }
+    /// Does nothing.
+    public func peerAnnounced(_ peer: MACAddress, availability: NANAvailabilityAttribute, committedDW: UInt16?) async {}
 }
 
 /// A device paired with this one: where it was last seen, its NIK (which resolves its NIRAs) and the
@@ -337,6 +349,7 @@ public actor PairingEngine {
         verifying device: MACAddress? = nil
     ) async throws(PairingError) -> PairedDeviceKeys {
         let capability = await link.deviceCapability()
+        let availability = await link.availability()
         expire()
         guard attempts[peer] == nil else { throw PairingError(.unexpectedMessage, "already pairing with \(peer)") }
         guard attempts.count < limits.maximumAttempts else {
@@ -345,7 +358,7 @@ public actor PairingEngine {
         let peerNIK = device.flatMap { devices[$0]?.nik }
         var initiator = try PASNPairingInitiator(
             own: localAddress, peer: peer, publishID: publishID, method: method, suite: suite,
-            identity: identity, peerIdentity: peerNIK, deviceCapability: capability)
+            identity: identity, peerIdentity: peerNIK, deviceCapability: capability, availability: availability)
         let frame = try PASNManagementFrame(
             body: initiator.start(), destination: peer, source: localAddress, bssid: cluster
         ).encoded()
@@ -507,6 +520,7 @@ public actor PairingEngine {
             attempt.preparedKey = answer.responder.temporalKey
             attempts[peer] = attempt
             scheduleTimeout(peer, token)
+            await noteSchedule(in: frame, of: peer)
             await answerFrame1(answer, to: peer, token: token)
         } catch {
             refusedFrame1(from: peer)
@@ -539,6 +553,7 @@ public actor PairingEngine {
                 attempt.preparedKey = answer.responder.temporalKey
                 attempts[peer] = attempt
                 logger.debug("PASN frame 1 of \(peer) crossed ours: answered, ours kept until frame 3")
+                await noteSchedule(in: frame, of: peer)
                 await answerFrame1(answer, to: peer, token: attempt.token)
             } catch {
                 // Our own exchange goes on: the frame may not be the peer's.
@@ -619,6 +634,18 @@ public actor PairingEngine {
         guard let id = resolver.resolve(nira, from: transmitter), let device = devices[id] else { return nil }
         verifyingCandidate = id
         return device.pairing
+    }
+
+    /// Hands the schedule `peer` announced in its frame 1 (NAN Availability, Device Capability) to the link,
+    /// before our frame 2: a peer never heard in an SDF then gets it outside the DWs. Nothing without one.
+    private func noteSchedule(in frame: PASNAuthenticationFrame, of peer: MACAddress) async {
+        let attributes = PASNPairingElements.nanAttributes(in: frame)
+        guard
+            let availability = (try? PASNPairingElements.attribute(NANAvailabilityAttribute.self, in: attributes))
+                ?? nil
+        else { return }
+        let capability = (try? PASNPairingElements.attribute(DeviceCapabilityAttribute.self, in: attributes)) ?? nil
+        await link.peerAnnounced(peer, availability: availability, committedDW: capability?.committedDWInfo)
     }
 
     /// Sends the frame 2 of the responder attempt `token`, its key in first, and starts its wait for frame 3.

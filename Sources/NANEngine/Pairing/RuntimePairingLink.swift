@@ -27,7 +27,9 @@ import Synchronization
 /// channels of our device schedule (``NANEngine/installDeviceSchedule()``). mac80211 then sends every
 /// frame to the peer (follow-ups, PASN frames) in the next slot in which both are on one channel, tens of
 /// milliseconds later instead of at the next DW. A peer that announced nothing on our channels gets no
-/// schedule, and its frames wait for DWs as before.
+/// schedule, and its frames wait for DWs as before. A peer never heard in an SDF (a passive subscriber
+/// verifying a pairing) announces its schedule in its PASN frame 1 (``peerAnnounced(_:availability:committedDW:)``),
+/// and that is used when its SDFs announced none.
 ///
 /// The BSSID (A3) of each frame is set to the cluster the radio is in when it is sent: mac80211 drops an
 /// Authentication frame whose A3 is not the receiver's cluster, and a cluster merge changes it after the
@@ -43,6 +45,10 @@ public final class RuntimePairingLink: PairingLink {
     /// Peers whose NMI station holds the TK of an exchange still running (``prepareProtection(_:temporalKey:suite:)``),
     /// with that TK: promoted by ``protect(_:temporalKey:suite:)``, removed by ``withdrawProtection(_:temporalKey:)``.
     private let provisional = Mutex<[MACAddress: [UInt8]]>([:])
+    /// What peers announced of their schedule in their PASN frame 1, until their attempt ends; at most
+    /// ``capacity``.
+    private let frame1Schedules = Mutex<[MACAddress: (availability: NANAvailabilityAttribute, committedDW: UInt16?)]>(
+        [:])
     /// The most peers routed at once, and the most NMI stations this link keeps; the oldest goes beyond it.
     public let capacity: Int
     /// How Authentication frames are sent again while not acknowledged.
@@ -170,9 +176,22 @@ public final class RuntimePairingLink: PairingLink {
     /// The Device Capability our SDFs carry, for PASN frame 1.
     public func deviceCapability() async -> DeviceCapabilityAttribute? { await engine.deviceCapability() }
 
+    /// The NAN Availability our SDFs carry, for PASN frame 1.
+    public func availability() async -> NANAvailabilityAttribute? { await engine.availability() }
+
+    /// Keeps what `peer`'s frame 1 announced of its schedule for its station (the one we are about to add
+    /// to answer it), until the attempt ends.
+    public func peerAnnounced(_ peer: MACAddress, availability: NANAvailabilityAttribute, committedDW: UInt16?) async {
+        frame1Schedules.withLock { table in
+            if table[peer] == nil, table.count >= capacity, let victim = table.keys.first { table[victim] = nil }
+            table[peer] = (availability, committedDW)
+        }
+    }
+
     /// Removes the NMI station this link added for `peer`, if any.
     /// A data path that came up with the peer meanwhile uses the station: it stays.
     public func finished(with peer: MACAddress) async {
+        frame1Schedules.withLock { $0[peer] = nil }
         let ours = stations.withLock { $0.remove(peer) }
         if ours, !(await engine.linkedPeers().contains(peer)) { await removeStation(peer) }
     }
@@ -203,7 +222,10 @@ public final class RuntimePairingLink: PairingLink {
     /// slot on our channels: its frames then wait for DWs. A refusal is logged and changes nothing else.
     private func installPeerSchedule(_ peer: MACAddress) async {
         guard let local = await engine.localSchedule() else { return }
-        let announced = await engine.announcedSchedule(of: peer)
+        var announced = await engine.announcedSchedule(of: peer)
+        if announced.availability.isEmpty, let heard = frame1Schedules.withLock({ $0[peer] }) {
+            announced = ([heard.availability], heard.committedDW)
+        }
         let schedule = NL80211DataPathRadio.peerSchedule(
             of: peer, availability: PeerAvailability(announced.availability),
             committedDW: announced.committedDW ?? 0x0001, local: local)

@@ -75,6 +75,29 @@ import Testing
         }
     }
 
+    /// A link that announces `schedule` in its frame 1 and keeps what the peers' frames 1 announced.
+    struct AnnouncingLink: PairingLink {
+        actor Heard {
+            var schedules: [MACAddress: NANAvailabilityAttribute] = [:]
+            func note(_ peer: MACAddress, _ schedule: NANAvailabilityAttribute) { schedules[peer] = schedule }
+        }
+        let air: LoopbackAir
+        let source: MACAddress
+        let schedule: NANAvailabilityAttribute
+        let heard = Heard()
+        func send(authentication frame: [UInt8]) async throws { await air.deliver(authentication: frame) }
+        func send(keyDescriptor: SharedKeyDescriptorAttribute, to peer: MACAddress) async throws {
+            await air.deliver(keyDescriptor, from: source, to: peer)
+        }
+        func send(bootstrapping: PairingBootstrappingAttribute, to peer: MACAddress) async throws {
+            await air.deliver(bootstrapping, from: source, to: peer)
+        }
+        func availability() async -> NANAvailabilityAttribute? { schedule }
+        func peerAnnounced(_ peer: MACAddress, availability: NANAvailabilityAttribute, committedDW: UInt16?) async {
+            await heard.note(peer, availability)
+        }
+    }
+
     static let a = MACAddress(0x02, 0, 0, 0, 0, 0x0a), b = MACAddress(0x02, 0, 0, 0, 0, 0x0b)
     static let cluster = MACAddress(0x50, 0x6f, 0x9a, 0x01, 0x00, 0x01)
     static let pin = Array("123456".utf8)
@@ -212,6 +235,27 @@ import Testing
         // An unpaired device C is never resolved as B.
         let engineC = try await Self.engine(MACAddress(0x02, 0, 0, 0, 0, 0x0c), on: air)
         #expect(await engineA.resolve(try engineC.identityResolution(), from: engineC.localAddress) == nil)
+    }
+
+    @Test func theInitiatorsFrame1AnnouncesItsScheduleToTheResponder() async throws {
+        // A passive subscriber verifying a pairing has sent the responder no SDF: its frame 1 tells when it
+        // listens, so that frame 2 need not wait for a DW.
+        let air = LoopbackAir()
+        let schedule = try NANAvailabilityAttribute(
+            decoding: [0x12, 0x0a, 0x00, 0x05, 0xa2, 0x00, 0x05, 0x00, 0x65, 0x03, 0x20, 0x02, 0x04])
+        let linkA = AnnouncingLink(air: air, source: Self.a, schedule: schedule)
+        let linkB = AnnouncingLink(air: air, source: Self.b, schedule: schedule)
+        let limits = PairingEngine.Limits(attemptLifetime: .seconds(120), nikDelay: .zero, verificationDelay: .zero)
+        let engineA = PairingEngine(
+            localAddress: Self.a, cluster: Self.cluster, identity: try .random(), link: linkA, limits: limits)
+        let engineB = PairingEngine(
+            localAddress: Self.b, cluster: Self.cluster, identity: try .random(), link: linkB, limits: limits)
+        await air.attach(engineA)
+        await air.attach(engineB)
+        await engineB.setPolicy(password: Self.pin, allowsOpportunistic: false)
+        _ = try await engineA.pair(with: Self.b, publishID: InstanceID(1), method: .password(Self.pin))
+        #expect(await linkB.heard.schedules[Self.a] == schedule)
+        #expect(await linkA.heard.schedules.isEmpty)  // frame 2 carries none
     }
 
     @Test func pairingsStoredWhileTheEngineRunsAreTakenAndRemovedOnesForgotten() async throws {

@@ -704,9 +704,18 @@ public actor PairingEngine {
             // The NM-TK goes in before frame 3 (wpa_supplicant installs it once frame 3 is out): a responder of
             // ours sends its NIK, protected, as soon as frame 3 verifies, and ours answers it protected, maybe
             // before frame 3's status reaches us.
-            await link.protect(peer, temporalKey: result.keys.tk, suite: result.keys.suite)
-            guard attempts[peer]?.token == attempt.token else { return }
-            await transmitBody(frame3, to: peer)
+            logger.debug("PASN frame 2 of \(peer) verifies")
+            if result.kind == .verification {
+                // No NIK follows a verification: frame 3 goes out while the key goes in, and the
+                // verification completes once both are done.
+                async let keyed: Void = link.protect(peer, temporalKey: result.keys.tk, suite: result.keys.suite)
+                await transmitBody(frame3, to: peer)
+                await keyed
+            } else {
+                await link.protect(peer, temporalKey: result.keys.tk, suite: result.keys.suite)
+                guard attempts[peer]?.token == attempt.token else { return }
+                await transmitBody(frame3, to: peer)
+            }
             if result.kind == .verification, limits.verificationDelay == .zero {
                 completeVerification(peer, token: attempt.token)
             } else if result.kind == .verification {

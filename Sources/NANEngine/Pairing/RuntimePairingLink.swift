@@ -199,6 +199,8 @@ public final class RuntimePairingLink: PairingLink {
     /// Adds `peer`'s NMI station with its announced schedule before we send to it (see the type's
     /// documentation); a station this link added already becomes the most recently used.
     private func addStation(for peer: MACAddress) async {
+        // The station holding this exchange's TK, added or found a moment ago (prepareProtection).
+        guard provisional.withLock({ $0[peer] == nil }) else { return }
         let pinned = await engine.linkedPeers()
         let (isNew, evicted) = stations.withLock { $0.use(peer, pinned: pinned) }
         for victim in evicted { await removeStation(victim) }

@@ -80,6 +80,8 @@ public enum WAPairing {
     ///     and the data paths it keys use the stored suite.
     ///   - logger: Where the runtime, discovery and the pairing engine trace what they do (disabled by default).
     ///   - progress: Called with one line at each step (peer found, pairing started).
+    ///   - stored: Called with the outcome as soon as it is stored, before NAN stops (stopping it, the
+    ///     data interface and the schedule going too, takes a while): the caller can report it at once.
     /// - Throws: ``WAError``: `connectionFailed` with its ``WAError/pairingFailure`` (``WAPairingFailure``:
     ///   wrong PIN, cipher-suite mismatch, timed out, refused, no common bootstrapping method), `wifiAwareUnsupported` when the radio does not pass Authentication frames
     ///   to user space, and the usual adapter and store errors. The accepting roles report a failed attempt
@@ -89,7 +91,8 @@ public enum WAPairing {
         adapter: String?, role: Role, serviceName: String = defaultServiceName, deviceName: String? = nil,
         store: WADeviceStore = .default, timeout: Duration = .seconds(60), keepsAdapterAddress: Bool = false,
         cipherSuite: WACipherSuite = .ncsPKPASN128, logger: Logger = .disabled,
-        progress: @escaping @Sendable (String) -> Void = { _ in }
+        progress: @escaping @Sendable (String) -> Void = { _ in },
+        stored reported: @escaping @Sendable (Outcome) -> Void = { _ in }
     ) async throws -> Outcome {
         guard cipherSuite.isPairing else {
             throw WAError(
@@ -113,7 +116,6 @@ public enum WAPairing {
         }
         let stored = try store.devices()
         let known = stored.values.compactMap(pairedKeys)
-        let found: (keys: PairedDeviceKeys, verified: Bool)
         // The accepting side goes on after a failed attempt; its timeout then says how the last one failed.
         let lastFailure = LastFailure()
         do {
@@ -121,7 +123,7 @@ public enum WAPairing {
             options.logger = logger
             // The one bring-up path WASystem takes too: the runtime, the engine, pairing's Authentication
             // frames registered before NAN starts, the cluster and its first DW.
-            found = try await NANEngine.run(
+            return try await NANEngine.run(
                 on: chosen, clusterTimeout: WASystemOptions().clusterTimeout, options: options,
                 address: keepsAdapterAddress ? nil : .randomManagementAddress(),
                 beforeStart: { runtime in
@@ -144,7 +146,7 @@ public enum WAPairing {
                 await engine.setIdentityResolution(try identity.identityResolution(nmi: runtime.localAddress))
                 let server = Task { try? await pairing.serve(frames) }
                 defer { server.cancel() }
-                return try await withDeadline(timeout, what: "no peer paired") {
+                let found = try await withDeadline(timeout, what: "no peer paired") {
                     switch role {
                     case .accept(let pin):
                         return try await accept(
@@ -165,6 +167,9 @@ public enum WAPairing {
                             engine: engine, pairing: pairing, link: link, progress: progress)
                     }
                 }
+                let outcome = try record(found, stored: stored, in: store, name: deviceName)
+                reported(outcome)
+                return outcome
             }
         } catch let error as WAError {
             throw error
@@ -179,6 +184,14 @@ public enum WAPairing {
         } catch {
             throw WAError.from(error, while: "pair on \(chosen.name)")
         }
+    }
+
+    /// Stores what a pairing `found` (a new pairing, or the address a verified device has now) and returns
+    /// the device as stored.
+    private static func record(
+        _ found: (keys: PairedDeviceKeys, verified: Bool), stored: WAPairedDevice.Devices,
+        in store: WADeviceStore, name deviceName: String?
+    ) throws(WAError) -> Outcome {
         if found.verified {
             guard let device = stored.values.first(where: { $0.managementAddresses.contains(found.keys.id) }) else {
                 throw WAError(.deviceInvalid, message: "the verified device \(found.keys.id) is no longer in the store")

@@ -180,20 +180,23 @@ struct PairCommand: Command {
             if !json { output.write("PIN \(shown): on the other device run 'waware pair --pin \(shown)'") }
             role = .accept(pin: shown)
         }
-        let outcome = try await SignalCancellation.run {
+        // The outcome is reported once stored, while NAN still stops.
+        _ = try await SignalCancellation.run {
             try await WAPairing.run(
                 adapter: adapter, role: role, deviceName: name, store: store,
                 timeout: .milliseconds(Int64(timeout * 1000)), keepsAdapterAddress: fixedAddress,
-                cipherSuite: cipherSuite, logger: Diagnostics.logger()
-            ) { line in
-                if !json { Output.emit(line + "\n", to: .standardError) }
-            }
-        }
-        let record = DeviceRecord(outcome.device)
-        if json {
-            try output.writeJSON(record)
-        } else {
-            output.write((outcome.verified ? "verified " : "paired ") + record.text)
+                cipherSuite: cipherSuite, logger: Diagnostics.logger(),
+                progress: { line in
+                    if !json { Output.emit(line + "\n", to: .standardError) }
+                },
+                stored: { outcome in
+                    let record = DeviceRecord(outcome.device)
+                    if json {
+                        try? output.writeJSON(record)
+                    } else {
+                        output.write((outcome.verified ? "verified " : "paired ") + record.text)
+                    }
+                })
         }
     }
 }

@@ -1,5 +1,6 @@
 import NANWire
 @_spi(Tools) import WiFiAware
+internal import Synchronization
 
 /// `waware pair`: NAN pairing (PASN with SAE over a PIN, or opportunistic) with another waware device.
 struct PairCommand: Command {
@@ -180,7 +181,10 @@ struct PairCommand: Command {
             if !json { output.write("PIN \(shown): on the other device run 'waware pair --pin \(shown)'") }
             role = .accept(pin: shown)
         }
-        // The outcome is reported once stored, while NAN still stops.
+        // The outcome is reported once stored, while NAN still stops; that stop is bounded as every
+        // command's is (TeardownBound).
+        let bound = Mutex<TeardownBound?>(nil)
+        defer { bound.withLock { $0?.finished() } }
         _ = try await SignalCancellation.run {
             try await WAPairing.run(
                 adapter: adapter, role: role, deviceName: name, store: store,
@@ -196,6 +200,7 @@ struct PairCommand: Command {
                     } else {
                         output.write((outcome.verified ? "verified " : "paired ") + record.text)
                     }
+                    bound.withLock { $0 = TeardownBound(outcome: nil, output: output) }
                 })
         }
     }

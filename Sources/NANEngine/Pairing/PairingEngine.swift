@@ -520,7 +520,7 @@ public actor PairingEngine {
             attempt.preparedKey = answer.responder.temporalKey
             attempts[peer] = attempt
             scheduleTimeout(peer, token)
-            await noteSchedule(in: frame, of: peer)
+            if answer.verifying != nil { await noteSchedule(in: frame, of: peer) }
             await answerFrame1(answer, to: peer, token: token)
         } catch {
             refusedFrame1(from: peer)
@@ -553,7 +553,7 @@ public actor PairingEngine {
                 attempt.preparedKey = answer.responder.temporalKey
                 attempts[peer] = attempt
                 logger.debug("PASN frame 1 of \(peer) crossed ours: answered, ours kept until frame 3")
-                await noteSchedule(in: frame, of: peer)
+                if answer.verifying != nil { await noteSchedule(in: frame, of: peer) }
                 await answerFrame1(answer, to: peer, token: attempt.token)
             } catch {
                 // Our own exchange goes on: the frame may not be the peer's.
@@ -638,6 +638,9 @@ public actor PairingEngine {
 
     /// Hands the schedule `peer` announced in its frame 1 (NAN Availability, Device Capability) to the link,
     /// before our frame 2: a peer never heard in an SDF then gets it outside the DWs. Nothing without one.
+    /// Only for a verification, whose NIRA resolved to a paired device at this address (a peer pairing anew
+    /// announced its schedule in its bootstrapping follow-ups): a flood of copied frame 1s from random
+    /// addresses (attack-air) must not have us send at once, in every slot, to addresses nobody listens at.
     private func noteSchedule(in frame: PASNAuthenticationFrame, of peer: MACAddress) async {
         let attributes = PASNPairingElements.nanAttributes(in: frame)
         guard

@@ -237,23 +237,29 @@ import Testing
         #expect(await engineA.resolve(try engineC.identityResolution(), from: engineC.localAddress) == nil)
     }
 
-    @Test func theInitiatorsFrame1AnnouncesItsScheduleToTheResponder() async throws {
+    @Test func aVerifyingInitiatorsFrame1AnnouncesItsScheduleToTheResponder() async throws {
         // A passive subscriber verifying a pairing has sent the responder no SDF: its frame 1 tells when it
-        // listens, so that frame 2 need not wait for a DW.
+        // listens, so that frame 2 need not wait for a DW. A setup's frame 1 (anyone may send one) is not taken.
         let air = LoopbackAir()
         let schedule = try NANAvailabilityAttribute(
             decoding: [0x12, 0x0a, 0x00, 0x05, 0xa2, 0x00, 0x05, 0x00, 0x65, 0x03, 0x20, 0x02, 0x04])
         let linkA = AnnouncingLink(air: air, source: Self.a, schedule: schedule)
         let linkB = AnnouncingLink(air: air, source: Self.b, schedule: schedule)
+        let nikA = try NANIdentityKey.random(), nikB = try NANIdentityKey.random()
+        let cached = try #require(CachedPairing(npk: [UInt8](repeating: 9, count: 32), akm: .sae))
         let limits = PairingEngine.Limits(attemptLifetime: .seconds(120), nikDelay: .zero, verificationDelay: .zero)
         let engineA = PairingEngine(
-            localAddress: Self.a, cluster: Self.cluster, identity: try .random(), link: linkA, limits: limits)
+            localAddress: Self.a, cluster: Self.cluster, identity: nikA, link: linkA,
+            devices: [PairedDeviceKeys(id: Self.b, lastAddress: Self.b, nik: nikB, pairing: cached)], limits: limits)
         let engineB = PairingEngine(
-            localAddress: Self.b, cluster: Self.cluster, identity: try .random(), link: linkB, limits: limits)
+            localAddress: Self.b, cluster: Self.cluster, identity: nikB, link: linkB,
+            devices: [PairedDeviceKeys(id: Self.a, lastAddress: Self.a, nik: nikA, pairing: cached)], limits: limits)
         await air.attach(engineA)
         await air.attach(engineB)
         await engineB.setPolicy(password: Self.pin, allowsOpportunistic: false)
         _ = try await engineA.pair(with: Self.b, publishID: InstanceID(1), method: .password(Self.pin))
+        #expect(await linkB.heard.schedules.isEmpty)  // a setup's frame 1
+        _ = try await engineA.verify(Self.b, at: Self.b, publishID: InstanceID(1))
         #expect(await linkB.heard.schedules[Self.a] == schedule)
         #expect(await linkA.heard.schedules.isEmpty)  // frame 2 carries none
     }

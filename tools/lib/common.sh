@@ -91,7 +91,7 @@ need_vm_packages() {
 # need_build_deps installs what `swift build` needs from Debian.
 need_build_deps() {
     command -v swift >/dev/null || die "swift is not installed (need a Swift 6 toolchain on PATH)"
-    need_packages libnl-3-dev libnl-genl-3-dev libssl-dev pkg-config
+    need_packages libnl-3-dev libnl-genl-3-dev libssl-dev pkg-config libngtcp2-dev libngtcp2-crypto-gnutls-dev libgnutls28-dev
 }
 
 # need_test_deps installs what `swift test` runs besides the package: the shells whose syntax the generated

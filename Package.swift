@@ -5,6 +5,8 @@
 // Layers, bottom to top (each may use only the ones below it):
 //   CNetlink, CNetlinkShim           C system libraries (libnl-genl-3) and a macro shim
 //   CSystemShim                      capget/capset and prctl, which Swift cannot call (variadic, undeclared)
+//   CQUIC                            QUIC connections over ngtcp2 + GnuTLS, both loaded with dlopen on first use
+//                                    (headers from libngtcp2-dev, libngtcp2-crypto-gnutls-dev, libgnutls28-dev)
 //   CCrypto, CSSL                    C system libraries libcrypto and libssl (OpenSSL 3)
 //   NANLogging                       the logging seam: the caller's log handler (no dependencies)
 //   NANWire                          pure-Swift codec for NAN frames and attributes (no C, no I/O)
@@ -85,6 +87,9 @@ let package = Package(
             cSettings: [.define("_GNU_SOURCE")]
         ),
         .target(name: "CSystemShim", cSettings: [.define("_GNU_SOURCE")]),
+        // Not a system library: GnuTLS and ngtcp2 are dlopen'ed on the first QUIC connection, so that processes
+        // without QUIC never map them (the idle-memory budget); only their headers are needed to build.
+        .target(name: "CQUIC", cSettings: [.define("_GNU_SOURCE")], linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(
             name: "CCrypto",
             pkgConfig: "libcrypto",
@@ -104,7 +109,7 @@ let package = Package(
             name: "NANCrypto", dependencies: layer("NANCrypto", c: ["CCrypto", "CSSL"]), swiftSettings: swiftSettings),
         .target(
             name: "NANSystem",
-            dependencies: layer("NANSystem", c: ["CNetlink", "CNetlinkShim", "CSystemShim"]),
+            dependencies: layer("NANSystem", c: ["CNetlink", "CNetlinkShim", "CSystemShim", "CQUIC"]),
             swiftSettings: swiftSettings
         ),
         .target(

@@ -41,6 +41,12 @@ import Testing
         }
     }
 
+    /// The first stream the peer opens.
+    static func first(_ streams: some AsyncSequence<QUICStream, Never>) async -> QUICStream? {
+        for await stream in streams { return stream }
+        return nil
+    }
+
     /// Reads `stream` to its end.
     static func readAll(_ stream: QUICStream) async throws -> [UInt8] {
         var all: [UInt8] = []
@@ -68,8 +74,7 @@ import Testing
         let outbound = try await a.openStream()
         try await outbound.write(Array("hello bob".utf8))
         try await outbound.finish()
-        var inboundStreams = b.inboundStreams.makeAsyncIterator()
-        let inbound = try #require(await inboundStreams.next())
+        let inbound = try #require(await Self.first(b.inboundStreams))
         #expect(inbound.id == outbound.id)
         #expect(try await Self.readAll(inbound) == Array("hello bob".utf8))
         try await inbound.write(Array("hello alice".utf8))
@@ -87,10 +92,9 @@ import Testing
         let payloads = (0..<4).map { n in [UInt8]((0..<600 * 1024).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ n) }) }
         let received = Task {
             var result: [QUICStreamID: [UInt8]] = [:]
-            var streams = b.inboundStreams.makeAsyncIterator()
-            for _ in payloads {
-                guard let stream = await streams.next() else { break }
+            for await stream in b.inboundStreams {
                 result[stream.id] = try await Self.readAll(stream)
+                if result.count == payloads.count { break }
             }
             return result
         }
@@ -124,6 +128,15 @@ import Testing
         #expect(Set(received) == Set(sent))
         #expect(throws: QUICError.self) { try a.send(datagram: [UInt8](repeating: 0, count: 2000)) }
         await a.close()
+    }
+
+    @Test func droppingAConnectionClosesIt() async throws {
+        var pair: (client: Result<QUICConnection, QUICError>, server: Result<QUICConnection, QUICError>)? =
+            await Self.pair()
+        let b = try #require(pair).server.get()
+        _ = try #require(pair).client.get()
+        pair = nil  // the client's last reference: its engine closes the connection as it goes
+        #expect(await b.ended().code == .closedByPeer)
     }
 
     @Test func aRefusedServerCertificateFailsTheHandshakeOnBothSides() async {

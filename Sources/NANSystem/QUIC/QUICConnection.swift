@@ -48,7 +48,9 @@ public final class QUICConnection: Sendable, CustomStringConvertible {
     public func openStream() async throws(QUICError) -> QUICStream { try await engine.openStream() }
 
     /// The streams the peer opens, in order; finishes when the connection ends. Iterate it from one task.
-    public var inboundStreams: AsyncStream<QUICStream> { engine.events.inbound }
+    public var inboundStreams: some AsyncSequence<QUICStream, Never> {
+        engine.events.inbound.map { [engine] id in QUICStream(id: id, engine: engine) }
+    }
 
     /// Sends a datagram (RFC 9221: unreliable, unordered, one packet; at most
     /// ``QUICConfiguration/maximumDatagramSize`` bytes).

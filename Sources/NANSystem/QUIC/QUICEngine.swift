@@ -72,9 +72,7 @@ final class QUICEngine: @unchecked Sendable {
             let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             throw QUICError(text.hasPrefix("QUIC needs") ? .unavailable : .invalidConfiguration, text)
         }
-        let engine = QUICEngine(pointer: pointer, events: events, configuration: configuration)
-        events.attach(engine)
-        return engine
+        return QUICEngine(pointer: pointer, events: events, configuration: configuration)
     }
 
     /// The port the connection's socket is bound to.

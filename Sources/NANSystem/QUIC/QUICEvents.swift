@@ -23,7 +23,6 @@ final class QUICEvents: Sendable {
     }
 
     private struct State {
-        weak var engine: QUICEngine?
         var peer: (certificate: PeerCertificate, basis: TLSTrust.Basis)?
         var refused: String?
         var established: Established?
@@ -38,10 +37,12 @@ final class QUICEvents: Sendable {
     private let alpn: [String]
     private let isServer: Bool
     private let state = Mutex(State())
-    /// Streams the peer opened, and datagrams received (the newest 64 kept while nobody reads).
-    let inbound: AsyncStream<QUICStream>
+    /// Streams the peer opened, and datagrams received (the newest 64 kept while nobody reads). Streams go
+    /// out as identifiers: a ``QUICStream`` holds its engine, and one buffered here (the engine holds this)
+    /// would keep the engine alive for ever.
+    let inbound: AsyncStream<QUICStreamID>
     let datagrams: AsyncStream<[UInt8]>
-    private let inboundSink: AsyncStream<QUICStream>.Continuation
+    private let inboundSink: AsyncStream<QUICStreamID>.Continuation
     private let datagramSink: AsyncStream<[UInt8]>.Continuation
 
     init(trust: TLSTrust, alpn: [String], isServer: Bool) {
@@ -51,9 +52,6 @@ final class QUICEvents: Sendable {
         (inbound, inboundSink) = AsyncStream.makeStream()
         (datagrams, datagramSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(64))
     }
-
-    /// Lets inbound streams refer to their connection (weakly: the engine owns this).
-    func attach(_ engine: QUICEngine) { state.withLock { $0.engine = engine } }
 
     /// The shim's callback table, with this object as the (unretained) context: the engine holding this
     /// frees the shim's connection, and with it the thread calling these, before letting go of it.
@@ -118,11 +116,8 @@ final class QUICEvents: Sendable {
     }
 
     private func opened(_ stream: Int64) {
-        let engine = state.withLock { state -> QUICEngine? in
-            state.streams[stream] = state.streams[stream] ?? Incoming()
-            return state.engine
-        }
-        if let engine { inboundSink.yield(QUICStream(id: QUICStreamID(rawValue: stream), engine: engine)) }
+        state.withLock { $0.streams[stream] = $0.streams[stream] ?? Incoming() }
+        inboundSink.yield(QUICStreamID(rawValue: stream))
     }
 
     private func received(_ bytes: [UInt8], on stream: Int64, fin: Bool) {

@@ -901,6 +901,7 @@ static void *run(void *argument) {
 }
 
 int waware_quic_start(waware_quic *q) {
+    if (q->started) return -EALREADY;
     int rv = pthread_create(&q->thread, NULL, run, q);
     if (rv != 0) return -rv;
     q->started = 1;

@@ -101,7 +101,8 @@ waware_quic *waware_quic_new(const waware_quic_config *config, const struct sock
 /// The UDP port the connection's socket is bound to.
 uint16_t waware_quic_local_port(waware_quic *quic);
 
-/// Starts the connection's thread (the client sends its Initial). Returns 0 or -errno.
+/// Starts the connection's thread (the client sends its Initial). Returns 0, -EALREADY if it was started,
+/// or -errno. Call from one thread.
 int waware_quic_start(waware_quic *quic);
 
 /// Opens a bidirectional stream: 0 and its id in `stream`, -EAGAIN if the peer allows no more streams now

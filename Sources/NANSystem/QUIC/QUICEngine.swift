@@ -81,6 +81,7 @@ final class QUICEngine: @unchecked Sendable {
     /// Starts the connection's thread and waits for the handshake.
     func establish() async throws(QUICError) -> QUICEvents.Established {
         let rv = waware_quic_start(pointer)
+        guard rv != -EALREADY else { throw QUICError(.invalidConfiguration, "the connection was started already") }
         guard rv == 0 else { throw QUICError(.socket, "thread: \(String(cString: strerror(-rv)))") }
         return try await events.established()
     }

@@ -17,7 +17,8 @@ public final class QUICListener: Sendable, CustomStringConvertible {
         self.local = bound
     }
 
-    /// Waits for a client and completes the handshake with it. Call once.
+    /// Waits for a client and completes the handshake with it. Call once, from one task (a second call
+    /// throws ``QUICError/Code-swift.struct/invalidConfiguration``).
     ///
     /// - Throws: why the handshake failed (see ``QUICConnection/connect(to:from:configuration:)``).
     public func accept() async throws(QUICError) -> QUICConnection {

@@ -12,7 +12,7 @@ public struct NANEventKinds: OptionSet, Sendable, Hashable {
     public static let cluster = NANEventKinds(rawValue: 1 << 0)
     /// Discovery-window notifications (`NAN_NEXT_DW_NOTIFICATION`).
     public static let discoveryWindow = NANEventKinds(rawValue: 1 << 1)
-    /// Transmit status of frames sent on the session (`FRAME_TX_STATUS`), for watching them (`waware events`);
+    /// Transmit status of frames sent on the session (`FRAME_TX_STATUS`) and remain-on-channel periods, for watching them (`waware events`);
     /// a client that waits for its own frame's asks ``NANRuntime/acknowledgement(of:within:)``.
     public static let transmitStatus = NANEventKinds(rawValue: 1 << 2)
     /// Offloaded discovery: matches and terminated functions (`NAN_MATCH`, `DEL_NAN_FUNCTION`).
@@ -37,7 +37,7 @@ public struct NANEventKinds: OptionSet, Sendable, Hashable {
         switch event {
         case .clusterJoined: .cluster
         case .nextDiscoveryWindow: .discoveryWindow
-        case .frameTxStatus: .transmitStatus
+        case .frameTxStatus, .remainOnChannel: .transmitStatus
         case .nanMatch, .nanFunctionTerminated: .offloadedDiscovery
         case .scheduleUpdateDone, .unalignedScheduleUpdated: .schedule
         case .channelsEvacuated: .channelEvacuation

@@ -15,6 +15,8 @@ public struct Adapter: Sendable, Hashable, Identifiable {
     public var supportedInterfaceTypes: [InterfaceType]
     /// What the radio offers for NAN.
     public var nan: NANSupport
+    /// What the radio offers for NAN unsynchronized service discovery (USD), which needs no NAN support.
+    public var usd: USDSupport
 
     /// The wiphy index.
     public var id: WiphyIndex { wiphy }
@@ -22,7 +24,8 @@ public struct Adapter: Sendable, Hashable, Identifiable {
     /// Creates a value (mostly for tests).
     public init(
         wiphy: WiphyIndex, name: String, permanentAddress: MACAddress?, driver: String?,
-        interfaces: [WirelessInterface], supportedInterfaceTypes: [InterfaceType], nan: NANSupport
+        interfaces: [WirelessInterface], supportedInterfaceTypes: [InterfaceType], nan: NANSupport,
+        usd: USDSupport = .none
     ) {
         self.wiphy = wiphy
         self.name = name
@@ -31,6 +34,7 @@ public struct Adapter: Sendable, Hashable, Identifiable {
         self.interfaces = interfaces
         self.supportedInterfaceTypes = supportedInterfaceTypes
         self.nan = nan
+        self.usd = usd
     }
 }
 
@@ -123,7 +127,8 @@ extension Adapter {
                     driver: system.driver(name),
                     interfaces: interfaces[index] ?? [],
                     supportedInterfaceTypes: try supportedTypes(attributes),
-                    nan: try nanSupport(attributes)))
+                    nan: try nanSupport(attributes),
+                    usd: try USDSupport(decoding: attributes, types: try supportedTypes(attributes))))
         }
         return adapters
     }

@@ -19,6 +19,8 @@ enum NL80211Command: UInt8, CaseIterable, Sendable {
     case setStation = 18
     case newStation = 19
     case delStation = 20
+    case remainOnChannel = 55
+    case cancelRemainOnChannel = 56
     case registerFrame = 58
     case frame = 59
     case frameTxStatus = 60
@@ -65,12 +67,14 @@ enum NL80211Attribute: UInt16, CaseIterable, Sendable {
     case wiphyFreq = 38
     case wiphyFreqOffset = 290
     case generation = 46
+    case supportedCommands = 50
     case frame = 51
     case cookie = 88
     case frameMatch = 91
     case ack = 92
     case frameType = 101
     case offchannelTxOk = 108
+    case maxRemainOnChannelDuration = 111
     case duration = 87
     case interfaceCombinations = 120
     case softwareIftypes = 121

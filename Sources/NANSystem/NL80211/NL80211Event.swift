@@ -14,6 +14,9 @@ public enum NL80211Event: Sendable, Hashable {
     /// `destination` (address 1 of the frame the kernel gives back; nil without one) acknowledged it.
     /// `NL80211_CMD_FRAME_TX_STATUS`.
     case frameTxStatus(cookie: FrameCookie, acked: Bool, destination: MACAddress? = nil)
+    /// A remain-on-channel period started or ended. `NL80211_CMD_REMAIN_ON_CHANNEL`,
+    /// `NL80211_CMD_CANCEL_REMAIN_ON_CHANNEL`.
+    case remainOnChannel(RemainOnChannelEvent)
     /// An offloaded function matched a peer. `NL80211_CMD_NAN_MATCH`.
     case nanMatch(NANMatch)
     /// An offloaded function ended. `NL80211_CMD_DEL_NAN_FUNCTION` (as an event).
@@ -115,6 +118,13 @@ extension NL80211Event {
                 cookie: FrameCookie(rawValue: try attributes.required(A.cookie, as: UInt64.self)),
                 acked: attributes.has(A.ack),
                 destination: attributes.bytes(A.frame).flatMap { $0.count >= 10 ? MACAddress(bytes: $0[4..<10]) : nil })
+        case .remainOnChannel, .cancelRemainOnChannel:
+            return .remainOnChannel(
+                RemainOnChannelEvent(
+                    wdev: try wdev(),
+                    cookie: RemainOnChannelCookie(rawValue: try attributes.required(A.cookie, as: UInt64.self)),
+                    frequency: Frequency(rawValue: try attributes.integer(A.wiphyFreq, as: UInt32.self) ?? 0),
+                    ended: message.command == NL80211Command.cancelRemainOnChannel.rawValue))
         case .nanMatch:
             return .nanMatch(try NANMatch(decoding: attributes))
         case .delNanFunction:

@@ -16,7 +16,7 @@ struct NL80211Request: Sendable, Hashable {
 
     typealias A = NL80211Attribute
 
-    private static func build(
+    static func build(
         _ command: NL80211Command, dump: Bool = false,
         _ body: (inout NetlinkAttributeWriter) throws(NetlinkError) -> Void
     ) throws(NetlinkError) -> NL80211Request {

@@ -80,6 +80,11 @@ extension EventRecord {
             self.init("frameStatus")
             self.cookie = "0x" + String(cookie.rawValue, radix: 16)
             success = acked
+        case .remainOnChannel(let period):
+            self.init(period.ended ? "remainOnChannelEnded" : "remainOnChannelStarted")
+            place(&self, wiphy: nil, wdev: period.wdev)
+            cookie = period.cookie.description
+            frequency = Int(period.frequency.rawValue)
         case .unknown(let command):
             self.init("otherEvent")
             self.command = Int(command)
@@ -93,6 +98,7 @@ extension EventRecord {
             return wdev.wiphy
         case .nanMatch(let match): return match.wdev?.wiphy
         case .frameReceived(let wdev, _, _, _): return wdev?.wiphy
+        case .remainOnChannel(let period): return period.wdev?.wiphy
         case .interfaceAdded(let interface): return interface.wiphy
         case .interfaceRemoved(let wiphy, let wdev, _): return wiphy ?? wdev?.wiphy
         case .wiphyRemoved(let wiphy): return wiphy

@@ -1,0 +1,317 @@
+import NANWire
+
+/// Wi-Fi Aware unsynchronized service discovery (USD): publish, subscribe and follow-ups as NAN SDFs sent
+/// outside any cluster, on one channel (2437 MHz unless told otherwise), with A3 the NAN Network ID
+/// 51-6F-9A-01-00-00. Unsolicited publishes and active subscribes go to that (group) address; answers and
+/// follow-ups go to the peer. The radio listens on the channel (remain-on-channel, period after period)
+/// while any session runs.
+///
+/// Every table that received frames feed is bounded (``USDOptions``), and a frame that fails a check (not
+/// an SDF, not addressed to the NAN Network ID, no session of ours it names) changes no state.
+actor USDEngineCore<Radio: USDRadio> {
+    struct Service {
+        enum Role {
+            case publish(PublishConfiguration)
+            case subscribe(SubscribeConfiguration)
+        }
+        var role: Role
+        var continuation: AsyncStream<DiscoveryEvent>.Continuation
+        var deadline: ContinuousClock.Instant?
+        /// Peer instances reported, oldest first, with the service info they were reported with.
+        var reported: [PeerInstance: [UInt8]] = [:]
+        var reportOrder: [PeerInstance] = []
+
+        var serviceID: ServiceID {
+            switch role {
+            case .publish(let c): c.serviceID
+            case .subscribe(let c): c.serviceID
+            }
+        }
+    }
+
+    struct PeerInstance: Hashable {
+        var address: MACAddress
+        var instance: InstanceID
+    }
+
+    let radio: Radio
+    let options: USDOptions
+    let clock = ContinuousClock()
+    private var services: [InstanceID: Service] = [:]
+    private var allocator = InstanceAllocator()
+    private var peers: [MACAddress: PeerRadioFacts] = [:]
+    private var statuses: [UInt64: CheckedContinuation<Bool?, Never>] = [:]
+    private var earlyStatuses: [UInt64: Bool] = [:]
+    private var listening = false
+    private var listenStarted: ContinuousClock.Instant?
+    private var stopped = false
+    private var ticker: Task<Void, Never>?
+    /// The most TX statuses kept that arrived before their sender asked.
+    static var maximumEarlyStatuses: Int { 64 }
+
+    init(radio: Radio, options: USDOptions) {
+        self.radio = radio
+        self.options = options
+    }
+
+    nonisolated var localAddress: MACAddress { radio.localAddress }
+
+    // MARK: Sessions
+
+    func start(_ role: Service.Role) throws(DiscoveryError) -> (InstanceID, AsyncStream<DiscoveryEvent>) {
+        guard !stopped else { throw .engineStopped }
+        let info: [UInt8]
+        let ttl: TimeToLive
+        switch role {
+        case .publish(let c):
+            guard !c.type.isEmpty else { throw .noPublishType }
+            (info, ttl) = (c.serviceInfo, c.timeToLive)
+        case .subscribe(let c): (info, ttl) = (c.serviceInfo, c.timeToLive)
+        }
+        if info.count > DiscoveryEngine.maximumServiceInfo {
+            throw .tooLong(info.count, limit: DiscoveryEngine.maximumServiceInfo)
+        }
+        guard let id = allocator.allocate() else { throw .tooManyServices }
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: DiscoveryEvent.self, bufferingPolicy: .bufferingNewest(256))
+        // USD has no discovery windows: a limit in DWs counts as that many 512 TU periods.
+        let windows = ttl.discoveryWindows.map { Duration.microseconds(Int64($0) * 524_288) }
+        let limit = [ttl.duration, windows].compactMap { $0 }.min()
+        services[id] = Service(role: role, continuation: continuation, deadline: limit.map { clock.now + $0 })
+        continuation.onTermination = { [weak self] _ in Task { await self?.stop(id) } }
+        startTicker()
+        return (id, stream)
+    }
+
+    func stop(_ id: InstanceID, reason: TerminationReason = .userRequest) {
+        guard let service = services.removeValue(forKey: id) else { return }
+        allocator.release(id)
+        service.continuation.yield(.terminated(reason))
+        service.continuation.finish()
+    }
+
+    /// Ends every session with `reason` and stops sending.
+    func shutdown(_ reason: TerminationReason) {
+        stopped = true
+        for id in Array(services.keys) { stop(id, reason: reason) }
+        ticker?.cancel()
+        for (_, waiter) in statuses { waiter.resume(returning: nil) }
+        statuses = [:]
+    }
+
+    var knownPeers: [Peer] {
+        peers.map { Peer(address: $0.key, radio: $0.value) }.sorted { $0.radio.lastHeard > $1.radio.lastHeard }
+    }
+
+    // MARK: Sending
+
+    /// Sends a follow-up from our session `local` to a peer's instance and reports whether it was acknowledged.
+    func send(
+        _ payload: [UInt8], from local: InstanceID, to peer: MACAddress, peerInstanceID: InstanceID
+    ) async throws(DiscoveryError) -> DeliveryStatus {
+        if payload.count > DiscoveryEngine.maximumServiceInfo {
+            throw .tooLong(payload.count, limit: DiscoveryEngine.maximumServiceInfo)
+        }
+        guard !stopped else { throw .engineStopped }
+        guard let service = services[local] else { throw .sessionEnded }
+        let followUp = ServiceAnnouncement(
+            kind: .followUp, serviceID: service.serviceID, instanceID: local, requestorInstanceID: peerInstanceID,
+            serviceInfo: payload)
+        for _ in 0..<max(1, options.followUpAttempts) {
+            guard let cookie = await transmit(followUp, to: peer) else { continue }
+            if await acknowledgement(of: cookie) == true { return .acknowledged }
+        }
+        return .notAcknowledged
+    }
+
+    /// Encodes and sends one SDF on the channel; its cookie, or nil when it could not be sent.
+    private func transmit(_ announcement: ServiceAnnouncement, to destination: MACAddress) async -> UInt64? {
+        let frame = OutgoingDiscoveryFrame(destination: destination, announcements: [announcement])
+        do {
+            let bytes = try WireCodec().encode(frame, source: localAddress, cluster: .nanNetworkID)
+            return try await radio.transmit(bytes, frequency: options.frequency, wait: options.transmitWait)
+        } catch {
+            return nil
+        }
+    }
+
+    private func acknowledgement(of cookie: UInt64) async -> Bool? {
+        if let early = earlyStatuses.removeValue(forKey: cookie) { return early }
+        let timeout = options.acknowledgementTimeout
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: timeout)
+            await self?.settle(cookie, nil)
+        }
+        defer { timer.cancel() }
+        return await withCheckedContinuation { statuses[cookie] = $0 }
+    }
+
+    private func settle(_ cookie: UInt64, _ acknowledged: Bool?) {
+        if let waiter = statuses.removeValue(forKey: cookie) {
+            waiter.resume(returning: acknowledged)
+        } else if let acknowledged {
+            if earlyStatuses.count >= Self.maximumEarlyStatuses, let oldest = earlyStatuses.keys.min() {
+                earlyStatuses.removeValue(forKey: oldest)
+            }
+            earlyStatuses[cookie] = acknowledged
+        }
+    }
+
+    // MARK: Announcing and listening
+
+    private func startTicker() {
+        guard ticker == nil else { return }
+        ticker = Task { [weak self, period = options.announcementPeriod] in
+            while !Task.isCancelled {
+                guard let self, await self.tick() else { return }
+                try? await Task.sleep(for: period)
+            }
+        }
+    }
+
+    /// One announcement period: ends expired sessions, keeps the radio listening, sends unsolicited
+    /// publishes and active subscribes. False once the engine stopped.
+    func tick() async -> Bool {
+        guard !stopped else { return false }
+        let now = clock.now
+        for (id, service) in services where service.deadline.map({ $0 <= now }) ?? false {
+            stop(id, reason: .timeToLiveExpired)
+        }
+        await keepListening(now: now)
+        for (id, service) in services {
+            switch service.role {
+            case .publish(let c) where c.type.contains(.unsolicited):
+                _ = await transmit(announcement(id, service, requestor: nil), to: .nanNetworkID)
+            case .subscribe(let c) where c.active:
+                _ = await transmit(announcement(id, service, requestor: nil), to: .nanNetworkID)
+            default: break
+            }
+        }
+        return true
+    }
+
+    /// Starts a listen period when none runs (or the last one's end was never reported).
+    private func keepListening(now: ContinuousClock.Instant) async {
+        let stale = listenStarted.map { now - $0 > options.listenPeriod + .milliseconds(500) } ?? true
+        guard !services.isEmpty, !listening || stale else { return }
+        listening = true
+        listenStarted = now
+        do {
+            try await radio.listen(frequency: options.frequency, duration: options.listenPeriod)
+        } catch {
+            listening = false
+        }
+    }
+
+    private func announcement(_ id: InstanceID, _ service: Service, requestor: InstanceID?) -> ServiceAnnouncement {
+        switch service.role {
+        case .publish(let c):
+            return ServiceAnnouncement(
+                kind: .publish, serviceID: c.serviceID, instanceID: id,
+                requestorInstanceID: requestor ?? InstanceID(rawValue: 0), matchFilter: c.transmitFilter,
+                serviceInfo: c.serviceInfo, rangeLimited: c.closeRangeOnly)
+        case .subscribe(let c):
+            return ServiceAnnouncement(
+                kind: .subscribe, serviceID: c.serviceID, instanceID: id,
+                requestorInstanceID: requestor ?? InstanceID(rawValue: 0), matchFilter: c.transmitFilter,
+                responseFilter: c.responseFilter, serviceInfo: c.serviceInfo, rangeLimited: c.closeRangeOnly)
+        }
+    }
+
+    // MARK: Receiving
+
+    /// Handles one radio event.
+    func handle(_ event: USDRadioEvent) async {
+        switch event {
+        case .frameReceived(let bytes, let frequency, let signal):
+            await receive(bytes, frequency: frequency, signal: signal)
+        case .transmitStatus(let cookie, let acknowledged):
+            settle(cookie, acknowledged)
+        case .listenEnded:
+            listening = false
+            await keepListening(now: clock.now)
+        case .interfaceRemoved:
+            shutdown(.deviceRemoved)
+        }
+    }
+
+    private func receive(_ bytes: [UInt8], frequency: Int?, signal: Int?) async {
+        guard !stopped, !services.isEmpty, let frame = try? WireCodec().decode(bytes),
+            frame.cluster == .nanNetworkID, frame.source != localAddress, !frame.source.isMulticast
+        else { return }
+        let now = clock.now
+        var facts = peers[frame.source] ?? PeerRadioFacts(discoveryWindowsHeard: 0, lastHeard: now)
+        facts.signal = signal ?? facts.signal
+        facts.frequency = frequency ?? facts.frequency
+        facts.lastHeard = now
+        var heard = false
+        for item in frame.announcements {
+            for (id, service) in services where service.serviceID == item.serviceID {
+                if await handle(item, from: frame.source, facts: facts, for: id, service) { heard = true }
+            }
+        }
+        guard heard else { return }
+        if peers[frame.source] == nil, peers.count >= max(1, options.maximumPeers),
+            let oldest = peers.min(by: { $0.value.lastHeard < $1.value.lastHeard })?.key
+        {
+            peers.removeValue(forKey: oldest)
+        }
+        peers[frame.source] = facts
+    }
+
+    /// One announcement for one of our sessions of the same service; true when it concerned the session.
+    private func handle(
+        _ item: ServiceAnnouncement, from peer: MACAddress, facts: PeerRadioFacts, for id: InstanceID,
+        _ service: Service
+    ) async -> Bool {
+        let requestor = item.requestorInstanceID.rawValue
+        let result = DiscoveryResult(
+            peer: peer, peerInstanceID: item.instanceID, localInstanceID: id, serviceInfo: item.serviceInfo,
+            offersDataPath: item.offersDataPath, radio: facts)
+        switch (item.kind, service.role) {
+        case (.publish, .subscribe(let c)):
+            guard requestor == 0 || requestor == id.rawValue,
+                MatchingFilter.matches(subscriber: c.receiveFilter, publisher: item.matchFilter)
+            else { return false }
+            report(.discovered(result), peer: peer, instance: item.instanceID, info: item.serviceInfo, to: id)
+            return true
+        case (.subscribe, .publish(let c)):
+            guard c.type.contains(.solicited),
+                MatchingFilter.matches(subscriber: item.matchFilter, publisher: c.receiveFilter),
+                item.responseFilter.map({ $0.shouldRespond(localAddress) }) ?? true
+            else { return false }
+            _ = await transmit(announcement(id, service, requestor: item.instanceID), to: peer)
+            report(.replied(result), peer: peer, instance: item.instanceID, info: item.serviceInfo, to: id)
+            return true
+        case (.followUp, _):
+            // An empty follow-up is wpa_supplicant's passive subscriber asking the publisher to wait for it.
+            guard requestor == id.rawValue, !item.serviceInfo.isEmpty else { return false }
+            services[id]?.continuation.yield(
+                .messageReceived(
+                    ReceivedMessage(
+                        peer: peer, peerInstanceID: item.instanceID, localInstanceID: id, payload: item.serviceInfo,
+                        radio: facts)))
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Reports a discovery or reply once per peer instance (again when its service info changed).
+    private func report(
+        _ event: DiscoveryEvent, peer: MACAddress, instance: InstanceID, info: [UInt8], to id: InstanceID
+    ) {
+        guard var service = services[id] else { return }
+        let key = PeerInstance(address: peer, instance: instance)
+        if service.reported[key] == info { return }
+        if service.reported[key] == nil {
+            if service.reportOrder.count >= max(1, options.maximumReportedPerSession) {
+                service.reported.removeValue(forKey: service.reportOrder.removeFirst())
+            }
+            service.reportOrder.append(key)
+        }
+        service.reported[key] = info
+        service.continuation.yield(event)
+        services[id] = service
+    }
+}

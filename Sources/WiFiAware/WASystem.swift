@@ -28,6 +28,9 @@ public final class WASystem: Sendable {
     public let localAddress: MACAddress
     /// The paired-device store that device selections are resolved in.
     public let store: WADeviceStore
+    /// How this system discovers: ``WATransport/synchronized`` (a NAN cluster) or
+    /// ``WATransport/unsynchronized`` (USD), never `.automatic` (``WASystemOptions/transport`` resolved).
+    public let transport: WATransport
 
     let backend: any DiscoveryBackend
     let runtimeDirectory: URL
@@ -45,8 +48,12 @@ public final class WASystem: Sendable {
     /// Notes in the store when paired devices are recognised (at most once a minute per device).
     let lastSeen = LastSeenRecorder()
 
-    init(backend: any DiscoveryBackend, adapterName: String, store: WADeviceStore, runtimeDirectory: URL) {
+    init(
+        backend: any DiscoveryBackend, adapterName: String, store: WADeviceStore, runtimeDirectory: URL,
+        transport: WATransport = .synchronized
+    ) {
         self.backend = backend
+        self.transport = transport
         self.adapterName = adapterName
         self.localAddress = backend.localAddress
         self.store = store
@@ -57,7 +64,7 @@ public final class WASystem: Sendable {
     ///
     /// - Parameters:
     ///   - adapter: A phy name (`phy0`), wiphy index (`0`) or interface name; `nil` takes the only NAN-capable adapter.
-    ///   - options: Master preference, cluster timeout and the paired-device store.
+    ///   - options: Transport, master preference, cluster timeout and the paired-device store.
     ///   - body: What to do with the system.
     /// - Returns: What `body` returns.
     /// - Throws: ``WAError`` (`adapterNotFound`, `wifiAwareUnsupported`, `permissionDenied`, `noRadioResources`,
@@ -67,12 +74,15 @@ public final class WASystem: Sendable {
         _ body: (WASystem) async throws -> Result
     ) async throws -> Result {
         let chosen: Adapter
+        let transport: WATransport
         do {
             let adapters = try await NL80211.withSession { session in try await session.adapters() }
-            chosen = try select(adapter, from: adapters)
+            chosen = try AdapterSelection.select(adapter, from: adapters)
+            transport = try options.transport.resolved(for: chosen)
         } catch {
             throw WAError.from(error, while: "list Wi-Fi adapters")
         }
+        if transport == .unsynchronized { return try await runUnsynchronized(on: chosen, options: options, body) }
         var start = NANStartOptions()
         start.masterPreference = options.masterPreference
         var discovery = DiscoveryOptions()
@@ -242,6 +252,10 @@ struct BodyError: Error {
 
 /// How ``WASystem/run(adapter:options:_:)`` brings up Wi-Fi Aware.
 public struct WASystemOptions: Sendable {
+    /// How to discover: ``WATransport/synchronized`` (the default: a NAN cluster), ``WATransport/unsynchronized``
+    /// (USD, on adapters without NAN too) or ``WATransport/automatic`` (USD when the adapter lacks NAN).
+    /// CLI: `--usd`, otherwise automatic.
+    public var transport: WATransport = .synchronized
     /// NAN master preference, 1-255 (default 2; higher makes this device more likely to lead the cluster).
     public var masterPreference: UInt8 = 2
     /// How long to wait for the radio to join a NAN cluster before giving up (default 10 s).

@@ -12,7 +12,18 @@ extension AdapterReport {
             interfaceTypes: adapter.supportedInterfaceTypes.map(\.description),
             nan: NANReport(adapter.nan),
             interfaceCombinations: adapter.nan.combinations.map(CombinationReport.init),
-            interfaces: adapter.interfaces.map(InterfaceReport.init))
+            interfaces: adapter.interfaces.map(InterfaceReport.init),
+            usd: USDReport(adapter.usd))
+    }
+}
+
+extension USDReport {
+    /// The tool's view of a radio's USD support.
+    init(_ support: USDSupport) {
+        let longest = support.maximumRemainOnChannel.map { ", listen up to \($0.inWholeMilliseconds) ms" } ?? ""
+        self.init(
+            supported: support.isSupported,
+            summary: support.unsupportedReason ?? "remain-on-channel, action frames\(longest)")
     }
 }
 

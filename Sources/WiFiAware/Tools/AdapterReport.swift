@@ -21,6 +21,17 @@
     public var interfaceCombinations: [CombinationReport]
     /// The interfaces that exist on the adapter now.
     public var interfaces: [InterfaceReport]
+    /// What unsynchronized service discovery (USD) the adapter can do; nil when not looked at.
+    public var usd: USDReport? = nil
+}
+
+/// Whether an adapter can do unsynchronized service discovery (USD): remain-on-channel and action frames on
+/// a station interface, no NAN needed.
+@_spi(Tools) public struct USDReport: Codable, Equatable, Sendable {
+    /// Whether USD can run on the adapter.
+    public var supported: Bool
+    /// `remain-on-channel, action frames` with the longest listen, or why not.
+    public var summary: String
 }
 
 /// The NAN part of an adapter's capabilities.

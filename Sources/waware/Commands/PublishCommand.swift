@@ -120,7 +120,8 @@ struct PublishCommand: Command {
         for try await event in publisher {
             switch event {
             case .started(let id):
-                try records.started(id, phy: phy, address: system.localAddress).write(json: values.json, to: output)
+                try records.started(id, phy: phy, address: system.localAddress, transport: system.transport).write(
+                    json: values.json, to: output)
                 if let acceptSecurity {
                     let (json, devices, idleTimeout) = (
                         values.json, try values.devices.selection(in: system.store), idleTimeout

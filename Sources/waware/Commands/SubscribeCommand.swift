@@ -192,7 +192,8 @@ struct SubscribeCommand: Command {
         for try await event in subscriber {
             switch event {
             case .started(let id):
-                try records.started(id, phy: phy, address: system.localAddress).write(json: values.json, to: output)
+                try records.started(id, phy: phy, address: system.localAddress, transport: system.transport).write(
+                    json: values.json, to: output)
             case .discovered(let endpoint), .updated(let endpoint):
                 found += 1
                 if let dataPathSecurity, dataPath == nil {

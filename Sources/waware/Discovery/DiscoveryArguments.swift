@@ -18,6 +18,7 @@ enum DiscoveryArguments {
         Self.pairedFlag.spec,
         Self.deviceOption.spec,
         Self.fixedAddressFlag.spec,
+        Self.usdFlag.spec,
         .json,
     ]
 
@@ -40,6 +41,8 @@ enum DiscoveryArguments {
         var devices: DeviceChoice
         /// `--fixed-address`: keep the adapter's NMI address instead of a random one.
         var fixedAddress = false
+        /// `--usd`: unsynchronized service discovery; otherwise automatic (USD when the adapter lacks NAN).
+        var transport: WATransport = .automatic
     }
 
     /// `--paired`, `--device NAMES`, or neither (any device, paired or not).
@@ -99,7 +102,8 @@ enum DiscoveryArguments {
             discoveryWindowLimit: windows, closeRange: parsed.flag(Self.closeRangeFlag),
             masterPreference: try parsed.option(
                 Self.masterPrefOption, expected: "a number from 1 to 255", ArgumentValues.masterPreference) ?? 2,
-            json: parsed.flag(FlagKey.json), devices: devices, fixedAddress: parsed.flag(Self.fixedAddressFlag))
+            json: parsed.flag(FlagKey.json), devices: devices, fixedAddress: parsed.flag(Self.fixedAddressFlag),
+            transport: parsed.flag(Self.usdFlag) ? .unsynchronized : .automatic)
     }
 
     /// `--device NAMES`, `--paired`, or neither.
@@ -174,6 +178,11 @@ extension DiscoveryArguments {
         "fixed-address",
         help:
             "Keep the adapter's NAN address (default: a random one at every start; paired devices still recognise this one)."
+    )
+    static let usdFlag = FlagKey(
+        "usd",
+        help:
+            "Use unsynchronized service discovery (USD: action frames on channel 6, no NAN cluster; works on adapters without NAN). Default: NAN when the adapter has it, else USD."
     )
     static let pairedFlag = FlagKey("paired", help: "Only deal with paired devices (see 'waware devices list').")
     static let deviceOption = OptionKey(

@@ -13,6 +13,8 @@ struct DiscoveryRecord: Codable, Equatable, Sendable {
     var address: String?
     /// The adapter (on `started`).
     var phy: String?
+    /// How discovery runs (on `started`): `nan` (synchronized, in a cluster) or `usd` (unsynchronized).
+    var transport: String?
     /// The peer's NMI address.
     var peer: String?
     /// The peer's instance ID.
@@ -78,6 +80,7 @@ struct DiscoveryRecord: Codable, Equatable, Sendable {
         var parts = [event]
         if let service { parts.append(service) }
         if let phy { parts.append("on \(phy)") }
+        if let transport { parts.append("via \(transport)") }
         if let address { parts.append("nmi \(address)") }
         if let localInstance { parts.append("instance \(localInstance)") }
         // A `peer` record (waware peers) already starts with the word.
@@ -138,10 +141,13 @@ struct SessionRecords: Sendable {
 
     /// `started`: the session is on the radio as instance `id`, on `phy` with our NAN management `address`;
     /// the records after it carry `id`.
-    mutating func started(_ id: InstanceID, phy: String, address: MACAddress) -> DiscoveryRecord {
+    mutating func started(
+        _ id: InstanceID, phy: String, address: MACAddress, transport: WATransport = .synchronized
+    ) -> DiscoveryRecord {
         instance = Int(id.rawValue)
         var r = record("started")
         r.phy = phy
+        r.transport = transport == .unsynchronized ? "usd" : "nan"
         r.address = address.description
         return r
     }

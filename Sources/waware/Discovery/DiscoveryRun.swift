@@ -13,12 +13,13 @@ enum DiscoveryRun {
     ///   code to the exit code), or what `body` throws.
     static func withSystem<Result: Sendable>(
         adapter reference: String?, masterPreference: UInt8, performanceMode: WAPerformanceMode? = nil,
-        fixedAddress: Bool = false,
+        fixedAddress: Bool = false, transport: WATransport = .synchronized,
         _ body: (WASystem, String) async throws -> Result
     ) async throws -> Result {
         var options = WASystemOptions()
         options.masterPreference = masterPreference
         options.keepsAdapterAddress = fixedAddress
+        options.transport = transport
         options.logger = Diagnostics.logger()
         options.swapsDataPathSchedule = Diagnostics.swapsDataPathSchedule()
         options.limitsDataPathScheduleToChannel6 = Diagnostics.limitsDataPathScheduleToChannel6()
@@ -54,7 +55,8 @@ extension DiscoveryArguments.Values {
     ) async throws {
         try await SignalCancellation.run {
             try await DiscoveryRun.withSystem(
-                adapter: adapter, masterPreference: masterPreference, fixedAddress: fixedAddress
+                adapter: adapter, masterPreference: masterPreference, fixedAddress: fixedAddress,
+                transport: transport
             ) { system, phy in
                 let devices = try self.devices.selection(in: system.store)
                 if let delay { try await Task.sleep(for: .milliseconds(Int64(delay * 1000))) }

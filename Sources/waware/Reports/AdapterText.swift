@@ -6,6 +6,7 @@ enum AdapterText {
     static func list(_ adapters: [AdapterReport]) -> [String] {
         let rows = adapters.map { adapter in
             [adapter.phy, adapter.driver ?? "unknown driver", adapter.address ?? "no address", nanVerdict(adapter.nan)]
+                + (adapter.usd.map { ["USD: \($0.supported ? "yes" : "no")"] } ?? [])
         }
         return TextColumns.align(rows)
     }
@@ -24,6 +25,7 @@ enum AdapterText {
             ("interface types", list(adapter.interfaceTypes)),
             ("NAN", "\(adapter.nan.supported ? "yes" : "no") (\(adapter.nan.summary))"),
         ]
+        if let usd = adapter.usd { fields.append(("USD", "\(usd.supported ? "yes" : "no") (\(usd.summary))")) }
         lines += aligned(fields, indent: "  ")
 
         let nan = adapter.nan

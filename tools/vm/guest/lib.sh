@@ -137,12 +137,17 @@ _sim_tool() {
     esac
 }
 
+# sim_radios COUNT [--no-nan]: make COUNT radios (PHYS lists them); --no-nan makes plain station radios,
+# like an ordinary Wi-Fi card without NAN (waware's tool only).
 sim_radios() {
-    local count=$1 before after tool
+    local count=$1 kind=${2:-} before after tool
     before=$(ls /sys/class/ieee80211 2>/dev/null)
     tool=$(_sim_tool)
-    echo "creating $count NAN radio(s) with $tool"
-    if [ "$tool" = waware ]; then
+    echo "creating $count ${kind:+plain (no NAN) }radio(s) with $tool"
+    if [ "$kind" = --no-nan ]; then
+        [ "$tool" = waware ] || fail "radios without NAN need WAWARE_VM_SIM=waware"
+        "$WAWARE" sim add --count "$count" --no-nan || fail "waware sim add --count $count --no-nan failed"
+    elif [ "$tool" = waware ]; then
         "$WAWARE" sim add --count "$count" || fail "waware sim add --count $count failed"
     else
         python3 "$_lib_dir/hwsim-radio.py" new --count "$count" || fail "hwsim-radio.py could not create $count radios"

@@ -1,0 +1,45 @@
+import NANEngine
+import NANSystem
+import NANWire
+
+extension WASystem {
+    /// ``run(adapter:options:_:)`` for the unsynchronized transport: USD on the adapter's station interface,
+    /// the same publishers, subscribers and messages, without a cluster (no data paths, no pairing).
+    static func runUnsynchronized<Result: Sendable>(
+        on adapter: Adapter, options: WASystemOptions, _ body: (WASystem) async throws -> Result
+    ) async throws -> Result {
+        do {
+            return try await USDEngine.run(on: adapter) { engine in
+                let system = WASystem(
+                    backend: engine, adapterName: adapter.name, store: options.store,
+                    runtimeDirectory: options.runtimeDirectory, transport: .unsynchronized)
+                return try await system.scope(body)
+            }
+        } catch let error as BodyError {
+            throw error.error
+        } catch {
+            throw WAError.from(error, while: "start USD on \(adapter.name)")
+        }
+    }
+}
+
+extension USDEngine: DiscoveryBackend {
+    func publish(_ configuration: PublishConfiguration) async throws -> BackendSession {
+        let session: USDSession = try await publish(configuration)
+        return BackendSession(session)
+    }
+
+    func subscribe(_ configuration: SubscribeConfiguration) async throws -> BackendSession {
+        let session: USDSession = try await subscribe(configuration)
+        return BackendSession(session)
+    }
+}
+
+extension BackendSession {
+    /// Wraps a USD session.
+    init(_ session: USDSession) {
+        self.init(
+            instanceID: session.instanceID, makeIterator: { session.makeAsyncIterator() },
+            stop: { await session.stop() })
+    }
+}

@@ -7,7 +7,8 @@ public struct USDSupport: Sendable, Hashable {
     public var stationInterface: Bool
     /// The driver takes `REMAIN_ON_CHANNEL` (in `NL80211_ATTR_SUPPORTED_COMMANDS`).
     public var remainOnChannel: Bool
-    /// The driver takes `FRAME` and `REGISTER_FRAME` (in `NL80211_ATTR_SUPPORTED_COMMANDS`).
+    /// The driver takes `FRAME` (in `NL80211_ATTR_SUPPORTED_COMMANDS`; `REGISTER_FRAME` is not listed there,
+    /// cfg80211 offers it on every radio).
     public var actionFrames: Bool
     /// The longest remain-on-channel period (`NL80211_ATTR_MAX_REMAIN_ON_CHANNEL_DURATION`), if reported.
     public var maximumRemainOnChannel: Duration?
@@ -32,7 +33,7 @@ public struct USDSupport: Sendable, Hashable {
     public var unsupportedReason: String? {
         if !stationInterface { return "the driver offers no station interface" }
         if !remainOnChannel { return "the driver cannot remain on a channel (no REMAIN_ON_CHANNEL)" }
-        if !actionFrames { return "the driver cannot send and receive action frames (no FRAME/REGISTER_FRAME)" }
+        if !actionFrames { return "the driver cannot send and receive action frames (no FRAME)" }
         return nil
     }
 }
@@ -50,7 +51,7 @@ extension USDSupport {
         self.init(
             stationInterface: types.contains(.station),
             remainOnChannel: has(.remainOnChannel),
-            actionFrames: has(.frame) && has(.registerFrame),
+            actionFrames: has(.frame),
             maximumRemainOnChannel: maximum.map { .milliseconds(Int64($0)) })
     }
 }

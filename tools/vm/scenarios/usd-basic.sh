@@ -12,8 +12,8 @@ radio_netns 1 dB
 step "the radios have no NAN but can do USD"
 info=$(in_netns dA "$WAWARE" info)
 echo "$info"
-expect_contains "no NAN" "NAN" "$(echo "$info" | grep -E '^ +NAN +no')"
-expect_contains "USD" "yes" "$(echo "$info" | grep -E '^ +USD ')"
+expect_contains "no NAN" "no" "$(echo "$info" | grep -E '^ +NAN: +no')"
+expect_contains "USD" "yes" "$(echo "$info" | grep -E '^ +USD: ')"
 
 step "A publishes (automatic transport: USD, since the radio lacks NAN), answering every message"
 start_bg pub dA "$WAWARE" publish _chat._tcp --info hello --answer pong --json

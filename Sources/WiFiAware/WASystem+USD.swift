@@ -17,6 +17,8 @@ extension WASystem {
             }
         } catch let error as BodyError {
             throw error.error
+        } catch let error as NetlinkError {
+            throw WAError.usdStart(error, on: adapter.name)
         } catch {
             throw WAError.from(error, while: "start USD on \(adapter.name)")
         }

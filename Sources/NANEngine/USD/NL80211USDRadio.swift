@@ -9,11 +9,14 @@ final class NL80211USDRadio: USDRadio, Sendable {
     let localAddress: MACAddress
 
     /// Takes the adapter's first station interface (brought up if it was down), or creates one owned by the
-    /// session when it has none, and registers for NAN SDFs on it.
+    /// session when it has none, registers for NAN SDFs on it, and checks that the radio can listen on
+    /// `frequency` (a remain-on-channel of 10 ms), so that a radio that cannot fails here with the reason.
     ///
-    /// - Throws: ``NetlinkError``: `alreadyRunning`-like kernel refusals when another program (wpa_supplicant
-    ///   with NAN USD, say) already receives SDFs on the interface; `permissionDenied` without CAP_NET_ADMIN.
-    init(session: NL80211Session, adapter: Adapter) async throws {
+    /// - Throws: ``NetlinkError`` naming the step in its `call`: `SIOCSIFFLAGS` (`ERFKILL`: rfkill),
+    ///   `NL80211_CMD_REGISTER_FRAME` (`EALREADY`: another program receives SDFs there),
+    ///   `NL80211_CMD_REMAIN_ON_CHANNEL` (`EBUSY`: scanning or off channel already; `EINVAL`: a channel the
+    ///   regulatory domain disables); `permissionDenied` without CAP_NET_ADMIN.
+    init(session: NL80211Session, adapter: Adapter, frequency: Int) async throws {
         self.session = session
         let existing = adapter.interfaces.first { $0.type == .station && $0.name != nil }
         let interface: WirelessInterface
@@ -28,6 +31,9 @@ final class NL80211USDRadio: USDRadio, Sendable {
             throw NetlinkError(code: .malformedMessage, call: "NL80211_CMD_GET_INTERFACE", detail: "no address")
         }
         try await session.registerFrames(on: interface.wdev, matching: NANFramePrefix.serviceDiscovery)
+        _ = try await session.remainOnChannel(
+            on: interface.wdev, frequency: Frequency(rawValue: UInt32(clamping: frequency)), duration: .milliseconds(10)
+        )
         self.interface = interface
         self.localAddress = address
     }

@@ -60,7 +60,7 @@ public struct USDEngine: Sendable {
             options.listenPeriod = maximum
         }
         return try await NL80211.withSession { session in
-            let radio = try await NL80211USDRadio(session: session, adapter: adapter)
+            let radio = try await NL80211USDRadio(session: session, adapter: adapter, frequency: options.frequency)
             let core = USDEngineCore(radio: radio, options: options)
             let pump = Task {
                 do {

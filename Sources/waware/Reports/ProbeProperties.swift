@@ -3,7 +3,8 @@
 /// The udev properties `waware probe` prints for an adapter, as ordered `KEY=VALUE` pairs.
 ///
 /// udev's `IMPORT{program}` reads these lines into the device's environment, so rules and systemd units
-/// can match `ENV{WAWARE_NAN}=="1"`. Values never contain spaces or quotes, so no escaping is needed.
+/// can match `ENV{WAWARE_NAN}=="1"` (synchronized NAN) or `ENV{WAWARE_USD}=="1"` (unsynchronized service
+/// discovery). Values never contain spaces or quotes, so no escaping is needed.
 enum ProbeProperties {
     /// The properties of `adapter`, in a fixed order.
     static func properties(of adapter: AdapterReport) -> [(key: String, value: String)] {
@@ -22,6 +23,8 @@ enum ProbeProperties {
                 ("WAWARE_NAN_SECURE", flag(nan.secure)),
             ]
         }
+        // Unsynchronized service discovery (docs/usd.md), which needs no NAN.
+        if let usd = adapter.usd { pairs.append(("WAWARE_USD", flag(usd.supported))) }
         return pairs
     }
 

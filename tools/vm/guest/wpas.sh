@@ -7,7 +7,10 @@
 #                            slots 1-3 on channel 6 and 4-31 on channel 36, as the peer's own tests do) set with
 #                            NAN_SCHED_CONFIG_MAP map 1. Its -dd log is $SCENARIO_OUT/NAME-wpas.log, its events
 #                            $SCENARIO_OUT/NAME-events.log. Sets WPAS_NMI[NAME] and WPAS_NDI[NAME].
-#   wpas NAME COMMAND...     one control command on NAME's NAN interface; prints the reply, fails the
+#   wpas_start_usd NAME NS RADIO   run wpa_supplicant in NS on radio index RADIO's station interface only, for
+#                            unsynchronized service discovery (NAN_PUBLISH/NAN_SUBSCRIBE without sync=1; the radio
+#                            may lack NAN); commands and events then go to the station interface. Sets WPAS_ADDR[NAME].
+#   wpas NAME COMMAND...     one control command on NAME's NAN interface (station interface after wpas_start_usd); prints the reply, fails the
 #                            scenario on FAIL
 #   wpas_try NAME COMMAND... the same, returning the status instead of failing
 #   wpas_wait NAME REGEX [SECONDS]   wait for an event line matching REGEX (ERE; default 20 s, scaled) in
@@ -38,7 +41,8 @@
 # path, when it is missing); never skipped.
 
 WPAS_BIN=${WAWARE_PEER_WPAS:-}
-declare -A WPAS_NMI=() WPAS_NDI=() _WPAS_NS=()
+declare -A WPAS_NMI=() WPAS_NDI=() WPAS_ADDR=() _WPAS_NS=() _WPAS_IFACE=()
+_WPAS_WLAN=
 
 # On the way out: each peer's -dd log into the results, then lib.sh's cleanup with the scenario's status.
 _wpas_exit() {
@@ -53,8 +57,21 @@ trap _wpas_exit EXIT
 # wait is scaled like every other limit.
 export WPAS_CTL_TIMEOUT=$(scaled 20)
 
-wpas_start() {
-    local name=$1 ns=$2 radio=$3 schedule=${4:-2437:0e000000 5180:f0ffffff} phy wlan reply
+wpas_start_usd() {
+    local name=$1 ns=$2 radio=$3 wlan i
+    _wpas_launch "$name" "$ns" "$radio"
+    wlan=$_WPAS_WLAN
+    _WPAS_IFACE[$name]=$wlan
+    start_bg "$name-wpas-events" "$ns" python3 "$_lib_dir/wpas-ctl.py" --monitor "/tmp/wpas-$name/$wlan" "$SCENARIO_OUT/$name-events.log"
+    for i in $(seq 1 "$(scaled 10)"); do grep -q ATTACHED "$SCENARIO_OUT/$name-events.log" 2>/dev/null && break; nap 0.5; done
+    WPAS_ADDR[$name]=$(in_netns "$ns" cat "/sys/class/net/$wlan/address")
+    echo "wpa_supplicant $name in $ns for USD: station $wlan ${WPAS_ADDR[$name]}; $(wpas "$name" GET_CAPABILITY nan)"
+}
+
+# _wpas_launch NAME NS RADIO: starts wpa_supplicant NAME in NS with the station interface of radio RADIO added;
+# leaves that interface's name in _WPAS_WLAN.
+_wpas_launch() {
+    local name=$1 ns=$2 radio=$3 phy wlan
     [ -z "${WAWARE_PEER_WPAS_PROBLEM:-}" ] || fail "$WAWARE_PEER_WPAS_PROBLEM"
     [ -n "$WPAS_BIN" ] || fail "WAWARE_PEER_WPAS is not set: the peer stack (../shared/peers/wpa_supplicant-2.12/wpa_supplicant) was not handed to the guest"
     [ -x "$WPAS_BIN" ] || fail "the peer stack is missing: $WPAS_BIN is not an executable file"
@@ -77,6 +94,12 @@ wpas_start() {
     for i in $(seq 1 "$(scaled 10)"); do [ -S "/tmp/wpas-g-$name" ] && break; nap 0.5; done
     [ -S "/tmp/wpas-g-$name" ] || fail "wpa_supplicant $name did not open its global control socket"
     _wpas_global "$name" "INTERFACE_ADD $wlan		nl80211	/tmp/wpas-$name"
+    _WPAS_WLAN=$wlan
+}
+
+wpas_start() {
+    local name=$1 ns=$2 radio=$3 schedule=${4:-2437:0e000000 5180:f0ffffff} i
+    _wpas_launch "$name" "$ns" "$radio"
     _wpas_global "$name" "INTERFACE_ADD nan$name		nl80211	/tmp/wpas-$name			create	nan"
     start_bg "$name-wpas-events" "$ns" python3 "$_lib_dir/wpas-ctl.py" --monitor "/tmp/wpas-$name/nan$name" "$SCENARIO_OUT/$name-events.log"
     for i in $(seq 1 "$(scaled 10)"); do grep -q ATTACHED "$SCENARIO_OUT/$name-events.log" 2>/dev/null && break; nap 0.5; done
@@ -92,7 +115,7 @@ wpas_start() {
     WPAS_NMI[$name]=$(in_netns "$ns" iw dev | awk '$1 == "addr" { addr = $2 } $1 == "type" && $2 == "NAN" { print addr; exit }')
     [ -n "${WPAS_NMI[$name]}" ] || fail "no NAN interface address for wpa_supplicant $name in $ns"
     WPAS_NDI[$name]=$(wpas_ndi_address "$name")
-    echo "wpa_supplicant $name in $ns: station $wlan, NMI ${WPAS_NMI[$name]}, NDI ndi$name ${WPAS_NDI[$name]}, schedule $schedule"
+    echo "wpa_supplicant $name in $ns: station $_WPAS_WLAN, NMI ${WPAS_NMI[$name]}, NDI ndi$name ${WPAS_NDI[$name]}, schedule $schedule"
 }
 
 # One python process sends every control command of the scenario (wpas-ctl.py --serve): started per command,
@@ -134,7 +157,7 @@ _wpas_global() {
 wpas_try() {
     local name=$1
     shift
-    _wpas_ctl "/tmp/wpas-$name/nan$name" "$*"
+    _wpas_ctl "/tmp/wpas-$name/${_WPAS_IFACE[$name]:-nan$name}" "$*"
 }
 
 wpas() {

@@ -16,6 +16,7 @@ expect_contains "probe output" "WAWARE_PHY=$phy" "$out"
 expect_contains "probe output" "WAWARE_NAN=1" "$out"
 expect_contains "probe output" "WAWARE_NAN_USERSPACE_DE=1" "$out"
 expect_contains "probe output" "WAWARE_NAN_BANDS=2.4GHz,5GHz" "$out"
+expect_contains "probe output" "WAWARE_USD=1" "$out"
 
 step "the sysfs path names the same adapter"
 expect_eq "probe /sys/class/ieee80211/$phy" "$out" "$(ww probe "/sys/class/ieee80211/$phy")"

@@ -1,0 +1,49 @@
+#!/bin/bash
+# Unsynchronized service discovery (USD) with the other stack (wpa_supplicant 2.12, NAN_PUBLISH/NAN_SUBSCRIBE
+# without sync=1) on two radios without NAN: the peer publishes unsolicited and waware finds it passively and
+# sends a follow-up; then waware publishes solicited-only and the peer finds it by an active subscribe, and they
+# exchange follow-ups both ways.
+# timeout: 300
+source "$(dirname "$0")/../guest/lib.sh"
+source "$(dirname "$0")/../guest/wpas.sh"
+
+hex() { printf '%s' "$1" | od -An -tx1 | tr -d ' \n'; }
+
+step "two plain radios: waware in dA, wpa_supplicant (USD on its station interface) in dB"
+sim_radios 2 --no-nan
+radio_netns 0 dA
+radio_netns 1 dB
+wpas_start_usd P dB 1
+peer=${WPAS_ADDR[P]}
+
+step "the peer publishes _iu._tcp unsolicited (info hello); waware subscribes passively and sends ping"
+pid=$(wpas P NAN_PUBLISH service_name=_iu._tcp ssi="$(hex hello)" ttl=120)
+wpas_mark P
+out=$(in_netns dA "$WAWARE" subscribe _iu._tcp --usd --count 1 --send ping --timeout "$(scaled 30)" --json) \
+    || fail "subscribe failed: $out"
+echo "$out"
+found=$(echo "$out" | grep '"event":"discovered"')
+expect_contains "the peer found" "\"peer\":\"$peer\"" "$found"
+expect_contains "its service info" '"info":"hello"' "$found"
+expect_contains "its publish id" "\"peerInstance\":$pid" "$found"
+expect_contains "ping acknowledged" '"status":"acknowledged"' "$(echo "$out" | grep '"event":"sent"')"
+wpas_wait P "NAN-RECEIVE id=$pid .*ssi=$(hex ping)" 20
+wpas P NAN_CANCEL_PUBLISH publish_id="$pid" >/dev/null
+
+step "waware publishes _iu2._tcp solicited only (info hi, answers pong); the peer subscribes actively"
+start_bg pub dA "$WAWARE" publish _iu2._tcp --usd --solicited --info hi --answer pong --json
+wait_for_line "$(bg_log pub)" '"event":"started"' 30
+us=$(event_field "$(bg_log pub)" started address)
+wpas_mark P
+sid=$(wpas P NAN_SUBSCRIBE service_name=_iu2._tcp active=1 ttl=120)
+wpas_wait P "NAN-DISCOVERY-RESULT subscribe_id=$sid .*address=$us" 30
+expect_eq "the peer read our service info" "$(hex hi)" "$(wpas_field "$LINE" ssi)"
+pubid=$(wpas_field "$LINE" publish_id)
+wait_for_line "$(bg_log pub)" "\"event\":\"replied\".*\"peer\":\"$peer\"" 10
+
+step "the peer sends ping; waware receives it and answers pong"
+wpas_mark P
+wpas P NAN_TRANSMIT handle="$sid" req_instance_id="$pubid" address="$us" ssi="$(hex ping)" >/dev/null
+wait_for_line "$(bg_log pub)" "\"event\":\"message\".*\"info\":\"ping\".*\"peer\":\"$peer\"" 20
+wpas_wait P "NAN-RECEIVE id=$sid .*address=$us .*ssi=$(hex pong)" 20
+stop_bg pub

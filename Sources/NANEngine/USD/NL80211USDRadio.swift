@@ -7,6 +7,8 @@ final class NL80211USDRadio: USDRadio, Sendable {
     let session: NL80211Session
     let interface: WirelessInterface
     let localAddress: MACAddress
+    /// The start's check that the radio can listen: its end is no end of a listen the engine asked for.
+    let probe: RemainOnChannelCookie
 
     /// Takes the adapter's first station interface (brought up if it was down), or creates one owned by the
     /// session when it has none, registers for NAN SDFs on it, and checks that the radio can listen on
@@ -31,7 +33,7 @@ final class NL80211USDRadio: USDRadio, Sendable {
             throw NetlinkError(code: .malformedMessage, call: "NL80211_CMD_GET_INTERFACE", detail: "no address")
         }
         try await session.registerFrames(on: interface.wdev, matching: NANFramePrefix.serviceDiscovery)
-        _ = try await session.remainOnChannel(
+        probe = try await session.remainOnChannel(
             on: interface.wdev, frequency: Frequency(rawValue: UInt32(clamping: frequency)), duration: .milliseconds(10)
         )
         self.interface = interface
@@ -39,8 +41,11 @@ final class NL80211USDRadio: USDRadio, Sendable {
     }
 
     var events: AsyncCompactMapSequence<AsyncThrowingStream<NL80211Event, any Error>, USDRadioEvent> {
-        let wdev = interface.wdev
-        return session.events.compactMap { Self.translate($0, wdev: wdev) }
+        let (wdev, probe) = (interface.wdev, probe)
+        return session.events.compactMap { event in
+            if case .remainOnChannel(let period) = event, period.cookie == probe { return nil }
+            return Self.translate(event, wdev: wdev)
+        }
     }
 
     /// The engine's view of one nl80211 event about our interface; nil for everything else.

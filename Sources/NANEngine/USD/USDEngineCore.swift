@@ -78,7 +78,11 @@ actor USDEngineCore<Radio: USDRadio> {
         let windows = ttl.discoveryWindows.map { Duration.microseconds(Int64($0) * 524_288) }
         let limit = [ttl.duration, windows].compactMap { $0 }.min()
         services[id] = Service(role: role, continuation: continuation, deadline: limit.map { clock.now + $0 })
-        continuation.onTermination = { [weak self] _ in Task { await self?.stop(id) } }
+        // A consumer that stops iterating stops the session (not `finish()`, which `stop` itself calls: by the
+        // time such a task ran, the instance ID could belong to a new session).
+        continuation.onTermination = { [weak self] termination in
+            if case .cancelled = termination { Task { await self?.stop(id) } }
+        }
         startTicker()
         return (id, stream)
     }

@@ -5,7 +5,8 @@
 # with pairing, they pair with a PIN (PASN) and store each other;
 # with data paths, B opens a secure one to A (keyed by the pairing, NCS-PK-PASN-128, or else NCS-SK-128 with a
 # passphrase) and they exchange a TCP message
-# over it; with `waware perf`, B prints a link report over a second secure data path.
+# over it; with USD, two more radios without NAN find each other by unsynchronized service discovery and
+# exchange messages; with `waware perf`, B prints a link report over a second secure data path.
 # Output is for people, not for grep: the raw logs are in results/demo/two-devices/.
 # timeout: 600
 source "$(dirname "$0")/../guest/lib.sh"
@@ -27,7 +28,8 @@ for raw in (open(sys.argv[3]) if len(sys.argv) > 3 else sys.stdin):
     peer, info = e.get("peer", "?"), e.get("info", "")
     if kind == "started":
         what = role + " " + e["service"] if "service" in e else "NAN is on"
-        print("  %s: %s (NAN address %s)" % (who, what, e.get("address", "?")))
+        kind_of_address = "address" if e.get("transport") == "usd" else "NAN address"
+        print("  %s: %s (%s %s)" % (who, what, kind_of_address, e.get("address", "?")))
     elif kind == "clusterJoined":
         how = "created a new cluster" if e.get("newCluster") else "joined the cluster"
         print("  %s: %s %s%s" % (who, how, e.get("clusterID", "?"), after))
@@ -242,6 +244,27 @@ PY
     echo "  A's store now pins B's certificate: $pinnedA..."
     echo
     echo "A message each way over mutual TLS, on a data path keyed by the pairing; the data path ended with the connection."
+fi
+
+# Unsynchronized service discovery on radios without NAN, when this build of waware has it.
+if "$WAWARE" publish --help 2>/dev/null | grep -q -- '--usd'; then
+    echo
+    echo "Most Wi-Fi cards have no NAN. Two more simulated radios, plain station radios like those, find each"
+    echo "other with unsynchronized service discovery (USD: action frames on channel 6, no cluster):"
+    sim_radios 2 --no-nan >/dev/null
+    radio_netns 0 usdA >/dev/null
+    radio_netns 1 usdB >/dev/null
+    start_bg usdpub usdA "$WAWARE" publish _chat._tcp --info "hello over USD" --answer pong --json >/dev/null
+    wait_for_line "$(bg_log usdpub)" '"event":"started"' 30 >/dev/null
+    describe "plain radio A" "publishing over USD" "$(bg_log usdpub)"
+    out=$(in_netns usdB timeout "$(scaled 60)" "$WAWARE" subscribe _chat._tcp --count 1 --send ping --messages 1 \
+        --timeout "$(scaled 30)" --json)
+    rc=$?
+    printf '%s\n' "$out" >"$SCENARIO_OUT/usd-sub.log"
+    describe "plain radio B" "looking over USD for" <"$SCENARIO_OUT/usd-sub.log"
+    [ $rc = 0 ] || fail "waware subscribe over USD exited $rc (logs in results/demo/two-devices/)"
+    describe "plain radio A" publishing "$(bg_log usdpub)" | grep received
+    stop_bg usdpub >/dev/null
 fi
 
 # A link report, when this build of waware has one.

@@ -2,7 +2,7 @@
 # Unsynchronized service discovery (USD) with the other stack (wpa_supplicant 2.12, NAN_PUBLISH/NAN_SUBSCRIBE
 # without sync=1) on two radios without NAN: the peer publishes unsolicited and waware finds it passively and
 # sends a follow-up; then waware publishes solicited-only and the peer finds it by an active subscribe, and they
-# exchange follow-ups both ways.
+# exchange follow-ups both ways; last the peer finds an unsolicited waware publish passively.
 # timeout: 300
 source "$(dirname "$0")/../guest/lib.sh"
 source "$(dirname "$0")/../guest/wpas.sh"
@@ -47,3 +47,15 @@ wpas P NAN_TRANSMIT handle="$sid" req_instance_id="$pubid" address="$us" ssi="$(
 wait_for_line "$(bg_log pub)" "\"event\":\"message\".*\"info\":\"ping\".*\"peer\":\"$peer\"" 20
 wpas_wait P "NAN-RECEIVE id=$sid .*address=$us .*ssi=$(hex pong)" 20
 stop_bg pub
+
+step "waware publishes _iu3._tcp unsolicited (info yo); the peer subscribes passively and finds it"
+start_bg pub3 dA "$WAWARE" publish _iu3._tcp --usd --unsolicited --info yo --json
+wait_for_line "$(bg_log pub3)" '"event":"started"' 30
+wpas_mark P
+sid3=$(wpas P NAN_SUBSCRIBE service_name=_iu3._tcp ttl=120)
+wpas_wait P "NAN-DISCOVERY-RESULT subscribe_id=$sid3 .*address=$us" 30
+expect_eq "the peer read our service info" "$(hex yo)" "$(wpas_field "$LINE" ssi)"
+# The passive peer's empty follow-up (asking the publisher to wait for it) is no message.
+nap 1
+expect_eq "messages waware reported" 0 "$(grep -c '"event":"message"' "$(bg_log pub3)")"
+stop_bg pub3

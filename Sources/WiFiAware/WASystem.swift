@@ -31,6 +31,9 @@ public final class WASystem: Sendable {
     /// How this system discovers: ``WATransport/synchronized`` (a NAN cluster) or
     /// ``WATransport/unsynchronized`` (USD), never `.automatic` (``WASystemOptions/transport`` resolved).
     public let transport: WATransport
+    /// Things worth telling the user once the system is up, e.g. that USD leaves the channel of the access point
+    /// the station is connected to. For the tool.
+    @_spi(Tools) public let startWarnings: [String]
 
     let backend: any DiscoveryBackend
     let runtimeDirectory: URL
@@ -50,10 +53,11 @@ public final class WASystem: Sendable {
 
     init(
         backend: any DiscoveryBackend, adapterName: String, store: WADeviceStore, runtimeDirectory: URL,
-        transport: WATransport = .synchronized
+        transport: WATransport = .synchronized, startWarnings: [String] = []
     ) {
         self.backend = backend
         self.transport = transport
+        self.startWarnings = startWarnings
         self.adapterName = adapterName
         self.localAddress = backend.localAddress
         self.store = store

@@ -47,3 +47,10 @@ import Testing
             ).code == .permissionDenied)
     }
 }
+
+@Test func aStationConnectedOnAnotherChannelIsWarnedAbout() {
+    let warning = WASystem.offChannelWarning(interface: "wlan0", connectedOn: 5180, usd: 2437)
+    #expect(warning?.contains("wlan0 is connected on 5180 MHz") == true)
+    #expect(WASystem.offChannelWarning(interface: "wlan0", connectedOn: 2437, usd: 2437) == nil)
+    #expect(WASystem.offChannelWarning(interface: "wlan0", connectedOn: nil, usd: 2437) == nil)
+}

@@ -21,6 +21,9 @@ public struct USDEngine: Sendable {
     public var interfaceName: String? { core.radio.interface.name }
     /// The channel, in MHz.
     public var frequency: Int { core.options.frequency }
+    /// The channel the station interface was operating on when USD started (connected to an access point),
+    /// in MHz; nil when it had none. USD on another channel leaves it to listen, at a cost to the connection.
+    public var stationFrequency: Int? { core.radio.interface.frequency.map { Int($0.rawValue) } }
 
     /// Starts a publish.
     ///

@@ -14,11 +14,13 @@ public struct WirelessInterface: Sendable, Hashable {
     public var type: InterfaceType
     /// The interface address.
     public var address: MACAddress?
+    /// The channel the interface operates on, when it has one (a station connected to an access point, say).
+    public var frequency: Frequency?
 
     /// Creates a value (mostly for tests).
     public init(
         wiphy: WiphyIndex, wdev: WirelessDeviceID, index: InterfaceIndex?, name: String?,
-        type: InterfaceType, address: MACAddress?
+        type: InterfaceType, address: MACAddress?, frequency: Frequency? = nil
     ) {
         self.wiphy = wiphy
         self.wdev = wdev
@@ -26,6 +28,7 @@ public struct WirelessInterface: Sendable, Hashable {
         self.name = name
         self.type = type
         self.address = address
+        self.frequency = frequency
     }
 }
 
@@ -39,7 +42,8 @@ extension WirelessInterface {
             index: try attributes.integer(A.ifindex, as: UInt32.self).map(InterfaceIndex.init(rawValue:)),
             name: attributes.string(A.ifname),
             type: InterfaceType(rawValue: try attributes.integer(A.iftype, as: UInt32.self) ?? 0),
-            address: attributes.bytes(A.mac).flatMap { MACAddress(bytes: $0) })
+            address: attributes.bytes(A.mac).flatMap { MACAddress(bytes: $0) },
+            frequency: try attributes.integer(A.wiphyFreq, as: UInt32.self).map(Frequency.init(rawValue:)))
     }
 }
 

@@ -96,7 +96,7 @@ struct PublishCommand: Command {
     }
 
     func run(_ output: Output) async throws {
-        try await values.runSessions { system, phy, devices, index, name, serviceName in
+        try await values.runSessions(output: output) { system, phy, devices, index, name, serviceName in
             let publisher = system.publish(try service(serviceName), to: devices, parameters: parameters)
             try await publish(
                 publisher, name: name, since: .now, system: system, phy: phy, reportsVerifications: index == 0,

@@ -156,7 +156,7 @@ struct SubscribeCommand: Command {
     }
 
     func run(_ output: Output) async throws {
-        try await values.runSessions(delay: delay) { system, phy, devices, _, name, serviceName in
+        try await values.runSessions(delay: delay, output: output) { system, phy, devices, _, name, serviceName in
             let subscriber = system.subscribe(to: try service(serviceName), from: devices, parameters: parameters)
             try await subscribe(subscriber, name: name, since: .now, system: system, phy: phy, output: output)
         }

@@ -48,7 +48,7 @@ extension DiscoveryArguments.Values {
     /// name and validated name), all at once, until every one has ended; Ctrl-C cancels them. `delay`: seconds
     /// to wait once NAN is up.
     func runSessions(
-        delay: Double? = nil,
+        delay: Double? = nil, output: Output,
         _ session:
             @escaping @Sendable (WASystem, _ phy: String, WADeviceSelection, Int, String, WAServiceName)
             async throws -> Void
@@ -58,6 +58,7 @@ extension DiscoveryArguments.Values {
                 adapter: adapter, masterPreference: masterPreference, fixedAddress: fixedAddress,
                 transport: transport
             ) { system, phy in
+                for warning in system.startWarnings { output.fail("warning: \(warning)") }
                 let devices = try self.devices.selection(in: system.store)
                 if let delay { try await Task.sleep(for: .milliseconds(Int64(delay * 1000))) }
                 try await withThrowingTaskGroup(of: Void.self) { group in

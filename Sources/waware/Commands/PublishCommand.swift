@@ -72,6 +72,9 @@ struct PublishCommand: Command {
         idleTimeout = try DataPathArguments.idleTimeout(
             from: parsed, required: parsed.flag(DataPathArguments.acceptFlag), flag: "accept-data-paths")
         dataPath = parsed.flag(Self.dataPathFlag) || acceptSecurity != nil
+        if values.transport == .unsynchronized, dataPath {
+            throw ValidationError("--data-path and --accept-data-paths need NAN: USD (--usd) has no data path")
+        }
         if let answer, answer.count > 255 {
             throw ValidationError("--answer is \(answer.count) bytes; at most 255 fit in a follow-up")
         }

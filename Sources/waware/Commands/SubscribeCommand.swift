@@ -80,6 +80,9 @@ struct SubscribeCommand: Command {
             from: parsed, required: parsed.flag(DataPathArguments.requestFlag), flag: "data-path")
         idleTimeout = try DataPathArguments.idleTimeout(
             from: parsed, required: parsed.flag(DataPathArguments.requestFlag), flag: "data-path")
+        if values.transport == .unsynchronized, dataPathSecurity != nil {
+            throw ValidationError("--data-path needs NAN: USD (--usd) has no data path")
+        }
         delay = try parsed.option(
             Self.delayOption, expected: "a number of seconds from 0 to 999999, such as 0.25",
             ArgumentValues.seconds { $0 >= 0 && $0 < 1e6 })

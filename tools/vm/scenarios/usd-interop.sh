@@ -46,6 +46,9 @@ wpas_mark P
 wpas P NAN_TRANSMIT handle="$sid" req_instance_id="$pubid" address="$us" ssi="$(hex ping)" >/dev/null
 wait_for_line "$(bg_log pub)" "\"event\":\"message\".*\"info\":\"ping\".*\"peer\":\"$peer\"" 20
 wpas_wait P "NAN-RECEIVE id=$sid .*address=$us .*ssi=$(hex pong)" 20
+# The peer's sessions end before waware's: a frame the peer sends to a waware that has exited is an action frame
+# nobody registered for, which mac80211 returns from a radio on no channel (a hwsim warning).
+wpas P NAN_CANCEL_SUBSCRIBE subscribe_id="$sid" >/dev/null
 stop_bg pub
 
 step "waware publishes _iu3._tcp unsolicited (info yo); the peer subscribes passively and finds it"
@@ -58,4 +61,6 @@ expect_eq "the peer read our service info" "$(hex yo)" "$(wpas_field "$LINE" ssi
 # The passive peer's empty follow-up (asking the publisher to wait for it) is no message.
 nap 1
 expect_eq "messages waware reported" 0 "$(grep -c '"event":"message"' "$(bg_log pub3)")"
+wpas P NAN_CANCEL_SUBSCRIBE subscribe_id="$sid3" >/dev/null
+nap 1
 stop_bg pub3

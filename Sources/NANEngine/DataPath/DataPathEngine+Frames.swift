@@ -89,6 +89,24 @@ extension DataPathEngine {
             return
         }
         guard let message = try? DataPathMessage(naf) else { return }
+        // A new request from an NDI address that a data path up with another NMI holds (a device back with a new
+        // NMI and its old NDI address, the old path never ended; or someone claiming the address): not answered
+        // while that path is up. The initiator sends it again every few DWs; once the old path is lost
+        // (keepalives), a later copy goes through. Answering would bring the path up on the initiator's side
+        // only, and the refusal that `establish` then sends goes unprotected, which a secure initiator rightly
+        // ignores: it would wait on a path that carries nothing (connection-tls, 2026-12-06).
+        if message.subtype == .dataPathRequest,
+            table.phases[NDPIdentifier(peer: source, initiatorNDI: message.ndp.initiatorNDI, ndpID: message.ndp.ndpID)]
+                == nil,
+            let holder = established.values.first(where: {
+                $0.peerNDI == message.ndp.initiatorNDI && $0.id.peer != source
+            })
+        {
+            heldAddressRequests += 1
+            logger.trace(
+                "dp request from \(source) unanswered: its NDI \(message.ndp.initiatorNDI) is held by \(holder.id)")
+            return
+        }
         if message.subtype == .dataPathTermination, !authenticated,
             let link = established[
                 NDPIdentifier(peer: source, initiatorNDI: message.ndp.initiatorNDI, ndpID: message.ndp.ndpID)],

@@ -130,6 +130,9 @@ actor DataPathEngine {
     /// peer's own come protected under the data path's key, NDI to NDI (``sendProtectedTermination(_:for:)``),
     /// as wpa_supplicant 2.12 sends them.
     var ignoredTerminations = 0
+    /// Data Path Requests left unanswered because their initiator NDI address is held by a data path up with
+    /// another NMI (``received(_:)``; diagnostics).
+    var heldAddressRequests = 0
     /// Schedule Update Notifications refused: from a peer with no data path up, undecodable, without a
     /// readable availability, older than the peer's schedule we hold (out of order), or unauthenticated and
     /// leaving no slot in common (it would end the data paths). Diagnostics.

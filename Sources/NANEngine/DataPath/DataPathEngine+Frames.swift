@@ -89,27 +89,22 @@ extension DataPathEngine {
             return
         }
         guard let message = try? DataPathMessage(naf) else { return }
+        let id = NDPIdentifier(peer: source, initiatorNDI: message.ndp.initiatorNDI, ndpID: message.ndp.ndpID)
         // A new request from an NDI address that a data path up with another NMI holds (a device back with a new
         // NMI and its old NDI address, the old path never ended; or someone claiming the address): not answered
         // while that path is up. The initiator sends it again every few DWs; once the old path is lost
         // (keepalives), a later copy goes through. Answering would bring the path up on the initiator's side
         // only, and the refusal that `establish` then sends goes unprotected, which a secure initiator rightly
         // ignores: it would wait on a path that carries nothing (connection-tls, 2026-12-06).
-        if message.subtype == .dataPathRequest,
-            table.phases[NDPIdentifier(peer: source, initiatorNDI: message.ndp.initiatorNDI, ndpID: message.ndp.ndpID)]
-                == nil,
-            let holder = established.values.first(where: {
-                $0.peerNDI == message.ndp.initiatorNDI && $0.id.peer != source
-            })
+        if message.subtype == .dataPathRequest, table.phases[id] == nil,
+            let holder = holderOfAddress(message.ndp.initiatorNDI, otherThan: source)
         {
             heldAddressRequests += 1
             logger.trace(
                 "dp request from \(source) unanswered: its NDI \(message.ndp.initiatorNDI) is held by \(holder.id)")
             return
         }
-        if message.subtype == .dataPathTermination, !authenticated,
-            let link = established[
-                NDPIdentifier(peer: source, initiatorNDI: message.ndp.initiatorNDI, ndpID: message.ndp.ndpID)],
+        if message.subtype == .dataPathTermination, !authenticated, let link = established[id],
             link.pairwiseKey != nil
         {
             ignoredTerminations += 1
@@ -123,9 +118,8 @@ extension DataPathEngine {
             "dp rx \(message.subtype) status \(message.ndp.status.rawValue) from \(frame.header.source) ndp \(message.ndp.ndpID) -> \(actions.count) actions"
         )
         // A request we took: the initiator's station, with the schedule it proposes, before our response.
-        let requested = NDPIdentifier(peer: source, initiatorNDI: message.ndp.initiatorNDI, ndpID: message.ndp.ndpID)
         let station =
-            message.subtype == .dataPathRequest && table.phases[requested] != nil
+            message.subtype == .dataPathRequest && table.phases[id] != nil
             ? SetupStation(
                 peer: source, availability: PeerAvailability(message.availability),
                 committedDW: message.deviceCapability?.committedDWInfo ?? 0x0001) : nil

@@ -67,16 +67,22 @@ extension DataPathEngine {
     /// its old data path never ended, gets its new one once that one is lost: keepalives or the idle timeout.)
     /// The same NMI's links share the station when they are keyed alike, as before.
     func conflict(of link: NDPLink) -> String? {
+        if let other = holderOfAddress(link.peerNDI, otherThan: link.id.peer) {
+            return "its NDI address \(link.peerNDI) belongs to a data path up with \(other.id.peer)"
+        }
         for other in established.values where other.id != link.id && other.peerNDI == link.peerNDI {
-            if other.id.peer != link.id.peer {
-                return "its NDI address \(link.peerNDI) belongs to a data path up with \(other.id.peer)"
-            }
             if other.pairwiseKey != nil, link.pairwiseKey == nil || link.masterKeyTag != other.masterKeyTag {
                 return "its NDI address \(link.peerNDI) belongs to a secure data path (\(other.id)) that "
                     + (link.pairwiseKey == nil ? "an open one" : "one keyed by another PMK") + " may not share"
             }
         }
         return nil
+    }
+
+    /// The data path up whose peer NDI address is `ndi` and whose peer is another NMI than `peer`, if any: the
+    /// kernel holds one station per peer NDI address, so that address is taken.
+    func holderOfAddress(_ ndi: MACAddress, otherThan peer: MACAddress) -> NDPLink? {
+        established.values.first { $0.peerNDI == ndi && $0.id.peer != peer }
     }
 
     /// Removes the stations `establish` added for a data path that is no longer in the table (those another

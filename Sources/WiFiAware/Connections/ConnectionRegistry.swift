@@ -127,16 +127,19 @@ actor ConnectionRegistry {
 
     /// Ends the live connections this side made to `peer` (their data path ended).
     func endConnections(to peer: MACAddress, because reason: String) {
-        for connection in live.values.joined() where connection.isInitiator && connection.peer == peer {
+        for connection in connectionsMade(to: peer) {
             connection.end(.failed(WAError(.connectionTerminated, message: reason)))
         }
     }
 
     /// The shared data path to `peer` can carry packets, or not for now: its connections say so.
     func setViability(to peer: MACAddress, _ isViable: Bool) {
-        for connection in live.values.joined() where connection.isInitiator && connection.peer == peer {
-            connection.setViable(isViable)
-        }
+        for connection in connectionsMade(to: peer) { connection.setViable(isViable) }
+    }
+
+    /// The live connections this side made to `peer`: those over the shared data path to it.
+    private func connectionsMade(to peer: MACAddress) -> [WAConnection] {
+        live.values.joined().filter { $0.isInitiator && $0.peer == peer }
     }
 
     /// Forgets an ended connection.

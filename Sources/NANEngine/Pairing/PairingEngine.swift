@@ -484,7 +484,7 @@ public actor PairingEngine {
                 // The peer is there and waits for our frame 2: its frame 3 has its full wait again.
                 attempts[peer]?.frame3Deadline = .now + min(limits.frame3Wait, limits.attemptLifetime)
                 scheduleFrame3Timeout(peer, existing.token)
-                await transmitBody(reply, to: peer)
+                sendWithoutWaiting(reply, to: peer)
                 return
             }
             if existing.frame1 == frame || existing.alternates.contains(where: { $0.frame1 == frame }) { return }
@@ -503,15 +503,17 @@ public actor PairingEngine {
                 return
             }
             comebacksSent += 1
-            await transmitBody(comeback, to: peer)
+            sendWithoutWaiting(comeback, to: peer)
             return
         }
         guard attempts.count < limits.maximumAttempts else {
-            await transmitBody(PASNPairing.failureFrame(sequence: 2), to: peer)
+            sendWithoutWaiting(PASNPairing.failureFrame(sequence: 2), to: peer)
             return
         }
         do throws(Refusal) {
+            let computing = ContinuousClock.now
             let answer = try self.answer(frame, from: peer)
+            logger.debug("PASN frame 1 of \(peer): key exchange computed in \(ContinuousClock.now - computing)")
             let token = newToken()
             var attempt = Attempt(
                 role: .responder(answer.responder), token: token, started: .now, publishID: answer.publishID)
@@ -521,13 +523,22 @@ public actor PairingEngine {
             attempts[peer] = attempt
             scheduleTimeout(peer, token)
             if answer.verifying != nil { await noteSchedule(in: frame, of: peer) }
-            await answerFrame1(answer, to: peer, token: token)
+            inBackground { await self.answerFrame1(answer, to: peer, token: token) }
         } catch {
             refusedFrame1(from: peer)
             // The refusal goes out before the event: a caller that ends on the event (waware pair) must not
-            // stop the radio first, or the initiator waits out its timeout instead of learning why.
-            await transmitBody(error.frame, to: peer)
-            eventSink.yield(.failed(peer, error.error))
+            // stop the radio first, or the initiator waits out its timeout instead of learning why. Both wait
+            // in the background (a flood's refusals would hold up the frames behind them), and when too many
+            // answers are on their way the event comes without the frame.
+            let (frame, failure) = (error.frame, error.error)
+            guard background.count < Self.maximumSendsInFlight else {
+                eventSink.yield(.failed(peer, failure))
+                return
+            }
+            inBackground {
+                await self.transmitBody(frame, to: peer)
+                await self.report(.failed(peer, failure))
+            }
         }
     }
 
@@ -554,7 +565,8 @@ public actor PairingEngine {
                 attempts[peer] = attempt
                 logger.debug("PASN frame 1 of \(peer) crossed ours: answered, ours kept until frame 3")
                 if answer.verifying != nil { await noteSchedule(in: frame, of: peer) }
-                await answerFrame1(answer, to: peer, token: attempt.token)
+                let token = attempt.token
+                inBackground { await self.answerFrame1(answer, to: peer, token: token) }
             } catch {
                 // Our own exchange goes on: the frame may not be the peer's.
                 refusedFrames += 1
@@ -576,7 +588,7 @@ public actor PairingEngine {
                 attempts[peer]?.frame3Deadline = .now + min(limits.frame3Wait, limits.attemptLifetime)
                 scheduleFrame3Timeout(peer, existing.token)
                 logger.debug("another PASN frame 1 from \(peer) answered: its frame 3 says which was the peer's")
-                await transmitBody(answer.reply, to: peer)
+                sendWithoutWaiting(answer.reply, to: peer)
             } catch {
                 // No refusal frame: it would end the peer's own exchange, which may be the one in progress.
                 refusedFrames += 1
@@ -652,18 +664,26 @@ public actor PairingEngine {
     }
 
     /// Sends the frame 2 of the responder attempt `token`, its key in first, and starts its wait for frame 3.
+    ///
+    /// The wait starts when frame 2 leaves, not when frame 1 came: the kernel may take long to install the
+    /// key (16–21 s in attack-air's runs on a loaded host, NEW_KEY for a peer with a schedule while a flood
+    /// of frame 1s came in), and a wait counted from frame 1 then ended the exchange before its frame 2 went
+    /// out. Until then a repeated frame 1 is dropped (there is no frame 2 to send again yet); the attempt's
+    /// lifetime still bounds it all.
     private func answerFrame1(_ answer: Answer, to peer: MACAddress, token: UInt64) async {
-        attempts[peer]?.frame3Deadline = .now + min(limits.frame3Wait, limits.attemptLifetime)
-        attempts[peer]?.reply = answer.reply
-        scheduleFrame3Timeout(peer, token)
         if let key = answer.responder.temporalKey, let suite = answer.responder.suite {
             // The initiator may send its NIK, protected, right after frame 3: the key must be in first.
+            let installing = ContinuousClock.now
             await link.prepareProtection(peer, temporalKey: key, suite: suite)
+            logger.debug("PASN frame 2 to \(peer): its TK in after \(ContinuousClock.now - installing)")
             guard attempts[peer]?.token == token else {
                 await link.withdrawProtection(peer, temporalKey: key)
                 return
             }
         }
+        attempts[peer]?.frame3Deadline = .now + min(limits.frame3Wait, limits.attemptLifetime)
+        attempts[peer]?.reply = answer.reply
+        scheduleFrame3Timeout(peer, token)
         await transmitBody(answer.reply, to: peer)
     }
 
@@ -973,6 +993,48 @@ public actor PairingEngine {
             finish(peer, token: token, .failure(failure), event: .failed(peer, failure))
         }
     }
+
+    /// Sends a responder's answer to a frame 1 (a frame 2 again, a comeback, a refusal for a full table)
+    /// without holding up the frames received after it (``inBackground(_:)``). At most
+    /// ``maximumSendsInFlight`` run at once; beyond, an answer is dropped, as the air may drop it too.
+    private func sendWithoutWaiting(_ body: PASNAuthenticationFrame, to peer: MACAddress) {
+        guard background.count < Self.maximumSendsInFlight else {
+            refusedFrames += 1
+            logger.debug("PASN answer to \(peer) dropped: \(background.count) answers are on their way")
+            return
+        }
+        inBackground { await self.transmitBody(body, to: peer) }
+    }
+
+    /// Runs `work` (an answer to a frame 1: the key install and frame 2, or a send) in a task of its own.
+    /// ``serve(_:)`` hands frames over one at a time, and an answer waits: for the peer's acknowledgement, again
+    /// and again when none comes, and for the kernel to install the TK before frame 2 (9–21 s for a peer with a
+    /// schedule under attack-air's flood on a loaded host). Awaited in line, each answer to a flood's address
+    /// held the frames behind it, the 1,024 queued filled, and the real peer's frame 3 was dropped or came
+    /// too late for its NIK. A frame 2 that opens an attempt goes this way too: at most
+    /// ``Limits/maximumAttempts`` of them.
+    private func inBackground(_ work: @escaping @Sendable () async -> Void) {
+        nextBackground &+= 1
+        let id = nextBackground
+        background[id] = Task {
+            await work()
+            background[id] = nil
+        }
+    }
+
+    /// Waits until every answer ``inBackground(_:)`` started has been handed to the link and its delivery has
+    /// ended (tests that look at the air right after a frame).
+    func answersSent() async {
+        while let send = background.values.first { await send.value }
+    }
+
+    private func report(_ event: PairingEvent) { eventSink.yield(event) }
+
+    /// Answers ``sendWithoutWaiting(_:to:)`` sends at once, at most.
+    static let maximumSendsInFlight = 16
+    /// Answers on their way (``inBackground(_:)``), by a number of their own.
+    private var background: [UInt64: Task<Void, Never>] = [:]
+    private var nextBackground: UInt64 = 0
 
     private func transmitBody(_ body: PASNAuthenticationFrame, to peer: MACAddress) async {
         guard

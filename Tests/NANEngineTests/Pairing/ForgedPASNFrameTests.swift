@@ -155,9 +155,11 @@ import Testing
         await engineB.setPolicy(password: nil, allowsOpportunistic: false)
         let mallory = MACAddress(0x02, 0, 0, 0, 0, 0x66)
         await engineB.handle(authentication: try Self.forgedFrame1(from: mallory, to: Self.b))
+        await engineB.answersSent()
         let answered = await air.sent.count
         #expect(answered == 1)  // the refusal
         await engineB.handle(authentication: try Self.forgedFrame1(from: mallory, to: Self.b))
+        await engineB.answersSent()
         #expect(await air.sent.count == answered)
         #expect(await engineB.refusedFrames == 1)
         #expect(await engineB.attemptCount == 0)

@@ -99,4 +99,43 @@ import Testing
         #expect(comeback.after == 10)
         #expect(cookies.isValid(Array(comeback.cookie), for: Self.a))
     }
+    /// A link whose Authentication frames are never acknowledged: each send waits out its deliveries, as
+    /// one to an address nobody listens at does (here, until the test ends).
+    struct UnacknowledgedLink: PairingLink {
+        func send(authentication frame: [UInt8]) async throws { try await Task.sleep(for: .seconds(3600)) }
+        func send(keyDescriptor: SharedKeyDescriptorAttribute, to peer: MACAddress) async throws {}
+        func send(bootstrapping: PairingBootstrappingAttribute, to peer: MACAddress) async throws {}
+    }
+
+    /// Frames are handed to the engine one at a time: answers that wait for acknowledgements that never
+    /// come (a flood's addresses) must not hold up the frames behind them, a real peer's frame 3 among them.
+    @Test func aResponderTakesTheNextFrameWhileItsAnswersWaitForAcknowledgements() async throws {
+        let engine = PairingEngine(
+            localAddress: Self.b, cluster: PairingEngineTests.cluster, identity: try .random(),
+            link: UnacknowledgedLink(), devices: [], limits: Self.limits)
+        await engine.setPolicy(password: Self.pin, allowsOpportunistic: false)
+        let handled = await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                // The first opens an attempt (its frame 2 waits); the next get a comeback (waits) or are dropped.
+                for last in UInt8(0)..<20 {
+                    guard
+                        let frame = try? ForgedPASNFrameTests.forgedFrame1(
+                            from: MACAddress(0x42, 0, 0, 2, 0, last), to: Self.b)
+                    else { return false }
+                    await engine.handle(authentication: frame)
+                }
+                return true
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(30))
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+        #expect(handled, "a frame waited for the answer to the one before it")
+        #expect(await engine.attemptCount == 1)
+        #expect(await engine.comebacksSent == 1)
+    }
 }

@@ -25,11 +25,13 @@ import Testing
         let (air, engineA, engineB, pairing) = (run.air, run.initiator, run.responder, run.pairing)
         let frame1 = try #require(await air.takeHeld().first)
         await engineB.handle(authentication: frame1)
+        await engineB.answersSent()
         let firstAnswer = try #require(await air.takeHeld().first)  // B's frame 2, lost
         try await ForgedPASNFrameTests.held(1, on: air)  // A's frame 1 again
         let again = try #require(await air.takeHeld().first)
         #expect(again == frame1)
         await engineB.handle(authentication: again)
+        await engineB.answersSent()
         let secondAnswer = try #require(await air.takeHeld().first)
         #expect(secondAnswer == firstAnswer)
         #expect(await engineB.attemptCount == 1)

@@ -63,6 +63,9 @@ import Testing
                             : Self.redirected(stray, to: Self.b, from: Self.a))
                 }
                 await (step == 2 ? engineA : engineB).handle(authentication: genuine)
+                // A responder's answers leave without holding up the next frame: wait for them.
+                await engineA.answersSent()
+                await engineB.answersSent()
                 let answer = await air.takeHeld()
                 // The answer to the genuine frame: the next frame, to the side that sent it.
                 let receiver = step == 1 ? Self.a : Self.b

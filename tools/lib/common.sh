@@ -77,14 +77,14 @@ need_vng() {
 
 # need_vm_packages installs everything the VM bench runs on the host and in the guest (the guest's root is
 # the host's): QEMU, the initramfs tools virtme-ng uses (a static busybox, cpio), module and firmware
-# tools, the scenarios' programs (iw, ip, python3, timeout, awk, ...) and wireless-regdb, without whose
+# tools, the scenarios' programs (iw, ip, python3, timeout, awk, hostapd, ...) and wireless-regdb, without whose
 # /lib/firmware/regulatory.db `iw reg set US` silently leaves the world domain, and the libraries of the peer
 # stack the interop scenarios run (wpa_supplicant 2.12 needs libnl-route-3-200 beside libnl-genl). Then virtme-ng.
 # docs/testing.md lists every program and its package.
 need_vm_packages() {
     need_packages qemu-system-x86 busybox-static cpio kmod xz-utils zstd binutils file iw iproute2 python3 \
         wireless-regdb coreutils mawk procps tar util-linux sed grep findutils libc-bin iperf3 \
-        libnl-route-3-200 iputils-ping jq
+        libnl-route-3-200 iputils-ping jq hostapd
     need_vng
 }
 

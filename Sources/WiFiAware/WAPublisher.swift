@@ -41,9 +41,13 @@ public struct WAPublisher: AsyncSequence, Sendable {
     /// ``WAError/Code/noPairedDevices`` or ``WAError/Code/deviceInvalid`` if the selection is empty or stale.
     public func makeAsyncIterator() -> AsyncIterator {
         let (service, parameters) = (service, parameters)
+        let (transport, adapter) = (system.transport, system.adapterName)
         return SessionRunner(
             system: system, role: .publish, service: service.name, selection: devices, handle: handle,
-            start: { backend in try await backend.publish(try Self.configuration(service, parameters)) }
+            start: { backend in
+                try parameters.transport.admitSession("publisher", on: transport, adapter: adapter)
+                return try await backend.publish(try Self.configuration(service, parameters))
+            }
         ).iterator(rerun: "a publisher runs once; make a new one with publish(_:to:)")
     }
 

@@ -22,6 +22,11 @@ public struct WAPublisherParameters: Sendable {
     /// Report a subscriber ``WASessionEvent/lost(_:)`` when not heard for this long; `nil` (the default)
     /// never does, because a subscriber that was answered may stay silent.
     public var peerTimeout: Duration? = nil
+    /// The transport this publisher needs: `.automatic` (the default) runs on whichever the system runs;
+    /// `.synchronized` or `.unsynchronized` makes the publisher throw ``WAError/Code/invalidArgument`` when the
+    /// system runs the other one (``WASystem/transport``, chosen by ``WASystemOptions/transport``): a system
+    /// runs one transport for all its sessions.
+    public var transport: WATransport = .automatic
 
     /// The defaults: solicited and unsolicited, declared info and filters, no limits.
     public init() {}
@@ -49,6 +54,10 @@ public struct WASubscriberParameters: Sendable {
     /// Report a publisher ``WASessionEvent/lost(_:)`` when not heard for this long (default 10 s;
     /// unsolicited publishers are heard every 0.524 s). `nil` never does.
     public var peerTimeout: Duration? = .seconds(10)
+    /// The transport this subscriber needs: `.automatic` (the default) runs on whichever the system runs;
+    /// `.synchronized` or `.unsynchronized` makes the subscriber throw ``WAError/Code/invalidArgument`` when
+    /// the system runs the other one (``WASystem/transport``): a system runs one transport for all its sessions.
+    public var transport: WATransport = .automatic
 
     /// The defaults: passive, declared info and filters, no limits, peers lost after 10 s of silence.
     public init() {}

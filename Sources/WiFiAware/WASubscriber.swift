@@ -44,9 +44,11 @@ public struct WASubscriber: AsyncSequence, Sendable {
         // Publishers the radio hears while the session sets up (lease, device store) count: setting up must
         // not cost a DW.
         let requested = ContinuousClock.now
+        let (transport, adapter) = (system.transport, system.adapterName)
         return SessionRunner(
             system: system, role: .subscribe, service: service.name, selection: devices, handle: handle,
             start: { backend in
+                try parameters.transport.admitSession("subscriber", on: transport, adapter: adapter)
                 var configuration = try Self.configuration(service, parameters)
                 configuration.reportHeardSince = requested
                 return try await backend.subscribe(configuration)

@@ -3,8 +3,6 @@ import NANSystem
 import NANWire
 
 extension WASystem {
-    /// ``run(adapter:options:_:)`` for the unsynchronized transport: USD on the adapter's station interface,
-    /// the same publishers, subscribers and messages, without a cluster (no data paths, no pairing).
     /// The warning for a station interface operating on another channel than USD's (connected to an access
     /// point there), nil otherwise.
     static func offChannelWarning(interface: String?, connectedOn station: Int?, usd: Int) -> String? {
@@ -14,6 +12,8 @@ extension WASystem {
             + "session runs"
     }
 
+    /// ``run(adapter:options:_:)`` for the unsynchronized transport: USD on the adapter's station interface,
+    /// the same publishers, subscribers and messages, without a cluster (no data paths, no pairing).
     static func runUnsynchronized<Result: Sendable>(
         on adapter: Adapter, options: WASystemOptions, _ body: (WASystem) async throws -> Result
     ) async throws -> Result {
@@ -30,7 +30,10 @@ extension WASystem {
         } catch let error as BodyError {
             throw error.error
         } catch let error as NetlinkError {
-            throw WAError.usdStart(error, on: adapter.name)
+            let station = adapter.interfaces.first { $0.type == .station && $0.name != nil }
+            throw WAError.usdStart(
+                error, on: adapter.name,
+                station: station?.frequency.map { (station?.name, Int($0.rawValue)) })
         } catch {
             throw WAError.from(error, while: "start USD on \(adapter.name)")
         }
@@ -55,5 +58,33 @@ extension BackendSession {
         self.init(
             instanceID: session.instanceID, makeIterator: { session.makeAsyncIterator() },
             stop: { await session.stop() })
+    }
+}
+
+extension WASystem {
+    /// For the tool: one line each time USD's listening changes after the start (the kernel refused to keep
+    /// the radio on the channel, or it listens again); ends with the system. Empty on the synchronized transport.
+    /// Iterate it once, from one task.
+    @_spi(Tools) public func listenNotices() -> AsyncStream<String> {
+        guard let engine = backend as? USDEngine else { return AsyncStream { $0.finish() } }
+        let period = USDOptions().announcementPeriod.inWholeMilliseconds
+        return AsyncStream { continuation in
+            let task = Task {
+                for await notice in engine.listenNotices { continuation.yield(Self.line(for: notice, period: period)) }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// The words for a listen notice.
+    static func line(for notice: USDListenNotice, period: Int64) -> String {
+        switch notice {
+        case .refused(let frequency, let reason):
+            "the radio stopped listening for USD on \(frequency) MHz: the kernel refused to keep it there (\(reason)); "
+                + "asking again every \(period) ms, and frames sent to this device meanwhile are missed"
+        case .resumed(let frequency):
+            "the radio listens for USD on \(frequency) MHz again"
+        }
     }
 }

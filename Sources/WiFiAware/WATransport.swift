@@ -37,4 +37,18 @@ public enum WATransport: String, Sendable, Hashable, CaseIterable, CustomStringC
             return .unsynchronized
         }
     }
+
+    /// Checks that a publisher or subscriber (`role`) asking for this transport can run on a system that runs
+    /// `system` on `adapter`. A ``WASystem`` runs one transport, so a session may ask for that one or for
+    /// `.automatic` (whatever the system runs).
+    /// - Throws: ``WAError`` `invalidArgument` naming both transports and how to get the one asked for.
+    func admitSession(_ role: String, on system: WATransport, adapter: String) throws(WAError) {
+        guard self != .automatic, self != system else { return }
+        throw WAError(
+            .invalidArgument,
+            message:
+                "this \(role) asks for the \(self) transport, but the system on \(adapter) runs \(system) "
+                + "(\(system == .unsynchronized ? "USD" : "NAN")): a WASystem runs one transport; run another "
+                + "WASystem with WASystemOptions.transport = .\(self) for it")
+    }
 }

@@ -107,12 +107,12 @@ func message(from n: Int, _ text: String, instance: UInt8 = 7, local: UInt8 = 1)
 /// A system over a fake backend, with a store and runtime folder in `folder`.
 func withFakeSystem<T: Sendable>(
     in folder: URL, adapter: String = "phy0", backend: FakeBackend = FakeBackend(),
-    _ body: (WASystem, FakeBackend) async throws -> T
+    transport: WATransport = .synchronized, _ body: (WASystem, FakeBackend) async throws -> T
 ) async throws -> T {
     let system = WASystem(
         backend: backend, adapterName: adapter,
         store: WADeviceStore(url: folder.appendingPathComponent("devices.json")),
-        runtimeDirectory: folder.appendingPathComponent("run"))
+        runtimeDirectory: folder.appendingPathComponent("run"), transport: transport)
     do {
         return try await system.scope { try await body($0, backend) }
     } catch let error as BodyError {

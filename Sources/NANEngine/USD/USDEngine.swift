@@ -50,6 +50,11 @@ public struct USDEngine: Sendable {
     /// Every peer heard so far, most recently heard first.
     public func peers() async -> [Peer] { await core.knownPeers }
 
+    /// Changes in whether the radio listens on the channel after the start: a refused remain-on-channel (the
+    /// engine asks again every announcement period, silently), and listening again. Ends when the engine stops;
+    /// iterate it once.
+    public var listenNotices: AsyncStream<USDListenNotice> { core.listenNotices }
+
     /// Runs USD on `adapter` for the duration of `body`: takes its station interface (or creates one the
     /// kernel removes when this ends), registers for NAN SDFs, and stops every session when `body` returns.
     ///

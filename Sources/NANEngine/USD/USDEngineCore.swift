@@ -46,12 +46,18 @@ actor USDEngineCore<Radio: USDRadio> {
     private var listenStarted: ContinuousClock.Instant?
     var stopped = false
     private var ticker: Task<Void, Never>?
+    /// Whether the last listen the engine asked for was refused (a notice said so).
+    private(set) var listenRefused = false
+    /// Changes in whether the radio listens (``USDListenNotice``); one consumer.
+    nonisolated let listenNotices: AsyncStream<USDListenNotice>
+    private let listenNoticeSink: AsyncStream<USDListenNotice>.Continuation
     /// The most TX statuses kept that arrived before their sender asked.
     static var maximumEarlyStatuses: Int { 64 }
 
     init(radio: Radio, options: USDOptions) {
         self.radio = radio
         self.options = options
+        (listenNotices, listenNoticeSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(16))
     }
 
     nonisolated var localAddress: MACAddress { radio.localAddress }
@@ -99,6 +105,7 @@ actor USDEngineCore<Radio: USDRadio> {
         stopped = true
         for id in Array(services.keys) { stop(id, reason: reason) }
         ticker?.cancel()
+        listenNoticeSink.finish()
         for (_, waiter) in statuses { waiter.resume(returning: nil) }
         statuses = [:]
     }
@@ -194,7 +201,9 @@ actor USDEngineCore<Radio: USDRadio> {
         return true
     }
 
-    /// Starts a listen period when none runs (or the last one's end was never reported).
+    /// Starts a listen period when none runs (or the last one's end was never reported). A refusal is asked
+    /// again at the next announcement period; the first refusal, and the first listen after refusals, are
+    /// told once on ``listenNotices``.
     func keepListening(now: ContinuousClock.Instant) async {
         let stale = listenStarted.map { now - $0 > options.listenPeriod + .milliseconds(500) } ?? true
         guard !services.isEmpty, !listening || stale else { return }
@@ -202,8 +211,16 @@ actor USDEngineCore<Radio: USDRadio> {
         listenStarted = now
         do {
             try await radio.listen(frequency: options.frequency, duration: options.listenPeriod)
+            if listenRefused {
+                listenRefused = false
+                listenNoticeSink.yield(.resumed(frequency: options.frequency))
+            }
         } catch {
             listening = false
+            if !listenRefused {
+                listenRefused = true
+                listenNoticeSink.yield(.refused(frequency: options.frequency, reason: "\(error)"))
+            }
         }
     }
 

@@ -59,6 +59,9 @@ extension DiscoveryArguments.Values {
                 transport: transport
             ) { system, phy in
                 for warning in system.startWarnings { output.fail("warning: \(warning)") }
+                // USD asks again for a listen the kernel refused; the user hears of it once, not every 100 ms.
+                let notices = Task { for await line in system.listenNotices() { output.fail("warning: \(line)") } }
+                defer { notices.cancel() }
                 let devices = try self.devices.selection(in: system.store)
                 if let delay { try await Task.sleep(for: .milliseconds(Int64(delay * 1000))) }
                 try await withThrowingTaskGroup(of: Void.self) { group in

@@ -21,7 +21,16 @@ actor USDFakeAir {
     func attach(_ engine: USDEngineCore<USDFakeRadio>) { engines[engine.localAddress] = engine }
     func makeDeaf(_ address: MACAddress) { deaf.insert(address) }
 
-    func listen(_ address: MACAddress) { listens[address, default: 0] += 1 }
+    /// Radios whose listens (remain-on-channel) the kernel refuses.
+    private var refusing: Set<MACAddress> = []
+
+    func listen(_ address: MACAddress) throws(USDFakeRefusal) {
+        guard !refusing.contains(address) else { throw USDFakeRefusal() }
+        listens[address, default: 0] += 1
+    }
+    func refuseListens(_ address: MACAddress, _ refuse: Bool) {
+        if refuse { refusing.insert(address) } else { refusing.remove(address) }
+    }
 
     func transmit(_ bytes: [UInt8], from source: MACAddress, frequency: Int) async -> UInt64 {
         let cookie = nextCookie
@@ -55,7 +64,12 @@ struct USDFakeRadio: USDRadio {
         await air.transmit(frame, from: localAddress, frequency: frequency)
     }
 
-    func listen(frequency: Int, duration: Duration) async throws { await air.listen(localAddress) }
+    func listen(frequency: Int, duration: Duration) async throws { try await air.listen(localAddress) }
+}
+
+/// The fake kernel's refusal of a listen.
+struct USDFakeRefusal: Error, CustomStringConvertible {
+    var description: String { "NL80211_CMD_REMAIN_ON_CHANNEL: busy (EBUSY)" }
 }
 
 /// Two (or more) USD engines on one fake channel, ticked by the test: their own announcement timers are an

@@ -10,8 +10,9 @@
 #   side_by_side_row SAMPLES METRIC WAWARE_KIND REFERENCE_KIND [UNIT]
 #                                   one row from the `kind<TAB>value` lines of SAMPLES: runs of each, p50 / p95 of
 #                                   each (nearest rank), and the ratio waware p50 / reference p50. UNIT "s"
-#                                   (default) also shows DW periods (0.524288 s); any other unit (Mbit/s) is
-#                                   shown as it is. Fails when either kind has no sample.
+#                                   (default) also shows DW periods (0.524288 s); "ms" shows samples in
+#                                   seconds as milliseconds, without DWs (USD has none); any other unit
+#                                   (Mbit/s) is shown as it is. Fails when either kind has no sample.
 
 side_by_side_meta() {
     awk -F'\t' '{ v[$1] = $2 }
@@ -37,6 +38,7 @@ side_by_side_row() {
     awk -v metric="$metric" -v unit="$unit" -v w="$w" -v r="$r" '
         function cell(p50, p95) {
             if (unit == "s") return sprintf("%.3f / %.3f s (%.2f / %.2f DW)", p50, p95, p50 / 0.524288, p95 / 0.524288)
+            if (unit == "ms") return sprintf("%.0f / %.0f ms", p50 * 1000, p95 * 1000)
             return sprintf("%.1f / %.1f %s", p50, p95, unit)
         }
         BEGIN {

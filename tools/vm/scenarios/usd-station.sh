@@ -26,25 +26,34 @@ wlanA=$(iface_of dA 0)
 wlanAP=$(iface_of dAP 2)
 [ -n "$wlanA" ] && [ -n "$wlanAP" ] || fail "no station interface on radio 0 or 2"
 
-# ap_start CHANNEL: hostapd with the open network waware-usd on CHANNEL (2.4 GHz), 10.99.0.1 on its interface.
+# ap_start CHANNEL: hostapd with the open network waware-usd on CHANNEL (2.4 GHz; a beacon every 20 TU, so that
+# scans hear it), 10.99.0.1 on its interface.
 ap_start() {
     local conf=/tmp/usd-station-hostapd.conf
-    printf '%s\n' "interface=$wlanAP" driver=nl80211 ssid=waware-usd hw_mode=g "channel=$1" >"$conf"
+    printf '%s\n' "interface=$wlanAP" driver=nl80211 ssid=waware-usd hw_mode=g "channel=$1" beacon_int=20 >"$conf"
     in_netns dAP ip link set "$wlanAP" down
     start_bg "ap$1" dAP hostapd -t "$conf"
     wait_for_line "$(bg_log "ap$1")" 'AP-ENABLED' 30
     in_netns dAP ip addr replace 10.99.0.1/24 dev "$wlanAP"
 }
 
-# station_connect FREQ: A's interface connects to waware-usd on FREQ MHz and gets 10.99.0.2.
+# station_connect FREQ: A's interface connects to waware-usd on FREQ MHz and gets 10.99.0.2. hostapd answers probe
+# requests in user space, too late for an active scan's dwell under emulation, and a beacon every 100 TU is easily
+# missed: each attempt first scans FREQ passively until the network shows, so that `iw connect` finds it known.
 station_connect() {
-    local i link=
+    local attempt i link= seen
     in_netns dA ip link set "$wlanA" up
-    in_netns dA iw dev "$wlanA" connect waware-usd "$1" || fail "iw connect waware-usd $1 failed"
-    for i in $(seq 1 "$(scaled 15)"); do
-        link=$(in_netns dA iw dev "$wlanA" link)
-        echo "$link" | grep -q "^Connected to" && break
-        nap 1
+    for attempt in 1 2 3 4 5; do
+        seen=$(in_netns dA iw dev "$wlanA" scan freq "$1" passive 2>&1 | grep -c 'SSID: waware-usd')
+        echo "attempt $attempt: passive scan of $1 MHz saw the network ${seen:-0} time(s)"
+        [ "${seen:-0}" -gt 0 ] || { nap 1; continue; }
+        in_netns dA iw dev "$wlanA" connect waware-usd "$1" || fail "iw connect waware-usd $1 failed"
+        for i in $(seq 1 "$(scaled 5)"); do
+            link=$(in_netns dA iw dev "$wlanA" link)
+            echo "$link" | grep -q "^Connected to" && break 2
+            nap 1
+        done
+        in_netns dA iw dev "$wlanA" disconnect 2>/dev/null
     done
     echo "$link"
     expect_contains "A associated" "Connected to" "$link"

@@ -1,8 +1,10 @@
 #!/bin/bash
 # Unsynchronized service discovery (USD) with the other stack (wpa_supplicant 2.12, NAN_PUBLISH/NAN_SUBSCRIBE
 # without sync=1) on two radios without NAN: the peer publishes unsolicited and waware finds it passively and
-# sends a follow-up; then waware publishes solicited-only and the peer finds it by an active subscribe, and they
-# exchange follow-ups both ways; last the peer finds an unsolicited waware publish passively.
+# sends a follow-up; the peer publishes solicited only and waware finds it by an active subscribe, sends a
+# follow-up and receives the peer's answer; then waware publishes solicited-only and the peer finds it by an
+# active subscribe, and they exchange follow-ups both ways; last the peer finds an unsolicited waware publish
+# passively. Service info is checked in every discovery.
 # timeout: 300
 source "$(dirname "$0")/../guest/lib.sh"
 source "$(dirname "$0")/../guest/wpas.sh"
@@ -29,6 +31,24 @@ expect_contains "its publish id" "\"peerInstance\":$pid" "$found"
 expect_contains "ping acknowledged" '"status":"acknowledged"' "$(echo "$out" | grep '"event":"sent"')"
 wpas_wait P "NAN-RECEIVE id=$pid .*ssi=$(hex ping)" 20
 wpas P NAN_CANCEL_PUBLISH publish_id="$pid" >/dev/null
+
+step "the peer publishes _iu4._tcp solicited only (info hey); waware subscribes actively, sends ping, the peer answers pong"
+pid4=$(wpas P NAN_PUBLISH service_name=_iu4._tcp unsolicited=0 ssi="$(hex hey)" ttl=120)
+wpas_mark P
+start_bg sub4 dA "$WAWARE" subscribe _iu4._tcp --usd --active --count 1 --send ping --messages 1 \
+    --timeout "$(scaled 40)" --json
+wait_for_line "$(bg_log sub4)" '"event":"discovered"' 30
+expect_contains "the solicited-only peer found by an active subscribe" "\"peer\":\"$peer\"" "$LINE"
+expect_contains "its service info" '"info":"hey"' "$LINE"
+expect_contains "its publish id" "\"peerInstance\":$pid4" "$LINE"
+sub4=$(event_field "$(bg_log sub4)" started address)
+wpas_wait P "NAN-RECEIVE id=$pid4 .*address=$sub4 .*ssi=$(hex ping)" 20
+wpas P NAN_TRANSMIT handle="$pid4" req_instance_id="$(wpas_field "$LINE" peer_instance_id)" address="$sub4" \
+    ssi="$(hex pong)" >/dev/null
+wait_bg sub4 0 40
+expect_contains "the peer's answer received" '"info":"pong"' "$(grep '"event":"message"' "$(bg_log sub4)")"
+expect_contains "ping acknowledged" '"status":"acknowledged"' "$(grep '"event":"sent"' "$(bg_log sub4)")"
+wpas P NAN_CANCEL_PUBLISH publish_id="$pid4" >/dev/null
 
 step "waware publishes _iu2._tcp solicited only (info hi, answers pong); the peer subscribes actively"
 start_bg pub dA "$WAWARE" publish _iu2._tcp --usd --solicited --info hi --answer pong --json

@@ -43,16 +43,19 @@ ap_start() {
 station_connect() {
     local attempt i link= seen
     in_netns dA ip link set "$wlanA" up
-    for attempt in 1 2 3 4 5; do
+    # mac80211 gives up an authentication or association after 3 tries 200 ms apart, so an attempt has ended
+    # within seconds either way; a loaded host makes every `iw` take seconds, so few are run per attempt.
+    for attempt in 1 2 3 4 5 6; do
         seen=$(in_netns dA iw dev "$wlanA" scan freq "$1" passive 2>&1 | grep -c 'SSID: waware-usd')
         echo "attempt $attempt: passive scan of $1 MHz saw the network ${seen:-0} time(s)"
         [ "${seen:-0}" -gt 0 ] || { nap 1; continue; }
         in_netns dA iw dev "$wlanA" connect waware-usd "$1" || fail "iw connect waware-usd $1 failed"
-        for i in $(seq 1 "$(scaled 5)"); do
+        for i in 1 2 3; do
+            nap 2
             link=$(in_netns dA iw dev "$wlanA" link)
             echo "$link" | grep -q "^Connected to" && break 2
-            nap 1
         done
+        echo "attempt $attempt: not associated (hostapd answered too late?)"
         in_netns dA iw dev "$wlanA" disconnect 2>/dev/null
     done
     echo "$link"

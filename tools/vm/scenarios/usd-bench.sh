@@ -100,8 +100,11 @@ wpas_start_usd P dD 3
 wpas_start_usd Q dE 4
 addrP=${WPAS_ADDR[P]}
 addrQ=${WPAS_ADDR[Q]}
-ppid=$(wpas P NAN_PUBLISH service_name=_usdbp._tcp ttl=3600)
-apid=$(wpas P NAN_PUBLISH service_name=_usdba._tcp unsolicited=0 ttl=3600)
+# A wpa_supplicant publisher that receives a follow-up pauses that publish for a while (about 55 s here: the
+# first run of 2026-12-06 found every publish of P silent for 44-48 s after a run's follow-ups): each run
+# publishes anew, as waware's fresh subscriber processes meet publishers that never paused.
+ppid=
+apid=
 hex() { printf '%s' "$1" | od -An -tx1 | tr -d ' \n'; }
 # ref_between FROM_NAME FROM_TEXT TO_NAME TO_TEXT: seconds from the first line with FROM_TEXT in FROM_NAME's log
 # since $SENT to the first with TO_TEXT in TO_NAME's log after it (TO_TEXT: the whole event line as the monitor
@@ -113,6 +116,10 @@ ref_between() {
     diff_s "$from" "$to"
 }
 for run in $(seq 1 "$RUNS"); do
+    [ -n "$ppid" ] && wpas P NAN_CANCEL_PUBLISH publish_id="$ppid" >/dev/null
+    [ -n "$apid" ] && wpas P NAN_CANCEL_PUBLISH publish_id="$apid" >/dev/null
+    ppid=$(wpas P NAN_PUBLISH service_name=_usdbp._tcp ttl=3600)
+    apid=$(wpas P NAN_PUBLISH service_name=_usdba._tcp unsolicited=0 ttl=3600)
     wpas_mark Q
     nap "$(phase)"
     SENT=$(date +%s.%N)

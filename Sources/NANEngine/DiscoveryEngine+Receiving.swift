@@ -33,17 +33,25 @@ extension DiscoveryEngine {
             (item: $0, replies: replies(to: $0, from: frame.source, close: close))
         }
         if options.replyImmediately {
-            for answer in answers {
-                // Those the responder already answered on the reader's thread went out first.
-                let unanswered = answer.replies.filter { reply in
+            // Those the responder already answered on the reader's thread went out first.
+            let unanswered = answers.map { answer in
+                answer.replies.filter { reply in
                     let key = SolicitedResponder.Answer(
                         peer: frame.source, subscribe: answer.item.instanceID, local: reply.local)
                     guard responder?.takeAnswer(key) == true else { return true }
                     statistics.framesSent += 1
                     return false
                 }
-                await send(unanswered, to: frame.source, frequency: nil)
             }
+            // A subscriber that announced its schedule gets its station first: a reply that misses this DW
+            // then leaves in our next common slot with it, not a whole DW period later.
+            if let stationPreparer, !frame.availability.isEmpty, !protectedPeers.contains(frame.source),
+                unanswered.contains(where: { $0.contains { !$0.broadcast } })
+            {
+                let ready = await stationPreparer(frame.source, frame.availability, frame.committedDW)
+                options.logger.trace("reply to \(frame.source): \(ready ? "through its station" : "in a DW")")
+            }
+            for replies in unanswered { await send(replies, to: frame.source, frequency: nil) }
         }
         let functions = self.functions
         peers.heard(frame.source, frequency: frequency, signal: signal, window: window, period: period, at: clock.now) {

@@ -51,6 +51,15 @@ extension DiscoveryEngine {
             _ = try await radio.addFunction(followUp)
             return .handedToDriver
         }
+        // A plain follow-up to a peer that announced its schedule: its station first, so the frame leaves in
+        // our next common slot instead of the next DW. The pairing link adds the stations of its own
+        // follow-ups (bootstrapping, NIK); a protected peer's station holds its key and is the link's.
+        if keyDescriptor == nil, bootstrapping == nil, let stationPreparer, !protectedPeers.contains(peer) {
+            let announced = announcedSchedule(of: peer)
+            if !announced.availability.isEmpty {
+                _ = await stationPreparer(peer, announced.availability, announced.committedDW)
+            }
+        }
         var followUp = ServiceAnnouncement(
             kind: .followUp, serviceID: function.role.serviceID, instanceID: local,
             requestorInstanceID: peerInstanceID, serviceInfo: payload)

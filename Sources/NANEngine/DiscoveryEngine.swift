@@ -236,6 +236,21 @@ actor DiscoveryEngine {
         availabilityObserver = observer
     }
 
+    /// Adds a peer's NMI station with the schedule it announced before we send it a unicast SDF (a plain
+    /// follow-up, or a reply to its active subscribe), so the frame leaves in our next common slot instead of
+    /// the next DW; true when the peer has such a station (docs/design/outside-dw.md). Nil: every unicast SDF
+    /// waits for a DW, and active subscribes are answered on the reader's thread.
+    var stationPreparer: (@Sendable (MACAddress, [NANAvailabilityAttribute], UInt16?) async -> Bool)? {
+        didSet { refreshResponder() }
+    }
+
+    /// Sets who adds peers' stations before our unicast SDFs.
+    func setStationPreparer(
+        _ preparer: @escaping @Sendable (MACAddress, [NANAvailabilityAttribute], UInt16?) async -> Bool
+    ) {
+        stationPreparer = preparer
+    }
+
     /// Per publish accepting secure data paths only, the cipher suites it takes (announced in its SDFs).
     var publishCipherSuites: [InstanceID: [NANCipherSuite]] = [:] { didSet { refreshResponder() } }
 
@@ -399,6 +414,8 @@ actor DiscoveryEngine {
     func refreshResponder() {
         guard let responder else { return }
         var snapshot = SolicitedResponder.Snapshot(cluster: cluster, protectedPeers: Set(protectedPeers))
+        // With a schedule of ours to set peer stations against (the device schedule, announced committed).
+        snapshot.leavesAnnouncedSchedulesToEngine = stationPreparer != nil && deviceAttributes?.committed != nil
         // What `transmit` adds to a reply (never protected: the responder leaves protected peers to us).
         var frame = OutgoingDiscoveryFrame(destination: .broadcast, announcements: [])
         frame.identityResolution = identityResolution

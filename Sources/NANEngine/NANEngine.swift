@@ -105,6 +105,11 @@ public struct NANEngine: Sendable {
             await core.setAvailabilityObserver { [weak dataPath] peer, availability in
                 await dataPath?.peerAnnounced(availability, by: peer)
             }
+            // Unicast SDFs (plain follow-ups, replies to active subscribes) through the peer's station.
+            await core.setStationPreparer { [weak dataPath] peer, availability, committedDW in
+                await dataPath?.prepareDiscoveryStation(
+                    for: peer, availability: availability, committedDW: committedDW) ?? false
+            }
         }
         let pump = Task { await core.run() }
         defer { pump.cancel() }

@@ -76,6 +76,9 @@ struct IncomingDiscoveryFrame: Sendable {
     var availability: [NANAvailabilityAttribute] = []
     /// The committed DW info of the frame's Device Capability; nil without one.
     var committedDW: UInt16? = nil
+    /// Whether the frame carried a NAN Availability attribute (set by ``DiscoveryFrameCodec/decodeSubscribes(_:)``
+    /// too, which does not decode it).
+    var announcesAvailability = false
 }
 
 /// Turns engine frames into bytes and back. The real one is built on NANWire; tests may use their own.
@@ -94,6 +97,7 @@ extension DiscoveryFrameCodec {
     func decodeSubscribes(_ bytes: [UInt8]) throws -> IncomingDiscoveryFrame {
         var frame = try decode(bytes)
         frame.announcements.removeAll { $0.kind != .subscribe }
+        frame.announcesAvailability = !frame.availability.isEmpty
         frame.availability = []
         return frame
     }

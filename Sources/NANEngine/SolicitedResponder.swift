@@ -12,7 +12,8 @@ import Synchronization
 /// reading only the subscribes of the frame (``DiscoveryFrameCodec/decodeSubscribes(_:)``) and patching the
 /// requestor into a copy of the reply: the whole decoding and encoding cost more than a DW in a debug build
 /// on an emulated machine. A frame it cannot answer (no match, another cluster, a paired peer whose replies go
-/// protected, a snapshot not yet made) changes nothing here and goes to the engine, which answers as before.
+/// protected, a snapshot not yet made, a subscriber that announced its schedule when the engine sends replies
+/// through peer stations) changes nothing here and goes to the engine, which answers as before.
 /// An answer given is noted (the last ``answersKept``), and the engine takes the note instead of answering
 /// again (``takeAnswer(_:)``). The engine still decodes the whole frame; one whose other attributes are broken
 /// may have been answered here all the same.
@@ -29,6 +30,10 @@ final class SolicitedResponder: Sendable {
         var cluster: MACAddress?
         /// Peers whose unicast SDFs go protected: the engine answers those.
         var protectedPeers: Set<MACAddress> = []
+        /// Whether the engine answers subscribes whose frame announces the sender's schedule: it adds the
+        /// subscriber's station with that schedule first, so a reply that misses the DW leaves in the next
+        /// common slot rather than a DW period later.
+        var leavesAnnouncedSchedulesToEngine = false
     }
 
     /// One answer given: to which peer's subscribe instance, by which of our publishes.
@@ -70,6 +75,9 @@ final class SolicitedResponder: Sendable {
         state.withLock { $0.snapshot = snapshot }
     }
 
+    /// What replies are built from now (tests change one field of it).
+    var snapshotForTests: Snapshot? { state.withLock { $0.snapshot } }
+
     /// Answers a received frame: builds the replies, hands each to `send`, and notes those sent. On the
     /// reader's thread; `send` must not wait.
     func respond(to bytes: [UInt8], signal: Int?, send: ([UInt8]) throws -> Void) {
@@ -107,7 +115,8 @@ final class SolicitedResponder: Sendable {
     func replies(to bytes: [UInt8], signal: Int?) -> [Reply] {
         let snapshot = state.withLock { $0.snapshot }
         guard !snapshot.publishes.isEmpty, let frame = try? codec.decodeSubscribes(bytes), frame.source != localAddress,
-            !snapshot.protectedPeers.contains(frame.source)
+            !snapshot.protectedPeers.contains(frame.source),
+            !(snapshot.leavesAnnouncedSchedulesToEngine && frame.announcesAvailability)
         else { return [] }
         if let ours = snapshot.cluster, let theirs = frame.cluster, theirs != ours { return [] }
         let close = (signal ?? Int.min) >= closeRangeSignal

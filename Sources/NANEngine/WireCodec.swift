@@ -74,7 +74,7 @@ struct WireCodec: DiscoveryFrameCodec {
         return IncomingDiscoveryFrame(
             source: frame.header.source, announcements: announcements, cluster: frame.header.bssid,
             availability: Array(availability.prefix(PeerAvailability.maximumMaps)),
-            committedDW: capability?.committedDWInfo)
+            committedDW: capability?.committedDWInfo, announcesAvailability: !availability.isEmpty)
     }
 
     /// A public SDF's header and its subscribes' Service Descriptor attributes only: the other attributes are
@@ -90,7 +90,9 @@ struct WireCodec: DiscoveryFrameCodec {
         else { throw NotServiceDiscovery() }
         var attributes = NANAttributeIterator(ByteReader(reader.readRest(), origin: reader.origin))
         var subscribes: [ServiceAnnouncement] = []
+        var announcesAvailability = false
         while let raw = try attributes.next() {
+            if raw.id == .availability { announcesAvailability = true }
             guard raw.id == .serviceDescriptor else { continue }
             var body = raw.reader(origin: raw.offset + 3)
             let d = try ServiceDescriptorAttribute(decodingBody: &body)
@@ -102,7 +104,9 @@ struct WireCodec: DiscoveryFrameCodec {
                     responseFilter: d.serviceResponseFilter, serviceInfo: Array(d.serviceInfo ?? []),
                     rangeLimited: d.discoveryRangeLimited))
         }
-        return IncomingDiscoveryFrame(source: header.source, announcements: subscribes, cluster: header.bssid)
+        return IncomingDiscoveryFrame(
+            source: header.source, announcements: subscribes, cluster: header.bssid,
+            announcesAvailability: announcesAvailability)
     }
 
     private static func controlType(_ kind: ServiceAnnouncement.Kind) -> ServiceDescriptorAttribute.ControlType {

@@ -12,13 +12,18 @@ import Testing
     let codec = WireCodec()
 
     func subscribeFrame(
-        from source: MACAddress = address(2), instance: UInt8 = 4, cluster: MACAddress = Self.cluster
+        from source: MACAddress = address(2), instance: UInt8 = 4, cluster: MACAddress = Self.cluster,
+        announcingSchedule: Bool = false
     ) throws -> [UInt8] {
         let subscribe = ServiceAnnouncement(
             kind: .subscribe, serviceID: service("chat"), instanceID: InstanceID(rawValue: instance))
-        return try codec.encode(
-            OutgoingDiscoveryFrame(destination: .broadcast, announcements: [subscribe]), source: source,
-            cluster: cluster)
+        var frame = OutgoingDiscoveryFrame(destination: .broadcast, announcements: [subscribe])
+        if announcingSchedule {
+            frame.deviceAttributes = [
+                .availability(DataPathScheduleLayout.preferred.schedule(fiveGHz: nil).availabilityAttribute)
+            ]
+        }
+        return try codec.encode(frame, source: source, cluster: cluster)
     }
 
     /// A responder for our address 1 with one solicited publish (instance 1) of `chat`.
@@ -69,6 +74,31 @@ import Testing
         #expect(sent == 0)
         #expect(!responder.takeAnswer(answer()))
         #expect(!responder.takeAnswer(answer(to: address(3))))
+    }
+
+    /// When the engine sends replies through peer stations, a subscriber that announced its schedule is the
+    /// engine's to answer (its station first); one that announced none is answered here as before.
+    @Test func aSubscriberAnnouncingItsScheduleIsLeftToTheEngineWhenItAddsStations() throws {
+        let responder = responder()
+        var snapshot = try #require(responder.snapshotForTests)
+        snapshot.leavesAnnouncedSchedulesToEngine = true
+        responder.update(snapshot)
+        var sent = 0
+        responder.respond(to: try subscribeFrame(announcingSchedule: true), signal: -50) { _ in sent += 1 }
+        #expect(sent == 0)
+        #expect(!responder.takeAnswer(answer()))
+        responder.respond(to: try subscribeFrame(), signal: -50) { _ in sent += 1 }
+        #expect(sent == 1)
+        snapshot.leavesAnnouncedSchedulesToEngine = false
+        responder.update(snapshot)
+        responder.respond(to: try subscribeFrame(announcingSchedule: true), signal: -50) { _ in sent += 1 }
+        #expect(sent == 2)
+    }
+
+    @Test func readingOnlyTheSubscribesNotesWhetherTheFrameAnnouncesASchedule() throws {
+        #expect(try codec.decodeSubscribes(try subscribeFrame(announcingSchedule: true)).announcesAvailability)
+        #expect(!(try codec.decodeSubscribes(try subscribeFrame()).announcesAvailability))
+        #expect(try codec.decode(try subscribeFrame(announcingSchedule: true)).announcesAvailability)
     }
 
     @Test func aReplyTheSocketRefusedIsLeftToTheEngine() throws {

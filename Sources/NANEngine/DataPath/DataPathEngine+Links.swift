@@ -29,6 +29,7 @@ extension DataPathEngine {
                 await radio.removePeerDataStation(link.peerNDI, of: link.id.peer, on: interface)
                 if !established.values.contains(where: { $0.id.peer == link.id.peer }) {
                     await radio.removePeer(link.id.peer)
+                    forgetDiscoveryStation(of: link.id.peer)
                 }
                 return
             }
@@ -93,6 +94,7 @@ extension DataPathEngine {
         }
         if !established.values.contains(where: { $0.id.peer == link.id.peer }) {
             await radio.removePeer(link.id.peer)
+            forgetDiscoveryStation(of: link.id.peer)
         }
     }
 
@@ -105,6 +107,7 @@ extension DataPathEngine {
         }
         if !established.values.contains(where: { $0.id.peer == link.id.peer }) {
             await radio.removePeer(link.id.peer)
+            forgetDiscoveryStation(of: link.id.peer)
         }
     }
 

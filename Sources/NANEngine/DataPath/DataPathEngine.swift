@@ -182,6 +182,8 @@ actor DataPathEngine {
     var deviceSchedule: DataPathSchedule?
     /// Peers whose NMI station we added before a setup's first NAF (``prepare(_:)``), at most one per setup.
     var preparedPeers: Set<MACAddress> = []
+    /// Peers whose NMI station we added for discovery's unicast SDFs (``prepareDiscoveryStation(for:availability:committedDW:)``).
+    var discoveryStations = PeerStationRegistry(capacity: DataPathEngine.discoveryStationCapacity)
 
     /// Our local schedule now: the data path's once it is set up, else the device schedule; nil before
     /// either is installed.
@@ -344,6 +346,8 @@ actor DataPathEngine {
         for id in Array(established.keys) { await tearDown(id) }
         for peer in preparedPeers { await radio.removePeer(peer) }
         preparedPeers.removeAll()
+        for peer in discoveryStations.peers { await radio.removePeer(peer) }
+        discoveryStations = PeerStationRegistry(capacity: Self.discoveryStationCapacity)
         for continuation in publishWatchers.values { continuation.finish() }
         publishWatchers.removeAll()
         if currentSchedule != nil { await radio.clearLocalSchedule() }

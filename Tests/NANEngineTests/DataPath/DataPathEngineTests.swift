@@ -259,6 +259,30 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         await b.shutDown()
     }
 
+    /// Discovery's unicast SDFs (a plain follow-up, a reply to an active subscribe) get the peer's station with
+    /// its announced schedule: added once, nothing for a peer that announced nothing, at most
+    /// ``DataPathEngine/discoveryStationCapacity`` (least recently used out), and none left at shutdown.
+    @Test func discoveryStationsAreAddedOnceBoundedAndRemovedAtShutdown() async throws {
+        let (a, _, radioA, _) = pair()
+        try await a.installDeviceSchedule()
+        let announced = DataPathScheduleLayout.preferred.schedule(fiveGHz: nil).availabilityAttribute
+        #expect(!(await a.prepareDiscoveryStation(for: nmiB, availability: [], committedDW: nil)))
+        #expect(await a.prepareDiscoveryStation(for: nmiB, availability: [announced], committedDW: nil))
+        #expect(await a.prepareDiscoveryStation(for: nmiB, availability: [announced], committedDW: 0x0001))
+        #expect(radioA.prepared.withLock { $0.map(\.peer) } == [nmiB])  // added once
+        let capacity = DataPathEngine.discoveryStationCapacity
+        let others = (1...capacity).map { MACAddress(0x42, 0, 0, 1, UInt8($0 >> 8), UInt8($0 & 0xFF)) }
+        for peer in others {
+            #expect(await a.prepareDiscoveryStation(for: peer, availability: [announced], committedDW: nil))
+        }
+        let held = radioA.state.withLock { $0.stations }
+        #expect(!held.contains(nmiB))  // the least recently used went
+        #expect(held.count == capacity)
+        await a.shutDown()
+        #expect(!radioA.leftovers)
+        #expect(radioA.stationsAtScheduleClear.withLock { $0 } == [])  // stations out before the schedule
+    }
+
     /// wpa_supplicant 2.12 drops unprotected unicast NAFs from a peer it paired with: to a peer whose NMI
     /// station holds the NM-TK (``NANEngine/protectFrames(to:_:)``) every data-path NAF goes protected, and
     /// a data path still comes up.

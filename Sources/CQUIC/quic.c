@@ -497,6 +497,12 @@ static void receive(waware_quic *q) {
             q->path.remote.addr = (ngtcp2_sockaddr *)&q->remote;
             q->path.remote.addrlen = sizeof q->remote;
             if (accept_client(q, &header) != 0) return;
+            // Connected to its client, the socket takes that client's packets before any other socket bound
+            // to the same port (SO_REUSEADDR): the next listener on the port gets the next client.
+            if (connect(q->socket, (const struct sockaddr *)&q->remote, sizeof q->remote) != 0) {
+                end_with_message(q, WAWARE_QUIC_END_SOCKET, errno, strerror(errno));
+                return;
+            }
         }
         ngtcp2_pkt_info pi = {0};
         int rv = ngtcp2_conn_read_pkt(q->conn, &q->path, &pi, q->packet, (size_t)n, now_ns());
@@ -819,6 +825,8 @@ waware_quic *waware_quic_new(const waware_quic_config *config, const struct sock
     }
     int on = 1;
     setsockopt(q->socket, IPPROTO_IPV6, IPV6_V6ONLY, &on, sizeof on);
+    // A server's port is shared by its connection (connected to its client) and the next listener.
+    if (remote == NULL) setsockopt(q->socket, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
     if (bind(q->socket, (const struct sockaddr *)local, sizeof *local) != 0) {
         snprintf(message, capacity, "bind: %s", strerror(errno));
         goto failed;
@@ -1016,6 +1024,18 @@ int waware_quic_send_datagram(waware_quic *q, const uint8_t *data, size_t length
     pthread_mutex_unlock(&q->lock);
     if (rv == 0) wake(q);
     return rv;
+}
+
+int64_t waware_quic_unacknowledged(waware_quic *q) {
+    pthread_mutex_lock(&q->lock);
+    int64_t total = 0;
+    if (q->ended)
+        total = -EPIPE;
+    else
+        for (stream *s = q->streams; s != NULL; s = s->next)
+            if (s->head != NULL || (s->fin_wanted && !s->fin_sent)) total += (int64_t)(s->written - s->acknowledged) + 1;
+    pthread_mutex_unlock(&q->lock);
+    return total;
 }
 
 void waware_quic_close(waware_quic *q, uint64_t code) {

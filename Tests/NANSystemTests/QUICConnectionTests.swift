@@ -166,6 +166,61 @@ import Testing
                 configuration: QUICConfiguration(alpn: [], identity: Self.bob, trust: .trustOnFirstUse))
         }
     }
+
+    @Test func cancellingTheConnectionWakesABlockedReadAndStillDeliversWhatWasWritten() async throws {
+        let (client, server) = await Self.pair()
+        let a = try client.get(), b = try server.get()
+        let outbound = try await a.openStream()
+        try await outbound.write(Array("last words".utf8))
+        let inbound = try #require(await Self.first(b.inboundStreams))
+        let blocked = Task { () async -> QUICError? in
+            do throws(QUICError) {
+                _ = try await outbound.read()
+                return nil
+            } catch { return error }
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        a.cancel()
+        #expect(await blocked.value?.code == .cancelled)
+        #expect(try await inbound.read() == Array("last words".utf8))
+        #expect(await b.ended().code == .closedByPeer)
+    }
+
+    @Test func cancellingTheWaitingTaskWakesItsReadAndOpenStream() async throws {
+        let (client, server) = await Self.pair()
+        let a = try client.get(), b = try server.get()
+        let outbound = try await a.openStream()
+        let reading = Task { () async -> QUICError? in
+            do throws(QUICError) {
+                _ = try await outbound.read()
+                return nil
+            } catch { return error }
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        reading.cancel()
+        #expect(await reading.value?.code == .cancelled)
+        // The connection goes on: the stream still carries bytes.
+        try await outbound.write(Array("still here".utf8))
+        let inbound = try #require(await Self.first(b.inboundStreams))
+        #expect(try await inbound.read() == Array("still here".utf8))
+        await a.close()
+    }
+
+    @Test func aListenerCancelledWhileWaitingForItsClientStopsWaiting() async throws {
+        let listener = try QUICListener(
+            on: Self.loopback,
+            configuration: QUICConfiguration(
+                alpn: ["waware-test"], identity: Self.bob, trust: .pinned(Self.alice.fingerprint)))
+        let waiting = Task { () async -> QUICError? in
+            do throws(QUICError) {
+                _ = try await listener.accept()
+                return nil
+            } catch { return error }
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        waiting.cancel()
+        #expect(await waiting.value?.code == .cancelled)
+    }
 }
 
 extension Result where Failure == QUICError {

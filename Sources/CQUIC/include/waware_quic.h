@@ -124,6 +124,10 @@ void waware_quic_stream_reset(waware_quic *quic, int64_t stream, uint64_t code);
 /// if the peer does not take datagrams, -EPIPE if the connection ended.
 int waware_quic_send_datagram(waware_quic *quic, const uint8_t *data, size_t length);
 
+/// Bytes written to streams and not yet acknowledged by the peer (plus one per stream whose end is not yet
+/// sent), 0 when everything sent arrived; -EPIPE if the connection ended. `progress` follows each change.
+int64_t waware_quic_unacknowledged(waware_quic *quic);
+
 /// Closes the connection with application error `code` (0: no error); `ended` follows.
 void waware_quic_close(waware_quic *quic, uint64_t code);
 

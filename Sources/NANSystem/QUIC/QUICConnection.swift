@@ -68,6 +68,11 @@ public final class QUICConnection: Sendable, CustomStringConvertible {
     /// has ended.
     public func close(code: UInt64 = 0) async { await engine.close(code: code) }
 
+    /// Cancels the connection without waiting: every task waiting in a stream's `read` or `write`, or in
+    /// ``openStream()``, throws ``QUICError/Code-swift.struct/cancelled`` at once; the connection itself closes with application error `code` once the peer has acknowledged what
+    /// was written (at most `linger` later), so bytes written before the cancellation still arrive.
+    public func cancel(code: UInt64 = 0, linger: Duration = .seconds(2)) { engine.cancel(code: code, linger: linger) }
+
     /// Waits until the connection ends (closed by either side, idle, or failed); why.
     public func ended() async -> QUICError { await engine.events.ended() }
 

@@ -142,6 +142,17 @@ final class QUICEngine: @unchecked Sendable {
         }
     }
 
+    /// Ends this side's waits now (they throw `cancelled`), then closes the connection with application
+    /// error `code` once the peer has acknowledged every byte written (at most `linger` later), as a TCP
+    /// close delivers what was written before it.
+    func cancel(code: UInt64, linger: Duration) {
+        events.interrupt()
+        Task.detached { [self] in
+            _ = await events.waitUntil(within: linger) { [self] in waware_quic_unacknowledged(pointer) <= 0 }
+            waware_quic_close(pointer, code)
+        }
+    }
+
     /// Closes the connection with application error `code` and waits until it has ended.
     func close(code: UInt64) async {
         waware_quic_close(pointer, code)

@@ -39,6 +39,9 @@ public struct QUICError: Error, Hashable, Sendable, CustomStringConvertible {
         /// The datagram queue is full; the datagram was not sent.
         public static let datagramQueueFull = Code("datagram queue full")
 
+        /// This side cancelled the connection, or the waiting task was cancelled.
+        public static let cancelled = Code("cancelled")
+
         /// ``name``.
         public var description: String { name }
 

@@ -31,6 +31,8 @@ final class QUICEvents: Sendable {
         var progress: UInt64 = 0
         var progressWaiters: [CheckedContinuation<Void, Never>] = []
         var streams: [Int64: Incoming] = [:]
+        /// This side ended its waits (``interrupt()``).
+        var interrupted = false
     }
 
     private let trust: TLSTrust
@@ -211,10 +213,77 @@ final class QUICEvents: Sendable {
     /// The current progress count: a writer reads it before trying, then waits for it to change.
     var progressGeneration: UInt64 { state.withLock { $0.progress } }
 
+    /// Whether waits end now: the connection ended, this side interrupted them (``interrupt()``), or the
+    /// waiting task is cancelled. Called with the lock held, from the waiting task.
+    private static func mustStop(_ state: State) -> Bool {
+        state.end != nil || state.interrupted || Task.isCancelled
+    }
+
+    /// Every waiting continuation, removed from the state (the lock held).
+    private static func takeWaiters(_ state: inout State) -> [CheckedContinuation<Void, Never>] {
+        var waiters = state.handshakeWaiters + state.progressWaiters
+        for key in state.streams.keys {
+            if let reader = state.streams[key]?.reader { waiters.append(reader) }
+            state.streams[key]?.reader = nil
+        }
+        state.handshakeWaiters = []
+        state.progressWaiters = []
+        return waiters
+    }
+
+    /// Wakes every waiting task (each looks again at why it waits: its task's cancellation included).
+    private func wakeAll() {
+        for waiter in state.withLock({ Self.takeWaiters(&$0) }) { waiter.resume() }
+    }
+
+    /// Ends every wait of this side at once and for good: reads, writes, `openStream` and the handshake throw
+    /// ``QUICError/Code-swift.struct/cancelled`` from now on (the connection itself closes after).
+    func interrupt() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.interrupted = true
+            return Self.takeWaiters(&state)
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Suspends until `register` (called with the lock held) keeps the continuation and it is resumed, or
+    /// not at all when it does not keep it or waiting must stop; woken early by the task's cancellation.
+    /// Then throws `cancelled` if this side interrupted its waits or the task is cancelled (the caller looks
+    /// at the connection's end itself: bytes received before it are still read).
+    private func suspend(
+        _ register: (inout State, CheckedContinuation<Void, Never>) -> Bool
+    ) async throws(QUICError) {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let kept = state.withLock { state -> Bool in
+                    if Self.mustStop(state) { return false }
+                    return register(&state, continuation)
+                }
+                if !kept { continuation.resume() }
+            }
+        } onCancel: {
+            wakeAll()
+        }
+        if state.withLock({ $0.interrupted }) { throw QUICError(.cancelled, "the connection was cancelled") }
+        if Task.isCancelled { throw QUICError(.cancelled, "the waiting task was cancelled") }
+    }
+
     /// Waits until the progress count differs from `generation`.
     ///
-    /// - Throws: why the connection ended, if it has.
+    /// - Throws: why the connection ended, if it has; ``QUICError/Code-swift.struct/cancelled`` if this side
+    ///   interrupted its waits or the task is cancelled.
     func waitForProgress(after generation: UInt64) async throws(QUICError) {
+        try await suspend { state, continuation in
+            guard state.progress == generation else { return false }
+            state.progressWaiters.append(continuation)
+            return true
+        }
+        if let end = state.withLock({ $0.end }) { throw end }
+    }
+
+    /// Waits for the progress count to move past `generation`, or the end; neither interruption nor
+    /// cancellation ends this wait (``ended()``, draining before a close).
+    private func waitUninterrupted(after generation: UInt64) async {
         await withCheckedContinuation { continuation in
             let now = state.withLock { state -> Bool in
                 if state.end != nil || state.progress != generation { return true }
@@ -223,29 +292,45 @@ final class QUICEvents: Sendable {
             }
             if now { continuation.resume() }
         }
-        if let end = state.withLock({ $0.end }) { throw end }
     }
 
     /// Waits for the handshake's outcome.
     func established() async throws(QUICError) -> Established {
-        await withCheckedContinuation { continuation in
-            let now = state.withLock { state -> Bool in
-                if state.end != nil || state.established != nil { return true }
+        while true {
+            let (established, end) = state.withLock { ($0.established, $0.end) }
+            if let established { return established }
+            if let end { throw end }
+            try await suspend { state, continuation in
+                guard state.established == nil else { return false }
                 state.handshakeWaiters.append(continuation)
-                return false
+                return true
             }
-            if now { continuation.resume() }
         }
-        let (established, end) = state.withLock { ($0.established, $0.end) }
-        if let established { return established }
-        throw end ?? QUICError(.handshakeFailed, "no peer certificate")
     }
 
     /// Waits until the connection has ended; why.
     func ended() async -> QUICError {
         while true {
-            if let end = state.withLock({ $0.end }) { return end }
-            try? await waitForProgress(after: progressGeneration)
+            let (end, generation) = state.withLock { ($0.end, $0.progress) }
+            if let end { return end }
+            await waitUninterrupted(after: generation)
+        }
+    }
+
+    /// Waits (at most `limit`) until `isDone` says so, looking again at each progress; false on timeout or
+    /// at the connection's end.
+    func waitUntil(within limit: Duration, _ isDone: @escaping @Sendable () -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + limit
+        let timer = Task { [weak self] in
+            try? await Task.sleep(until: deadline)
+            self?.progressed()
+        }
+        defer { timer.cancel() }
+        while true {
+            let (end, generation) = state.withLock { ($0.end, $0.progress) }
+            if isDone() { return true }
+            if end != nil || ContinuousClock.now >= deadline { return false }
+            await waitUninterrupted(after: generation)
         }
     }
 
@@ -278,16 +363,13 @@ final class QUICEvents: Sendable {
                 throw QUICError(.streamReset, "\(QUICStreamID(rawValue: stream)): application error \(code)")
             case .end(let error): throw error
             case .wait:
-                await withCheckedContinuation { continuation in
-                    let now = state.withLock { state -> Bool in
-                        guard state.end == nil, var incoming = state.streams[stream], incoming.bytes.isEmpty,
-                            !incoming.finished
-                        else { return true }
-                        incoming.reader = continuation
-                        state.streams[stream] = incoming
+                try await suspend { state, continuation in
+                    guard var incoming = state.streams[stream], incoming.bytes.isEmpty, !incoming.finished else {
                         return false
                     }
-                    if now { continuation.resume() }
+                    incoming.reader = continuation
+                    state.streams[stream] = incoming
+                    return true
                 }
             }
         }

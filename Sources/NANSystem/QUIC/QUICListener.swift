@@ -26,6 +26,10 @@ public final class QUICListener: Sendable, CustomStringConvertible {
         return QUICConnection(engine: engine, established: established, local: local)
     }
 
+    /// Stops waiting: a task in ``accept()`` throws ``QUICError/Code-swift.struct/cancelled`` and the socket
+    /// closes once the listener is released. (Cancelling the task in ``accept()`` does the same.)
+    public func cancel() { engine.cancel(code: 0, linger: .zero) }
+
     /// `QUIC listener <local>`.
     public var description: String { "QUIC listener \(local)" }
 }

@@ -24,17 +24,52 @@ enum ConnectionSetup {
             channel = PlainChannel(socket: socket)
         }
         let transport = tls == nil ? WAConnectionTransport.plain.description : WAConnectionTransport.tls.description
+        return try await exchangePrefaces(
+            on: channel, transport: transport, isInitiator: isInitiator, parameters: parameters,
+            localPeer: localPeer, peerAddress: peerAddress, device: device, dataPath: dataPath,
+            certificate: certificate, basis: basis, store: tls?.store, quic: nil)
+    }
+
+    /// The steps both ends run on a QUIC connection whose handshake finished: the initiator opens the first
+    /// stream, the listener's side takes it; then the preface each way on it.
+    static func establish(
+        quic: QUICConnection, isInitiator: Bool, parameters: WAConnectionParameters,
+        localPeer: WAPeerIdentifier, peerAddress: MACAddress, device: WAPairedDevice?,
+        dataPath: WADataPathConnection, certificate: WAPeerCertificate, basis: WAConnectionTrust.Basis,
+        store: WADeviceStore?
+    ) async throws(WAError) -> WAConnection {
+        let stream: QUICStream
+        if isInitiator {
+            do throws(QUICError) { stream = try await quic.openStream() } catch {
+                throw WAError(
+                    .connectionFailed, message: "cannot open the first QUIC stream: \(error)", underlying: error)
+            }
+        } else {
+            stream = try await ConnectionQUIC.firstInboundStream(of: quic)
+        }
+        return try await exchangePrefaces(
+            on: QUICChannel(connection: quic, stream: stream), transport: parameters.transport.description,
+            isInitiator: isInitiator, parameters: parameters, localPeer: localPeer, peerAddress: peerAddress,
+            device: device, dataPath: dataPath, certificate: certificate, basis: basis, store: store, quic: quic)
+    }
+
+    /// The preface each way on `channel` (and the datagram offers over TCP), giving the ready connection.
+    private static func exchangePrefaces(
+        on channel: any ConnectionChannel, transport: String, isInitiator: Bool, parameters: WAConnectionParameters,
+        localPeer: WAPeerIdentifier, peerAddress: MACAddress, device: WAPairedDevice?,
+        dataPath: WADataPathConnection, certificate: WAPeerCertificate?, basis: WAConnectionTrust.Basis?,
+        store: WADeviceStore?, quic: QUICConnection?
+    ) async throws(WAError) -> WAConnection {
         // A learned pin is in the store now: hand out the device as it is there.
         var device = device
-        if basis == .learnedOverPairing, let known = device, let store = tls?.store,
-            let fresh = try? store.devices()[known.id]
-        {
+        if basis == .learnedOverPairing, let known = device, let store, let fresh = try? store.devices()[known.id] {
             device = fresh
         }
         // Trusted on first use, the peer is unpaired as far as we know: the paired device whose address it
         // used is not vouched for by the data path's key, and the connection is not handed out as that device's.
         if basis == .firstUse { device = nil }
-        let datagrams = try DatagramSetup.prepare(parameters.datagrams, dataPath: dataPath)
+        // QUIC carries datagrams itself (RFC 9221): no UDP socket or offer beside it.
+        let datagrams = quic == nil ? try DatagramSetup.prepare(parameters.datagrams, dataPath: dataPath) : nil
         try await channel.send(
             ConnectionPreface(peer: localPeer, mode: parameters.mode, offersDatagrams: datagrams != nil).encoded
                 + (datagrams?.offer.encoded ?? []))
@@ -44,6 +79,9 @@ enum ConnectionSetup {
         var used = ConnectionPreface.size
         var peerOffer: DatagramOffer?
         if preface.offersDatagrams {
+            guard quic == nil else {
+                throw WAError(.connectionFailed, message: "the peer offered UDP datagrams beside a QUIC connection")
+            }
             try await DatagramSetup.fill(
                 &received, to: used + DatagramOffer.size, from: channel, what: "datagram offer")
             peerOffer = try DatagramOffer(decoding: Array(received[used..<used + DatagramOffer.size]))
@@ -67,7 +105,7 @@ enum ConnectionSetup {
             device: device, dataPath: dataPath, isInitiator: isInitiator, mode: parameters.mode,
             maximumMessageSize: parameters.maximumMessageSize, transportDescription: transport,
             datagrams: datagramChannel, pending: Array(received.dropFirst(used)),
-            peerCertificate: certificate, trustBasis: basis)
+            peerCertificate: certificate, trustBasis: basis, quic: quic)
     }
 
     /// Runs `body` within `timeout`, or throws `connectionFailed` naming `what`.

@@ -63,6 +63,25 @@ struct ConnectionTLS: Sendable {
         on socket: StreamSocket, isInitiator: Bool, peer: MACAddress, device: WAPairedDevice?,
         dataPath: WADataPathConnection, timeout: Duration
     ) async throws(WAError) -> (TLSChannel, WAPeerCertificate, WAConnectionTrust.Basis) {
+        let (tlsTrust, decision) = judge(peer: peer, device: device, dataPath: dataPath)
+        let stream: TLSStream
+        do throws(TLSError) {
+            stream = try await TLSStream.handshake(
+                isInitiator ? .client : .server, over: socket, identity: identity,
+                trust: tlsTrust, timeout: timeout)
+        } catch {
+            throw Self.handshakeError(error, verdict: decision.value.withLock { $0 }, peer: peer, device: device)
+        }
+        let certificate = WAPeerCertificate(stream.peerCertificate)
+        let basis = try settle(decision, certificate: certificate, device: device, abort: stream.abort)
+        return (TLSChannel(stream: stream), certificate, basis)
+    }
+
+    /// How the handshake judges the peer's certificate (TLS over TCP and QUIC alike): by the trust, for this
+    /// peer and device over this data path; the verdict lands in the box.
+    func judge(
+        peer: MACAddress, device: WAPairedDevice?, dataPath: WADataPathConnection
+    ) -> (TLSTrust, VerdictBox) {
         let keyedByPairing = dataPath.cipherSuite?.isPairing == true
         let decision = VerdictBox()
         let trust = self.trust
@@ -73,37 +92,34 @@ struct ConnectionTLS: Sendable {
             if case .refused = verdict { return false }
             return true
         }
-        let stream: TLSStream
-        do throws(TLSError) {
-            stream = try await TLSStream.handshake(
-                isInitiator ? .client : .server, over: socket, identity: identity,
-                trust: tlsTrust, timeout: timeout)
-        } catch {
-            throw Self.handshakeError(error, verdict: decision.value.withLock { $0 }, peer: peer, device: device)
-        }
-        let certificate = WAPeerCertificate(stream.peerCertificate)
-        let basis: WAConnectionTrust.Basis
+        return (tlsTrust, decision)
+    }
+
+    /// After a handshake that finished: why the peer's certificate is trusted, storing a learned pin for
+    /// `device`; `abort` ends the session when it is not trusted after all.
+    func settle(
+        _ decision: VerdictBox, certificate: WAPeerCertificate, device: WAPairedDevice?, abort: () -> Void
+    ) throws(WAError) -> WAConnectionTrust.Basis {
         switch decision.value.withLock({ $0 }) {
-        case .trusted(let b)?: basis = b
-        case .learn(let b)?:
-            basis = b
+        case .trusted(let basis)?: return basis
+        case .learn(let basis)?:
             if let store, let device {
                 do throws(WAError) { try store.pinCertificate(certificate.fingerprint, to: device.id) } catch {
-                    stream.abort()
+                    abort()
                     throw WAError(
                         .connectionFailed, message: "refused the peer's certificate: \(error.message)",
                         underlying: error)
                 }
             }
+            return basis
         case .refused(let reason)?:
-            stream.abort()
+            abort()
             throw WAError(.connectionFailed, message: "refused the peer's certificate: \(reason)")
         case nil:
-            stream.abort()
+            abort()
             throw WAError(
-                .connectionFailed, message: "the TLS handshake finished without judging the peer's certificate")
+                .connectionFailed, message: "the handshake finished without judging the peer's certificate")
         }
-        return (TLSChannel(stream: stream), certificate, basis)
     }
 
     static func handshakeError(
@@ -133,7 +149,7 @@ struct ConnectionTLS: Sendable {
 }
 
 /// The verdict the trust gave during the handshake (its callback runs on the thread driving the session).
-private final class VerdictBox: Sendable {
+final class VerdictBox: Sendable {
     let value = Mutex<TrustVerdict?>(nil)
 }
 

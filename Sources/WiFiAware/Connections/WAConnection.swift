@@ -1,9 +1,11 @@
 public import NANWire
+internal import NANSystem
 internal import Synchronization
 
 /// A connection to a peer over a NAN data path (Apple's `NetworkConnection` over Wi-Fi Aware): TCP
-/// between the two NAN data interfaces, under mutual TLS unless plain TCP was asked for, starting with
-/// both peers' identifiers (``remotePeer``).
+/// between the two NAN data interfaces, under mutual TLS unless plain TCP was asked for, or QUIC
+/// (``WAConnectionTransport/quic(alpn:)``: the same on its first stream, and more streams,
+/// ``openStream()``), starting with both peers' identifiers (``remotePeer``).
 ///
 /// In message mode (the default) ``send(_:)`` and ``receive()`` carry length-framed messages and
 /// resources; in byte-stream mode ``write(_:)`` and ``read(maximum:)`` carry bytes as they are. Sending
@@ -30,7 +32,7 @@ public final class WAConnection: Sendable, CustomStringConvertible {
     public let mode: WAConnectionMode
     /// The largest message accepted from the peer (and sent), in bytes.
     public let maximumMessageSize: Int
-    /// What protects the bytes: `TLS 1.3` or `plain TCP`.
+    /// What carries and protects the bytes: `TLS 1.3`, `QUIC (ALPN …)` or `plain TCP`.
     public let transportDescription: String
     /// The certificate the peer presented in the TLS handshake, and trusted; nil over plain TCP.
     public let peerCertificate: WAPeerCertificate?
@@ -39,6 +41,10 @@ public final class WAConnection: Sendable, CustomStringConvertible {
     public let trustBasis: WAConnectionTrust.Basis?
 
     let channel: any ConnectionChannel
+    /// The QUIC connection under a QUIC transport (streams and datagrams beside the first stream); nil over TCP.
+    let quic: QUICConnection?
+    /// The datagram counts over QUIC (WAConnection+Datagrams.swift).
+    let quicDatagramCounts = DatagramCounters()
     /// The datagrams both ends agreed (WAConnection+Datagrams.swift); nil: none.
     let datagramChannel: DatagramChannel?
     let reader: ConnectionReader
@@ -64,8 +70,10 @@ public final class WAConnection: Sendable, CustomStringConvertible {
         peerAddress: MACAddress,
         device: WAPairedDevice?, dataPath: WADataPathConnection, isInitiator: Bool, mode: WAConnectionMode,
         maximumMessageSize: Int, transportDescription: String, datagrams: DatagramChannel? = nil, pending: [UInt8],
-        peerCertificate: WAPeerCertificate? = nil, trustBasis: WAConnectionTrust.Basis? = nil
+        peerCertificate: WAPeerCertificate? = nil, trustBasis: WAConnectionTrust.Basis? = nil,
+        quic: QUICConnection? = nil
     ) {
+        self.quic = quic
         self.peerCertificate = peerCertificate
         self.trustBasis = trustBasis
         self.channel = channel

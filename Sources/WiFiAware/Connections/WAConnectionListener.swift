@@ -63,12 +63,20 @@ public struct WAConnectionListener: AsyncSequence, Sendable {
             name: service.name, serviceInfo: info, matchFilter: service.matchFilter, wantsDataPath: true)
         let publisher = system.publish(published, to: devices)
         let up = DataPathTable()
+        let quicServers = QUICServers()
+        defer { quicServers.cancelAll() }
         let (started, startedContinuation) = AsyncStream.makeStream(
             of: Void.self, bufferingPolicy: .bufferingNewest(1))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await _ in started {
-                    try await acceptDataPaths(for: publisher, into: up, output)
+                    try await acceptDataPaths(
+                        for: publisher, into: up, quic: quicServers,
+                        serve: { dataPath in
+                            await serveQUIC(
+                                on: dataPath, port: socket.localPort, localPeer: localPeer, tls: tls, dataPaths: up,
+                                output)
+                        }, output)
                     return
                 }
             }
@@ -94,7 +102,8 @@ public struct WAConnectionListener: AsyncSequence, Sendable {
     }
 
     private func acceptDataPaths(
-        for publisher: WAPublisher, into table: DataPathTable,
+        for publisher: WAPublisher, into table: DataPathTable, quic: QUICServers,
+        serve: @escaping @Sendable (WADataPathConnection) async -> Void,
         _ output: AsyncThrowingStream<WAListenerEvent, any Error>.Continuation
     ) async throws {
         for try await event in system.acceptDataPaths(
@@ -104,9 +113,11 @@ public struct WAConnectionListener: AsyncSequence, Sendable {
             switch event {
             case .connected(let connection):
                 table.add(connection)
+                if parameters.transport.isQUIC { quic.start(for: connection) { await serve(connection) } }
                 output.yield(.dataPathUp(connection))
             case .terminated(let peer, let ndpID, let reason):
                 // Its connections cannot go on (a killed peer's TCP may never say so): end them now.
+                quic.stop(peer: peer, ndpID: ndpID)
                 for connection in table.remove(peer: peer, ndpID: ndpID) {
                     connection.end(
                         .failed(WAError(.connectionTerminated, message: "the data path to \(peer) ended (\(reason))")))
@@ -143,7 +154,11 @@ public struct WAConnectionListener: AsyncSequence, Sendable {
                     continue
                 }
                 let device = try? system.store.devices().values.first { $0.managementAddresses.contains(dataPath.peer) }
-                let (parameters, system) = (parameters, system)
+                // A QUIC listener takes TLS 1.3 over TCP on its port too (same identities and trust): a peer
+                // without QUIC still connects, and both transports can be compared over one data path.
+                var overTCP = parameters
+                if overTCP.transport.isQUIC { overTCP.transport = .tls }
+                let (parameters, system) = (overTCP, system)
                 group.addTask {
                     do {
                         let connection = try await ConnectionSetup.within(
@@ -164,6 +179,33 @@ public struct WAConnectionListener: AsyncSequence, Sendable {
                 }
             }
         }
+    }
+
+    /// Accepts QUIC connections over one data path until it ends (``ConnectionQUIC/serve``).
+    private func serveQUIC(
+        on dataPath: WADataPathConnection, port: UInt16, localPeer: WAPeerIdentifier, tls: ConnectionTLS?,
+        dataPaths: DataPathTable, _ output: AsyncThrowingStream<WAListenerEvent, any Error>.Continuation
+    ) async {
+        guard let tls else { return }
+        let (parameters, system) = (parameters, system)
+        await ConnectionQUIC.serve(
+            dataPath, port: port, tls: tls, parameters: parameters,
+            device: { try? system.store.devices().values.first { $0.managementAddresses.contains(dataPath.peer) } },
+            setUp: { quic, device, certificate, basis throws(WAError) in
+                let connection = try await ConnectionSetup.within(
+                    parameters.setupTimeout, "setting up the QUIC connection from \(dataPath.peer)"
+                ) { () async throws(WAError) -> WAConnection in
+                    try await ConnectionSetup.establish(
+                        quic: quic, isInitiator: false, parameters: parameters, localPeer: localPeer,
+                        peerAddress: dataPath.peer, device: device, dataPath: dataPath, certificate: certificate,
+                        basis: basis, store: tls.store)
+                }
+                let registry = system.connections
+                dataPaths.track(connection)
+                connection.onEnd { Task { await registry.remove(connection) } }
+                if await registry.register(connection) { output.yield(.connection(connection)) }
+            },
+            refused: { output.yield(.refused($0)) })
     }
 }
 
@@ -202,5 +244,26 @@ final class DataPathTable: Sendable {
 
     func dataPath(forPeerAddress address: IPv6Address) -> WADataPathConnection? {
         entries.withLock { $0.last { $0.peerAddress == address } }
+    }
+}
+
+/// The QUIC accept loops of a listener, one per data path up, stopped with their data path.
+final class QUICServers: Sendable {
+    private struct Key: Hashable { let peer: MACAddress, ndpID: UInt8 }
+    private let tasks = Mutex<[Key: Task<Void, Never>]>([:])
+
+    func start(for dataPath: WADataPathConnection, _ body: @escaping @Sendable () async -> Void) {
+        let task = Task { await body() }
+        tasks.withLock { $0.updateValue(task, forKey: Key(peer: dataPath.peer, ndpID: dataPath.ndpID)) }?.cancel()
+    }
+
+    func stop(peer: MACAddress, ndpID: UInt8) {
+        tasks.withLock { $0.removeValue(forKey: Key(peer: peer, ndpID: ndpID)) }?.cancel()
+    }
+
+    func cancelAll() {
+        for task in tasks.withLock({ t in
+            defer { t = [:] }; return Array(t.values)
+        }) { task.cancel() }
     }
 }

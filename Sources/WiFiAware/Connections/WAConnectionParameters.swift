@@ -3,7 +3,8 @@ public struct WAConnectionParameters: Sendable {
     /// How the data path under the connection is protected (NCS-SK with a passphrase or PMK, or open).
     /// TLS protects the connection itself either way.
     public var dataPathSecurity: WADataPathSecurity
-    /// What runs over TCP: mutual TLS 1.3 (the default), or ``WAConnectionTransport/plain`` only when asked for.
+    /// What carries the connection: mutual TLS 1.3 over TCP (the default), QUIC
+    /// (``WAConnectionTransport/quic(alpn:)``), or ``WAConnectionTransport/plain`` TCP only when asked for.
     public var transport: WAConnectionTransport = .tls
     /// How the peer's TLS certificate is trusted: paired devices by their pinned certificate (the default),
     /// with trust on first use, or by the application's validator. Unused with plain TCP.
@@ -46,13 +47,29 @@ public struct WAConnectionParameters: Sendable {
                 .invalidArgument, message: "the largest message is 1 byte to 16 MiB, not \(maximumMessageSize)")
         }
         try datagrams?.check()
+        if transport.isQUIC {
+            guard (1...16).contains(transport.alpn.count),
+                transport.alpn.allSatisfy({ (1...255).contains($0.utf8.count) })
+            else {
+                throw WAError(
+                    .invalidArgument,
+                    message: "QUIC needs 1 to 16 application protocols (ALPN) of 1 to 255 bytes, not \(transport.alpn)")
+            }
+        }
     }
 }
 
-/// What runs over TCP on a connection.
+/// What carries a connection: TCP (plain, or under mutual TLS 1.3), or QUIC over UDP.
 public struct WAConnectionTransport: Hashable, Sendable, CustomStringConvertible {
-    enum Kind: Hashable, Sendable { case plain, tls }
+    enum Kind: Hashable, Sendable { case plain, tls, quic }
     let kind: Kind
+    /// QUIC's application protocols (ALPN), in preference order; empty for TCP.
+    public let alpn: [String]
+
+    init(kind: Kind, alpn: [String] = []) {
+        self.kind = kind
+        self.alpn = alpn
+    }
 
     /// TLS 1.3 with mutual authentication (OpenSSL's libssl): each side presents its identity's
     /// certificate and checks the other's with the parameters' ``WAConnectionParameters/trust``. The default.
@@ -62,14 +79,24 @@ public struct WAConnectionTransport: Hashable, Sendable, CustomStringConvertible
     /// asked for explicitly (the CLI's `--plain`, which it announces).
     public static let plain = WAConnectionTransport(kind: .plain)
 
+    /// QUIC (RFC 9000, ngtcp2 with GnuTLS, loaded on first use) offering or accepting the application
+    /// protocols `alpn` (1 to 16 names of 1 to 255 bytes; both ends need one in common): the same identities
+    /// and trust as ``tls``, the preface and messages on the connection's first stream, more streams with
+    /// ``WAConnection/openStream()``, and datagrams as QUIC DATAGRAM frames (RFC 9221) always.
+    public static func quic(alpn: [String]) -> WAConnectionTransport { WAConnectionTransport(kind: .quic, alpn: alpn) }
+
     /// Whether this is plain TCP.
     public var isPlain: Bool { kind == .plain }
 
-    /// `TLS 1.3` or `plain TCP`.
+    /// Whether this is QUIC.
+    public var isQUIC: Bool { kind == .quic }
+
+    /// `TLS 1.3`, `plain TCP` or `QUIC (ALPN a, b)`.
     public var description: String {
         switch kind {
         case .plain: "plain TCP"
         case .tls: "TLS 1.3"
+        case .quic: "QUIC (ALPN \(alpn.joined(separator: ", ")))"
         }
     }
 }

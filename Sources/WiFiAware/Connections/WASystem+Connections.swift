@@ -25,7 +25,9 @@ extension WASystem {
     /// path (or shares the one already up to that device; the last connection over it ends it), connects
     /// TCP to the peer's link-local address on the NAN data interface at the port its service info
     /// announces, then runs the transport (by default mutual TLS 1.3, the peer's certificate judged by
-    /// `parameters.trust`: see ``WAConnectionTrust``) and the preface.
+    /// `parameters.trust`: see ``WAConnectionTrust``) and the preface. With
+    /// ``WAConnectionTransport/quic(alpn:)`` it runs QUIC to that port instead, with the same identities and
+    /// trust, the preface on the first stream.
     ///
     /// - Parameters:
     ///   - endpoint: A listener's endpoint (``WABrowserEvent/found(_:)``).
@@ -60,21 +62,41 @@ extension WASystem {
             let registry = connections
             let connection: WAConnection
             do {
-                let socket = try await Self.connectTCP(
-                    to: LinkLocalEndpoint(address: dataPath.peerAddress, interface: dataPath.interfaceName, port: port),
-                    within: parameters.setupTimeout, onStateUpdate: onStateUpdate)
                 // Read after the data path is up: a pairing verification may have noted the device's address,
                 // and another connection may have pinned its certificate.
                 let devices = (try? store.devices()) ?? [:]
                 let device =
                     endpoint.device.flatMap { devices[$0.id] ?? $0 }
                     ?? devices.values.first { $0.managementAddresses.contains(endpoint.address) }
-                connection = try await ConnectionSetup.within(
-                    parameters.setupTimeout, "setting up the connection to \(endpoint)"
-                ) { () async throws(WAError) -> WAConnection in
-                    try await ConnectionSetup.establish(
-                        socket: socket, isInitiator: true, parameters: parameters, localPeer: localPeer,
-                        peerAddress: endpoint.address, device: device, dataPath: dataPath, tls: tls)
+                if parameters.transport.isQUIC, let tls {
+                    connection = try await ConnectionSetup.within(
+                        parameters.setupTimeout, "setting up the QUIC connection to \(endpoint)"
+                    ) { () async throws(WAError) -> WAConnection in
+                        let (quic, certificate, basis) = try await ConnectionQUIC.connect(
+                            to: port, over: dataPath, tls: tls, parameters: parameters, peer: endpoint.address,
+                            device: device, onStateUpdate: onStateUpdate)
+                        do throws(WAError) {
+                            return try await ConnectionSetup.establish(
+                                quic: quic, isInitiator: true, parameters: parameters, localPeer: localPeer,
+                                peerAddress: endpoint.address, device: device, dataPath: dataPath,
+                                certificate: certificate, basis: basis, store: tls.store)
+                        } catch {
+                            quic.cancel(code: 1, linger: .zero)
+                            throw error
+                        }
+                    }
+                } else {
+                    let socket = try await Self.connectTCP(
+                        to: LinkLocalEndpoint(
+                            address: dataPath.peerAddress, interface: dataPath.interfaceName, port: port),
+                        within: parameters.setupTimeout, onStateUpdate: onStateUpdate)
+                    connection = try await ConnectionSetup.within(
+                        parameters.setupTimeout, "setting up the connection to \(endpoint)"
+                    ) { () async throws(WAError) -> WAConnection in
+                        try await ConnectionSetup.establish(
+                            socket: socket, isInitiator: true, parameters: parameters, localPeer: localPeer,
+                            peerAddress: endpoint.address, device: device, dataPath: dataPath, tls: tls)
+                    }
                 }
             } catch {
                 await registry.releaseDataPath(to: endpoint.address)

@@ -1,14 +1,15 @@
 // network-tn3213: the code samples of Apple's TN3213 (moving from Multipeer Connectivity to Network framework)
 // that issue 27 names, run end to end over the Network-framework-shaped layer: `withNetworkConnection`, a
 // message protocol over TLS (`TLV(type:length:)`, or `Coder` with JSON, property lists or the compact binary
-// format), best-effort datagrams (`UDP()`), and a peer identifier the app supplies. Only the import line and
+// format), best-effort datagrams (`UDP()`), `QUIC(alpn: ["MyALPN"])` with a stream and a datagram, and a peer
+// identifier the app supplies. Only the import line and
 // the bodies TN3213 leaves to the reader are ours.
 //
 //   network-tn3213 listen STACK [--adapter phy0]   answers the first connection's message, then exits
 //   network-tn3213 connect STACK [--adapter phy0] [--peer-id UUID]
 //                                                  finds the listener, one message each way over STACK
 //
-// STACK is tlv, json, plist, binary or udp. The service `_example-service._tcp` is declared in the services
+// STACK is tlv, json, plist, binary, udp or quic. The service `_example-service._tcp` is declared in the services
 // file ($WAWARE_SERVICES, ...); the devices are every paired device; the data path is keyed by the pairing.
 import Glibc
 import WiFiAwareNetwork
@@ -60,6 +61,29 @@ func listen(_ stack: String) async throws {
                 while let (content, _) = try? await connection.receive() {
                     if answered == 0 { say("listener received datagram \"\(text(content))\"") }
                     try await connection.send(Data("pong \(text(content))".utf8))
+                    answered += 1
+                }
+                say("listener done")
+                exit(0)
+            }
+    case "quic":
+        try await NetworkListener(for: target, using: { QUIC(alpn: ["MyALPN"]) })
+            .onStateUpdate { _, state in say("listener \(state)") }
+            .run { connection in
+                say("listener ALPN \(connection.wifiAwareConnection?.applicationProtocol ?? "?")")
+                // The peer opens a stream: its message, answered on the same stream.
+                for await stream in connection.inboundStreams {
+                    let message = try await stream.receiveAll()
+                    say("listener received on QUIC \(stream) \"\(text(message))\"")
+                    try await stream.send(Data("pong over QUIC".utf8))
+                    try await stream.finish()
+                    break
+                }
+                // Then datagrams (RFC 9221), each answered, until the peer ends the connection.
+                var answered = 0
+                while let content = try? await connection.receiveDatagram() {
+                    if answered == 0 { say("listener received QUIC datagram \"\(text(content))\"") }
+                    try await connection.send(datagram: Data("pong \(text(content))".utf8))
                     answered += 1
                 }
                 say("listener done")
@@ -149,6 +173,36 @@ func connect(_ stack: String) async throws {
             guard let answer else { throw NWError(.closed, message: "no datagram came back in 10 tries") }
             say("received datagram \"\(text(answer))\"")
         }
+    case "quic":
+        try await withNetworkConnection(to: endpoint, using: { QUIC(alpn: ["MyALPN"]) }) { connection in
+            say("ALPN \(connection.wifiAwareConnection?.applicationProtocol ?? "?")")
+            // A message on a stream of its own, and the answer on the same stream.
+            let stream = try await connection.openStream()
+            try await stream.send(Data("ping over QUIC".utf8))
+            try await stream.finish()
+            say("received on QUIC \(stream) \"\(text(try await stream.receiveAll()))\"")
+            // A datagram (RFC 9221), sent again each second until an answer comes (at most 10 tries).
+            let answer = try await withThrowingTaskGroup(of: Data?.self) { group in
+                group.addTask { try await connection.receiveDatagram() }
+                group.addTask {
+                    for attempt in 1...10 {
+                        try await connection.send(datagram: Data("ping \(attempt)".utf8))
+                        try await Task.sleep(for: .seconds(1))
+                    }
+                    return nil
+                }
+                defer { group.cancelAll() }
+                return try await group.next() ?? nil
+            }
+            guard let answer else { throw NWError(.closed, message: "no QUIC datagram came back in 10 tries") }
+            say("received QUIC datagram \"\(text(answer))\"")
+            if let wifiAwarePath = try await connection.currentPath?.wifiAware {
+                let report = wifiAwarePath.performance
+                say(
+                    "performance signal \(report.signalStrength.map { "\($0) dBm" } ?? "unknown")"
+                        + " ceiling \(report.throughputCeiling.map { "\(Int($0)) Mbit/s" } ?? "unknown")")
+            }
+        }
     default:
         usage()
     }
@@ -183,7 +237,7 @@ func say(_ line: String) {
 }
 
 func usage() -> Never {
-    say("usage: network-tn3213 listen|connect tlv|json|plist|binary|udp [--adapter A] [--peer-id UUID]")
+    say("usage: network-tn3213 listen|connect tlv|json|plist|binary|udp|quic [--adapter A] [--peer-id UUID]")
     exit(2)
 }
 

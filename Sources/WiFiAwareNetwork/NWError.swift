@@ -11,8 +11,10 @@ public struct NWError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let malformedMessage = Code(name: "malformedMessage")
         /// A message could not be encoded, or a received one not decoded into the expected type.
         public static let coding = Code(name: "coding")
-        /// The protocol stack asks for something this layer does not offer yet (QUIC).
+        /// The protocol stack asks for something this layer does not offer.
         public static let unsupported = Code(name: "unsupported")
+        /// A protocol's options cannot be used (e.g. a QUIC ALPN list that is empty or too long).
+        public static let invalidArgument = Code(name: "invalidArgument")
         /// The peer ended the connection; nothing more will come.
         public static let closed = Code(name: "closed")
         /// This side cancelled it.

@@ -123,19 +123,41 @@ public struct UDP: MessageProtocol, StackLayer {
     }
 }
 
-/// QUIC with these ALPN protocols (Apple's `QUIC(alpn:)`). Declared so that code written for Network
-/// framework compiles; not supported yet: a connection, listener or browser using it fails with
-/// ``NWError/Code/unsupported`` (docs/network.md says what is missing).
-public struct QUIC: NetworkProtocolOptions, StackLayer {
+/// QUIC with these ALPN protocols (Apple's `QUIC(alpn:)`): mutual authentication with the same identities
+/// and trust as `TLS()`, the connection's bytes (`send`, `receive`) on its first stream, more streams
+/// (``NetworkConnection/openStream()``, ``NetworkConnection/inboundStreams``) and RFC 9221 datagrams
+/// (``NetworkConnection/send(datagram:)``, ``NetworkConnection/receiveDatagram()``). A message protocol can
+/// run over it (`TLV { QUIC(alpn: […]) }`). Both ends need an ALPN protocol in common.
+public struct QUIC: StreamProtocol, StackLayer {
     /// The application protocols offered, in order.
     public let alpn: [String]
+    private var identity: TLS.LocalIdentity?
+    private var trust: WAConnectionTrust?
 
     /// QUIC offering `alpn`.
     public init(alpn: [String]) { self.alpn = alpn }
 
+    /// QUIC presenting `identity` (as ``TLS/localIdentity(_:)``).
+    public func localIdentity(_ identity: TLS.LocalIdentity) -> QUIC {
+        var copy = self
+        copy.identity = identity
+        return copy
+    }
+
+    /// QUIC trusting the peer's certificate by `trust` (as ``TLS/peerTrust(_:)``).
+    public func peerTrust(_ trust: WAConnectionTrust) -> QUIC {
+        var copy = self
+        copy.trust = trust
+        return copy
+    }
+
     func apply(to plan: inout StackPlan) throws(NWError) {
-        throw NWError(
-            .unsupported,
-            message: "QUIC (ALPN \(alpn.joined(separator: ", "))) is not supported yet; use TLS { TCP() } or UDP()")
+        guard (1...16).contains(alpn.count), alpn.allSatisfy({ (1...255).contains($0.utf8.count) }) else {
+            throw NWError(
+                .invalidArgument, message: "QUIC needs 1 to 16 ALPN protocols of 1 to 255 bytes each, not \(alpn)")
+        }
+        plan.transport = .quic(alpn: alpn)
+        plan.identityFile = identity?.file
+        plan.trust = trust
     }
 }

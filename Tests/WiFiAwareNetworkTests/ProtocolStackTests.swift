@@ -26,12 +26,22 @@ import Testing
         #expect(plan.datagrams && plan.parameters(security: .pairing).datagrams != nil)
     }
 
-    @Test func quicIsDeclaredButNotSupportedYet() {
-        #expect {
-            _ = try QUIC(alpn: ["MyALPN"]).plan()
-        } throws: { error in
-            guard let error = error as? NWError else { return false }
-            return error.code == .unsupported && error.message.contains("QUIC")
+    @Test func quicIsTheTransportWithItsALPNAndTheSameIdentityAndTrustAsTLS() throws {
+        let plan = try QUIC(alpn: ["MyALPN", "other"]).localIdentity(.file("/tmp/id.pem")).plan()
+        #expect(plan.transport == .quic(alpn: ["MyALPN", "other"]) && plan.transport.isQUIC)
+        #expect(plan.identityFile == "/tmp/id.pem")
+        #expect(plan.parameters(security: .pairing).mode == .byteStream)
+        let tlv = try TLV { QUIC(alpn: ["MyALPN"]) }.plan()
+        #expect(tlv.transport.isQUIC && tlv.framing != nil)
+    }
+
+    @Test func quicWithoutAUsableALPNListIsRefused() {
+        for alpn in [[], [""], [String(repeating: "x", count: 256)]] {
+            #expect {
+                _ = try QUIC(alpn: alpn).plan()
+            } throws: { error in
+                (error as? NWError)?.code == .invalidArgument
+            }
         }
     }
 }

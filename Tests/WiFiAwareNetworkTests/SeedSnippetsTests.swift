@@ -58,7 +58,7 @@ private func technicalNote(endpoint: WAEndpoint) async throws {
     _ = NetworkConnection(to: endpoint) { TCP() }
     _ = NetworkConnection(to: endpoint) { TLS { TCP() } }
     _ = NetworkConnection(to: endpoint) { TLS().localIdentity(.file("/var/lib/myapp/identity.pem")) }
-    // QUIC(alpn:) is declared; using it fails with NWError.Code.unsupported.
+    // QUIC with an ALPN, its streams and datagrams.
     _ = NetworkConnection(to: endpoint) { QUIC(alpn: ["MyALPN"]) }
     // Messages framed with TLV(type:length:) ...
     let tlv = NetworkConnection(to: endpoint) { TLV(type: UInt8.self, length: UInt32.self) { TLS() } }

@@ -3,7 +3,8 @@
 # with a PIN; then, once per message protocol, A's NetworkListener publishes `_example-service._tcp` to its
 # paired devices and B's NetworkBrowser finds it and connects with `withNetworkConnection` (TLS, the data path
 # keyed by the pairing): a TLV with a type each way; a Codable GameMessage each way with the JSON, property
-# list and compact binary coders; and datagrams (`UDP()`). B supplies its own peer identifier (TN3213's
+# list and compact binary coders; datagrams (`UDP()`); and QUIC (`QUIC(alpn: ["MyALPN"])`, the same pinned
+# identities): a message each way on a stream B opens, a datagram each way (RFC 9221), a performance report. B supplies its own peer identifier (TN3213's
 # persisted one) and A's listener sees it. Needs `swift build --product network-tn3213` (looked for next to
 # the waware binary).
 # timeout: 1200
@@ -40,11 +41,12 @@ exchange() {
     out=$(in_netns dB env WAWARE_STATE_DIR="$dir_b" timeout "$(scaled 300)" "$EXAMPLE" connect "$stack" \
         --peer-id "$peer_id" 2>&1) || fail "B's $stack connection failed ($?): $out"
     echo "$out" | sed 's/^/    B: /'
+    LAST_B=$out
     expect_line "B found A, its paired device" '^browser found A$' "$out"
     expect_line "B got A's answer over $stack" "$want_b" "$out"
     wait_for_line "$(bg_log "lis-$stack")" "$want_a" 60
     sed 's/^/    A: /' "$(bg_log "lis-$stack")"
-    if [ "$stack" = udp ]; then
+    if [ "$stack" = udp ] || [ "$stack" = quic ]; then
         # A answers datagrams until the connection ends; B's side ended it.
         wait_for_line "$(bg_log "lis-$stack")" '^listener done$' 60
     fi
@@ -58,6 +60,13 @@ exchange json '^received dragon move 4$' '^listener received json knight move 3$
 exchange plist '^received dragon move 4$' '^listener received plist knight move 3$'
 exchange binary '^received dragon move 4$' '^listener received binary knight move 3$'
 exchange udp '^received datagram "pong ping [0-9]+"$' '^listener received datagram "ping [0-9]+"$'
+exchange quic '^received on QUIC stream [0-9]+ "pong over QUIC"$' '^listener received on QUIC stream [0-9]+ "ping over QUIC"$'
+expect_line "B agreed the ALPN" '^ALPN MyALPN$' "$LAST_B"
+expect_line "B got A's QUIC datagram" '^received QUIC datagram "pong ping [0-9]+"$' "$LAST_B"
+expect_line "B read the QUIC path's performance report" '^performance signal ' "$LAST_B"
+quic_a=$(cat "$(bg_log lis-quic)")
+expect_line "A agreed the ALPN" '^listener ALPN MyALPN$' "$quic_a"
+expect_line "A got B's QUIC datagram" '^listener received QUIC datagram "ping [0-9]+"$' "$quic_a"
 
 step "no data interface left behind"
 sleep 1

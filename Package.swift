@@ -73,6 +73,7 @@ let package = Package(
         .executable(name: "network-tn3213", targets: ["network-tn3213"]),
         .executable(name: "tls-throughput-meter", targets: ["tls-throughput-meter"]),
         .executable(name: "connection-meter", targets: ["connection-meter"]),
+        .executable(name: "quic-meter", targets: ["quic-meter"]),
     ],
     targets: [
         // C layer.
@@ -155,6 +156,13 @@ let package = Package(
             name: "connection-meter",
             dependencies: ["WiFiAware", "NANSystem", "NANWire"],
             path: "tools/connection-meter",
+            swiftSettings: swiftSettings
+        ),
+        // QUIC against TLS over TCP over one data path (tools/quic-bench, scenario quic-bench).
+        .executableTarget(
+            name: "quic-meter",
+            dependencies: ["WiFiAware", "NANSystem", "NANWire"],
+            path: "tools/quic-meter",
             swiftSettings: swiftSettings
         ),
         .executableTarget(

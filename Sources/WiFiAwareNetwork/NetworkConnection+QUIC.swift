@@ -13,16 +13,21 @@ extension NetworkConnection where ApplicationProtocol == QUIC {
     }
 
     /// The streams the peer opens after the connection's first, in order; finishes when the connection
-    /// ends (or cannot be set up). Iterate it from one task.
+    /// ends (or cannot be set up). Iterate it from one task, once: a stream that comes after its consumer
+    /// left is reset.
     public var inboundStreams: AsyncStream<NetworkStream> {
         AsyncStream { continuation in
-            let task = Task {
+            Task {
                 if let connection = try? await ready() {
-                    for await stream in connection.inboundStreams { continuation.yield(NetworkStream(stream)) }
+                    for await stream in connection.inboundStreams {
+                        if case .terminated = continuation.yield(NetworkStream(stream)) {
+                            stream.reset()
+                            return
+                        }
+                    }
                 }
                 continuation.finish()
             }
-            continuation.onTermination = { _ in task.cancel() }
         }
     }
 

@@ -56,19 +56,7 @@ extension WAConnection {
     /// ``WADatagramOptions/queueLimit`` wait (the oldest are dropped and counted). Ends when the connection
     /// ends; empty without datagrams. One consumer.
     public var receivedDatagrams: AsyncStream<[UInt8]> {
-        if let quic {
-            let counts = quicDatagramCounts
-            return AsyncStream { continuation in
-                let task = Task {
-                    for await datagram in quic.datagrams {
-                        counts.state.withLock { $0.received += 1 }
-                        continuation.yield(datagram)
-                    }
-                    continuation.finish()
-                }
-                continuation.onTermination = { _ in task.cancel() }
-            }
-        }
+        if let quicInbound { return quicInbound.datagrams }
         return datagramChannel?.received ?? AsyncStream { $0.finish() }
     }
 

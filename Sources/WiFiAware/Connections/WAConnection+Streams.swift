@@ -1,4 +1,5 @@
 internal import NANSystem
+internal import Synchronization
 
 extension WAConnection {
     /// Whether the connection carries more streams than its first (QUIC: ``openStream()``,
@@ -31,15 +32,28 @@ extension WAConnection {
 
     /// The streams the peer opens after the connection's first, in order; finishes when the connection
     /// ends; empty over TCP. One consumer.
-    public var inboundStreams: AsyncStream<WAStream> {
-        guard let quic else { return AsyncStream { $0.finish() } }
-        return AsyncStream { continuation in
-            let task = Task {
-                for await stream in quic.inboundStreams { continuation.yield(WAStream(stream)) }
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in task.cancel() }
+    public var inboundStreams: AsyncStream<WAStream> { quicInbound?.streams ?? AsyncStream { $0.finish() } }
+
+    /// The QUIC connection's inbound streams and datagrams, each relayed by one task until the connection
+    /// ends (the datagrams counted as they come).
+    static func relay(
+        _ quic: QUICConnection, counting counts: DatagramCounters
+    ) -> (streams: AsyncStream<WAStream>, datagrams: AsyncStream<[UInt8]>) {
+        let (streams, streamSink) = AsyncStream.makeStream(of: WAStream.self)
+        let (datagrams, datagramSink) = AsyncStream.makeStream(
+            of: [UInt8].self, bufferingPolicy: .bufferingNewest(64))
+        Task {
+            for await stream in quic.inboundStreams { streamSink.yield(WAStream(stream)) }
+            streamSink.finish()
         }
+        Task {
+            for await datagram in quic.datagrams {
+                counts.state.withLock { $0.received += 1 }
+                datagramSink.yield(datagram)
+            }
+            datagramSink.finish()
+        }
+        return (streams, datagrams)
     }
 }
 

@@ -45,6 +45,9 @@ public final class WAConnection: Sendable, CustomStringConvertible {
     let quic: QUICConnection?
     /// The datagram counts over QUIC (WAConnection+Datagrams.swift).
     let quicDatagramCounts = DatagramCounters()
+    /// Over QUIC, the peer's streams after the first and its datagrams, each relayed once for the
+    /// connection's life (WAConnection+Streams.swift); nil over TCP.
+    let quicInbound: (streams: AsyncStream<WAStream>, datagrams: AsyncStream<[UInt8]>)?
     /// The datagrams both ends agreed (WAConnection+Datagrams.swift); nil: none.
     let datagramChannel: DatagramChannel?
     let reader: ConnectionReader
@@ -74,6 +77,7 @@ public final class WAConnection: Sendable, CustomStringConvertible {
         quic: QUICConnection? = nil
     ) {
         self.quic = quic
+        quicInbound = quic.map { [counts = quicDatagramCounts] in Self.relay($0, counting: counts) }
         self.peerCertificate = peerCertificate
         self.trustBasis = trustBasis
         self.channel = channel

@@ -151,7 +151,12 @@ import Testing
     @Test func aSourceWhoseFrame1WasRefusedIsNotAnsweredAgainAtOnce() async throws {
         // Each frame 1 costs an SAE commit: a source refused a moment ago gets no second run, and no answer.
         let air = Air()
-        let (_, engineB) = try await Self.engines(on: air)
+        // A minute between frame 1s of one source: the whole suite on two cores took over the default second
+        // between the two below.
+        let engineB = try await PairingEngineTests.engine(
+            Self.b, on: air,
+            limits: .init(
+                attemptLifetime: .seconds(120), nikDelay: .zero, verificationDelay: .zero, frame1Interval: .seconds(60)))
         await engineB.setPolicy(password: nil, allowsOpportunistic: false)
         let mallory = MACAddress(0x02, 0, 0, 0, 0, 0x66)
         await engineB.handle(authentication: try Self.forgedFrame1(from: mallory, to: Self.b))

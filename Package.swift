@@ -15,11 +15,14 @@
 //   NANSystem                        the only other Swift module with C or unsafe pointers: netlink, nl80211,
 //                                    hwsim
 //   NANEngine                        the NAN runtime, discovery (DW-timed), data paths, pairing
+//   NANDaemon                        the daemon's protocol (JSON lines over a Unix socket), its server (clients,
+//                                    limits, one engine per adapter) and the library's connection to it
 //   WiFiAware                        the public API (services, paired devices, sessions, errors), and behind
 //                                    `@_spi(Tools)` the tool's own access to adapters, hwsim and nl80211 events
 //   WiFiAwareNetwork                 the Network-framework-shaped layer over the API: NetworkListener, NetworkBrowser,
 //                                    NetworkConnection with `.wifiAware(...)`, protocol stacks, TLV and Coder messages
 //   waware                           the command-line tool: WiFiAware (and its Tools SPI), NANWire's values
+//   wawared                          the daemon: one owner per radio, serving programs over /run/waware/wawared.socket
 import PackageDescription
 
 /// The layer rule: the Swift modules each Swift module of the library and the tool may import (C modules
@@ -34,9 +37,11 @@ let layerRule: [String: [String]] = [
     "NANCrypto": ["NANWire"],
     "NANSystem": ["NANWire", "NANCrypto"],
     "NANEngine": ["NANLogging", "NANWire", "NANCrypto", "NANSystem"],
-    "WiFiAware": ["NANLogging", "NANWire", "NANCrypto", "NANSystem", "NANEngine"],
+    "NANDaemon": ["NANLogging", "NANWire", "NANSystem", "NANEngine"],
+    "WiFiAware": ["NANLogging", "NANWire", "NANCrypto", "NANSystem", "NANEngine", "NANDaemon"],
     "WiFiAwareNetwork": ["WiFiAware"],
     "waware": ["WiFiAware", "NANWire"],
+    "wawared": ["NANDaemon", "NANEngine", "NANSystem", "NANLogging"],
 ]
 
 /// The dependencies of a Swift layer: its Swift modules by the rule, then `c`, its C modules.
@@ -65,6 +70,7 @@ let package = Package(
         .library(name: "NANWire", targets: ["NANWire"]),
         .library(name: "WiFiAwareNetwork", targets: ["WiFiAwareNetwork"]),
         .executable(name: "waware", targets: ["waware"]),
+        .executable(name: "wawared", targets: ["wawared"]),
         .executable(name: "nan-bench", targets: ["nan-bench"]),
         .executable(name: "storm-bench", targets: ["storm-bench"]),
         .executable(name: "aware-example", targets: ["aware-example"]),
@@ -116,6 +122,7 @@ let package = Package(
         .target(
             name: "NANEngine", dependencies: layer("NANEngine"),
             swiftSettings: swiftSettings),
+        .target(name: "NANDaemon", dependencies: layer("NANDaemon"), swiftSettings: swiftSettings),
         .target(
             name: "WiFiAware",
             dependencies: layer("WiFiAware"),
@@ -130,6 +137,7 @@ let package = Package(
             name: "waware",
             dependencies: layer("waware"),
             swiftSettings: swiftSettings),
+        .executableTarget(name: "wawared", dependencies: layer("wawared"), swiftSettings: swiftSettings),
         .executableTarget(
             name: "nan-bench",
             dependencies: ["NANWire", "NANCrypto", "NANSystem"],
@@ -206,6 +214,9 @@ let package = Package(
         .testTarget(
             name: "NANEngineTests", dependencies: ["NANEngine", "NANWire", "NANCrypto", "NANSystem"],
             exclude: ["Pairing/Fixtures"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "NANDaemonTests", dependencies: ["NANDaemon", "NANEngine", "NANSystem", "NANWire"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "WiFiAwareTests", dependencies: ["WiFiAware", "NANWire", "NANCrypto", "NANEngine", "NANSystem"],

@@ -102,7 +102,7 @@ public struct SubscribeConfiguration: Sendable {
     /// not lost while it is there.
     public var lostAfterPeriods: Int? = SubscribeConfiguration.defaultLostAfterPeriods
     /// When the subscribe was asked for: publishes the device heard from then until the engine started it
-    /// (at most one DW period back) are reported at its start, as if heard after it, so the time the caller
+    /// (at most one DW period back, or ``DiscoveryOptions/remembersPublishesFor``) are reported at its start, as if heard after it, so the time the caller
     /// spent setting up does not cost a DW. nil: only publishes heard after the start.
     public var reportHeardSince: ContinuousClock.Instant? = nil
 

@@ -29,6 +29,12 @@ actor DiscoveryEngine {
         /// DW periods of silence after which a peer, or a reported peer instance of a function that does
         /// not report losses, is forgotten.
         var forgetAfterPeriods = 128
+        /// DW periods before the current one whose unsolicited publishes are kept for subscribes that ask
+        /// what was heard before they started (``SubscribeConfiguration/reportHeardSince``): 1 in a program,
+        /// about 10 s' worth in the daemon (instant discovery).
+        var recentPublishPeriods = 1
+        /// Most publishes kept for them (the oldest go first).
+        var recentPublishLimit = 64
         /// Receives one line per DW, frame sent or received, at `trace` level, for timing diagnostics.
         var logger: Logger = .disabled
     }
@@ -126,6 +132,7 @@ actor DiscoveryEngine {
         self.radio = radio
         self.codec = codec
         self.options = options
+        self.recentPublishes = RecentPublishes(limit: options.recentPublishLimit, periods: options.recentPublishPeriods)
         self.localAddress = radio.localAddress
         self.responder =
             options.replyImmediately && radio.discoveryMode == .userSpace

@@ -10,6 +10,16 @@ public struct PeerRadioFacts: Hashable, Sendable {
     public var discoveryWindowsHeard: Int
     /// When we last heard it.
     public var lastHeard: ContinuousClock.Instant
+
+    /// Makes facts.
+    public init(
+        signal: Int? = nil, frequency: Int? = nil, discoveryWindowsHeard: Int, lastHeard: ContinuousClock.Instant
+    ) {
+        self.signal = signal
+        self.frequency = frequency
+        self.discoveryWindowsHeard = discoveryWindowsHeard
+        self.lastHeard = lastHeard
+    }
 }
 
 /// A peer as seen by the engine: its NMI address and radio facts.
@@ -18,6 +28,12 @@ public struct Peer: Hashable, Sendable {
     public var address: MACAddress
     /// Radio facts from its discovery frames.
     public var radio: PeerRadioFacts
+
+    /// Makes a peer.
+    public init(address: MACAddress, radio: PeerRadioFacts) {
+        self.address = address
+        self.radio = radio
+    }
 }
 
 /// A peer's service matched one of ours.
@@ -76,6 +92,14 @@ public struct LostPeer: Hashable, Sendable {
     /// Whether the session asked to be told (its `lostAfterPeriods` ran out); false when the engine only
     /// forgot the peer (long silence, or a full table) and will report it again if heard.
     public var reported: Bool
+
+    /// Makes a loss.
+    public init(peer: MACAddress, peerInstanceID: InstanceID, localInstanceID: InstanceID, reported: Bool) {
+        self.peer = peer
+        self.peerInstanceID = peerInstanceID
+        self.localInstanceID = localInstanceID
+        self.reported = reported
+    }
 }
 
 /// The radio's events were lost (a netlink overrun) and the engine resynchronised: it asked the kernel

@@ -9,6 +9,11 @@ public struct DiscoveryOptions: Sendable {
     public var logger: Logger = .disabled
     /// How the data path runs.
     public var dataPath = DataPathOptions()
+    /// How long unsolicited publishes heard are remembered for subscribes started later with
+    /// ``SubscribeConfiguration/reportHeardSince`` (at most 1,024 of them, the oldest heard going first). nil
+    /// (the default): this DW period and the one before, for a program's own set-up time; the daemon keeps
+    /// 10 s, so a program's new subscribe learns at once of the publishers heard lately (instant discovery).
+    public var remembersPublishesFor: Duration? = nil
     /// Makes the defaults.
     public init() {}
 }
@@ -37,6 +42,12 @@ extension NANEngine {
         let radio = try await NL80211Radio(runtime: runtime)
         var engineOptions = DiscoveryEngine.Options()
         engineOptions.logger = options.logger.labelled("discovery")
+        if let window = options.remembersPublishesFor {
+            // One DW period is 512 TU = 524.288 ms.
+            let periods = Int((window / .microseconds(524_288)).rounded(.up))
+            engineOptions.recentPublishPeriods = max(1, periods)
+            engineOptions.recentPublishLimit = 1024
+        }
         let dataPath = try await DataPathTap.make(
             runtime: runtime, logger: options.logger.labelled("data-path"),
             scheduleLayout: options.dataPath.scheduleLayout,

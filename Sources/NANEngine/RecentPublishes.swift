@@ -15,9 +15,14 @@ struct RecentPublishes {
 
     /// Most announcements kept (the oldest go first).
     let limit: Int
+    /// DW periods before the current one that are kept.
+    let periods: Int
     private(set) var heard: [Heard] = []
 
-    init(limit: Int = 64) { self.limit = max(0, limit) }
+    init(limit: Int = 64, periods: Int = 1) {
+        self.limit = max(0, limit)
+        self.periods = max(1, periods)
+    }
 
     /// Keeps an unsolicited publish (a reply names its requestor, and only that subscribe takes it).
     mutating func note(
@@ -29,9 +34,9 @@ struct RecentPublishes {
         heard.append(Heard(peer: peer, item: item, close: close, at: at, period: period))
     }
 
-    /// Forgets what was heard before the previous DW period.
+    /// Forgets what was heard before the kept periods (by default: before the previous DW period).
     mutating func expire(period: Int) {
-        heard.removeAll { period - $0.period > 1 }
+        heard.removeAll { period - $0.period > periods }
     }
 
     /// What was heard at or after `instant`, oldest first.

@@ -1,5 +1,6 @@
 public import FoundationEssentials
 @_exported public import NANLogging
+import NANDaemon
 import NANEngine
 public import NANWire
 import NANSystem
@@ -34,6 +35,9 @@ public final class WASystem: Sendable {
     /// Things worth telling the user once the system is up, e.g. that USD leaves the channel of the access point
     /// the station is connected to. For the tool.
     @_spi(Tools) public let startWarnings: [String]
+    /// Who owns the radio for this system: wawared (``WASystemBackend/daemon``) or this process
+    /// (``WASystemBackend/inProcess``), never `.automatic`.
+    public let owner: WASystemBackend
 
     let backend: any DiscoveryBackend
     let runtimeDirectory: URL
@@ -53,8 +57,9 @@ public final class WASystem: Sendable {
 
     init(
         backend: any DiscoveryBackend, adapterName: String, store: WADeviceStore, runtimeDirectory: URL,
-        transport: WATransport = .synchronized, startWarnings: [String] = []
+        transport: WATransport = .synchronized, startWarnings: [String] = [], owner: WASystemBackend = .inProcess
     ) {
+        self.owner = owner
         self.backend = backend
         self.transport = transport
         self.startWarnings = startWarnings
@@ -87,6 +92,9 @@ public final class WASystem: Sendable {
             throw WAError.from(error, while: "list Wi-Fi adapters")
         }
         if transport == .unsynchronized { return try await runUnsynchronized(on: chosen, options: options, body) }
+        if options.backend != .inProcess, let served = try await runServed(on: chosen, options: options, body) {
+            return served.value
+        }
         var start = NANStartOptions()
         start.masterPreference = options.masterPreference
         var discovery = DiscoveryOptions()
@@ -126,6 +134,43 @@ public final class WASystem: Sendable {
         } catch {
             throw WAError.from(error, while: "start Wi-Fi Aware on \(chosen.name)")
         }
+    }
+
+    /// Runs `body` over wawared when it answers at ``WASystemOptions/daemonSocket``: nil when it does not and
+    /// the options let this process own the radio itself.
+    static func runServed<Result: Sendable>(
+        on chosen: Adapter, options: WASystemOptions, _ body: (WASystem) async throws -> Result
+    ) async throws -> Box<Result>? {
+        let first: DaemonConnection
+        do {
+            first = try await DaemonConnection.connect(path: options.daemonSocket, adapter: chosen.name)
+        } catch {
+            switch error.code {
+            case "unavailable" where options.backend == .automatic:
+                return nil
+            case "permissionDenied":
+                throw WAError(.permissionDenied, message: error.message)
+            default:
+                throw WAError(.connectionFailed, message: "wawared: \(error.message)")
+            }
+        }
+        let keeper = DaemonConnectionKeeper(path: options.daemonSocket, adapter: chosen.name, first: first)
+        let system = WASystem(
+            backend: DaemonBackend(keeper: keeper, first: first), adapterName: chosen.name, store: options.store,
+            runtimeDirectory: options.runtimeDirectory, owner: .daemon)
+        do {
+            let value = try await system.scope(body)
+            await keeper.close()
+            return Box(value: value)
+        } catch let error as BodyError {
+            await keeper.close()
+            throw error.error
+        }
+    }
+
+    /// A value that may be nil itself.
+    struct Box<Value: Sendable>: Sendable {
+        let value: Value
     }
 
     /// Runs `body`, then ends every session it left running and waits for them to stop on the radio.
@@ -297,6 +342,22 @@ public struct WASystemOptions: Sendable {
     /// default schedule (every slot outside the discovery windows, the 5 GHz channel in one long run).
     public var performanceMode: WAPerformanceMode? = nil
 
+    /// Who owns the radio: wawared when it answers (``WASystemBackend/automatic``, the default), wawared
+    /// only, or this process only (today's behaviour before the daemon). CLI: `WAWARE_DAEMON=auto|on|off`.
+    public var backend: WASystemBackend = .automatic
+    /// Where wawared listens (default `/run/waware/wawared.socket`; CLI: `WAWARED_SOCKET`).
+    public var daemonSocket: String = DaemonProtocol.defaultSocketPath
+
     /// The defaults.
     public init() {}
+}
+
+/// Who owns the radio a ``WASystem`` runs on.
+public enum WASystemBackend: String, Sendable, Hashable {
+    /// wawared when it answers on its socket, otherwise this process.
+    case automatic
+    /// wawared, which serves several programs on one radio; failing when it does not answer.
+    case daemon
+    /// This process, alone on the radio while it runs.
+    case inProcess
 }

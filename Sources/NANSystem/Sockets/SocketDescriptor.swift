@@ -15,11 +15,12 @@ final class SocketDescriptor: Sendable {
     /// Whether ``cancel()`` was called, and the waits it must end.
     private let state = Mutex<(cancelled: Bool, waits: [ObjectIdentifier: ReadinessWait])>((false, [:]))
 
-    /// A new socket of `type` (`SOCK_STREAM`, `SOCK_DGRAM`).
-    init(_ type: __socket_type) throws(StreamSocketError) {
+    /// A new socket of `type` (`SOCK_STREAM`, `SOCK_DGRAM`) in `family` (IPv6 unless said: `AF_UNIX` for
+    /// ``LocalSocket``).
+    init(_ type: __socket_type, family: Int32 = AF_INET6) throws(StreamSocketError) {
         let flags = Int32(type.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
         do throws(Errno) {
-            raw = try SystemCall.retrying { socket(AF_INET6, flags, 0) }
+            raw = try SystemCall.retrying { socket(family, flags, 0) }
         } catch {
             throw StreamSocketError(call: "socket", errno: error)
         }

@@ -25,9 +25,17 @@ enum DiscoveryRun {
         options.limitsDataPathScheduleToChannel6 = Diagnostics.limitsDataPathScheduleToChannel6()
         options.transmitsDataPathSetupOnDataLink = Diagnostics.transmitsDataPathSetupOnDataLink()
         options.performanceMode = performanceMode
+        guard let backend = Diagnostics.daemonBackend() else {
+            throw WAError(.invalidArgument, message: "WAWARE_DAEMON must be on, off or auto")
+        }
+        options.backend = backend
+        if let socket = Diagnostics.daemonSocket() { options.daemonSocket = socket }
         let bound = Mutex<TeardownBound?>(nil)
         defer { bound.withLock { $0?.finished() } }
         return try await WASystem.run(adapter: reference, options: options) { system in
+            // One line saying who owns the radio (stderr, so --json output stays one kind of line).
+            try? ToolStream.standardError.write(
+                system.owner == .daemon ? "waware: using wawared\n" : "waware: owning the radio\n")
             do {
                 let result = try await body(system, system.adapterName)
                 bound.withLock { $0 = TeardownBound(outcome: nil) }

@@ -12,6 +12,22 @@ enum Diagnostics {
         }
     }
 
+    /// `WAWARE_DAEMON=on|off|auto` (default auto): use wawared only, own the radio only, or wawared when it
+    /// answers (docs/daemon.md); nil for a value that is none of these.
+    static func daemonBackend(environment: [String: String] = ProcessInfo.processInfo.environment) -> WASystemBackend? {
+        switch environment["WAWARE_DAEMON"] ?? "auto" {
+        case "auto", "": .automatic
+        case "on", "1": .daemon
+        case "off", "0": .inProcess
+        default: nil
+        }
+    }
+
+    /// `WAWARED_SOCKET=PATH`: where wawared listens, when not at its usual place.
+    static func daemonSocket(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        environment["WAWARED_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     /// `WAWARE_DP_SCHEDULE=swapped`: a test knob (docs/data-path.md) that lays our data-path schedule out so
     /// that peers must take our counter-proposal.
     static func swapsDataPathSchedule(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {

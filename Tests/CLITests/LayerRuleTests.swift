@@ -60,10 +60,13 @@ import Testing
         #expect(Self.allowed["waware"] == ["WiFiAware", "NANWire"])
         // The Network-framework-shaped layer stands on the public API only.
         #expect(Self.allowed["WiFiAwareNetwork"] == ["WiFiAware"])
+        // The daemon's module stands on the engine; the daemon itself never goes through the public API.
+        #expect(Self.allowed["NANDaemon"] == ["NANLogging", "NANWire", "NANSystem", "NANEngine"])
+        #expect(Self.allowed["wawared"] == ["NANDaemon", "NANEngine", "NANSystem", "NANLogging"])
         #expect(
             Self.allowed.keys.sorted() == [
-                "NANCrypto", "NANEngine", "NANLogging", "NANSystem", "NANWire", "WiFiAware", "WiFiAwareNetwork",
-                "waware",
+                "NANCrypto", "NANDaemon", "NANEngine", "NANLogging", "NANSystem", "NANWire", "WiFiAware",
+                "WiFiAwareNetwork", "waware", "wawared",
             ])
         let parsed = Self.layerRule(
             in: "x\nlet layerRule: [String: [String]] = [\n    \"A\": [],\n    \"B\": [\"A\"],\n]\n\"C\": []\n")

@@ -1,7 +1,7 @@
 #!/bin/bash
 # wawared (issue 29, docs/daemon.md) owns radio 0 and serves three waware clients on its one NMI at once: A
-# subscribes to _s1, B to _s2 (both published by an in-process peer on radio 1), C publishes _c3 (found by the
-# peer). Each client says "using wawared" and sees only its own service's events; the peer sees C at the
+# subscribes to _s1, B to _s2 (both published by an in-process peer on radio 1), C publishes _c3 (found by a
+# peer on radio 2). Each client says "using wawared" and sees only its own service's events; the peer sees C at the
 # daemon's NMI. Then B is killed with SIGKILL: A and C run on, the daemon's status lists no session of B's, and
 # a new passive subscribe to _s2 is told of the publisher at once from what the daemon heard (instant
 # discovery). Last, a user outside the group is refused in one line (exit 77).
@@ -18,9 +18,10 @@ s.sendall(b"{\"v\":1,\"id\":1,\"method\":\"status\"}\n")
 print("\n".join(json.loads(s.makefile().readline())["reply"]["lines"]))' "$SOCK"
 }
 
-sim_radios 2
+sim_radios 3
 radio_netns 0 dA
 radio_netns 1 dB
+radio_netns 2 dC
 
 step "the peer (its own radio, in process) publishes _s1 and _s2"
 start_bg peer dB env WAWARE_DAEMON=off "$WAWARE" publish _s1._tcp,_s2._tcp --info peer --json
@@ -35,10 +36,10 @@ start_bg C dA env WAWARE_DAEMON=on WAWARED_SOCKET="$SOCK" "$WAWARE" publish _c3.
 for c in A B C; do wait_for_line "$(bg_log $c)" '"event":"started"' 60; done
 wait_for_line "$(bg_log A)" '"event":"discovered"' 30
 wait_for_line "$(bg_log B)" '"event":"discovered"' 30
-found=$(in_netns dB env WAWARE_DAEMON=off "$WAWARE" subscribe _c3._tcp --count 1 --timeout "$(scaled 30)" --json) \
-    || fail "the peer's subscribe failed: $found"
+found=$(in_netns dC env WAWARE_DAEMON=off "$WAWARE" subscribe _c3._tcp --count 1 --timeout "$(scaled 30)" --json 2>&1) \
+    || fail "the other peer's subscribe failed: $found"
 echo "$found"
-expect_contains "the peer found C's publish" '"info":"three"' "$found"
+expect_contains "a peer on radio 2 found C's publish" '"info":"three"' "$found"
 nmi=$(grep -m1 '"event":"started"' "$(bg_log C)" | sed -n 's/.*"address":"\([0-9a-f:]*\)".*/\1/p')
 expect_contains "at the daemon's NMI, shared by the clients" "\"peer\":\"$nmi\"" "$found"
 for c in A B C; do

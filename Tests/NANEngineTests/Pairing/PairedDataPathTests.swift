@@ -143,8 +143,10 @@ import Testing
         let air = Air()
         let keysS = PairedDataPathKeys(), keysP = PairedDataPathKeys()
         let nikS = try NANIdentityKey.random(), nikP = try NANIdentityKey.random()
-        // Long enough for SAE in a debug build on a loaded machine; the replay below waits it out.
-        let limits = PairingEngine.Limits(attemptLifetime: .seconds(6), nikDelay: .zero, verificationDelay: .zero)
+        // A lifetime long enough for SAE in a debug build on a loaded machine (6 s was not, with the whole suite
+        // on two cores); the replay below waits out its wait for frame 3 instead.
+        let limits = PairingEngine.Limits(
+            attemptLifetime: .seconds(30), nikDelay: .zero, verificationDelay: .zero, frame3Wait: .seconds(4))
         let subscriber = PairingEngine(
             localAddress: Run.subscriberNMI, cluster: PairingEngineTests.cluster, identity: nikS,
             link: PairingEngineTests.Link(air: air, source: Run.subscriberNMI), limits: limits, dataPathKeys: keysS)
@@ -163,8 +165,9 @@ import Testing
             await air.sent[before...].first { (try? PASNManagementFrame(bytes: $0))?.body.sequence == 1 })
 
         await publisher.handle(authentication: frame1)  // the replay: answered, never completed
+        await publisher.answersSent()  // its frame 2 is out: the wait for frame 3 runs
         #expect(await publisher.attemptCount == 1)
-        try await Task.sleep(for: .seconds(7))
+        try await Task.sleep(for: .seconds(5))
         await publisher.handle(authentication: [])  // a frame that cannot parse: expires what is due
         #expect(await publisher.attemptCount == 0)
         #expect(keysP.key(for: Run.subscriberNMI) == fresh)

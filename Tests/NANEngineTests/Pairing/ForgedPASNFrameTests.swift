@@ -156,7 +156,8 @@ import Testing
         let engineB = try await PairingEngineTests.engine(
             Self.b, on: air,
             limits: .init(
-                attemptLifetime: .seconds(120), nikDelay: .zero, verificationDelay: .zero, frame1Interval: .seconds(60)))
+                attemptLifetime: .seconds(120), nikDelay: .zero, verificationDelay: .zero, frame1Interval: .seconds(60))
+        )
         await engineB.setPolicy(password: nil, allowsOpportunistic: false)
         let mallory = MACAddress(0x02, 0, 0, 0, 0, 0x66)
         await engineB.handle(authentication: try Self.forgedFrame1(from: mallory, to: Self.b))

@@ -9,6 +9,10 @@ import Testing
 
 /// The server and the library's connection over a real Unix socket, with a radio that has no air.
 @Suite struct DaemonSocketTests {
+    /// How long a connection waits for the server's answer to its hello: the default 5 s ran out in the whole
+    /// suite on two cores (CI's run of 2026-12-06, both tests at 5.9 s), with every test competing for them.
+    static let answerWithin: Duration = .seconds(60)
+
     func withServer(_ body: (String, FakeRadio) async throws -> Void) async throws {
         let path =
             "/tmp/wawared-test-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max)).sock"
@@ -25,8 +29,8 @@ import Testing
 
     @Test func twoProgramsEachGetTheirOwnEventsOverTheSocket() async throws {
         try await withServer { path, radio in
-            let a = try await DaemonConnection.connect(path: path, adapter: "phy0")
-            let b = try await DaemonConnection.connect(path: path, adapter: "phy0")
+            let a = try await DaemonConnection.connect(path: path, adapter: "phy0", timeout: Self.answerWithin)
+            let b = try await DaemonConnection.connect(path: path, adapter: "phy0", timeout: Self.answerWithin)
             #expect(a.localAddress == radio.localAddress)
             var subscribe = DaemonRequest(id: 0, method: .subscribe)
             subscribe.subscribe = WireSubscribe(.init(serviceID: serviceID), reportHeardWithin: nil)
@@ -56,7 +60,7 @@ import Testing
 
     @Test func aProgramThatGoesAwayHasItsSessionsStopped() async throws {
         try await withServer { path, radio in
-            let a = try await DaemonConnection.connect(path: path, adapter: "phy0")
+            let a = try await DaemonConnection.connect(path: path, adapter: "phy0", timeout: Self.answerWithin)
             var publish = DaemonRequest(id: 0, method: .publish)
             publish.publish = WirePublish(.init(serviceID: serviceID))
             _ = try await a.startSession(publish)

@@ -33,9 +33,10 @@ enum DiscoveryRun {
         let bound = Mutex<TeardownBound?>(nil)
         defer { bound.withLock { $0?.finished() } }
         return try await WASystem.run(adapter: reference, options: options) { system in
-            // One line saying who owns the radio (stderr, so --json output stays one kind of line).
-            try? ToolStream.standardError.write(
-                system.owner == .daemon ? "waware: using wawared\n" : "waware: owning the radio\n")
+            // One line when wawared serves this run (stderr, so --json output stays one kind of line). Owning
+            // the radio, as every run did before the daemon, says nothing: a line for it on every run was taken
+            // for an error by scripts that watch stderr for `waware: ` (connection-simultaneous in CI).
+            if system.owner == .daemon { try? ToolStream.standardError.write("waware: using wawared\n") }
             do {
                 let result = try await body(system, system.adapterName)
                 bound.withLock { $0 = TeardownBound(outcome: nil) }

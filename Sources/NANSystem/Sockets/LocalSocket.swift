@@ -195,20 +195,7 @@ public final class LocalSocket: Sendable, CustomStringConvertible {
     /// Sends every byte, waiting for room while the peer does not read, at most `timeout` each time (a peer
     /// that stops reading is thus found out).
     public func send(_ bytes: [UInt8], timeout: Duration? = nil) async throws(StreamSocketError) {
-        var offset = 0
-        while offset < bytes.count {
-            do throws(Errno) {
-                offset += try SystemCall.retrying {
-                    bytes.withUnsafeBytes { raw in
-                        Glibc.send(descriptor.raw, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-                    }
-                }
-            } catch  where error == .wouldBlock {
-                try await descriptor.wait(for: .writable, until: timeout.map { ContinuousClock.now + $0 }, what: "send")
-            } catch {
-                throw descriptor.failure("send", error, detail: path)
-            }
-        }
+        try await descriptor.send(bytes, timeout: timeout, detail: path)
     }
 
     /// Receives up to `maximum` bytes, waiting until some come: an empty array is the end of the stream.

@@ -83,6 +83,27 @@ final class SocketDescriptor: Sendable {
         }
     }
 
+    /// Sends every byte of `bytes` on a stream socket, waiting for room in the send buffer as long as the peer
+    /// does not read, at most `timeout` each time; `detail` names the peer in errors (made only for one).
+    func send(
+        _ bytes: [UInt8], timeout: Duration?, detail: @autoclosure () -> String?
+    ) async throws(StreamSocketError) {
+        var offset = 0
+        while offset < bytes.count {
+            do throws(Errno) {
+                offset += try SystemCall.retrying {
+                    bytes.withUnsafeBytes { buffer in
+                        Glibc.send(raw, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+                    }
+                }
+            } catch  where error == .wouldBlock {
+                try await wait(for: .writable, until: timeout.map { ContinuousClock.now + $0 }, what: "send")
+            } catch {
+                throw failure("send", error, detail: detail())
+            }
+        }
+    }
+
     /// The error of a failed call: `cancelled` once the socket is cancelled (a cancelled socket's calls fail).
     func failure(_ call: String, _ errno: Errno, detail: String? = nil) -> StreamSocketError {
         isCancelled ? .cancelled(call) : StreamSocketError(call: call, errno: errno, detail: detail)

@@ -174,20 +174,7 @@ public final class StreamSocket: Sendable, CustomStringConvertible {
     /// read (flow control; at most `timeout` each time); ends with the error of the first failed write, or
     /// `cancelled`.
     public func send(_ bytes: [UInt8], timeout: Duration? = nil) async throws(StreamSocketError) {
-        var offset = 0
-        while offset < bytes.count {
-            do throws(Errno) {
-                offset += try SystemCall.retrying {
-                    bytes.withUnsafeBytes { raw in
-                        Glibc.send(descriptor.raw, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-                    }
-                }
-            } catch  where error == .wouldBlock {
-                try await descriptor.wait(for: .writable, until: timeout.map { ContinuousClock.now + $0 }, what: "send")
-            } catch {
-                throw descriptor.failure("send", error, detail: peer.map { "\($0)" })
-            }
-        }
+        try await descriptor.send(bytes, timeout: timeout, detail: peer.map { "\($0)" })
     }
 
     /// Receives up to `maximum` bytes, waiting until some come (for at most `timeout`): an empty array

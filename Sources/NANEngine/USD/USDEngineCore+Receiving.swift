@@ -10,8 +10,7 @@ extension USDEngineCore {
         case .transmitStatus(let cookie, let acknowledged):
             settle(cookie, acknowledged)
         case .listenEnded:
-            listening = false
-            await keepListening(now: clock.now)
+            await listenEnded()
         case .interfaceRemoved:
             shutdown(.deviceRemoved)
         }

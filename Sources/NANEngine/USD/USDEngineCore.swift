@@ -42,8 +42,10 @@ actor USDEngineCore<Radio: USDRadio> {
     var peers: [MACAddress: PeerRadioFacts] = [:]
     private var statuses: [UInt64: CheckedContinuation<Bool?, Never>] = [:]
     private var earlyStatuses: [UInt64: Bool] = [:]
-    var listening = false
-    private var listenStarted: ContinuousClock.Instant?
+    /// Listens asked for whose end the kernel has not reported yet (see ``listensAhead``).
+    var listensQueued = 0
+    /// When a listen was last asked for or reported ended: a count with no change for long is stale.
+    private var lastListenChange: ContinuousClock.Instant?
     var stopped = false
     private var ticker: Task<Void, Never>?
     /// Whether the last listen the engine asked for was refused (a notice said so).
@@ -53,6 +55,11 @@ actor USDEngineCore<Radio: USDRadio> {
     private let listenNoticeSink: AsyncStream<USDListenNotice>.Continuation
     /// The most TX statuses kept that arrived before their sender asked.
     static var maximumEarlyStatuses: Int { 64 }
+    /// How many listens the engine keeps asked for: with the next one queued in the kernel, the kernel
+    /// starts it the moment the current one ends. Asking only when told of the end left the radio deaf for
+    /// a round trip through user space, which a loaded host stretched to hundreds of milliseconds: a peer's
+    /// follow-up, sent once, was lost in such a gap.
+    static var listensAhead: Int { 2 }
 
     init(radio: Radio, options: USDOptions) {
         self.radio = radio
@@ -201,27 +208,40 @@ actor USDEngineCore<Radio: USDRadio> {
         return true
     }
 
-    /// Starts a listen period when none runs (or the last one's end was never reported). A refusal is asked
-    /// again at the next announcement period; the first refusal, and the first listen after refusals, are
-    /// told once on ``listenNotices``.
+    /// Keeps ``listensAhead`` listen periods asked for while any session runs (a count that has not changed
+    /// for two periods and a half is taken as lost ends and starts again). A refusal is asked again at the next
+    /// announcement period; the first refusal, and the first listen after refusals, are told once on
+    /// ``listenNotices``.
     func keepListening(now: ContinuousClock.Instant) async {
-        let stale = listenStarted.map { now - $0 > options.listenPeriod + .milliseconds(500) } ?? true
-        guard !services.isEmpty, !listening || stale else { return }
-        listening = true
-        listenStarted = now
-        do {
-            try await radio.listen(frequency: options.frequency, duration: options.listenPeriod)
-            if listenRefused {
-                listenRefused = false
-                listenNoticeSink.yield(.resumed(frequency: options.frequency))
-            }
-        } catch {
-            listening = false
-            if !listenRefused {
-                listenRefused = true
-                listenNoticeSink.yield(.refused(frequency: options.frequency, reason: "\(error)"))
+        if listensQueued > 0, let last = lastListenChange, now - last > options.listenPeriod * 2.5 {
+            listensQueued = 0
+        }
+        while !services.isEmpty, !stopped, listensQueued < Self.listensAhead {
+            // Counted before the call: a tick and an end may both ask while this one waits for the kernel.
+            listensQueued += 1
+            lastListenChange = now
+            do {
+                try await radio.listen(frequency: options.frequency, duration: options.listenPeriod)
+                if listenRefused {
+                    listenRefused = false
+                    listenNoticeSink.yield(.resumed(frequency: options.frequency))
+                }
+            } catch {
+                listensQueued -= 1
+                if !listenRefused {
+                    listenRefused = true
+                    listenNoticeSink.yield(.refused(frequency: options.frequency, reason: "\(error)"))
+                }
+                return
             }
         }
+    }
+
+    /// A listen period ended: one fewer queued, and the next asked for.
+    func listenEnded() async {
+        listensQueued = max(0, listensQueued - 1)
+        lastListenChange = clock.now
+        await keepListening(now: clock.now)
     }
 
     func announcement(_ id: InstanceID, _ service: Service, requestor: InstanceID?) -> ServiceAnnouncement {

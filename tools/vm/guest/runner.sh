@@ -73,6 +73,24 @@ reset_guest() {
     iw reg set 00 2>/dev/null
 }
 
+# user_pids: the user-space processes running now (kernel threads, children of kthreadd, left out), one per line.
+user_pids() { ps -e -o pid=,ppid= | awk '$1 != 2 && $2 != 2 { print $1 }' | sort; }
+
+# end_leftovers BEFORE: kills what a scenario left running outside its namespaces (a daemon in the root
+# namespace, a helper that detached), so that the next scenario does not share the CPU with it, and names it.
+# Without this, 50 scenarios in one VM can leave the last ones sharing the CPUs with what earlier ones forgot.
+end_leftovers() {
+    local pid ppid comm names= now
+    # Listed in one command substitution: its subshell (our child) and ps are the only new processes of ours.
+    now=$(ps -e -o pid=,ppid=,comm=)
+    while read -r pid ppid comm; do
+        [ "$ppid" = "$$" ] || [ "$comm" = ps ] && continue
+        kill -9 "$pid" 2>/dev/null && names+=" $comm($pid)"
+    done < <(printf '%s\n' "$now" | awk -v old="$1" 'BEGIN { n = split(old, o, "\n"); for (i = 1; i <= n; i++) seen[o[i]] = 1 }
+        $2 != 2 && $1 != 2 && !($1 in seen)')
+    [ -z "$names" ] || echo "note: the scenario left processes running, ended by the runner:$names"
+}
+
 for name in "$@"; do
     if [ -n "$claims" ] && ! mkdir "$claims/$name" 2>/dev/null; then
         continue
@@ -86,6 +104,7 @@ for name in "$@"; do
     limit=$(awk -v s="$limit" -v k="${WAWARE_VM_TIME_SCALE:-4}" 'BEGIN { printf "%d", s * k + 0.5 }')
     dmesg -C
     modprobe mac80211_hwsim radios=0
+    before=$(user_pids)
     report "scenario $name: start (timeout ${limit}s)"
     start=$(date +%s.%N)
     if [ "${WAWARE_VM_LIVE:-0}" = 1 ]; then
@@ -100,6 +119,7 @@ for name in "$@"; do
     seconds=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
     [ $rc = 124 ] && echo "TIMEOUT: the scenario did not finish within ${limit}s" >>"$results/$name.log"
     reset_guest
+    end_leftovers "$before" >>"$results/$name.log"
     dmesg >"$results/$name.dmesg"
     complaints=$(kernel_complaints "$name" "$results/$name.dmesg")
     if grep -q 'waware-vm-baseline:' "$results/$name.dmesg"; then

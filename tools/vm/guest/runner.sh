@@ -80,12 +80,14 @@ user_pids() { ps -e -o pid=,ppid= | awk '$1 != 2 && $2 != 2 { print $1 }' | sort
 # namespace, a helper that detached), so that the next scenario does not share the CPU with it, and names it.
 # Without this, 50 scenarios in one VM can leave the last ones sharing the CPUs with what earlier ones forgot.
 end_leftovers() {
-    local pid ppid comm names= now
+    local pid ppid stat comm args names= now
     # Listed in one command substitution: its subshell (our child) and ps are the only new processes of ours.
-    now=$(ps -e -o pid=,ppid=,comm=)
-    while read -r pid ppid comm; do
-        [ "$ppid" = "$$" ] || [ "$comm" = ps ] && continue
-        kill -9 "$pid" 2>/dev/null && names+=" $comm($pid)"
+    now=$(ps -e -o pid=,ppid=,stat=,comm=)
+    while read -r pid ppid stat comm; do
+        # Zombies take no CPU (the guest's init does not reap every orphan).
+        [ "$ppid" = "$$" ] || [ "$comm" = ps ] || [[ $stat == Z* ]] && continue
+        args=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | cut -c 1-80)
+        kill -9 "$pid" 2>/dev/null && names+=" ${args:-$comm}($pid)"
     done < <(printf '%s\n' "$now" | awk -v old="$1" 'BEGIN { n = split(old, o, "\n"); for (i = 1; i <= n; i++) seen[o[i]] = 1 }
         $2 != 2 && $1 != 2 && !($1 in seen)')
     [ -z "$names" ] || echo "note: the scenario left processes running, ended by the runner:$names"

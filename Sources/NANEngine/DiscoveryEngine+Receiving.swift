@@ -54,9 +54,12 @@ extension DiscoveryEngine {
             for replies in unanswered { await send(replies, to: frame.source, frequency: nil) }
         }
         let functions = self.functions
-        peers.heard(frame.source, frequency: frequency, signal: signal, window: window, period: period, at: clock.now) {
+        let forgotten = peers.heard(
+            frame.source, frequency: frequency, signal: signal, window: window, period: period, at: clock.now
+        ) {
             Set(functions.values.flatMap { $0.reported.keys.map(\.peer) })
         }
+        for peer in forgotten { await forgottenPeerObserver?(peer) }
         if peers.announced(frame.availability, committedDW: frame.committedDW, by: frame.source) {
             await availabilityObserver?(frame.source, frame.availability)
         }

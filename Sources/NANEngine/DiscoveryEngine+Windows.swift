@@ -15,7 +15,7 @@ extension DiscoveryEngine {
         let startsPeriod = !NANTiming.isFiveGigahertzOrAbove(frequency)
         if startsPeriod {
             period += 1
-            forgetSilentPeers()
+            for peer in forgetSilentPeers() { await forgottenPeerObserver?(peer) }
         }
         var announcements: [ServiceAnnouncement] = []
         var expired: [InstanceID] = []
@@ -56,9 +56,9 @@ extension DiscoveryEngine {
     /// Forgets peers and reported peer instances not heard for too long: a function that reports losses
     /// (`lostAfterPeriods`) is told `.lost`; the others forget after `forgetAfterPeriods`, and are told too
     /// (`reported: false`) so their consumer can drop its own record. Either way the instance, heard again,
-    /// is reported again.
-    func forgetSilentPeers() {
-        peers.expire(period: period)
+    /// is reported again. Returns the peers the peer table forgot.
+    func forgetSilentPeers() -> [MACAddress] {
+        let forgotten = peers.expire(period: period)
         recentPublishes.expire(period: period)
         for id in functions.keys.sorted() {
             guard var function = functions[id], !function.reported.isEmpty else { continue }
@@ -71,6 +71,7 @@ extension DiscoveryEngine {
             }
             functions[id] = function
         }
+        return forgotten
     }
 
     /// An answered active subscribe asks again when a publisher it found has been silent for half its loss

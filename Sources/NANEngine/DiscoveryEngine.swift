@@ -243,6 +243,15 @@ actor DiscoveryEngine {
         availabilityObserver = observer
     }
 
+    /// Told of each peer the peer table forgets (not heard for its maximum age, or pushed out when full):
+    /// the data path removes the station it added for our SDFs to it; nil: nobody.
+    var forgottenPeerObserver: (@Sendable (MACAddress) async -> Void)?
+
+    /// Sets who is told of forgotten peers.
+    func setForgottenPeerObserver(_ observer: @escaping @Sendable (MACAddress) async -> Void) {
+        forgottenPeerObserver = observer
+    }
+
     /// Adds a peer's NMI station with the schedule it announced before we send it a unicast SDF (a plain
     /// follow-up, or a reply to its active subscribe), so the frame leaves in our next common slot instead of
     /// the next DW; true when the peer has such a station (docs/design/outside-dw.md). Nil: every unicast SDF

@@ -104,7 +104,9 @@ public struct NANEngine: Sendable {
             await dataPath.setScheduleObserver { [weak core] schedule in await core?.setCommittedSchedule(schedule) }
             await core.setAvailabilityObserver { [weak dataPath] peer, availability in
                 await dataPath?.peerAnnounced(availability, by: peer)
+                await dataPath?.discoveryPeerAnnounced(availability, by: peer)
             }
+            await core.setForgottenPeerObserver { [weak dataPath] peer in await dataPath?.discoveryPeerForgotten(peer) }
             // Unicast SDFs (plain follow-ups, replies to active subscribes) through the peer's station.
             await core.setStationPreparer { [weak dataPath] peer, availability, committedDW in
                 await dataPath?.prepareDiscoveryStation(

@@ -30,11 +30,12 @@ struct PeerTable: Sendable {
     var count: Int { records.count }
 
     /// Notes a frame from `peer` heard during discovery window number `window` of DW period `period`.
-    /// `protected` gives the peers to keep if the table is full.
+    /// `protected` gives the peers to keep if the table is full. Returns the peers forgotten to make room.
+    @discardableResult
     mutating func heard(
         _ peer: MACAddress, frequency: Int?, signal: Int?, window: Int, period: Int, at now: ContinuousClock.Instant,
         protected: () -> Set<MACAddress> = { [] }
-    ) {
+    ) -> [MACAddress] {
         if var record = records[peer] {
             record.facts.signal = signal ?? record.facts.signal
             record.facts.frequency = frequency ?? record.facts.frequency
@@ -45,36 +46,42 @@ struct PeerTable: Sendable {
                 record.lastWindowCounted = window
             }
             records[peer] = record
-            return
+            return []
         }
-        if records.count >= limit { makeRoom(period: period, protected: protected) }
+        let forgotten = records.count >= limit ? makeRoom(period: period, protected: protected) : []
         let facts = PeerRadioFacts(signal: signal, frequency: frequency, discoveryWindowsHeard: 1, lastHeard: now)
         records[peer] = Record(facts: facts, lastWindowCounted: window, lastPeriod: period)
+        return forgotten
     }
 
-    /// Forgets the peers not heard for `maximumAge` periods by `period`.
-    mutating func expire(period: Int) {
-        guard !records.isEmpty else { return }
-        records = records.filter { period - $0.value.lastPeriod <= maximumAge }
+    /// Forgets the peers not heard for `maximumAge` periods by `period`; returns them.
+    @discardableResult
+    mutating func expire(period: Int) -> [MACAddress] {
+        let old = records.filter { period - $0.value.lastPeriod > maximumAge }.keys
+        for address in old { records[address] = nil }
+        return Array(old)
     }
 
     /// Frees a quarter of the table (so a storm of new sources costs amortised O(1) per frame): first
-    /// what is too old, then unprotected peers, then any, least recently heard first.
-    private mutating func makeRoom(period: Int, protected: () -> Set<MACAddress>) {
-        expire(period: period)
+    /// what is too old, then unprotected peers, then any, least recently heard first. Returns who went.
+    private mutating func makeRoom(period: Int, protected: () -> Set<MACAddress>) -> [MACAddress] {
+        var forgotten = expire(period: period)
         let target = limit - max(1, limit / 4)
-        guard records.count > target else { return }
+        guard records.count > target else { return forgotten }
         let keep = protected()
         let byAge = records.sorted { $0.value.lastPeriod < $1.value.lastPeriod }
         var excess = records.count - target
         for (address, _) in byAge where excess > 0 && !keep.contains(address) {
             records[address] = nil
+            forgotten.append(address)
             excess -= 1
         }
         for (address, _) in byAge where excess > 0 && records[address] != nil {
             records[address] = nil
+            forgotten.append(address)
             excess -= 1
         }
+        return forgotten
     }
 
     /// Keeps what `peer`'s latest frame announced of its schedule (a peer not in the table is not added);

@@ -61,6 +61,32 @@ import Testing
             bootstrapping: PairingBootstrappingAttribute(dialogToken: 1, type: .advertise, methods: [.opportunistic]))
         #expect(steps.withLock { $0 } == ["station \(address(2)) 1", "tx \(address(2))", "tx \(address(2))"])
     }
+
+    /// A peer the engine's peer table forgets (silent for `forgetAfterPeriods`) is reported, so that the data
+    /// path removes the station it added for our SDFs to it; a peer still heard is not.
+    @Test func aPeerThePeerTableForgetsIsReportedForItsStationToGo() async throws {
+        var options = DiscoveryEngine.Options()
+        options.forgetAfterPeriods = 3
+        let engine = DiscoveryEngine(radio: StepRadio(steps: Steps()), codec: WireCodec(), options: options)
+        await engine.handle(.clusterJoined(Self.cluster))
+        let forgotten = Steps()
+        await engine.setForgottenPeerObserver { [forgotten] peer in forgotten.withLock { $0.append("\(peer)") } }
+        let publish = ServiceAnnouncement(
+            kind: .publish, serviceID: service("chat"), instanceID: InstanceID(rawValue: 7))
+        for source in [address(2), address(3)] {
+            await engine.handle(
+                .frameReceived(bytes: try frame(publish, from: source, announcing: true), frequency: 2437, signal: -50))
+        }
+        for _ in 1...3 {
+            await engine.handle(.discoveryWindow(frequency: 2437))
+            await engine.handle(
+                .frameReceived(
+                    bytes: try frame(publish, from: address(3), announcing: true), frequency: 2437, signal: -50))
+        }
+        #expect(forgotten.withLock { $0 }.isEmpty)
+        await engine.handle(.discoveryWindow(frequency: 2437))
+        #expect(forgotten.withLock { $0 } == ["\(address(2))"])
+    }
 }
 
 /// What a test's radio and station preparer were asked, in order.

@@ -101,9 +101,14 @@ actor DataPathEngine {
     }
 
     /// Installs `schedule` as our local schedule in the kernel and tells the observer.
+    /// Discovery stations follow: those it would leave without a common slot, or naming a channel it drops,
+    /// go first (the kernel may refuse a local schedule without a channel an installed peer schedule names);
+    /// the others are cut to its channels once it is in.
     func install(_ schedule: DataPathSchedule) async throws {
+        await removeDiscoveryStations(outside: schedule)
         try await radio.setLocalSchedule(schedule)
         await scheduleObserver?(schedule)
+        await refreshDiscoveryStations(against: schedule)
     }
 
     /// The data paths that are up.
@@ -184,6 +189,8 @@ actor DataPathEngine {
     var preparedPeers: Set<MACAddress> = []
     /// Peers whose NMI station we added for discovery's unicast SDFs (``prepareDiscoveryStation(for:availability:committedDW:)``).
     var discoveryStations = PeerStationRegistry(capacity: DataPathEngine.discoveryStationCapacity)
+    /// What each discovery station's schedule was made from, to install it again when either side's changes.
+    var discoveryStationSchedules: [MACAddress: DiscoveryStationSchedule] = [:]
 
     /// Our local schedule now: the data path's once it is set up, else the device schedule; nil before
     /// either is installed.
@@ -348,6 +355,7 @@ actor DataPathEngine {
         preparedPeers.removeAll()
         for peer in discoveryStations.peers { await radio.removePeer(peer) }
         discoveryStations = PeerStationRegistry(capacity: Self.discoveryStationCapacity)
+        discoveryStationSchedules.removeAll()
         for continuation in publishWatchers.values { continuation.finish() }
         publishWatchers.removeAll()
         if currentSchedule != nil { await radio.clearLocalSchedule() }

@@ -53,6 +53,11 @@ protocol DataPathRadio: Sendable {
     /// Installs the peer's schedule again (`NAN_SET_PEER_SCHED` on its NMI station, which exists), cut to the
     /// channels of `localSchedule`: after a Schedule Update Notification or a change of our schedule.
     func updatePeerSchedule(_ link: NDPLink, localSchedule: DataPathSchedule) async throws
+    /// Installs what `peer` announced (`availability`, `committedDW`) again on its NMI station, which exists,
+    /// cut to the channels of `localSchedule`: a discovery station after the peer's or our schedule changed.
+    func updatePeerSchedule(
+        of peer: MACAddress, availability: PeerAvailability, committedDW: UInt16, localSchedule: DataPathSchedule
+    ) async throws
     /// Adds the peer's NDI station on `interface`. Open (no ``NDPLink/pairwiseKey``): added authorized. Secure:
     /// added with MFP and not authorized, then ``installPairwiseKey(_:for:of:on:)`` and
     /// ``authorizePeerDataStation(_:of:on:)``, so no frame passes before the key is in.
@@ -83,6 +88,10 @@ extension DataPathRadio {
     func preparePeer(
         _ peer: MACAddress, availability: PeerAvailability, committedDW: UInt16, localSchedule: DataPathSchedule
     ) async -> Bool { false }
+    /// Radios that schedule nothing (the test fakes) have no peer schedule to update.
+    func updatePeerSchedule(
+        of peer: MACAddress, availability: PeerAvailability, committedDW: UInt16, localSchedule: DataPathSchedule
+    ) async throws {}
     /// Radios without an IPv6 neighbour table (the test fakes) have nothing to bind.
     func bindPeerAddress(_ identifier: InterfaceIdentifier, to peerNDI: MACAddress, on interface: DataInterface) async {
     }

@@ -211,6 +211,16 @@ final class NL80211DataPathRadio: DataPathRadio, Sendable {
         }
     }
 
+    func updatePeerSchedule(
+        of peer: MACAddress, availability: PeerAvailability, committedDW: UInt16, localSchedule: DataPathSchedule
+    ) async throws {
+        let schedule = Self.peerSchedule(
+            of: peer, availability: availability, committedDW: committedDW, local: localSchedule)
+        try await step("install the peer's new schedule on its NMI station") {
+            try await session.setPeerSchedule(schedule, on: interface.wdev)
+        }
+    }
+
     func addPeerDataStation(_ link: NDPLink, on data: DataInterface) async throws {
         let scope = StationScope.dataInterface(
             InterfaceIndex(rawValue: data.index), peerManagementAddress: link.id.peer)

@@ -124,6 +124,18 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         prepared.withLock { $0.append((peer, sent.withLock(\.count))) }
         return true
     }
+    /// Each discovery station's schedule installed again: the peer, and the channels it names.
+    let discoveryUpdates = Mutex<[(peer: MACAddress, channels: [Int])]>([])
+    func updatePeerSchedule(
+        of peer: MACAddress, availability: PeerAvailability, committedDW: UInt16, localSchedule: DataPathSchedule
+    ) async throws {
+        guard state.withLock({ $0.stations.contains(peer) }) else {
+            throw DataPathError(.kernelStep, "ENOENT: no NMI station")
+        }
+        let schedule = NL80211DataPathRadio.peerSchedule(
+            of: peer, availability: availability, committedDW: committedDW, local: localSchedule)
+        discoveryUpdates.withLock { $0.append((peer, schedule.channels.map { Int($0.frequency.rawValue) })) }
+    }
     func updatePeerSchedule(_ link: NDPLink, localSchedule: DataPathSchedule) async throws {
         guard state.withLock({ $0.stations.contains(link.id.peer) }) else {
             throw DataPathError(.kernelStep, "ENOENT: no NMI station")
@@ -281,6 +293,89 @@ private final class FakeDataPathRadio: DataPathRadio, @unchecked Sendable {
         await a.shutDown()
         #expect(!radioA.leftovers)
         #expect(radioA.stationsAtScheduleClear.withLock { $0 } == [])  // stations out before the schedule
+    }
+
+    /// A peer's schedule on `channel` alone, in every slot outside the DWs, with `sequenceID`.
+    private func announced(on channel: DataPathChannel, sequenceID: UInt8) -> NANAvailabilityAttribute {
+        var schedule = DataPathSchedule(channels: [channel], slots: DataPathSchedule.preferred(fiveGHz: nil).slots)
+        schedule.sequenceID = sequenceID
+        return schedule.availabilityAttribute
+    }
+
+    /// A discovery station follows the schedule its peer's SDFs announce: a newer one is installed on it, the
+    /// same one, an older one or another peer's change nothing, and one that shares no slot with ours removes it.
+    @Test func aDiscoveryStationFollowsItsPeersNewerScheduleAndGoesWhenNoSlotIsLeft() async throws {
+        let (a, _, radioA, _) = pair()
+        try await a.installDeviceSchedule()  // channel 6 in slot 1, 149 in the others
+        let first = announced(on: .channel6, sequenceID: 5)
+        #expect(await a.prepareDiscoveryStation(for: nmiB, availability: [first], committedDW: nil))
+        let moved = announced(on: .channel149, sequenceID: 6)
+        await a.discoveryPeerAnnounced([moved], by: nmiB)
+        await a.discoveryPeerAnnounced([moved], by: nmiB)
+        await a.discoveryPeerAnnounced([announced(on: .channel6, sequenceID: 4)], by: nmiB)
+        await a.discoveryPeerAnnounced([moved], by: MACAddress(0x42, 0, 0, 0, 9, 0))
+        #expect(radioA.discoveryUpdates.withLock { $0.map(\.peer) } == [nmiB])
+        #expect(radioA.discoveryUpdates.withLock { $0.last?.channels } == [5745])
+        #expect(await a.ignoredScheduleUpdates == 1)
+        #expect(radioA.state.withLock { $0.stations.contains(nmiB) })
+        await a.discoveryPeerAnnounced([announced(on: .channel44, sequenceID: 7)], by: nmiB)
+        #expect(!radioA.state.withLock { $0.stations.contains(nmiB) })
+        #expect(await a.prepareDiscoveryStation(for: nmiB, availability: [moved], committedDW: nil))  // added afresh
+        await a.shutDown()
+        #expect(!radioA.leftovers)
+    }
+
+    /// Discovery stations follow our schedule: one left without a common slot, or naming a channel we leave,
+    /// goes before the new schedule is installed; one whose cut to our channels grows is installed again
+    /// after it; the others are left as they are.
+    @Test func discoveryStationsFollowOurScheduleAndGoWhenItLeavesThemNoSlot() async throws {
+        let (a, _, radioA, _) = pair()
+        try await a.installDeviceSchedule()  // channel 6 in slot 1, 149 in the others
+        let onSix = nmiB
+        let on149 = MACAddress(0x42, 0, 0, 0, 2, 0)
+        let onSixAnd44 = MACAddress(0x42, 0, 0, 0, 3, 0)
+        let six = announced(on: .channel6, sequenceID: 5)
+        let only149 = announced(on: .channel149, sequenceID: 5)
+        let sixAnd44 = DataPathSchedule.preferred(fiveGHz: .channel44).availabilityAttribute
+        #expect(await a.prepareDiscoveryStation(for: onSix, availability: [six], committedDW: nil))
+        #expect(await a.prepareDiscoveryStation(for: on149, availability: [only149], committedDW: nil))
+        #expect(await a.prepareDiscoveryStation(for: onSixAnd44, availability: [sixAnd44], committedDW: nil))
+        var sixOnly = DataPathSchedule.preferred(fiveGHz: nil)
+        sixOnly.sequenceID = 2
+        try await a.install(sixOnly)
+        #expect(radioA.state.withLock { $0.stations } == [onSix, onSixAnd44])
+        #expect(radioA.discoveryUpdates.withLock { $0.isEmpty })
+        var sixAnd44Ours = DataPathSchedule.preferred(fiveGHz: .channel44)
+        sixAnd44Ours.sequenceID = 3
+        try await a.install(sixAnd44Ours)
+        #expect(radioA.state.withLock { $0.stations } == [onSix, onSixAnd44])
+        #expect(radioA.discoveryUpdates.withLock { $0.map(\.peer) } == [onSixAnd44])
+        #expect(radioA.discoveryUpdates.withLock { $0.last?.channels } == [2437, 5220])
+        await a.shutDown()
+        #expect(!radioA.leftovers)
+    }
+
+    /// When the discovery engine forgets a peer, the station we added for our SDFs to it goes; a station a
+    /// data path holds stays, and so does its data path.
+    @Test func aForgottenPeersDiscoveryStationGoesButADataPathsStays() async throws {
+        let (a, _, radioA, _) = pair()
+        try await a.installDeviceSchedule()
+        let six = announced(on: .channel6, sequenceID: 1)
+        #expect(await a.prepareDiscoveryStation(for: nmiB, availability: [six], committedDW: nil))
+        await a.discoveryPeerForgotten(MACAddress(0x42, 0, 0, 0, 9, 0))
+        #expect(radioA.state.withLock { $0.stations } == [nmiB])
+        await a.discoveryPeerForgotten(nmiB)
+        #expect(radioA.state.withLock { $0.stations }.isEmpty)
+        await a.shutDown()
+
+        guard let (c, d, radioC, radioD, _, _) = try await connected() else { return }
+        #expect(await c.prepareDiscoveryStation(for: nmiB, availability: [six], committedDW: nil))
+        await c.discoveryPeerForgotten(nmiB)
+        #expect(radioC.state.withLock { $0.stations.contains(nmiB) })
+        #expect(await c.connections.count == 1)
+        await c.shutDown()
+        await d.shutDown()
+        #expect(!radioC.leftovers && !radioD.leftovers)
     }
 
     /// wpa_supplicant 2.12 drops unprotected unicast NAFs from a peer it paired with: to a peer whose NMI

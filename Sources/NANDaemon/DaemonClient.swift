@@ -93,13 +93,29 @@ public actor DaemonClient {
                 reply.peers = await radio.radio.peers().map { WirePeer($0, now: now) }
                 answer(.reply(request.id, reply))
             case .status:
-                var reply = DaemonReply()
-                reply.lines = await radios.statusLines()
-                answer(.reply(request.id, reply))
+                answer(.reply(request.id, Self.statusReply(lines: await radios.statusLines())))
             }
         } catch {
             answer(.error(request.id, error))
         }
+    }
+
+    /// The reply to `status`: its lines, and from them the adapters held (`adapter NAME nmi ...`) and the
+    /// number of clients (`clients N`), with the daemon's release.
+    static func statusReply(lines: [String]) -> DaemonReply {
+        var reply = DaemonReply()
+        reply.lines = lines
+        reply.software = DaemonProtocol.softwareVersion
+        reply.adapters = lines.compactMap { line in
+            let words = line.split(separator: " ")
+            return words.count >= 2 && words[0] == "adapter" ? String(words[1]) : nil
+        }
+        reply.clients =
+            lines.lazy.compactMap { line -> Int? in
+                let words = line.split(separator: " ")
+                return words.count == 2 && words[0] == "clients" ? Int(words[1]) : nil
+            }.first
+        return reply
     }
 
     private func hello(_ request: DaemonRequest) async throws(DaemonError) {

@@ -13,6 +13,9 @@ public enum DaemonProtocol {
     public static let defaultSocketPath = "/run/waware/wawared.socket"
     /// The group whose members (with root) may use the daemon.
     public static let group = "wawared"
+    /// The release of waware this daemon was built from, as `status` reports it (the CLI's `Waware.version`;
+    /// a CLI test keeps the two equal).
+    public static let softwareVersion = "0.1.0"
 }
 
 /// What a client asks.
@@ -122,6 +125,12 @@ public struct DaemonReply: Codable, Sendable, Hashable {
     public var peers: [WirePeer]?
     /// `status`: one line per adapter, client and session.
     public var lines: [String]?
+    /// `status`: the daemon's release (``DaemonProtocol/softwareVersion``).
+    public var software: String?
+    /// `status`: the adapters whose radio the daemon holds, by phy name.
+    public var adapters: [String]?
+    /// `status`: how many programs are connected, the one asking included.
+    public var clients: Int?
 
     /// An empty reply.
     public init() {}

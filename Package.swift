@@ -225,7 +225,7 @@ let package = Package(
             name: "WiFiAwareNetworkTests", dependencies: ["WiFiAwareNetwork", "WiFiAware"],
             swiftSettings: seedSwiftSettings),
         .testTarget(
-            name: "CLITests", dependencies: ["waware", "NANCrypto", "NANSystem", "NANWire", "NANEngine"],
+            name: "CLITests", dependencies: ["waware", "NANCrypto", "NANSystem", "NANWire", "NANEngine", "NANDaemon"],
             swiftSettings: swiftSettings),
     ]
 )

@@ -10,10 +10,11 @@ enum Diagnosis {
     /// The report with every verdict filled in and counted.
     static func report(
         kernel: KernelFacts?, regulatory: RegulatoryReport?, adapters: [AdapterDiagnosis],
-        twoRadio: TwoRadioReport? = nil
+        twoRadio: TwoRadioReport? = nil, daemon: DaemonReport? = nil
     ) -> DiagnosisReport {
         var machine = machineChecks(kernel: kernel, regulatory: regulatory, adapterCount: adapters.count)
         if let twoRadio { machine.append(twoRadioCheck(twoRadio)) }
+        if let daemon { machine.append(DaemonDiagnosis.check(daemon)) }
         let examined = adapters.map { adapter in
             var adapter = adapter
             adapter.checks = checks(for: adapter, global: regulatory)
@@ -21,7 +22,7 @@ enum Diagnosis {
         }
         return DiagnosisReport(
             kernel: kernel, regulatory: regulatory, checks: machine, adapters: examined, twoRadio: twoRadio,
-            summary: DiagnosisSummary(machine + examined.flatMap(\.checks)))
+            daemon: daemon, summary: DiagnosisSummary(machine + examined.flatMap(\.checks)))
     }
 
     /// The checks about the machine: kernel release, global regulatory domain, whether there are adapters.

@@ -1,4 +1,5 @@
 public import NANLogging
+import NANDaemon
 import NANEngine
 import NANSystem
 import NANWire
@@ -8,11 +9,12 @@ import NANWire
 @_spi(Tools) public enum DiagnosisProbe {
     /// Examines the adapter `reference` names, or every adapter, and returns the report; with `selfTest`
     /// starts NAN on each, with `twoRadio` runs ``TwoRadioTest`` (tracing to `logger`), each wait at most
-    /// `timeout`.
+    /// `timeout`; asks wawared at `daemonSocket` (default `/run/waware/wawared.socket`) for its status.
     /// - Throws: NANSystem's `NetlinkError` `familyNotFound` without nl80211; ``WAError`` `adapterNotFound`
     ///   when the named adapter does not exist.
     public static func report(
-        adapter reference: String?, selfTest: Bool, twoRadio: Bool, timeout: Duration, logger: Logger
+        adapter reference: String?, selfTest: Bool, twoRadio: Bool, timeout: Duration, logger: Logger,
+        daemonSocket: String? = nil
     ) async throws -> DiagnosisReport {
         let (adapters, domains, channels) = try await NL80211.withSession { session in
             let adapters = try await session.adapters().sorted { $0.wiphy < $1.wiphy }
@@ -41,7 +43,8 @@ import NANWire
                 (try? await SignalCancellation.run { await TwoRadioTest.run(timeout: timeout, logger: logger) })
                 ?? .notRun("interrupted", remedy: TwoRadioTest.interruptedRemedy)
         }
-        return Diagnosis.report(kernel: kernel, regulatory: global, adapters: examined, twoRadio: test)
+        let daemon = await DaemonDiagnosis.probe(socket: daemonSocket ?? DaemonProtocol.defaultSocketPath)
+        return Diagnosis.report(kernel: kernel, regulatory: global, adapters: examined, twoRadio: test, daemon: daemon)
     }
 
     /// What sysfs, ethtool and nl80211 say about one adapter (no verdicts yet).

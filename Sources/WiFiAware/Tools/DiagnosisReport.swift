@@ -13,6 +13,8 @@
     public var adapters: [AdapterDiagnosis]
     /// The two-radio test on simulated radios, when asked for (`--two-radio`); its check is in ``checks``.
     public var twoRadio: TwoRadioReport?
+    /// wawared at its socket: whether it answers, its version and what it serves; its check is in ``checks``.
+    public var daemon: DaemonReport? = nil
     /// How many checks, of every adapter and of the machine, ended with each verdict.
     public var summary: DiagnosisSummary
 }
@@ -137,7 +139,7 @@
     }
 
     /// What was checked: `kernel`, `driver`, `firmware`, `nan`, `data path`, `secure NAN`, `regulatory`,
-    /// `channel 6`, `channel 44`, `channel 149`, `rfkill`, `combinations`, `self-test`, `two-radio`.
+    /// `channel 6`, `channel 44`, `channel 149`, `rfkill`, `combinations`, `self-test`, `two-radio`, `wawared`.
     public var name: String
     /// The verdict.
     public var verdict: Verdict

@@ -11,7 +11,10 @@ struct DiagnoseCommand: Command {
                 + "kernel release, the driver and its module version, the firmware version (ethtool, on a network "
                 + "interface of the radio), NAN capabilities and what is missing for NAN, the data path and secure "
                 + "NAN, the regulatory domain (global, and the radio's own when it manages one) and whether it "
-                + "allows the NAN channels 6, 44 and 149, rfkill, and the interface combinations.",
+                + "allows the NAN channels 6, 44 and 149, rfkill, the interface combinations, and wawared: whether "
+                + "it answers on its socket (WAWARED_SOCKET, default /run/waware/wawared.socket), its version and "
+                + "protocol, the adapters it holds and its clients, or why not (not running, not in group "
+                + "wawared, not answering).",
             "Without an adapter, every adapter is examined. --self-test also starts NAN on each NAN adapter, waits "
                 + "for the cluster event, reports the time it took, and stops NAN (this needs CAP_NET_ADMIN).",
             "--two-radio also makes two simulated NAN radios (mac80211_hwsim), publishes on one and subscribes on the "
@@ -66,7 +69,8 @@ struct DiagnoseCommand: Command {
 
     func run(_ output: Output) async throws {
         let report = try await DiagnosisProbe.report(
-            adapter: adapter, selfTest: selfTest, twoRadio: twoRadio, timeout: timeout, logger: Diagnostics.logger())
+            adapter: adapter, selfTest: selfTest, twoRadio: twoRadio, timeout: timeout, logger: Diagnostics.logger(),
+            daemonSocket: Diagnostics.daemonSocket())
         try output.write(report, json: json, lines: DiagnosisText.lines(report))
         if report.adapters.contains(where: { $0.selfTest?.permissionDenied == true })
             || report.twoRadio?.remedy == TwoRadioTest.needsPrivilege

@@ -4,7 +4,8 @@
 # peer on radio 2). Each client says "using wawared" and sees only its own service's events; the peer sees C at the
 # daemon's NMI. Then B is killed with SIGKILL: A and C run on, the daemon's status lists no session of B's, and
 # a new passive subscribe to _s2 is told of the publisher at once from what the daemon heard (instant
-# discovery). Last, a user outside the group is refused in one line (exit 77).
+# discovery), and `waware diagnose` reports the daemon: its version, protocol, adapter and clients. Last, a user
+# outside the group is refused in one line (exit 77), and diagnose says why for that user.
 # timeout: 240
 source "$(dirname "$0")/../guest/lib.sh"
 
@@ -60,6 +61,11 @@ status=$(daemon_status)
 echo "$status"
 expect_eq "sessions left in the daemon" 2 "$(echo "$status" | grep -c ' session ')"
 
+step "waware diagnose reports the daemon (A, C and diagnose itself are its clients)"
+out=$(in_netns dA env WAWARED_SOCKET="$SOCK" "$WAWARE" diagnose 2>&1) || fail "waware diagnose exited $?: $out"
+echo "$out" | grep wawared
+expect_line "the wawared line" "^  ok +wawared: wawared [0-9.]+ \(protocol 1\) answers at $SOCK: serves ${PHYS[0]}, 3 clients$" "$out"
+
 step "instant discovery: a new passive subscribe to _s2 (B's lease gone with B) is told at once"
 t0=$(date +%s.%N)
 out=$(in_netns dA env WAWARE_DAEMON=on WAWARED_SOCKET="$SOCK" "$WAWARE" subscribe _s2._tcp --count 1 \
@@ -80,6 +86,9 @@ echo "exit $rc: $out"
 expect_eq "exit code (77: permission)" 77 "$rc"
 expect_eq "lines printed" 1 "$(printf '%s\n' "$out" | wc -l)"
 expect_match "the line says why" "^waware: .*wawared refuses uid 65534: only root and members of group 'wawared'" "$out"
+out=$(in_netns dA setpriv --reuid=65534 --regid=65534 --clear-groups env WAWARED_SOCKET="$SOCK" "$WAWARE" diagnose 2>&1) \
+    || fail "waware diagnose as uid 65534 exited $?: $out"
+expect_line "diagnose says why for that user" "^  warning +wawared: $SOCK refuses this user: not root and not in group 'wawared' — add yourself to group 'wawared'" "$out"
 expect_running A C daemon
 
 stop_bg A INT

@@ -455,6 +455,15 @@ iperf_mbps() {
     echo "$name: $IPERF_MBPS Mbit/s"
 }
 
+# wawared_status NS SOCKET: the lines of wawared's status reply (docs/daemon.md), asked over SOCKET from NS.
+wawared_status() {
+    in_netns "$1" python3 -c '
+import socket, sys, json
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+s.sendall(b"{\"v\":1,\"id\":1,\"method\":\"status\"}\n")
+print("\n".join(json.loads(s.makefile().readline())["reply"]["lines"]))' "$2"
+}
+
 wait_for_line() {
     local file=$1 regex=$2 seconds deadline line
     seconds=$(scaled "${3:-20}")

@@ -11,13 +11,6 @@ source "$(dirname "$0")/../guest/lib.sh"
 
 WAWARED=$(dirname "$WAWARE")/wawared
 SOCK=/tmp/wawared-clients.sock
-daemon_status() {
-    in_netns dA python3 -c '
-import socket, sys, json
-s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
-s.sendall(b"{\"v\":1,\"id\":1,\"method\":\"status\"}\n")
-print("\n".join(json.loads(s.makefile().readline())["reply"]["lines"]))' "$SOCK"
-}
 
 sim_radios 3
 radio_netns 0 dA
@@ -49,7 +42,7 @@ done
 expect_not_contains "A sees nothing of _s2" '_s2._tcp' "$(cat "$(bg_log A)")"
 expect_not_contains "B sees nothing of _s1" '_s1._tcp' "$(cat "$(bg_log B)")"
 expect_not_contains "C discovered nothing" '"event":"discovered"' "$(cat "$(bg_log C)")"
-status=$(daemon_status)
+status=$(wawared_status dA "$SOCK")
 echo "$status"
 expect_eq "sessions in the daemon" 3 "$(echo "$status" | grep -c ' session ')"
 
@@ -57,7 +50,7 @@ step "B killed mid-session: the others run on, B's session is gone"
 stop_bg B KILL
 nap 2
 expect_running A C daemon
-status=$(daemon_status)
+status=$(wawared_status dA "$SOCK")
 echo "$status"
 expect_eq "sessions left in the daemon" 2 "$(echo "$status" | grep -c ' session ')"
 

@@ -7,13 +7,6 @@ source "$(dirname "$0")/../guest/lib.sh"
 
 WAWARED=$(dirname "$WAWARE")/wawared
 SOCK=/tmp/wawared-restart.sock
-daemon_status() {
-    in_netns dA python3 -c '
-import socket, sys, json
-s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
-s.sendall(b"{\"v\":1,\"id\":1,\"method\":\"status\"}\n")
-print("\n".join(json.loads(s.makefile().readline())["reply"]["lines"]))' "$SOCK"
-}
 
 sim_radios 2
 radio_netns 0 dA
@@ -33,7 +26,7 @@ start_bg daemon2 dA "$WAWARED" --socket "$SOCK"
 wait_for_line "$(bg_log daemon2)" 'listening at' 30
 wait_for_line "$(bg_log daemon2)" 'client 1 connected' 30
 nap 3
-status=$(daemon_status)
+status=$(wawared_status dA "$SOCK")
 echo "$status"
 expect_eq "A's subscribe started again in the new daemon" 1 "$(echo "$status" | grep -c ' session .*subscribe')"
 expect_running A peer daemon2

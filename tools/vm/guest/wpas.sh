@@ -194,6 +194,28 @@ wpas_wait() {
     done
 }
 
+# wpas_transmit NAME ARGS...: NAN_TRANSMIT ARGS from wpa_supplicant NAME, sent again at once when its log says the
+# frame went unacknowledged, at most 3 sends in all: what waware's engines do with their own follow-ups
+# (USDOptions.followUpAttempts). wpa_supplicant sends one once; a USD peer between two listen periods misses it.
+# Benchmarks time from the first NAN_TRANSMIT, so a resend counts in the sample as it does for waware.
+wpas_transmit() {
+    local name=$1 attempt since status deadline
+    shift
+    for attempt in 1 2 3; do
+        since=$(date +%s.%N)
+        wpas "$name" NAN_TRANSMIT "$@" >/dev/null
+        deadline=$(($EPOCHSECONDS + $(scaled 2)))
+        status=
+        while [ -z "$status" ] && [ "$EPOCHSECONDS" -lt "$deadline" ]; do
+            status=$(awk -v t0="$since" '{ t = $1; sub(/:$/, "", t) } t + 0 >= t0 + 0 && /NAN: TX status/ {
+                if (match($0, /result=[a-z-]+/)) { print substr($0, RSTART + 7, RLENGTH - 7); exit } }' "$(wpas_log "$name")")
+            [ -n "$status" ] || nap 0.05
+        done
+        [ "$status" = no-ack ] || return 0
+        echo "note: $name's follow-up went unacknowledged (send $attempt of 3)"
+    done
+}
+
 # wpas_transmit_until NAME FILE REGEX ARGS...: NAN_TRANSMIT ARGS from wpa_supplicant NAME until a line matching
 # REGEX shows in FILE, at most 3 times, 5 s (scaled) apart. wpa_supplicant sends a follow-up once and does not send
 # it again when it goes unacknowledged (the TX status only reaches its log), so an application on it resends, as

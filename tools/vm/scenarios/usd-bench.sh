@@ -130,14 +130,14 @@ for run in $(seq 1 "$RUNS"); do
 
     wpas_mark P
     SENT=$(date +%s.%N)
-    wpas Q NAN_TRANSMIT handle="$sid" req_instance_id="$pubinst" address="$addrP" ssi="$(hex "ping$run")" >/dev/null
+    wpas_transmit Q handle="$sid" req_instance_id="$pubinst" address="$addrP" ssi="$(hex "ping$run")"
     wpas_wait P "NAN-RECEIVE id=$ppid .*ssi=$(hex "ping$run")" 20
     peer_inst=$(wpas_field "$LINE" peer_instance_id)
     there=$(ref_between Q "Control interface command 'NAN_TRANSMIT handle=$sid " P "${LINE#* }")
     sample ref_followup "$there" "$run"
     wpas_mark Q
     SENT=$(date +%s.%N)
-    wpas P NAN_TRANSMIT handle="$ppid" req_instance_id="$peer_inst" address="$addrQ" ssi="$(hex pong)" >/dev/null
+    wpas_transmit P handle="$ppid" req_instance_id="$peer_inst" address="$addrQ" ssi="$(hex pong)"
     wpas_wait Q "NAN-RECEIVE id=$sid .*ssi=$(hex pong)" 20
     back=$(ref_between P "Control interface command 'NAN_TRANSMIT handle=$ppid " Q "${LINE#* }")
     sample ref_roundtrip "$(awk -v a="$there" -v b="$back" 'BEGIN { printf "%.3f", a + b }')" "$run"

@@ -216,27 +216,6 @@ wpas_transmit() {
     done
 }
 
-# wpas_transmit_until NAME FILE REGEX ARGS...: NAN_TRANSMIT ARGS from wpa_supplicant NAME until a line matching
-# REGEX shows in FILE, at most 3 times, 5 s (scaled) apart. wpa_supplicant sends a follow-up once and does not send
-# it again when it goes unacknowledged (the TX status only reaches its log), so an application on it resends, as
-# this does: the air may drop one (usd-interop's pong was lost once in CI). Each resend is noted with the status
-# wpa_supplicant logged for the last one, so that a frame acknowledged and still not reported stays visible.
-wpas_transmit_until() {
-    local name=$1 file=$2 regex=$3 attempt deadline status
-    shift 3
-    for attempt in 1 2 3; do
-        wpas "$name" NAN_TRANSMIT "$@" >/dev/null
-        deadline=$(($EPOCHSECONDS + $(scaled 5)))
-        while [ "$EPOCHSECONDS" -lt "$deadline" ]; do
-            grep -E -q -- "$regex" "$file" 2>/dev/null && break 2
-            nap 0.2
-        done
-        status=$(grep 'NAN: TX status' "$(wpas_log "$name")" 2>/dev/null | tail -n 1 | grep -o 'result=[a-z-]*')
-        echo "note: no /$regex/ in ${file##*/} $(scaled 5) s after $name's follow-up (its last TX status: ${status:-none}); sending it again"
-    done
-    wait_for_line "$file" "$regex" 5
-}
-
 wpas_field() { printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1; }
 
 wpas_auto_accept() {

@@ -43,8 +43,9 @@ expect_contains "its service info" '"info":"hey"' "$LINE"
 expect_contains "its publish id" "\"peerInstance\":$pid4" "$LINE"
 sub4=$(event_field "$(bg_log sub4)" started address)
 wpas_wait P "NAN-RECEIVE id=$pid4 .*address=$sub4 .*ssi=$(hex ping)" 20
-wpas_transmit_until P "$(bg_log sub4)" '"event":"message".*"info":"pong"' handle="$pid4" \
-    req_instance_id="$(wpas_field "$LINE" peer_instance_id)" address="$sub4" ssi="$(hex pong)"
+wpas_transmit P handle="$pid4" req_instance_id="$(wpas_field "$LINE" peer_instance_id)" address="$sub4" \
+    ssi="$(hex pong)"
+wait_for_line "$(bg_log sub4)" '"event":"message".*"info":"pong"' 20
 wait_bg sub4 0 40
 expect_contains "the peer's answer received" '"info":"pong"' "$(grep '"event":"message"' "$(bg_log sub4)")"
 expect_contains "ping acknowledged" '"status":"acknowledged"' "$(grep '"event":"sent"' "$(bg_log sub4)")"
@@ -63,8 +64,8 @@ wait_for_line "$(bg_log pub)" "\"event\":\"replied\".*\"peer\":\"$peer\"" 10
 
 step "the peer sends ping; waware receives it and answers pong"
 wpas_mark P
-wpas_transmit_until P "$(bg_log pub)" "\"event\":\"message\".*\"info\":\"ping\".*\"peer\":\"$peer\"" \
-    handle="$sid" req_instance_id="$pubid" address="$us" ssi="$(hex ping)"
+wpas_transmit P handle="$sid" req_instance_id="$pubid" address="$us" ssi="$(hex ping)"
+wait_for_line "$(bg_log pub)" "\"event\":\"message\".*\"info\":\"ping\".*\"peer\":\"$peer\"" 20
 wpas_wait P "NAN-RECEIVE id=$sid .*address=$us .*ssi=$(hex pong)" 20
 # The peer's sessions end before waware's: a frame the peer sends to a waware that has exited is an action frame
 # nobody registered for, which mac80211 returns from a radio on no channel (a hwsim warning).

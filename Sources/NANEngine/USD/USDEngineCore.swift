@@ -135,7 +135,8 @@ actor USDEngineCore<Radio: USDRadio> {
         let followUp = ServiceAnnouncement(
             kind: .followUp, serviceID: service.serviceID, instanceID: local, requestorInstanceID: peerInstanceID,
             serviceInfo: payload)
-        for _ in 0..<max(1, options.followUpAttempts) {
+        for attempt in 0..<max(1, options.followUpAttempts) {
+            if attempt > 0 { try? await Task.sleep(for: options.followUpRetryGap) }
             guard let cookie = await transmit(followUp, to: peer) else { continue }
             if await acknowledgement(of: cookie) == true { return .acknowledged }
         }

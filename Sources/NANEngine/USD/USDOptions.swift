@@ -14,6 +14,11 @@ public struct USDOptions: Sendable {
     public var acknowledgementTimeout: Duration = .seconds(1)
     /// How many times a follow-up is sent before it is reported not acknowledged (default 3).
     public var followUpAttempts = 3
+    /// How long a follow-up waits before it is sent again (default 60 ms). An unacknowledged frame's status
+    /// comes back within milliseconds, and a USD peer listens in windows (after its own frames, between its
+    /// listen periods): attempts sent back to back all fell in the same deaf gap of wpa_supplicant's
+    /// subscriber, spaced ones reach its next window.
+    public var followUpRetryGap: Duration = .milliseconds(60)
     /// The most peers remembered; the least recently heard is forgotten first (default 256).
     public var maximumPeers = 256
     /// The most peer instances one session remembers having reported; the oldest is forgotten first and
